@@ -1,0 +1,41 @@
+# The two commands of the README, and a few conveniences.  Everything real
+# lives in CMake; this file only chains install -> configure -> build -> run.
+#
+#   make demo   install what is missing, build, run the default A/B scenario
+#   make test   install what is missing, build, run every test
+#   make asan   the test suite under AddressSanitizer + UBSan (build-asan/)
+
+BUILD    ?= build
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+SCENARIO ?= scenarios/smoke.yaml
+CMAKE_FLAGS ?=
+
+.PHONY: all deps build demo test asan fuzz bench clean
+
+all: build
+
+deps:
+	@tools/install-deps.sh
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	rm -f demo.db
+	$(BUILD)/bin/devnet ab $(SCENARIO) --db demo.db
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
+
+asan:
+	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DDN_SANITIZE=address,undefined -DDN_WERROR=ON"
+
+fuzz:
+	$(MAKE) build BUILD=build-fuzz CMAKE_FLAGS="-DCMAKE_C_COMPILER=clang -DDN_FUZZ=ON -DDN_SANITIZE=address,undefined"
+	tools/fuzz/run.sh build-fuzz 60
+
+clean:
+	rm -rf build build-asan build-fuzz

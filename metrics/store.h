@@ -1,0 +1,106 @@
+/*
+ * store.h: the sqlite store of runs, nodes, samples and events.  The only
+ * door to sqlite3 (metrics/store.c).  Schema: docs/schema.md.
+ *
+ * Writers: the collector (one connection, one thread).  Readers: compare,
+ * report, query, export, runs, show.  All functions return 0 on success or
+ * -1 with *CAUSE set to a message the caller frees (lowercase, names the
+ * file, says what to do).
+ */
+#ifndef DN_STORE_H
+#define DN_STORE_H
+
+#include <stdint.h>
+
+struct dn_store;
+
+#define DN_STORE_RDONLY	0x1	/* open read-only (query_only as well) */
+
+/*
+ * Open (creating and migrating the schema unless RDONLY) the database at
+ * PATH.  WAL, synchronous=NORMAL, busy timeout 2 s.  Fails cleanly on a
+ * locked, read-only, full or corrupt file (checks quick_check on open for
+ * writing).  *SP is owned by the caller: dn_store_close.
+ */
+int	 dn_store_open(struct dn_store **sp, const char *path, int flags,
+	    char **cause);
+/* Close; accepts NULL.  Commits nothing: call dn_store_commit first. */
+void	 dn_store_close(struct dn_store *s);
+
+/* Runs left `running` whose orchestrator (host, pid) is gone become
+ * `interrupted`.  Sets *N to how many were changed. */
+int	 dn_store_reap_stale(struct dn_store *s, int *n, char **cause);
+
+/* A new A/B group (a set of runs compared together). */
+int	 dn_store_group_create(struct dn_store *s, const char *scenario_name,
+	    const char *label, int64_t *group_id, char **cause);
+
+struct dn_run_info {
+	int64_t		 group_id;	/* 0 = none */
+	const char	*scenario_name;
+	const char	*scenario_path;
+	const char	*scenario_yaml;	/* full text as loaded */
+	const char	*variant;
+	int		 trial;		/* 0-based position in the plan */
+	int		 repeat;	/* 0-based repeat of this variant */
+	const char	*label;
+	const char	*binary;	/* node binary path */
+	const char	*binary_sha256;
+	const char	*git_describe;	/* may be NULL */
+	const char	*run_dir;
+	int		 nodes;
+	double		 tps;
+	int64_t		 duration_ms;
+	int64_t		 warmup_ms;
+	int64_t		 sample_interval_ms;
+	uint64_t	 token;
+};
+
+/* Insert a run with status `running`, start = now, host and orchestrator
+ * pid recorded.  *RUN_ID receives its id. */
+int	 dn_store_run_begin(struct dn_store *s, const struct dn_run_info *ri,
+	    int64_t *run_id, char **cause);
+/* Set status (`ok`, `failed`, `interrupted`), end time and an optional
+ * reason. */
+int	 dn_store_run_end(struct dn_store *s, int64_t run_id,
+	    const char *status, const char *reason, char **cause);
+
+/* One node of a run: index, pid, binary, sha256, full command line (argv
+ * joined with spaces, for humans), environment additions. */
+int	 dn_store_node_add(struct dn_store *s, int64_t run_id, int node,
+	    int pid, const char *binary, const char *sha256,
+	    const char *cmdline, char **cause);
+
+/*
+ * Samples: buffered in an open transaction; dn_store_commit ends it (the
+ * collector commits every ~250 ms or 10,000 rows).  NODE is -1 for the load
+ * generator.  T_MS is ms since the trial's t=0.
+ */
+int	 dn_store_sample(struct dn_store *s, int64_t run_id, int node,
+	    int metric_id, int64_t t_ms, double value, char **cause);
+int	 dn_store_commit(struct dn_store *s, char **cause);
+
+/* An event: KIND is a short word (kill, term, stop, cont, restart, crash,
+ * exit, stalled, rejoined, rejected, lost_samples, rate_missed, ...), NODE
+ * -1 when not about one node, DETAIL free text (may be NULL). */
+int	 dn_store_event(struct dn_store *s, int64_t run_id, int node,
+	    int64_t t_ms, const char *kind, const char *detail, char **cause);
+
+/* A key/value fact about a run (e.g. final state hash per node, achieved
+ * TPS, lost samples): stored in run_facts(run_id, node, key, value). */
+int	 dn_store_fact(struct dn_store *s, int64_t run_id, int node,
+	    const char *key, const char *value, char **cause);
+
+/*
+ * Generic read: run SQL (one statement) with optional text parameters
+ * (?1..?N) and call ROW for each result row with column count, names and
+ * values as text (NULL for SQL NULL) and sqlite types (1 int, 2 float,
+ * 3 text, 4 blob, 5 null).  ROW returns nonzero to stop.
+ */
+typedef int (*dn_store_row_fn)(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types);
+int	 dn_store_query(struct dn_store *s, const char *sql,
+	    const char *const *params, int nparams, dn_store_row_fn row,
+	    void *arg, char **cause);
+
+#endif

@@ -1,0 +1,210 @@
+/*
+ * transport.c: nng adapter (see transport.h).  The only file that calls
+ * nng_*.  Pipe counts are kept through nng's pipe notifications.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <nng/nng.h>
+#include <nng/protocol/pipeline0/pull.h>
+#include <nng/protocol/pipeline0/push.h>
+#include <nng/protocol/reqrep0/rep.h>
+#include <nng/protocol/reqrep0/req.h>
+#include <nng/supplemental/util/platform.h>
+
+#include "transport.h"
+#include "util.h"
+
+struct dn_sock {
+	nng_socket	sock;
+	atomic_int	npipes;
+};
+
+static void
+pipe_cb(nng_pipe p, nng_pipe_ev ev, void *arg)
+{
+	struct dn_sock	*s = arg;
+
+	(void)p;
+	if (ev == NNG_PIPE_EV_ADD_POST)
+		atomic_fetch_add(&s->npipes, 1);
+	else if (ev == NNG_PIPE_EV_REM_POST)
+		atomic_fetch_sub(&s->npipes, 1);
+}
+
+static int
+map_err(int rv)
+{
+	switch (rv) {
+	case 0:
+		return (0);
+	case NNG_EAGAIN:
+	case NNG_ETIMEDOUT:
+		return (DN_EAGAIN);
+	case NNG_ECLOSED:
+		return (DN_ECLOSED);
+	default:
+		return (-1000 - rv);
+	}
+}
+
+const char *
+dn_sock_strerror(int err)
+{
+	if (err == DN_EAGAIN)
+		return ("would block or timed out");
+	if (err == DN_ECLOSED)
+		return ("socket closed");
+	if (err <= -1000)
+		return (nng_strerror(-(err + 1000)));
+	return ("unknown error");
+}
+
+int
+dn_sock_open(struct dn_sock **sp, enum dn_sock_type type, char **cause)
+{
+	struct dn_sock	*s;
+	int		 rv;
+
+	s = dn_xcalloc(1, sizeof(*s));
+	atomic_init(&s->npipes, 0);
+	switch (type) {
+	case DN_SOCK_PUSH:
+		rv = nng_push0_open(&s->sock);
+		break;
+	case DN_SOCK_PULL:
+		rv = nng_pull0_open(&s->sock);
+		break;
+	case DN_SOCK_REQ:
+		rv = nng_req0_open(&s->sock);
+		break;
+	case DN_SOCK_REP:
+		rv = nng_rep0_open(&s->sock);
+		break;
+	default:
+		rv = NNG_EINVAL;
+	}
+	if (rv != 0) {
+		*cause = dn_xasprintf("cannot open socket: %s", nng_strerror(rv));
+		free(s);
+		return (-1);
+	}
+	nng_pipe_notify(s->sock, NNG_PIPE_EV_ADD_POST, pipe_cb, s);
+	nng_pipe_notify(s->sock, NNG_PIPE_EV_REM_POST, pipe_cb, s);
+	nng_socket_set_ms(s->sock, NNG_OPT_RECONNMINT, 10);
+	nng_socket_set_ms(s->sock, NNG_OPT_RECONNMAXT, 50);
+	nng_socket_set_size(s->sock, NNG_OPT_RECVMAXSZ, 0);
+	*sp = s;
+	return (0);
+}
+
+void
+dn_sock_close(struct dn_sock *s)
+{
+	if (s == NULL)
+		return;
+	nng_close(s->sock);
+	free(s);
+}
+
+int
+dn_sock_listen(struct dn_sock *s, const char *url, char **cause)
+{
+	int	rv;
+
+	if (strncmp(url, "ipc://", 6) == 0) {
+		if (strlen(url + 6) >= 107) {
+			*cause = dn_xasprintf("ipc path too long (%zu bytes, "
+			    "limit 107): '%s'; use a shorter run directory",
+			    strlen(url + 6), url + 6);
+			return (-1);
+		}
+		(void)unlink(url + 6);
+	}
+	if ((rv = nng_listen(s->sock, url, NULL, 0)) != 0) {
+		*cause = dn_xasprintf("cannot listen on '%s': %s", url,
+		    nng_strerror(rv));
+		return (-1);
+	}
+	return (0);
+}
+
+int
+dn_sock_dial(struct dn_sock *s, const char *url, char **cause)
+{
+	int	rv;
+
+	if ((rv = nng_dial(s->sock, url, NULL, NNG_FLAG_NONBLOCK)) != 0) {
+		*cause = dn_xasprintf("cannot dial '%s': %s", url,
+		    nng_strerror(rv));
+		return (-1);
+	}
+	return (0);
+}
+
+int
+dn_sock_set_bufs(struct dn_sock *s, int send_msgs, int recv_msgs)
+{
+	int	rv = 0;
+
+	if (send_msgs > 0)
+		rv = nng_socket_set_int(s->sock, NNG_OPT_SENDBUF, send_msgs);
+	if (rv == 0 && recv_msgs > 0)
+		rv = nng_socket_set_int(s->sock, NNG_OPT_RECVBUF, recv_msgs);
+	return (map_err(rv));
+}
+
+int
+dn_sock_set_timeouts(struct dn_sock *s, int send_ms, int recv_ms)
+{
+	int	rv;
+
+	rv = nng_socket_set_ms(s->sock, NNG_OPT_SENDTIMEO, send_ms);
+	if (rv == 0)
+		rv = nng_socket_set_ms(s->sock, NNG_OPT_RECVTIMEO, recv_ms);
+	return (map_err(rv));
+}
+
+int
+dn_sock_send(struct dn_sock *s, const void *buf, size_t len, int nonblock)
+{
+	return (map_err(nng_send(s->sock, (void *)buf, len,
+	    nonblock ? NNG_FLAG_NONBLOCK : 0)));
+}
+
+int
+dn_sock_recv(struct dn_sock *s, void **bufp, size_t *lenp, int timeout_ms)
+{
+	int	rv;
+
+	if (timeout_ms == 0) {
+		rv = nng_recv(s->sock, bufp, lenp,
+		    NNG_FLAG_ALLOC | NNG_FLAG_NONBLOCK);
+	} else {
+		nng_socket_set_ms(s->sock, NNG_OPT_RECVTIMEO,
+		    timeout_ms < 0 ? NNG_DURATION_INFINITE : timeout_ms);
+		rv = nng_recv(s->sock, bufp, lenp, NNG_FLAG_ALLOC);
+	}
+	return (map_err(rv));
+}
+
+void
+dn_msg_free(void *buf, size_t len)
+{
+	nng_free(buf, len);
+}
+
+int
+dn_sock_npipes(struct dn_sock *s)
+{
+	return (atomic_load(&s->npipes));
+}
+
+void
+dn_msleep(int ms)
+{
+	nng_msleep(ms);
+}

@@ -1,0 +1,64 @@
+/*
+ * transport.h: the only door to nng.  Sockets of four kinds, listen and
+ * dial by URL, whole-message send and receive.  Nothing above this file
+ * includes <nng/nng.h>.
+ *
+ * URLs are nng's: ipc:///abs/path (keep under 107 bytes) or
+ * tcp://127.0.0.1:PORT.  Dials are asynchronous with a fast reconnect
+ * (10-50 ms), so a dial may precede its listener.
+ */
+#ifndef DN_TRANSPORT_H
+#define DN_TRANSPORT_H
+
+#include <stddef.h>
+
+struct dn_sock;
+
+enum dn_sock_type { DN_SOCK_PUSH, DN_SOCK_PULL, DN_SOCK_REQ, DN_SOCK_REP };
+
+#define DN_EAGAIN	(-11)	/* would block / timed out */
+#define DN_ECLOSED	(-7)	/* socket closed */
+
+/* Open a socket of TYPE.  On error returns -1 and sets *CAUSE (caller
+ * frees). */
+int	 dn_sock_open(struct dn_sock **sp, enum dn_sock_type type, char **cause);
+/* Close and free S; accepts NULL. */
+void	 dn_sock_close(struct dn_sock *s);
+
+/* Listen on URL (for ipc://, a stale socket file is replaced). */
+int	 dn_sock_listen(struct dn_sock *s, const char *url, char **cause);
+/* Dial URL without waiting; reconnects by itself. */
+int	 dn_sock_dial(struct dn_sock *s, const char *url, char **cause);
+
+/* Send-buffer / receive-buffer depth in messages (push/pull). */
+int	 dn_sock_set_bufs(struct dn_sock *s, int send_msgs, int recv_msgs);
+/* Send and receive timeouts in ms (-1 = forever). */
+int	 dn_sock_set_timeouts(struct dn_sock *s, int send_ms, int recv_ms);
+
+/*
+ * Send LEN bytes from BUF (copied).  With NONBLOCK, returns DN_EAGAIN
+ * instead of waiting when no peer can take it.  Returns 0 or a negative
+ * error (DN_EAGAIN, DN_ECLOSED, other).
+ */
+int	 dn_sock_send(struct dn_sock *s, const void *buf, size_t len,
+	    int nonblock);
+/*
+ * Receive one message.  *BUFP is owned by the caller and released with
+ * dn_msg_free(*BUFP, *LENP).  TIMEOUT_MS < 0 waits forever, 0 polls.
+ * Returns 0, DN_EAGAIN (nothing within the timeout), DN_ECLOSED, or other
+ * negative error.
+ */
+int	 dn_sock_recv(struct dn_sock *s, void **bufp, size_t *lenp,
+	    int timeout_ms);
+void	 dn_msg_free(void *buf, size_t len);
+
+/* Pipes (connections) currently attached to S. */
+int	 dn_sock_npipes(struct dn_sock *s);
+
+/* Text of a negative error from this module. */
+const char *dn_sock_strerror(int err);
+
+/* Sleep MS milliseconds. */
+void	 dn_msleep(int ms);
+
+#endif

@@ -1,0 +1,50 @@
+/* cmd.c: helpers shared by the command files (see cmd.h). */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+void
+cmd_usage(const struct cmd_entry *e, FILE *out)
+{
+	fprintf(out, "usage: devnet %s\n\n%s\n", e->usage, e->summary);
+	if (e->help != NULL)
+		fprintf(out, "\n%s", e->help);
+}
+
+void
+cmd_error(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fputs("devnet: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+const char *
+cmd_default_node_binary(void)
+{
+	static char	path[PATH_MAX];
+	char		self[PATH_MAX];
+	ssize_t		n;
+	char		*slash;
+
+	if (path[0] != '\0')
+		return (path);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return ("devnet-node");
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) != NULL)
+		*slash = '\0';
+	snprintf(path, sizeof(path), "%s/devnet-node", self);
+	return (path);
+}
+

@@ -1,0 +1,53 @@
+/*
+ * cmd.h: the devnet command table.
+ *
+ * To add a command `devnet frob`:
+ *   1. write orchestrator/cmd-frob.c exporting
+ *        const struct cmd_entry cmd_frob_entry = {
+ *            .name = "frob", .usage = "frob [--db PATH] RUN",
+ *            .summary = "one line for `devnet --help`",
+ *            .exec = cmd_frob_exec };
+ *      where cmd_frob_exec(argc, argv) gets argv[0] == "frob", parses its
+ *      own options (getopt_long; --help prints usage and returns 0), prints
+ *      to the user, and returns the process exit status;
+ *   2. declare it below and add it to cmd_table[] in devnet.c;
+ *   3. add its --help to tests/e2e/help.sh (every command answers --help).
+ * Only exec functions print to the user or choose exit statuses.
+ */
+#ifndef DN_CMD_H
+#define DN_CMD_H
+
+#include <stdio.h>
+
+struct cmd_entry {
+	const char	*name;
+	const char	*usage;		/* after "usage: devnet " */
+	const char	*summary;
+	const char	*help;		/* option descriptions, may be NULL */
+	int		(*exec)(int argc, char **argv);
+};
+
+extern const struct cmd_entry cmd_run_entry;
+extern const struct cmd_entry cmd_ab_entry;
+extern const struct cmd_entry cmd_validate_entry;
+extern const struct cmd_entry cmd_runs_entry;
+extern const struct cmd_entry cmd_show_entry;
+extern const struct cmd_entry cmd_compare_entry;
+extern const struct cmd_entry cmd_report_entry;
+extern const struct cmd_entry cmd_query_entry;
+extern const struct cmd_entry cmd_export_entry;
+
+/* Print "usage: devnet USAGE" and the help text of E to OUT. */
+void	 cmd_usage(const struct cmd_entry *e, FILE *out);
+/* Print "devnet: MESSAGE\n" to stderr. */
+void	 cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Exit status for a usage error (unknown flag, missing argument). */
+#define CMD_EXIT_USAGE	2
+
+/* The devnet-node installed beside this devnet executable (static
+ * storage). */
+const char *cmd_default_node_binary(void);
+/* Default database path. */
+#define CMD_DEFAULT_DB	"devnet.db"
+
+#endif

@@ -1,0 +1,162 @@
+/*
+ * scenario.h: a loaded, validated scenario and the plan made from it.
+ * scenario.c is the only door to libyaml.  Reference: docs/scenarios.md.
+ *
+ * A scenario loads strictly: unknown keys, wrong types, out-of-range
+ * values, duplicate keys, a missing node binary are errors with
+ * FILE:LINE:COL, before anything is spawned.
+ */
+#ifndef DN_SCENARIO_H
+#define DN_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum scn_workload {
+	SCN_WL_TRANSFER,
+	SCN_WL_READRANDOM,
+	SCN_WL_CF_CHURN,
+	SCN_WL_IDLE
+};
+enum scn_dist { SCN_DIST_UNIFORM, SCN_DIST_ZIPF };
+enum scn_order { SCN_ORDER_ABBA, SCN_ORDER_CONCURRENT };
+enum scn_action {
+	SCN_EV_KILL,	/* SIGKILL */
+	SCN_EV_TERM,	/* SIGTERM */
+	SCN_EV_STOP,	/* SIGSTOP */
+	SCN_EV_CONT,	/* SIGCONT */
+	SCN_EV_RESTART	/* SIGKILL if alive, then start again on its dir */
+};
+
+/* Settings a variant or a per-node override may change.  NULL / 0 = not
+ * set (inherit). */
+struct scn_settings {
+	char		*binary;	/* absolute path once loaded */
+	char		*read_options;	/* "cached" | "per-call" */
+	char		*write_options;
+	char		*rocksdb_options; /* rocksdb options string */
+	uint64_t	 block_cache;	/* bytes, 0 = not set */
+	char		**args;		/* extra node arguments */
+	size_t		 nargs;
+	char		**env;		/* "K=V" added to the node's env */
+	size_t		 nenv;
+};
+
+struct scn_variant {
+	char			*name;
+	struct scn_settings	 set;
+};
+
+struct scn_override {
+	int			 node;
+	struct scn_settings	 set;
+};
+
+struct scn_event {
+	int64_t		 at_ms;		/* since t=0 of the trial */
+	enum scn_action	 action;
+	int		 node;
+	char		*variant;	/* only in this variant's trials; NULL = all */
+};
+
+struct scenario {
+	char		*path;		/* as given */
+	char		*text;		/* the whole file as read */
+	char		*name;
+	char		*description;
+	int64_t		 duration_ms;
+	int64_t		 warmup_ms;
+	int64_t		 sample_interval_ms;	/* default 1s */
+	uint64_t	 seed;
+
+	struct {
+		int		 nodes;
+		int64_t		 block_interval_ms;	/* default 1s */
+		uint32_t	 accounts;		/* default 10000 */
+		uint32_t	 block_max_txs;		/* default 10000 */
+		uint32_t	 block_reads;		/* consensus reads per block */
+		char		*listen;	/* "ipc" (default) | "tcp" */
+		int		 tcp_base_port;	/* with tcp */
+		struct scn_override *overrides;
+		size_t		 noverrides;
+	} network;
+
+	struct {
+		enum scn_workload kind;
+		double		 tps;		/* transfer: total tx/s */
+		double		 ramp_from_tps;	/* ramp start (0 = no ramp) */
+		int64_t		 ramp_ms;	/* ramp length */
+		enum scn_dist	 dist;
+		double		 zipf_s;
+		double		 read_rate;	/* readrandom: reads/s per node, 0 = flat out */
+		uint32_t	 cf_count;	/* cf-churn: families per cycle */
+		char		*cf_options;	/* cf-churn: options string */
+	} workload;
+
+	char		*rocksdb_options;	/* base options string */
+	uint64_t	 block_cache;		/* base block cache bytes */
+	char		*read_options;		/* base, default "cached" */
+	char		*write_options;
+
+	struct scn_variant *variants;
+	size_t		 nvariants;
+	int		 repeats;		/* default 1 */
+	enum scn_order	 order;
+	struct scn_event *events;
+	size_t		 nevents;
+};
+
+/*
+ * Load PATH, apply the --set overrides SETS ("key.path=value", same checks
+ * as the file; errors name "--set" instead of FILE:LINE:COL), validate, and
+ * resolve binaries (DEFAULT_BINARY when a variant sets none).  On error
+ * returns -1 and *CAUSE holds "FILE:LINE:COL: what is wrong (hint)".
+ * *SP is owned by the caller: scenario_free.
+ */
+int	 scenario_load(struct scenario **sp, const char *path,
+	    char *const *sets, size_t nsets, const char *default_binary,
+	    char **cause);
+/* The same from a buffer (NAME is used in messages); for tests and fuzzing.
+ * Binaries are not checked for existence when DEFAULT_BINARY is NULL. */
+int	 scenario_load_buffer(struct scenario **sp, const char *name,
+	    const char *buf, size_t len, char *const *sets, size_t nsets,
+	    const char *default_binary, char **cause);
+void	 scenario_free(struct scenario *);
+
+/* --- plan --------------------------------------------------------------- */
+struct plan_trial {
+	int			 index;		/* 0-based position */
+	int			 repeat;	/* 0-based repeat of its variant */
+	const struct scn_variant *variant;
+	int			 slot;	/* concurrent order: which batch runs together */
+};
+
+/* Trials in run order: ABBA interleaving (A B B A A B B A ...) for two
+ * variants, rotated likewise for more; concurrent: every variant's trial k
+ * shares slot k.  *TRIALS is owned by the caller (free). */
+int	 plan_trials(const struct scenario *, struct plan_trial **trials,
+	    size_t *ntrials);
+
+/* Where a trial's endpoints live. */
+struct plan_endpoints {
+	const char	*run_dir;	/* trial dir, absolute */
+	const char	*metrics_url;	/* collector PULL */
+	uint64_t	 token;
+	int		 tcp_base_port;	/* 0 = ipc */
+};
+
+/*
+ * The full argv (NULL-terminated, argv[0] = binary) and the environment
+ * additions ("K=V", NULL-terminated) of node NODE in VARIANT's trial:
+ * scenario base < variant < per-node override.  Owned by the caller:
+ * plan_argv_free.
+ */
+int	 plan_node_argv(const struct scenario *, const struct scn_variant *,
+	    int node, const struct plan_endpoints *, char ***argv,
+	    char ***env, char **cause);
+void	 plan_argv_free(char **);
+
+/* The node binary VARIANT runs. */
+const char *plan_binary(const struct scenario *, const struct scn_variant *);
+
+#endif

@@ -1,0 +1,112 @@
+/* test-util.c: units, SHA-256 and the PRNG helpers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "util.h"
+
+static void
+durations(void **state)
+{
+	const char	*why;
+	int64_t		 ms;
+
+	(void)state;
+	assert_int_equal(dn_parse_duration_ms("500ms", &ms, &why), 0);
+	assert_int_equal(ms, 500);
+	assert_int_equal(dn_parse_duration_ms("90s", &ms, &why), 0);
+	assert_int_equal(ms, 90000);
+	assert_int_equal(dn_parse_duration_ms("15m", &ms, &why), 0);
+	assert_int_equal(ms, 900000);
+	assert_int_equal(dn_parse_duration_ms("2h30m", &ms, &why), 0);
+	assert_int_equal(ms, 9000000);
+	assert_int_equal(dn_parse_duration_ms("1m30s", &ms, &why), 0);
+	assert_int_equal(ms, 90000);
+	assert_int_equal(dn_parse_duration_ms("10", &ms, &why), 0);
+	assert_int_equal(ms, 10000);
+	assert_int_equal(dn_parse_duration_ms("", &ms, &why), -1);
+	assert_int_equal(dn_parse_duration_ms("5x", &ms, &why), -1);
+	assert_int_equal(dn_parse_duration_ms("-5s", &ms, &why), -1);
+	assert_int_equal(dn_parse_duration_ms("s", &ms, &why), -1);
+	assert_int_equal(dn_parse_duration_ms("99999999999999999999h", &ms,
+	    &why), -1);
+	assert_int_equal(dn_parse_duration_ms("9223372036854775h", &ms, &why),
+	    -1);
+	assert_string_equal(why, "duration too large");
+}
+
+static void
+sizes(void **state)
+{
+	const char	*why;
+	uint64_t	 b;
+
+	(void)state;
+	assert_int_equal(dn_parse_size("64MiB", &b, &why), 0);
+	assert_int_equal(b, 64ull << 20);
+	assert_int_equal(dn_parse_size("1GiB", &b, &why), 0);
+	assert_int_equal(b, 1ull << 30);
+	assert_int_equal(dn_parse_size("100", &b, &why), 0);
+	assert_int_equal(b, 100);
+	assert_int_equal(dn_parse_size("8KB", &b, &why), 0);
+	assert_int_equal(b, 8000);
+	assert_int_equal(dn_parse_size("1XiB", &b, &why), -1);
+	assert_int_equal(dn_parse_size("-1", &b, &why), -1);
+	assert_int_equal(dn_parse_size("99999999999TiB", &b, &why), -1);
+}
+
+static void
+sha256(void **state)
+{
+	struct dn_sha256	c;
+	uint8_t			md[32];
+	char			hex[65];
+
+	(void)state;
+	dn_sha256_init(&c);
+	dn_sha256_update(&c, "abc", 3);
+	dn_sha256_final(&c, md);
+	dn_hex(md, 32, hex);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
+	    "b00361a396177a9cb410ff61f20015ad");
+	dn_sha256_init(&c);
+	dn_sha256_update(&c, "abcdbcdecdefdefgefghfghighijhijkijkljklmklmn"
+	    "lmnomnopnopq", 56);
+	dn_sha256_final(&c, md);
+	dn_hex(md, 32, hex);
+	assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039"
+	    "a33ce45964ff2167f6ecedd419db06c1");
+}
+
+static void
+rand01(void **state)
+{
+	uint64_t	s1 = 42, s2 = 42;
+	int		i;
+
+	(void)state;
+	for (i = 0; i < 1000; i++) {
+		double	v = dn_rand01(&s1);
+		assert_true(v >= 0 && v < 1);
+	}
+	for (i = 0; i < 1000; i++)
+		dn_rand01(&s2);
+	assert_true(s1 == s2); /* deterministic */
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(durations),
+		cmocka_unit_test(sizes),
+		cmocka_unit_test(sha256),
+		cmocka_unit_test(rand01),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

@@ -1,0 +1,2 @@
+dn_test(wire protocol SOURCES ${DN_TEST_DIR}/test-protocol.c LIBS dn_wire)
+dn_test(wire util SOURCES ${DN_TEST_DIR}/test-util.c LIBS dn_wire)

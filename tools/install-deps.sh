@@ -1,0 +1,33 @@
+#!/bin/sh
+# Install the Debian packages devnet needs to build, test and run: exactly
+# those missing, quietly when all are there.  Idempotent; needs root (or sudo)
+# only when something is missing.
+set -eu
+
+PKGS="build-essential cmake pkg-config git
+librocksdb-dev rocksdb-tools libnng-dev libsqlite3-dev sqlite3 libyaml-dev
+libcmocka-dev clang"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null 2>&1 || {
+		echo "install-deps: need root (or sudo) to install:$missing" >&2
+		exit 1
+	}
+	SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+# An image may come with stale or empty package lists: refresh once.
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "install-deps: done"
