@@ -139,7 +139,10 @@ int	 plan_trials(const struct scenario *, struct plan_trial **trials,
 
 /* Where a trial's endpoints live. */
 struct plan_endpoints {
-	const char	*run_dir;	/* trial dir, absolute */
+	const char	*run_dir;	/* trial dir, absolute: node-K/, node-K.log */
+	const char	*net_dir;	/* dir of the ipc sockets (--net); may
+					   differ from run_dir when run_dir is
+					   too long for a socket path */
 	const char	*metrics_url;	/* collector PULL */
 	uint64_t	 token;
 	int		 tcp_base_port;	/* 0 = ipc */
