@@ -10,6 +10,7 @@
 #ifndef DN_STORE_H
 #define DN_STORE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct dn_store;
@@ -102,5 +103,30 @@ typedef int (*dn_store_row_fn)(void *arg, int ncols, const char *const *names,
 int	 dn_store_query(struct dn_store *s, const char *sql,
 	    const char *const *params, int nparams, dn_store_row_fn row,
 	    void *arg, char **cause);
+
+/*
+ * Fast typed reads for the analysis (compare, report, export).
+ */
+
+/* The path the store was opened with (owned by the store). */
+const char *dn_store_path(struct dn_store *s);
+
+/* One node's series of one metric: N points, T_MS ascending. */
+struct dn_series {
+	int		 node;
+	size_t		 n;
+	size_t		 cap;
+	int64_t		*t_ms;
+	double		*v;
+};
+/*
+ * Read metric METRIC_ID of run RUN_ID with t_ms >= T_MIN, one dn_series per
+ * node in node order (-1 first), NULL values skipped.  *OUT (an array of
+ * *NOUT series, possibly 0) is owned by the caller: dn_series_free.
+ */
+int	 dn_store_series(struct dn_store *s, int64_t run_id, int metric_id,
+	    int64_t t_min, struct dn_series **out, size_t *nout, char **cause);
+/* Free an array of N series from dn_store_series; accepts NULL. */
+void	 dn_series_free(struct dn_series *v, size_t n);
 
 #endif

@@ -1,0 +1,362 @@
+/* test-store.c: the sqlite store round-trips and fails cleanly. */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "metric-table.h"
+#include "store.h"
+#include "util.h"
+
+struct tmp {
+	char	dir[64];
+	char	db[96];
+};
+
+static int
+setup(void **state)
+{
+	struct tmp	*t = dn_xcalloc(1, sizeof(*t));
+
+	snprintf(t->dir, sizeof(t->dir), "/tmp/dn-store-XXXXXX");
+	if (mkdtemp(t->dir) == NULL)
+		return (-1);
+	snprintf(t->db, sizeof(t->db), "%s/t.db", t->dir);
+	*state = t;
+	return (0);
+}
+
+static int
+teardown(void **state)
+{
+	struct tmp	*t = *state;
+	char		*cmd = dn_xasprintf("rm -rf '%s'", t->dir);
+
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", t->dir);
+	free(cmd);
+	free(t);
+	return (0);
+}
+
+/* Collect the first column of every row as text, joined by ','. */
+struct collect {
+	char	buf[1024];
+	int	rows;
+};
+
+static int
+collect_row(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types)
+{
+	struct collect	*c = arg;
+	size_t		 len = strlen(c->buf);
+	int		 i;
+
+	(void)names;
+	(void)types;
+	for (i = 0; i < ncols; i++)
+		snprintf(c->buf + strlen(c->buf), sizeof(c->buf) -
+		    strlen(c->buf), "%s%s", i == 0 && len == 0 ? "" :
+		    (i == 0 ? ";" : ","), values[i] ? values[i] : "NULL");
+	c->rows++;
+	return (0);
+}
+
+static void
+expect(struct dn_store *s, const char *sql, const char *want)
+{
+	struct collect	 c = { .buf = "" };
+	char		*cause = NULL;
+
+	if (dn_store_query(s, sql, NULL, 0, collect_row, &c, &cause) != 0)
+		fail_msg("%s: %s", sql, cause);
+	if (strcmp(c.buf, want) != 0)
+		fail_msg("%s: got '%s', want '%s'", sql, c.buf, want);
+}
+
+static int64_t
+write_run(const char *db, int group)
+{
+	struct dn_store		*s;
+	struct dn_run_info	 ri = {
+		.scenario_name = "smoke", .scenario_path = "smoke.yaml",
+		.scenario_yaml = "name: smoke\n", .variant = "A",
+		.label = "test", .binary = "/bin/true",
+		.binary_sha256 = "abc", .run_dir = "/tmp/x", .nodes = 2,
+		.tps = 25, .duration_ms = 10000, .warmup_ms = 2000,
+		.sample_interval_ms = 1000, .token = 0xfeedull << 40 };
+	char			*cause = NULL;
+	int64_t			 gid, rid;
+	int			 node, t, m;
+
+	assert_int_equal(dn_store_open(&s, db, 0, &cause), 0);
+	if (group) {
+		assert_int_equal(dn_store_group_create(s, "smoke", "g", &gid,
+		    &cause), 0);
+		ri.group_id = gid;
+	}
+	assert_int_equal(dn_store_run_begin(s, &ri, &rid, &cause), 0);
+	assert_true(rid > 0);
+	for (node = 0; node < 2; node++)
+		assert_int_equal(dn_store_node_add(s, rid, node, 100 + node,
+		    "/bin/true", "abc", "devnet-node --index 0", &cause), 0);
+	for (t = 0; t < 10; t++) {
+		for (node = -1; node < 2; node++) {
+			for (m = 0; m < DN_METRIC_COUNT; m++) {
+				assert_int_equal(dn_store_sample(s, rid, node,
+				    m, t * 1000, node * 1000.0 + m + t,
+				    &cause), 0);
+			}
+		}
+		/* A retransmitted sample must not abort the batch. */
+		assert_int_equal(dn_store_sample(s, rid, 0, 0, t * 1000,
+		    -5.0, &cause), 0);
+		assert_int_equal(dn_store_commit(s, &cause), 0);
+	}
+	assert_int_equal(dn_store_event(s, rid, 1, 5000, "kill", "SIGKILL",
+	    &cause), 0);
+	assert_int_equal(dn_store_event(s, rid, -1, 6000, "rate_missed",
+	    NULL, &cause), 0);
+	assert_int_equal(dn_store_fact(s, rid, 0, "state_hash", "00ff",
+	    &cause), 0);
+	assert_int_equal(dn_store_fact(s, rid, -1, "achieved_tps", "24.9",
+	    &cause), 0);
+	assert_int_equal(dn_store_fact(s, rid, -1, "achieved_tps", "25.0",
+	    &cause), 0);
+	assert_int_equal(dn_store_run_end(s, rid, "ok", NULL, &cause), 0);
+	dn_store_close(s);
+	return (rid);
+}
+
+static void
+round_trip(void **state)
+{
+	struct tmp		*t = *state;
+	struct dn_store		*s;
+	struct dn_series	*v;
+	size_t			 n;
+	char			*cause = NULL;
+	char			 sql[256];
+	int64_t			 rid = write_run(t->db, 1);
+
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
+	expect(s, "SELECT version FROM schema_version", "1");
+	snprintf(sql, sizeof(sql), "SELECT status, variant, nodes, warmup_ms, "
+	    "token, ab_group IS NOT NULL FROM runs WHERE id = %lld",
+	    (long long)rid);
+	expect(s, sql, "ok,A,2,2000,00feed0000000000,1");
+	snprintf(sql, sizeof(sql), "%d", 10 * 3 * DN_METRIC_COUNT);
+	expect(s, "SELECT count(*) FROM samples", sql);
+	/* First write wins for a duplicate key (INSERT OR IGNORE). */
+	expect(s, "SELECT value FROM samples WHERE node = 0 AND metric_id = 0 "
+	    "AND t_ms = 3000", "3.0");
+	expect(s, "SELECT node, pid FROM nodes ORDER BY node", "0,100;1,101");
+	expect(s, "SELECT t_ms, node, kind, detail FROM events ORDER BY t_ms",
+	    "5000,1,kill,SIGKILL;6000,-1,rate_missed,NULL");
+	expect(s, "SELECT node, key, value FROM run_facts ORDER BY node",
+	    "-1,achieved_tps,25.0;0,state_hash,00ff");
+	expect(s, "SELECT name, unit, kind, better, source FROM metrics "
+	    "WHERE id = 0", "rss_bytes,bytes,gauge,lower,node");
+	snprintf(sql, sizeof(sql), "%d", DN_METRIC_COUNT);
+	expect(s, "SELECT count(*) FROM metrics", sql);
+	/* The views answer. */
+	expect(s, "SELECT n, min, max FROM node_summary WHERE node = 1 AND "
+	    "metric = 'rss_bytes'", "8,1002.0,1009.0");
+	expect(s, "SELECT rate_per_s FROM node_summary WHERE node = 1 AND "
+	    "metric = 'allocs'", "1.0");
+	expect(s, "SELECT count(*), min(rate_per_s) FROM sample_rates WHERE "
+	    "node = 0 AND metric = 'allocs'", "9,1.0");
+	expect(s, "SELECT status, unplanned_events, achieved_tps FROM "
+	    "run_summary", "ok,0,25.0");
+	/* Typed series read. */
+	assert_int_equal(dn_store_series(s, rid, DN_M_RSS_BYTES, 2000, &v, &n,
+	    &cause), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(v[0].node, -1);
+	assert_int_equal(v[2].node, 1);
+	assert_int_equal(v[2].n, 8);
+	assert_int_equal(v[2].t_ms[0], 2000);
+	assert_true(v[2].v[7] == 1009.0);
+	dn_series_free(v, n);
+	assert_int_equal(dn_store_series(s, rid + 99, 0, 0, &v, &n, &cause),
+	    0);
+	assert_int_equal(n, 0);
+	dn_series_free(v, n);
+	dn_store_close(s);
+}
+
+static void
+readonly_refuses_writes(void **state)
+{
+	struct tmp	*t = *state;
+	struct dn_store	*s;
+	char		*cause = NULL;
+
+	write_run(t->db, 0);
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
+	assert_int_equal(dn_store_query(s, "DELETE FROM runs", NULL, 0, NULL,
+	    NULL, &cause), -1);
+	assert_non_null(strstr(cause, "read-only"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(dn_store_query(s, "SELECT 1; SELECT 2", NULL, 0,
+	    NULL, NULL, &cause), -1);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(dn_store_query(s, "SELEC nonsense", NULL, 0, NULL,
+	    NULL, &cause), -1);
+	assert_non_null(strstr(cause, "sql error"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(dn_store_sample(s, 1, 0, 0, 0, 1.0, &cause), -1);
+	free(cause);
+	dn_store_close(s);
+}
+
+static void
+bad_files(void **state)
+{
+	struct tmp	*t = *state;
+	struct dn_store	*s;
+	char		*cause = NULL, path[128];
+	int		 fd;
+
+	/* Not a database at all. */
+	fd = open(t->db, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	for (int i = 0; i < 64; i++)
+		assert_int_equal(write(fd, "this is not sqlite, honest!\n", 28),
+		    28);
+	close(fd);
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), -1);
+	assert_null(s);
+	assert_non_null(strstr(cause, t->db));
+	assert_non_null(strstr(cause, "not a devnet sqlite database"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause),
+	    -1);
+	assert_non_null(strstr(cause, "not a devnet sqlite database"));
+	free(cause);
+	cause = NULL;
+
+	/* Missing for reading; missing directory for writing. */
+	snprintf(path, sizeof(path), "%s/none.db", t->dir);
+	assert_int_equal(dn_store_open(&s, path, DN_STORE_RDONLY, &cause), -1);
+	assert_non_null(strstr(cause, "does not exist"));
+	free(cause);
+	cause = NULL;
+	snprintf(path, sizeof(path), "%s/no/such/dir.db", t->dir);
+	assert_int_equal(dn_store_open(&s, path, 0, &cause), -1);
+	assert_non_null(strstr(cause, "directory"));
+	free(cause);
+	cause = NULL;
+
+	/* A read-only file (root ignores modes: only check when it shows). */
+	unlink(t->db);
+	write_run(t->db, 0);
+	chmod(t->db, 0444);
+	if (access(t->db, W_OK) != 0) {
+		assert_int_equal(dn_store_open(&s, t->db, 0, &cause), -1);
+		assert_non_null(strstr(cause, "read-only"));
+		free(cause);
+		cause = NULL;
+	}
+	chmod(t->db, 0644);
+}
+
+static void
+locked_by_writer(void **state)
+{
+	struct tmp	*t = *state;
+	struct dn_store	*a, *b;
+	char		*cause = NULL;
+
+	assert_int_equal(dn_store_open(&a, t->db, 0, &cause), 0);
+	/* An open batch holds the write lock. */
+	assert_int_equal(dn_store_sample(a, 1, 0, 0, 0, 1.0, &cause), 0);
+	assert_int_equal(dn_store_open(&b, t->db, 0, &cause), -1);
+	assert_non_null(strstr(cause, "is locked by another process"));
+	assert_non_null(strstr(cause, t->db));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(dn_store_commit(a, &cause), 0);
+	assert_int_equal(dn_store_open(&b, t->db, 0, &cause), 0);
+	dn_store_close(b);
+	dn_store_close(a);
+}
+
+static void
+reap_stale_runs(void **state)
+{
+	struct tmp	*t = *state;
+	struct dn_store	*s;
+	char		*cause = NULL;
+	pid_t		 pid;
+	int		 status, n;
+
+	/* A child begins a run and dies without ending it. */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct dn_run_info	 ri = { .scenario_name = "x",
+					    .variant = "A", .nodes = 1 };
+		int64_t			 rid;
+
+		if (dn_store_open(&s, t->db, 0, &cause) != 0 ||
+		    dn_store_run_begin(s, &ri, &rid, &cause) != 0)
+			_exit(1);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(status, 0);
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	/* A run of our own (alive) stays running. */
+	write_run(t->db, 0);
+	{
+		struct dn_run_info	 ri = { .scenario_name = "y",
+					    .variant = "B", .nodes = 1 };
+		int64_t			 rid;
+
+		assert_int_equal(dn_store_run_begin(s, &ri, &rid, &cause), 0);
+	}
+	assert_int_equal(dn_store_reap_stale(s, &n, &cause), 0);
+	assert_int_equal(n, 1);
+	expect(s, "SELECT scenario, status FROM runs ORDER BY id",
+	    "x,interrupted;smoke,ok;y,running");
+	assert_int_equal(dn_store_reap_stale(s, &n, &cause), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(dn_store_run_end(s, 99, "ok", NULL, &cause), -1);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(dn_store_run_end(s, 1, "bogus", NULL, &cause), -1);
+	free(cause);
+	dn_store_close(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(readonly_refuses_writes, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(bad_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(locked_by_writer, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(reap_stale_runs, setup,
+		    teardown),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
