@@ -1,0 +1,809 @@
+/*
+ * test-scenario.c: the strict scenario loader (a table of bad files, each
+ * with its expected FILE:LINE:COL message), good files with their values
+ * and defaults, --set, the trial order and node argv precedence.
+ */
+#include <sys/stat.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "scenario.h"
+#include "util.h"
+
+#define BASE	"name: t\nduration: 10s\nnetwork:\n  nodes: 3\n"
+#define XFER	"workload:\n  kind: transfer\n  tps: 50\n"
+
+static char	tmpdir[64];
+
+/* Generated inputs the table cannot spell out. */
+static char *
+gen_huge(size_t *len)
+{
+	size_t	n = 10 * 1024 * 1024, i;
+	char	*b = dn_xmalloc(n + 1);
+
+	memcpy(b, BASE, strlen(BASE));
+	for (i = strlen(BASE); i < n; i++)
+		b[i] = i % 64 == 63 ? '\n' : '#';
+	b[n] = '\0';
+	*len = n;
+	return (b);
+}
+
+static char *
+gen_deep(size_t *len)
+{
+	char	*b = dn_xmalloc(4096);
+	size_t	 n = 0, i;
+
+	memcpy(b, BASE "x: ", strlen(BASE "x: "));
+	n = strlen(BASE "x: ");
+	for (i = 0; i < 1000; i++)
+		b[n++] = '[';
+	b[n] = '\0';
+	*len = n;
+	return (b);
+}
+
+static char *
+gen_garbage(size_t *len)
+{
+	char		*b = dn_xmalloc(4097);
+	uint64_t	 st = 42;
+	size_t		 i;
+
+	for (i = 0; i < 4096; i++)
+		b[i] = (char)(0x80 | (dn_rand64(&st) & 0x7f));
+	b[4096] = '\0';
+	*len = 4096;
+	return (b);
+}
+
+static char *
+gen_nul(size_t *len)
+{
+	static const char t[] = BASE "description: a\0b\n";
+
+	*len = sizeof(t) - 1;
+	return (memcpy(dn_xmalloc(sizeof(t)), t, sizeof(t)));
+}
+
+struct bad {
+	const char	*name;
+	const char	*text;
+	char		*(*gen)(size_t *);
+	const char	*where;		/* ":LINE:COL:" or NULL */
+	const char	*expect;
+};
+
+static const struct bad bad_files[] = {
+	{ "unknown key", BASE "workload:\n  kind: transfer\n  tsp: 50\n", NULL,
+	  ":7:3:", "unknown key 'tsp' in workload (did you mean 'tps'?)" },
+	{ "unknown top key", BASE "durtion: 5s\n", NULL, ":5:1:",
+	  "unknown key 'durtion' in the scenario (did you mean 'duration'?)" },
+	{ "unknown key no hint", BASE "zzzzzzzz: 1\n", NULL, ":5:1:",
+	  "(valid keys: 'name'" },
+	{ "wrong type map", "name: t\nduration: 10s\nnetwork: 3\n", NULL,
+	  ":3:10:", "network must be a mapping" },
+	{ "wrong type scalar", BASE "name2: x\n", NULL, ":5:1:",
+	  "unknown key" },
+	{ "scalar given a list", "name: [a, b]\nduration: 10s\n", NULL,
+	  ":1:7:", "name must be a single value, not a list" },
+	{ "negative tps", BASE "workload:\n  kind: transfer\n  tps: -5\n",
+	  NULL, ":7:8:", "workload.tps must be > 0" },
+	{ "tps not a number", BASE "workload:\n  kind: transfer\n  tps: lots\n",
+	  NULL, ":7:8:", "workload.tps must be a number (got 'lots')" },
+	{ "tps missing", BASE "workload:\n  kind: transfer\n", NULL, ":6:3:",
+	  "needs 'tps'" },
+	{ "zero nodes", "name: t\nduration: 10s\nnetwork:\n  nodes: 0\n", NULL,
+	  ":4:10:", "network.nodes must be between 1 and 256 (got 0)" },
+	{ "too many nodes", "name: t\nduration: 10s\nnetwork: {nodes: 257}\n",
+	  NULL, ":3:18:", "between 1 and 256" },
+	{ "nodes overflow", "name: t\nduration: 10s\nnetwork:\n"
+	  "  nodes: 99999999999999999999999\n", NULL, ":4:10:",
+	  "network.nodes is too large" },
+	{ "nodes quoted", "name: t\nduration: 10s\nnetwork:\n  nodes: \"3\"\n",
+	  NULL, ":4:10:", "whole number without quotes" },
+	{ "nodes hex", "name: t\nduration: 10s\nnetwork:\n  nodes: 0x3\n",
+	  NULL, ":4:10:", "whole number (got '0x3')" },
+	{ "bad duration", "name: t\nduration: ten\nnetwork: {nodes: 1}\n",
+	  NULL, ":2:11:", "duration: expected a number" },
+	{ "bad duration unit", "name: t\nduration: 10parsecs\n", NULL,
+	  ":2:11:", "unknown duration unit" },
+	{ "zero duration", "name: t\nduration: 0s\n", NULL, ":2:11:",
+	  "duration must be between 1ms and 720h" },
+	{ "overflowing duration", "name: t\nduration: 99999999999999999999h\n",
+	  NULL, ":2:11:", "duration too large" },
+	{ "overflowing duration 2", "name: t\nduration: 9223372036854775807h\n",
+	  NULL, ":2:11:", "duration too large" },
+	{ "overflowing size", BASE "rocksdb:\n  block_cache: 99999999999TiB\n",
+	  NULL, ":6:16:", "size too large" },
+	{ "bad size unit", BASE "rocksdb:\n  block_cache: 64 MiB\n", NULL,
+	  ":6:16:", "unknown size unit" },
+	{ "duplicate key", BASE "name: u\n", NULL, ":5:1:",
+	  "duplicate key 'name' (first at line 1, column 1" },
+	{ "duplicate nested", BASE "  nodes: 4\n", NULL, ":5:3:",
+	  "duplicate key 'nodes'" },
+	{ "tabs", "name: t\nnetwork:\n\tnodes: 3\n", NULL, ":3:1:",
+	  "tabs are not allowed" },
+	{ "empty file", "", NULL, ":1:1:", "empty scenario" },
+	{ "blank file", "\n\n   \n", NULL, ":1:1:", "empty scenario" },
+	{ "comments only", "# nothing\n# here\n", NULL, ":1:1:",
+	  "empty scenario" },
+	{ "empty document", "---\n...\n", NULL, NULL, "empty scenario" },
+	{ "not yaml", "name: [unclosed\nduration: {\n", NULL, NULL,
+	  "not valid YAML" },
+	{ "not yaml 2", "key: value: other\n", NULL, ":1:11:",
+	  "not valid YAML" },
+	{ "plain text", "hello world\n", NULL, ":1:1:",
+	  "the top level must be a mapping" },
+	{ "list at top", "- a\n- b\n", NULL, ":1:1:",
+	  "not a list" },
+	{ "binary garbage", NULL, gen_garbage, ":1:1:", "not valid YAML" },
+	{ "nul byte", NULL, gen_nul, ":5:15:", "a NUL byte" },
+	{ "10 MB file", NULL, gen_huge, NULL, "too large for a scenario" },
+	{ "deep nesting", NULL, gen_deep, ":5:35:", "nesting deeper than 32" },
+	{ "billion laughs",
+	  "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
+	  "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n"
+	  "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
+	  "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n", NULL, ":1:4:",
+	  "anchors (&a) are not allowed" },
+	{ "alias", "name: *x\n", NULL, ":1:7:", "aliases (*x) are not allowed" },
+	{ "tag", "name: !!str t\n", NULL, ":1:7:", "tags (" },
+	{ "two documents", BASE "---\nname: u\n", NULL, ":5:1:",
+	  "a second YAML document" },
+	{ "complex key", "? [a]\n: b\n", NULL, ":1:3:",
+	  "a key must be a plain word" },
+	{ "missing name", "duration: 10s\nnetwork: {nodes: 1}\n", NULL,
+	  ":1:1:", "needs a 'name'" },
+	{ "missing network", "name: t\nduration: 10s\n", NULL, ":1:1:",
+	  "needs 'network'" },
+	{ "warmup too long", BASE "warmup: 10s\n", NULL, ":5:9:",
+	  "warmup (10s) must be shorter than duration" },
+	{ "sample interval too small", BASE "sample_interval: 10ms\n", NULL,
+	  ":5:18:", "between 100ms and 1h" },
+	{ "idle with tps", BASE "workload: {kind: idle, tps: 5}\n", NULL,
+	  ":5:29:", "remove tps" },
+	{ "bad kind", BASE "workload: {kind: trasnfer}\n", NULL, ":5:18:",
+	  "must be one of 'transfer'" },
+	{ "zipf_s without zipf", BASE XFER "  zipf_s: 1.2\n", NULL, ":8:11:",
+	  "only applies with 'keys: zipf'" },
+	{ "read_rate with transfer", BASE XFER "  read_rate: 5\n", NULL,
+	  ":8:14:", "only applies to kind readrandom" },
+	{ "ramp without over", BASE XFER "  ramp: {from: 1}\n", NULL, ":8:9:",
+	  "needs 'from' (TPS) and 'over'" },
+	{ "bad listen", BASE "  listen: udp\n", NULL, ":5:11:",
+	  "must be one of 'ipc', 'tcp'" },
+	{ "tcp without port", BASE "  listen: tcp\n", NULL, ":5:11:",
+	  "needs network.tcp_base_port" },
+	{ "port out of range", BASE "  listen: tcp\n  tcp_base_port: 65534\n",
+	  NULL, ":6:18:", "between 1024 and 65530" },
+	{ "override node", BASE "  overrides:\n    - {node: 3, args: [-x]}\n",
+	  NULL, ":6:14:", "between 0 and 2" },
+	{ "override twice", BASE "  overrides:\n    - {node: 1}\n"
+	  "    - {node: 1}\n", NULL, ":7:14:", "already has an override" },
+	{ "override unknown key", BASE "  overrides:\n    - {node: 1, agrs: []}\n",
+	  NULL, ":6:17:", "unknown key 'agrs' in network.overrides[0] "
+	  "(did you mean 'args'?)" },
+	{ "bad env name", BASE "variants:\n  A: {env: {1X: y}}\n", NULL,
+	  ":6:13:", "'1X' is not a valid environment variable name" },
+	{ "args not a list", BASE "variants:\n  A: {args: --x}\n", NULL,
+	  ":6:13:", "variants.A.args must be a list" },
+	{ "bad variant name", BASE "variants:\n  A.1: {}\n", NULL, ":6:3:",
+	  "variant name 'A.1'" },
+	{ "no variants", BASE "variants: {}\n", NULL, ":5:11:",
+	  "at least one variant" },
+	{ "bad read_options", BASE "read_options: sometimes\n", NULL, ":5:15:",
+	  "must be one of 'cached', 'per-call'" },
+	{ "repeats zero", BASE "repeats: 0\n", NULL, ":5:10:",
+	  "between 1 and 1000" },
+	{ "bad order", BASE "order: baab\n", NULL, ":5:8:",
+	  "must be one of 'abba', 'concurrent'" },
+	{ "unknown variant in event", BASE "variants: {A: {}, B: {}}\n"
+	  "events:\n  - {at: 1s, action: kill, node: 1, variant: C}\n", NULL,
+	  ":7:46:", "variant 'C', which is not in variants" },
+	{ "event after the end", BASE "events:\n"
+	  "  - {at: 20s, action: kill, node: 1}\n", NULL, ":6:10:",
+	  "is not before the end of the run" },
+	{ "event at the end", BASE "events:\n"
+	  "  - {at: 10s, action: kill, node: 1}\n", NULL, ":6:10:",
+	  "is not before the end" },
+	{ "event bad node", BASE "events:\n"
+	  "  - {at: 1s, action: kill, node: 3}\n", NULL, ":6:34:",
+	  "events[].node must be between 0 and 2" },
+	{ "event bad action", BASE "events:\n"
+	  "  - {at: 1s, action: explode, node: 0}\n", NULL, ":6:22:",
+	  "must be one of 'kill'" },
+	{ "event missing field", BASE "events:\n  - {at: 1s}\n", NULL,
+	  ":6:5:", "needs 'at', 'action' and 'node'" },
+	{ "events not a list", BASE "events: {at: 1s}\n", NULL, ":5:9:",
+	  "events must be a list" },
+	{ "missing binary", BASE "variants:\n  A: {binary: ./no/such/node}\n",
+	  NULL, ":6:15:", "variants.A.binary './no/such/node' not found" },
+	{ "binary not executable", BASE "variants:\n"
+	  "  A: {binary: /etc/passwd}\n", NULL, ":6:15:",
+	  "is not an executable file" },
+	/* found by tools/fuzz (see docs/scenarios.md "Fuzzing") */
+	{ "fuzz: null variant value", BASE "variants:\n  A:\n", NULL, NULL,
+	  NULL },
+	{ "fuzz: null key", BASE "~: 1\n", NULL, ":5:1:", "unknown key '~'" },
+	{ NULL, NULL, NULL, NULL, NULL }
+};
+
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/dnscn.XXXXXX");
+	return (mkdtemp(tmpdir) == NULL ? -1 : 0);
+}
+
+static int
+teardown(void **state)
+{
+	char	path[128];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/s.yaml", tmpdir);
+	unlink(path);
+	return (rmdir(tmpdir));
+}
+
+/* Write TEXT to a file and load it (with binaries checked). */
+static int
+load_text(const char *text, size_t len, char *const *sets, size_t nsets,
+    struct scenario **s, char **cause, char *path, size_t cap)
+{
+	FILE	*f;
+
+	snprintf(path, cap, "%s/s.yaml", tmpdir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	return (scenario_load(s, path, sets, nsets, "/bin/true", cause));
+}
+
+static void
+bad_file_table(void **state)
+{
+	const struct bad	*b;
+	int			 failures = 0;
+
+	(void)state;
+	for (b = bad_files; b->name != NULL; b++) {
+		struct scenario	*s = NULL;
+		char		*cause = NULL, *text, path[128], want[160];
+		size_t		 len;
+		int		 rc;
+
+		if (b->gen != NULL)
+			text = b->gen(&len);
+		else {
+			text = dn_xstrdup(b->text);
+			len = strlen(text);
+		}
+		rc = load_text(text, len, NULL, 0, &s, &cause, path,
+		    sizeof(path));
+		if (b->expect == NULL) {
+			/* a regression case that must simply not crash */
+			scenario_free(s);
+			free(cause);
+			free(text);
+			continue;
+		}
+		snprintf(want, sizeof(want), "%s%s", path,
+		    b->where != NULL ? b->where : ":");
+		if (rc == 0 || s != NULL || cause == NULL ||
+		    strstr(cause, b->expect) == NULL ||
+		    strncmp(cause, want, strlen(want)) != 0) {
+			print_error("bad file '%s': rc %d, cause '%s'\n"
+			    "  want prefix '%s' and '%s'\n", b->name, rc,
+			    cause ? cause : "(null)", want, b->expect);
+			failures++;
+		}
+		scenario_free(s);
+		free(cause);
+		free(text);
+	}
+	assert_int_equal(failures, 0);
+}
+
+static void
+good_minimal_defaults(void **state)
+{
+	struct scenario	*s = NULL;
+	char		*cause = NULL, path[128];
+	const char	*t = BASE;
+
+	(void)state;
+	assert_int_equal(load_text(t, strlen(t), NULL, 0, &s, &cause, path,
+	    sizeof(path)), 0);
+	assert_null(cause);
+	assert_string_equal(s->name, "t");
+	assert_string_equal(s->text, t);
+	assert_string_equal(s->path, path);
+	assert_null(s->description);
+	assert_int_equal(s->duration_ms, 10000);
+	assert_int_equal(s->warmup_ms, 0);
+	assert_int_equal(s->sample_interval_ms, 1000);
+	assert_int_equal(s->seed, 1);
+	assert_int_equal(s->network.nodes, 3);
+	assert_int_equal(s->network.block_interval_ms, 1000);
+	assert_int_equal(s->network.accounts, 10000);
+	assert_int_equal(s->network.block_max_txs, 10000);
+	assert_int_equal(s->network.block_reads, 0);
+	assert_string_equal(s->network.listen, "ipc");
+	assert_int_equal(s->network.noverrides, 0);
+	assert_int_equal(s->workload.kind, SCN_WL_IDLE);
+	assert_true(s->workload.tps == 0);
+	assert_int_equal(s->workload.dist, SCN_DIST_UNIFORM);
+	assert_true(s->workload.zipf_s == 1.1);
+	assert_int_equal(s->workload.cf_count, 200);
+	assert_null(s->rocksdb_options);
+	assert_int_equal(s->block_cache, 0);
+	assert_string_equal(s->read_options, "cached");
+	assert_string_equal(s->write_options, "cached");
+	assert_int_equal(s->nvariants, 1);
+	assert_string_equal(s->variants[0].name, "A");
+	assert_string_equal(s->variants[0].set.binary, "/usr/bin/true");
+	assert_int_equal(s->repeats, 1);
+	assert_int_equal(s->order, SCN_ORDER_ABBA);
+	assert_int_equal(s->nevents, 0);
+	scenario_free(s);
+}
+
+static const char full[] =
+    "name: full\n"
+    "description: every key\n"
+    "duration: 2h30m\n"
+    "warmup: 90s\n"
+    "sample_interval: 500ms\n"
+    "seed: 7\n"
+    "network:\n"
+    "  nodes: 4\n"
+    "  block_interval: 250ms\n"
+    "  accounts: 500\n"
+    "  block_max_txs: 100\n"
+    "  block_reads: 20\n"
+    "  listen: tcp\n"
+    "  tcp_base_port: 20000\n"
+    "  overrides:\n"
+    "    - node: 2\n"
+    "      read_options: cached\n"
+    "      rocksdb: {options: \"o=2\", block_cache: 1GiB}\n"
+    "      args: [--over, two]\n"
+    "      env: {OVR: \"1\", COMMON: over}\n"
+    "workload:\n"
+    "  kind: transfer\n"
+    "  tps: 25.5\n"
+    "  ramp: {from: 5, over: 1m}\n"
+    "  keys: zipf\n"
+    "  zipf_s: 0.9\n"
+    "rocksdb:\n"
+    "  options: \"base=1\"\n"
+    "  block_cache: 64MiB\n"
+    "read_options: per-call\n"
+    "write_options: per-call\n"
+    "variants:\n"
+    "  A: {}\n"
+    "  B:\n"
+    "    binary: /bin/true\n"
+    "    read_options: cached\n"
+    "    rocksdb: {options: \"var=1\"}\n"
+    "    args: [--var, 'x y']\n"
+    "    env: {VAR: b, COMMON: var}\n"
+    "  C-3_x:\n"
+    "repeats: 3\n"
+    "order: concurrent\n"
+    "events:\n"
+    "  - {at: 10m, action: kill, node: 1}\n"
+    "  - {at: 1h, action: restart, node: 3, variant: B}\n";
+
+static void
+good_full(void **state)
+{
+	struct scenario	*s = NULL;
+	char		*cause = NULL, path[128];
+
+	(void)state;
+	assert_int_equal(load_text(full, strlen(full), NULL, 0, &s, &cause,
+	    path, sizeof(path)), 0);
+	assert_string_equal(s->description, "every key");
+	assert_int_equal(s->duration_ms, 9000000);
+	assert_int_equal(s->warmup_ms, 90000);
+	assert_int_equal(s->sample_interval_ms, 500);
+	assert_int_equal(s->seed, 7);
+	assert_int_equal(s->network.nodes, 4);
+	assert_int_equal(s->network.block_interval_ms, 250);
+	assert_int_equal(s->network.accounts, 500);
+	assert_int_equal(s->network.block_max_txs, 100);
+	assert_int_equal(s->network.block_reads, 20);
+	assert_string_equal(s->network.listen, "tcp");
+	assert_int_equal(s->network.tcp_base_port, 20000);
+	assert_int_equal(s->network.noverrides, 1);
+	assert_int_equal(s->network.overrides[0].node, 2);
+	assert_int_equal(s->network.overrides[0].set.block_cache, 1 << 30);
+	assert_int_equal(s->workload.kind, SCN_WL_TRANSFER);
+	assert_true(s->workload.tps == 25.5);
+	assert_true(s->workload.ramp_from_tps == 5);
+	assert_int_equal(s->workload.ramp_ms, 60000);
+	assert_int_equal(s->workload.dist, SCN_DIST_ZIPF);
+	assert_true(s->workload.zipf_s == 0.9);
+	assert_string_equal(s->rocksdb_options, "base=1");
+	assert_int_equal(s->block_cache, 64 << 20);
+	assert_string_equal(s->read_options, "per-call");
+	assert_int_equal(s->nvariants, 3);
+	assert_string_equal(s->variants[1].name, "B");
+	assert_string_equal(s->variants[1].set.read_options, "cached");
+	assert_int_equal(s->variants[1].set.nargs, 2);
+	assert_string_equal(s->variants[1].set.args[1], "x y");
+	assert_int_equal(s->variants[1].set.nenv, 2);
+	assert_string_equal(s->variants[1].set.env[0], "VAR=b");
+	assert_string_equal(s->variants[2].name, "C-3_x");
+	assert_int_equal(s->repeats, 3);
+	assert_int_equal(s->order, SCN_ORDER_CONCURRENT);
+	assert_int_equal(s->nevents, 2);
+	assert_int_equal(s->events[1].at_ms, 3600000);
+	assert_int_equal(s->events[1].action, SCN_EV_RESTART);
+	assert_int_equal(s->events[1].node, 3);
+	assert_string_equal(s->events[1].variant, "B");
+	assert_null(s->events[0].variant);
+	scenario_free(s);
+}
+
+static void
+good_other_workloads(void **state)
+{
+	static const char rr[] = BASE "workload: {kind: readrandom, "
+	    "read_rate: 1000}\n";
+	static const char cf[] = BASE "workload: {kind: cf-churn, "
+	    "cf_count: 20, cf_options: \"write_buffer_size=1048576\"}\n";
+	struct scenario	*s = NULL;
+	char		*cause = NULL;
+
+	(void)state;
+	assert_int_equal(scenario_load_buffer(&s, "rr", rr, strlen(rr), NULL,
+	    0, NULL, &cause), 0);
+	assert_int_equal(s->workload.kind, SCN_WL_READRANDOM);
+	assert_true(s->workload.read_rate == 1000);
+	scenario_free(s);
+	assert_int_equal(scenario_load_buffer(&s, "cf", cf, strlen(cf), NULL,
+	    0, NULL, &cause), 0);
+	assert_int_equal(s->workload.kind, SCN_WL_CF_CHURN);
+	assert_int_equal(s->workload.cf_count, 20);
+	assert_string_equal(s->workload.cf_options,
+	    "write_buffer_size=1048576");
+	scenario_free(s);
+}
+
+struct set_case {
+	const char	*set;
+	const char	*expect;	/* NULL = loads */
+};
+
+static void
+set_overrides(void **state)
+{
+	static const struct set_case cases[] = {
+		{ "workload.tps=abc", "--set workload.tps=abc: workload.tps "
+		  "must be a number (got 'abc')" },
+		{ "workload.tsp=100", "--set workload.tsp=100: unknown key "
+		  "'tsp' in workload (did you mean 'tps'?)" },
+		{ "network.nodes=0", "--set network.nodes=0: network.nodes "
+		  "must be between 1 and 256" },
+		{ "network=4", "--set network=4: network must be a mapping" },
+		{ "noequals", "--set noequals: expected KEY.PATH=VALUE" },
+		{ "workload.tps=", "--set workload.tps=: empty value" },
+		{ "workload..tps=1", "--set workload..tps=1: empty key" },
+		{ "name.x=1", "--set name.x=1: cannot set 'x' inside a scalar" },
+		{ "events.7.at=1s", "--set events.7.at=1s: 'events' has 1 item(s); use "
+		  "an index 0..0" },
+		{ "events.x.at=1s", "'events' has 1 item(s)" },
+		{ "events.0.at=1h", "--set events.0.at=1h: event at '1h' is "
+		  "not before the end" },
+		{ "variants.C.binary=/no/such", "--set variants.C.binary="
+		  "/no/such: variants.C.binary '/no/such' not found" },
+		{ NULL, NULL }
+	};
+	static const char t[] = BASE XFER "variants: {A: {}, B: {}}\n"
+	    "events:\n  - {at: 1s, action: kill, node: 1}\n";
+	struct scenario	*s = NULL;
+	char		*cause = NULL, path[128];
+	char		*sets[] = { (char *)"workload.tps=100",
+			    (char *)"network.nodes=4",
+			    (char *)"variants.B.read_options=per-call",
+			    (char *)"variants.C.write_options=per-call",
+			    (char *)"events.0.node=3", (char *)"duration=1h",
+			    (char *)"seed=99",
+			    (char *)"network.block_interval=2s" };
+	const struct set_case *c;
+	int		 failures = 0;
+
+	(void)state;
+	assert_int_equal(load_text(t, strlen(t), sets, 8, &s, &cause, path,
+	    sizeof(path)), 0);
+	assert_true(s->workload.tps == 100);
+	assert_int_equal(s->network.nodes, 4);
+	assert_int_equal(s->nvariants, 3);
+	assert_string_equal(s->variants[1].set.read_options, "per-call");
+	assert_string_equal(s->variants[2].name, "C");
+	assert_string_equal(s->variants[2].set.write_options, "per-call");
+	assert_int_equal(s->events[0].node, 3);
+	assert_int_equal(s->duration_ms, 3600000);
+	assert_int_equal(s->seed, 99);
+	assert_int_equal(s->network.block_interval_ms, 2000);
+	/* the stored text is the file as written, not the overridden one */
+	assert_string_equal(s->text, t);
+	scenario_free(s);
+	for (c = cases; c->set != NULL; c++) {
+		char	*one[] = { (char *)c->set };
+
+		s = NULL;
+		cause = NULL;
+		if (load_text(t, strlen(t), one, 1, &s, &cause, path,
+		    sizeof(path)) == 0 || cause == NULL ||
+		    strstr(cause, c->expect) == NULL) {
+			print_error("--set %s: cause '%s', want '%s'\n",
+			    c->set, cause ? cause : "(null)", c->expect);
+			failures++;
+		}
+		scenario_free(s);
+		free(cause);
+	}
+	assert_int_equal(failures, 0);
+}
+
+static char *
+order_of(const char *text)
+{
+	struct scenario		*s = NULL;
+	struct plan_trial	*t = NULL;
+	char			*cause = NULL, buf[256];
+	size_t			 n, i, used = 0;
+
+	assert_int_equal(scenario_load_buffer(&s, "o", text, strlen(text),
+	    NULL, 0, NULL, &cause), 0);
+	assert_int_equal(plan_trials(s, &t, &n), 0);
+	assert_int_equal(n, s->nvariants * (size_t)s->repeats);
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		assert_int_equal(t[i].index, (int)i);
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used,
+		    "%s%s/%d/%d", i ? " " : "", t[i].variant->name,
+		    t[i].repeat, t[i].slot);
+	}
+	free(t);
+	scenario_free(s);
+	return (dn_xstrdup(buf));
+}
+
+static void
+plan_order(void **state)
+{
+	char	*o;
+
+	(void)state;
+	o = order_of(BASE "variants: {A: {}, B: {}}\nrepeats: 2\n");
+	assert_string_equal(o, "A/0/0 B/0/1 B/1/2 A/1/3");
+	free(o);
+	o = order_of(BASE "variants: {A: {}, B: {}}\nrepeats: 4\n");
+	assert_string_equal(o, "A/0/0 B/0/1 B/1/2 A/1/3 A/2/4 B/2/5 "
+	    "B/3/6 A/3/7");
+	free(o);
+	o = order_of(BASE "variants: {A: {}, B: {}}\n");
+	assert_string_equal(o, "A/0/0 B/0/1");
+	free(o);
+	o = order_of(BASE "variants: {A: {}, B: {}, C: {}}\nrepeats: 2\n");
+	assert_string_equal(o, "A/0/0 B/0/1 C/0/2 C/1/3 B/1/4 A/1/5");
+	free(o);
+	o = order_of(BASE "variants: {A: {}, B: {}}\nrepeats: 3\n"
+	    "order: concurrent\n");
+	assert_string_equal(o, "A/0/0 B/0/0 A/1/1 B/1/1 A/2/2 B/2/2");
+	free(o);
+	o = order_of(BASE);
+	assert_string_equal(o, "A/0/0");
+	free(o);
+}
+
+/* Index of FLAG in ARGV, or -1. */
+static int
+find(char **argv, const char *flag)
+{
+	int	i;
+
+	for (i = 0; argv[i] != NULL; i++)
+		if (strcmp(argv[i], flag) == 0)
+			return (i);
+	return (-1);
+}
+
+static const char *
+flag_value(char **argv, const char *flag)
+{
+	int	i = find(argv, flag);
+
+	return (i < 0 ? NULL : argv[i + 1]);
+}
+
+static void
+argv_precedence(void **state)
+{
+	struct scenario		*s = NULL;
+	struct plan_endpoints	 ep = { .run_dir = "/r/t1", .net_dir = "/s",
+				    .metrics_url = "ipc:///s/c",
+				    .token = 0xabcdef0123ull };
+	char			*cause = NULL, **argv, **env, path[128];
+	int			 n;
+
+	(void)state;
+	assert_int_equal(load_text(full, strlen(full), NULL, 0, &s, &cause,
+	    path, sizeof(path)), 0);
+	/* variant A, node 0: the scenario base only */
+	assert_int_equal(plan_node_argv(s, &s->variants[0], 0, &ep, &argv,
+	    &env, &cause), 0);
+	assert_string_equal(argv[0], "/usr/bin/true");
+	assert_string_equal(argv[1], "--index");
+	assert_string_equal(argv[2], "0");
+	assert_string_equal(flag_value(argv, "--nodes"), "4");
+	assert_string_equal(flag_value(argv, "--dir"), "/r/t1/node-0");
+	assert_string_equal(flag_value(argv, "--log"), "/r/t1/node-0.log");
+	assert_string_equal(flag_value(argv, "--tcp-base"), "20000");
+	assert_int_equal(find(argv, "--net"), -1);
+	assert_string_equal(flag_value(argv, "--metrics"), "ipc:///s/c");
+	assert_string_equal(flag_value(argv, "--token"), "000000abcdef0123");
+	assert_string_equal(flag_value(argv, "--sample-interval"), "500");
+	assert_string_equal(flag_value(argv, "--block-interval"), "250");
+	assert_string_equal(flag_value(argv, "--block-max-txs"), "100");
+	assert_string_equal(flag_value(argv, "--block-reads"), "20");
+	assert_string_equal(flag_value(argv, "--accounts"), "500");
+	assert_string_equal(flag_value(argv, "--seed"), "7");
+	assert_string_equal(flag_value(argv, "--read-options"), "per-call");
+	assert_string_equal(flag_value(argv, "--write-options"), "per-call");
+	assert_string_equal(flag_value(argv, "--rocksdb-options"), "base=1");
+	assert_string_equal(flag_value(argv, "--block-cache"), "67108864");
+	assert_string_equal(flag_value(argv, "--workload"), "transfer");
+	assert_null(env[0]);
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	/* variant B, node 1: the variant wins over the base */
+	assert_int_equal(plan_node_argv(s, &s->variants[1], 1, &ep, &argv,
+	    &env, &cause), 0);
+	assert_string_equal(argv[0], "/usr/bin/true");
+	assert_string_equal(flag_value(argv, "--read-options"), "cached");
+	assert_string_equal(flag_value(argv, "--write-options"), "per-call");
+	assert_string_equal(flag_value(argv, "--rocksdb-options"), "var=1");
+	assert_string_equal(flag_value(argv, "--block-cache"), "67108864");
+	for (n = 0; argv[n] != NULL; n++)
+		continue;
+	assert_string_equal(argv[n - 2], "--var");
+	assert_string_equal(argv[n - 1], "x y");
+	assert_string_equal(env[0], "VAR=b");
+	assert_string_equal(env[1], "COMMON=var");
+	assert_null(env[2]);
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	/* variant B, node 2: the override wins over both, args/env last */
+	assert_int_equal(plan_node_argv(s, &s->variants[1], 2, &ep, &argv,
+	    &env, &cause), 0);
+	assert_string_equal(flag_value(argv, "--dir"), "/r/t1/node-2");
+	assert_string_equal(flag_value(argv, "--read-options"), "cached");
+	assert_string_equal(flag_value(argv, "--rocksdb-options"), "o=2");
+	assert_string_equal(flag_value(argv, "--block-cache"), "1073741824");
+	for (n = 0; argv[n] != NULL; n++)
+		continue;
+	assert_string_equal(argv[n - 4], "--var");
+	assert_string_equal(argv[n - 2], "--over");
+	assert_string_equal(argv[n - 1], "two");
+	assert_string_equal(env[0], "VAR=b");
+	assert_string_equal(env[1], "COMMON=var");
+	assert_string_equal(env[2], "OVR=1");
+	assert_string_equal(env[3], "COMMON=over");
+	assert_null(env[4]);
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	/* out of range */
+	assert_int_equal(plan_node_argv(s, &s->variants[0], 4, &ep, &argv,
+	    &env, &cause), -1);
+	assert_non_null(strstr(cause, "node 4"));
+	free(cause);
+	scenario_free(s);
+}
+
+static void
+argv_ipc_and_workloads(void **state)
+{
+	static const char t[] = BASE "workload: {kind: cf-churn, cf_count: 7, "
+	    "cf_options: \"a=1\"}\n";
+	static const char r[] = BASE "workload: {kind: readrandom}\n";
+	struct scenario		*s = NULL;
+	struct plan_endpoints	 ep = { .run_dir = "/r/t2" };
+	char			*cause = NULL, **argv, **env;
+
+	(void)state;
+	assert_int_equal(scenario_load_buffer(&s, "t", t, strlen(t), NULL, 0,
+	    NULL, &cause), 0);
+	assert_int_equal(plan_node_argv(s, &s->variants[0], 2, &ep, &argv,
+	    &env, &cause), 0);
+	assert_string_equal(argv[0], "devnet-node");
+	assert_string_equal(flag_value(argv, "--net"), "/r/t2");
+	assert_int_equal(find(argv, "--metrics"), -1);
+	assert_int_equal(find(argv, "--rocksdb-options"), -1);
+	assert_int_equal(find(argv, "--block-cache"), -1);
+	assert_string_equal(flag_value(argv, "--token"), "0000000000000000");
+	assert_string_equal(flag_value(argv, "--workload"), "cf-churn");
+	assert_string_equal(flag_value(argv, "--cf-count"), "7");
+	assert_string_equal(flag_value(argv, "--cf-options"), "a=1");
+	assert_int_equal(find(argv, "--read-rate"), -1);
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	scenario_free(s);
+	assert_int_equal(scenario_load_buffer(&s, "r", r, strlen(r), NULL, 0,
+	    NULL, &cause), 0);
+	assert_int_equal(plan_node_argv(s, &s->variants[0], 0, &ep, &argv,
+	    &env, &cause), 0);
+	assert_string_equal(flag_value(argv, "--workload"), "readrandom");
+	assert_string_equal(flag_value(argv, "--read-rate"), "0");
+	assert_int_equal(find(argv, "--cf-count"), -1);
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	scenario_free(s);
+}
+
+static void
+buffer_limits(void **state)
+{
+	struct scenario	*s = NULL;
+	char		*cause = NULL;
+	static char	 big[16];
+
+	(void)state;
+	/* a buffer load refuses more than 1 MiB without reading it */
+	assert_int_equal(scenario_load_buffer(&s, "big", big,
+	    (size_t)2 << 20, NULL, 0, NULL, &cause), -1);
+	assert_non_null(strstr(cause, "big: 2097152 bytes is too large"));
+	free(cause);
+	/* a missing file */
+	assert_int_equal(scenario_load(&s, "/no/such.yaml", NULL, 0,
+	    "/bin/true", &cause), -1);
+	assert_non_null(strstr(cause, "/no/such.yaml: cannot open"));
+	free(cause);
+	assert_int_equal(scenario_load(&s, "/tmp", NULL, 0, "/bin/true",
+	    &cause), -1);
+	assert_non_null(strstr(cause, "not a scenario file"));
+	free(cause);
+	/* the default binary is checked too */
+	assert_int_equal(scenario_load_buffer(&s, "x", BASE, strlen(BASE),
+	    NULL, 0, "/no/devnet-node", &cause), -1);
+	assert_non_null(strstr(cause, "node binary '/no/devnet-node' is "
+	    "missing"));
+	free(cause);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(bad_file_table),
+		cmocka_unit_test(good_minimal_defaults),
+		cmocka_unit_test(good_full),
+		cmocka_unit_test(good_other_workloads),
+		cmocka_unit_test(set_overrides),
+		cmocka_unit_test(plan_order),
+		cmocka_unit_test(argv_precedence),
+		cmocka_unit_test(argv_ipc_and_workloads),
+		cmocka_unit_test(buffer_limits),
+	};
+
+	return (cmocka_run_group_tests(tests, setup, teardown));
+}

@@ -1,0 +1,44 @@
+#!/bin/bash
+# Every shipped scenario passes the real `devnet validate`; a bad one and a
+# bad --set fail with exit 1 and a FILE:LINE:COL / --set message; usage
+# errors exit 2; --help exits 0.
+set -u
+fail=0
+src=${DN_SOURCE_DIR:?}
+tmp=$(mktemp -d /tmp/dnval.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+check() {	# check WANT_RC WANT_TEXT CMD...
+	local want=$1 text=$2 rc
+	shift 2
+	"$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" != "$want" ] || ! grep -qF -- "$text" "$tmp/out"; then
+		echo "FAIL: $* -> rc $rc (want $want), want text '$text':"
+		cat "$tmp/out"
+		fail=1
+	fi
+}
+
+n=0
+for f in "$src"/scenarios/*.yaml; do
+	check 0 "trials (" devnet validate "$f"
+	n=$((n + 1))
+done
+[ "$n" -ge 6 ] || { echo "FAIL: only $n shipped scenarios"; fail=1; }
+
+check 0 "--read-options per-call" devnet validate "$src/scenarios/smoke.yaml"
+check 0 "1      B                0       1" \
+    devnet validate "$src/scenarios/smoke.yaml"
+check 0 "at 100 TPS" devnet validate "$src/scenarios/smoke.yaml" \
+    --set workload.tps=100
+check 1 "--set workload.tps=abc: workload.tps must be a number" \
+    devnet validate "$src/scenarios/smoke.yaml" --set workload.tps=abc
+printf 'name: x\nduration: 10s\nnetwork:\n  nodes: 3\nworkload:\n  kind: transfer\n  tsp: 5\n' >"$tmp/bad.yaml"
+check 1 "$tmp/bad.yaml:7:3: unknown key 'tsp' in workload (did you mean 'tps'?)" \
+    devnet validate "$tmp/bad.yaml"
+check 1 "cannot open" devnet validate "$tmp/none.yaml"
+check 2 "which scenario" devnet validate
+check 2 "unknown option" devnet validate --bogus "$tmp/bad.yaml"
+check 0 "usage: devnet validate" devnet validate --help
+exit $fail
