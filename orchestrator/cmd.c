@@ -32,7 +32,7 @@ const char *
 cmd_default_node_binary(void)
 {
 	static char	path[PATH_MAX];
-	char		self[PATH_MAX];
+	char		self[PATH_MAX - 16];
 	ssize_t		n;
 	char		*slash;
 

@@ -1,0 +1,337 @@
+/*
+ * loadgen.c: the open-loop load generator of a trial.
+ *
+ * Transaction k has a fixed intended send time on a schedule computed
+ * from t=0 and the target rate (with an optional linear ramp), never from
+ * when the previous one went out: a slow node or a late wake-up cannot
+ * make the generator send less (no coordinated omission, as wrk2).  Every
+ * transaction carries its intended time, so inclusion latency is measured
+ * from it.  Transactions due at the same wake-up are batched, one TXS
+ * message per node, spread round-robin over the nodes that are up.
+ *
+ * Not here: inclusion accounting (collector.c).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "transport.h"
+#include "trial.h"
+#include "util.h"
+
+#define BATCH_MAX	4096	/* transactions per message */
+
+struct loadgen {
+	struct trial	*t;
+	struct dn_sock	**socks;
+	int		 n;
+	pthread_t	 thread;
+	int		 started;
+	atomic_int	 stop;
+
+	atomic_llong	 submitted;
+	atomic_llong	 send_errors;
+	atomic_llong	 elapsed_ns;
+
+	pthread_mutex_t	 mu;	/* lags */
+	double		*lags;
+	size_t		 nlags, caplags;
+
+	uint64_t	 rng;
+	uint64_t	*nonces;
+	double		*zipf_cdf;	/* NULL = uniform */
+	uint32_t	 accounts;
+	uint8_t		**bufs;		/* per node: header + batch */
+	uint32_t	*counts;
+	uint64_t	 seq;
+};
+
+/* Target rate at S seconds after t=0. */
+static double
+rate_at(const struct scenario *scn, double s)
+{
+	double	ramp = (double)scn->workload.ramp_ms / 1000.0;
+
+	if (ramp > 0 && s < ramp)
+		return (scn->workload.ramp_from_tps +
+		    (scn->workload.tps - scn->workload.ramp_from_tps) * s /
+		    ramp);
+	return (scn->workload.tps);
+}
+
+static uint32_t
+pick_account(struct loadgen *l)
+{
+	double	u;
+	size_t	lo = 0, hi;
+
+	if (l->zipf_cdf == NULL)
+		return ((uint32_t)(dn_rand64(&l->rng) % l->accounts));
+	u = dn_rand01(&l->rng);
+	hi = l->accounts - 1;
+	while (lo < hi) {
+		size_t	mid = (lo + hi) / 2;
+
+		if (l->zipf_cdf[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return ((uint32_t)lo);
+}
+
+static void
+flush(struct loadgen *l, int node, uint64_t now)
+{
+	struct dn_hdr	h = { .kind = DN_MSG_TXS, .token = l->t->token,
+			    .node = DN_NODE_NONE };
+	uint32_t	c = l->counts[node];
+	size_t		len;
+	int		rv;
+
+	if (c == 0)
+		return;
+	len = DN_HDR_SIZE + 8 + (size_t)c * DN_TX_SIZE;
+	h.len = (uint32_t)(len - DN_HDR_SIZE);
+	h.seq = l->seq++;
+	h.t_ns = now;
+	dn_hdr_put(l->bufs[node], &h);
+	dn_put_u32(l->bufs[node] + DN_HDR_SIZE, c);
+	dn_put_u32(l->bufs[node] + DN_HDR_SIZE + 4, 0);
+	rv = dn_sock_send(l->socks[node], l->bufs[node], len, 1);
+	if (rv != 0)
+		atomic_fetch_add(&l->send_errors, c);
+	l->counts[node] = 0;
+}
+
+static void
+add_lag(struct loadgen *l, double us)
+{
+	pthread_mutex_lock(&l->mu);
+	if (l->nlags == l->caplags) {
+		l->caplags = l->caplags ? l->caplags * 2 : 1024;
+		l->lags = dn_xreallocarray(l->lags, l->caplags, sizeof(double));
+	}
+	l->lags[l->nlags++] = us;
+	pthread_mutex_unlock(&l->mu);
+}
+
+static void *
+loadgen_main(void *arg)
+{
+	struct loadgen		*l = arg;
+	struct trial		*t = l->t;
+	const struct scenario	*scn = t->scn;
+	uint64_t		 t0 = atomic_load(&t->t0_ns);
+	uint64_t		 end = t0 + (uint64_t)scn->duration_ms * 1000000u;
+	double			 next_s = 0;	/* intended, s after t0 */
+	uint64_t		 id = 0;
+	int			 rr = 0;
+
+	while (!atomic_load(&l->stop)) {
+		uint64_t	now = dn_now_ns();
+		uint64_t	due = t0 + (uint64_t)llround(next_s * 1e9);
+		int		i;
+
+		if (due >= end)
+			break;
+		if (due > now) {
+			uint64_t	wake = due;
+			struct timespec	ts;
+
+			/* Wake at least every 50 ms to notice a stop. */
+			if (wake > now + 50000000u)
+				wake = now + 50000000u;
+			ts.tv_sec = (time_t)(wake / 1000000000u);
+			ts.tv_nsec = (long)(wake % 1000000000u);
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+			    NULL);
+			continue;
+		}
+		/* Everything due by now goes out in this round. */
+		while (due <= now && due < end) {
+			struct dn_tx	tx;
+			int		node = -1, tries;
+
+			for (tries = 0; tries < t->nnodes; tries++) {
+				int	k = (rr + tries) % t->nnodes;
+
+				if (atomic_load(&t->nodes[k].up)) {
+					node = k;
+					break;
+				}
+			}
+			rr = (rr + 1) % t->nnodes;
+			tx.id = id++;
+			tx.intended_ns = due;
+			tx.from = pick_account(l);
+			do
+				tx.to = pick_account(l);
+			while (tx.to == tx.from && l->accounts > 1);
+			tx.amount = 1 + dn_rand64(&l->rng) % 100;
+			tx.nonce = l->nonces[tx.from]++;
+			atomic_fetch_add(&l->submitted, 1);
+			if (node < 0) {
+				atomic_fetch_add(&l->send_errors, 1);
+			} else {
+				dn_tx_put(l->bufs[node] + DN_HDR_SIZE + 8 +
+				    (size_t)l->counts[node] * DN_TX_SIZE, &tx);
+				if (++l->counts[node] == BATCH_MAX)
+					flush(l, node, now);
+			}
+			add_lag(l, (double)(dn_now_ns() - due) / 1e3);
+			/* The schedule: intended times from the rate alone. */
+			if (scn->workload.ramp_ms > 0)
+				next_s += 1.0 / rate_at(scn, next_s);
+			else
+				next_s = (double)id / scn->workload.tps;
+			due = t0 + (uint64_t)llround(next_s * 1e9);
+		}
+		for (i = 0; i < t->nnodes; i++)
+			flush(l, i, dn_now_ns());
+		atomic_store(&l->elapsed_ns, (long long)(now - t0));
+	}
+	/* Over the whole schedule: a generator that fell behind sent its
+	 * last transactions after the end, which lowers the achieved rate. */
+	if (!atomic_load(&l->stop) || dn_now_ns() >= end)
+		atomic_store(&l->elapsed_ns, (long long)((dn_now_ns() > end ?
+		    dn_now_ns() : end) - t0));
+	return (NULL);
+}
+
+int
+loadgen_create(struct trial *t, struct loadgen **lp, char **cause)
+{
+	const struct scenario	*scn = t->scn;
+	struct loadgen		*l;
+	int			 i;
+
+	l = dn_xcalloc(1, sizeof(*l));
+	l->t = t;
+	l->n = t->nnodes;
+	atomic_init(&l->stop, 0);
+	atomic_init(&l->submitted, 0);
+	atomic_init(&l->send_errors, 0);
+	atomic_init(&l->elapsed_ns, 0);
+	pthread_mutex_init(&l->mu, NULL);
+	l->rng = scn->seed ^ 0x6c6f616467656e00ull ^ (uint64_t)t->pt.index;
+	l->accounts = scn->network.accounts ? scn->network.accounts : 1;
+	l->nonces = dn_xcalloc(l->accounts, sizeof(*l->nonces));
+	if (scn->workload.dist == SCN_DIST_ZIPF) {
+		double	sum = 0;
+		size_t	k;
+
+		l->zipf_cdf = dn_xcalloc(l->accounts, sizeof(double));
+		for (k = 0; k < l->accounts; k++) {
+			sum += 1.0 / pow((double)(k + 1), scn->workload.zipf_s);
+			l->zipf_cdf[k] = sum;
+		}
+		for (k = 0; k < l->accounts; k++)
+			l->zipf_cdf[k] /= sum;
+	}
+	l->socks = dn_xcalloc((size_t)l->n, sizeof(*l->socks));
+	l->bufs = dn_xcalloc((size_t)l->n, sizeof(*l->bufs));
+	l->counts = dn_xcalloc((size_t)l->n, sizeof(*l->counts));
+	for (i = 0; i < l->n; i++) {
+		char	*url;
+		int	 rv;
+
+		l->bufs[i] = dn_xmalloc(DN_HDR_SIZE + 8 +
+		    (size_t)BATCH_MAX * DN_TX_SIZE);
+		if (dn_sock_open(&l->socks[i], DN_SOCK_PUSH, cause) != 0)
+			goto fail;
+		dn_sock_set_bufs(l->socks[i], 1024, 0);
+		if (t->scn->network.tcp_base_port > 0)
+			url = dn_xasprintf("tcp://127.0.0.1:%d",
+			    t->scn->network.tcp_base_port + 2 * i);
+		else
+			url = dn_xasprintf("ipc://%s/n%d.in", t->net_dir, i);
+		rv = dn_sock_dial(l->socks[i], url, cause);
+		free(url);
+		if (rv != 0)
+			goto fail;
+	}
+	*lp = l;
+	return (0);
+fail:
+	loadgen_free(l);
+	return (-1);
+}
+
+int
+loadgen_go(struct loadgen *l, char **cause)
+{
+	if (pthread_create(&l->thread, NULL, loadgen_main, l) != 0) {
+		*cause = dn_xstrdup("cannot start the load generator thread");
+		return (-1);
+	}
+	l->started = 1;
+	return (0);
+}
+
+void
+loadgen_halt(struct loadgen *l)
+{
+	if (l == NULL || !l->started)
+		return;
+	atomic_store(&l->stop, 1);
+	pthread_join(l->thread, NULL);
+	l->started = 0;
+}
+
+void
+loadgen_free(struct loadgen *l)
+{
+	int	i;
+
+	if (l == NULL)
+		return;
+	loadgen_halt(l);
+	for (i = 0; i < l->n; i++) {
+		dn_sock_close(l->socks[i]);
+		free(l->bufs[i]);
+	}
+	free(l->socks);
+	free(l->bufs);
+	free(l->counts);
+	free(l->nonces);
+	free(l->zipf_cdf);
+	free(l->lags);
+	pthread_mutex_destroy(&l->mu);
+	free(l);
+}
+
+void
+loadgen_stats(struct loadgen *l, struct loadgen_stats *st)
+{
+	const struct scenario	*scn = l->t->scn;
+	double			 e;
+
+	st->submitted = atomic_load(&l->submitted);
+	st->send_errors = atomic_load(&l->send_errors);
+	e = (double)atomic_load(&l->elapsed_ns) / 1e9;
+	st->elapsed_s = e;
+	if (scn->workload.ramp_ms > 0 && e > 0) {
+		double	ramp = (double)scn->workload.ramp_ms / 1000.0;
+		double	r = e < ramp ? e : ramp;
+		double	txs = r * (scn->workload.ramp_from_tps +
+			    rate_at(scn, r)) / 2 + (e > ramp ? (e - ramp) *
+			    scn->workload.tps : 0);
+
+		st->target_tps = txs / e;
+	} else
+		st->target_tps = scn->workload.tps;
+}
+
+void
+loadgen_take_lags(struct loadgen *l, double **lags, size_t *n)
+{
+	pthread_mutex_lock(&l->mu);
+	*lags = l->lags;
+	*n = l->nlags;
+	l->lags = NULL;
+	l->nlags = l->caplags = 0;
+	pthread_mutex_unlock(&l->mu);
+}

@@ -1,0 +1,51 @@
+/*
+ * spawn.h: starting and stopping node processes.
+ *
+ * Every child is fork/exec'd (argv arrays, never a shell) into its own
+ * process group, with PR_SET_PDEATHSIG(SIGKILL) so that no node outlives
+ * the orchestrator even when the orchestrator is SIGKILLed, and with its
+ * stdout and stderr appended to a file of the trial dir.  Call
+ * spawn_start only from the main thread: the death signal is tied to the
+ * thread that forks.
+ */
+#ifndef DN_SPAWN_H
+#define DN_SPAWN_H
+
+#include <sys/types.h>
+
+struct proc {
+	pid_t		 pid;		/* 0 when not running */
+	int		 status;	/* wait status once exited */
+	int		 exited;	/* 1 once reaped */
+};
+
+/*
+ * Start ARGV[0] with ARGV, the current environment plus ENV_ADD ("K=V",
+ * NULL-terminated, may be NULL), stdout/stderr appended to OUT_PATH.
+ * Returns 0 and fills P, or -1 with *CAUSE (exec failures of the child
+ * show up as exit status 127 with the reason in OUT_PATH).
+ */
+int	 spawn_start(struct proc *p, char *const *argv, char *const *env_add,
+	    const char *out_path, char **cause);
+
+/* Reap P if it has exited (non-blocking).  Returns 1 if it has exited
+ * (now or before), 0 if still running. */
+int	 spawn_poll(struct proc *p);
+
+/* Send SIG to P's process group (P must be running). */
+int	 spawn_signal(struct proc *p, int sig);
+
+/*
+ * SIGTERM every running process of PS, wait up to GRACE_MS for them to
+ * exit, then SIGKILL the rest and reap them.  Returns how many needed
+ * SIGKILL.
+ */
+int	 spawn_stop_all(struct proc *const *ps, int n, int grace_ms);
+
+/* Describe a wait status ("exit 1", "killed by SIGSEGV") into BUF. */
+const char *spawn_status_str(int status, char *buf, size_t len);
+
+/* The last NLINES lines of PATH as a new string (caller frees), or NULL. */
+char	*spawn_tail(const char *path, int nlines);
+
+#endif

@@ -1,0 +1,55 @@
+# bad-input.sh: node binaries that are missing, exit at once or never
+# become ready; bad scenario files and command lines.  Each gives a clear
+# message, a non-zero exit, and leaves nothing running.
+. "$(dirname "$0")/lib.sh"
+
+run() {
+	"$DEVNET" run "$SCN/smoke.yaml" --db "$DB" --run-dir "$RUNS" --quiet \
+	    --set duration=3s --set repeats=1 "$@" 2>&1
+}
+
+out=$(run --set variants.A.binary=/nonexistent/devnet-node)
+rc=$?
+expect_eq "missing binary: exit 1" "$rc" 1
+expect_match "missing binary: named" "$out" "/nonexistent/devnet-node"
+
+out=$(run --set variants.A.binary=/bin/false)
+rc=$?
+expect_eq "binary exiting at once: exit 1" "$rc" 1
+expect_match "binary exiting at once: named, with status" "$out" \
+    "node [0-9] \(/bin/false\) exited before it was ready \(exit 1\)"
+expect_eq "binary exiting at once: run marked failed" \
+    "$(q "select status from runs order by id desc limit 1")" failed
+
+cat >"$T/sleeper" <<'SH'
+#!/bin/sh
+echo "sleeper: pretending to start"
+exec sleep 300
+SH
+chmod +x "$T/sleeper"
+out=$(run --set variants.A.binary="$T/sleeper" --ready-timeout 1s)
+rc=$?
+expect_eq "never ready: exit 1" "$rc" 1
+expect_match "never ready: named, with the tail of its output" "$out" \
+    "sleeper\) was not ready after 1.0 s.*pretending to start"
+sleep 0.2
+expect_eq "never ready: no sleeper left" "$(pgrep -f "$T/sleeper" | wc -l)" 0
+
+printf 'name: x\nduration: 10s\nnetwork:\n  nodes: 3\n  tsp: 5\n' >"$T/bad.yaml"
+out=$("$DEVNET" run "$T/bad.yaml" --db "$DB" 2>&1)
+rc=$?
+expect_eq "bad scenario: exit 1" "$rc" 1
+expect_match "bad scenario: FILE:LINE:COL" "$out" "bad.yaml:5:3: "
+
+out=$("$DEVNET" run 2>&1)
+expect_eq "run without a scenario: exit 2" "$?" 2
+expect_match "run without a scenario: says so" "$out" "missing the scenario"
+out=$("$DEVNET" run "$SCN/smoke.yaml" --frobnicate 2>&1)
+expect_eq "unknown flag: exit 2" "$?" 2
+expect_match "unknown flag: named" "$out" "frobnicate"
+out=$("$DEVNET" frob 2>&1)
+expect_eq "unknown command: exit 2" "$?" 2
+expect_match "unknown command: named" "$out" "unknown command 'frob'"
+out=$("$DEVNET" run "$SCN/smoke.yaml" --set nope 2>&1)
+expect_eq "--set without =: exit 2" "$?" 2
+finish

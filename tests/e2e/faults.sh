@@ -1,0 +1,70 @@
+# faults.sh: planned faults (kill, restart, stop, cont) and an unplanned
+# crash (SIGSEGV from outside): events stored with what happened, the run
+# finishes, restarted and resumed nodes catch up to the same state.
+. "$(dirname "$0")/lib.sh"
+
+cat >"$T/faults.yaml" <<YAML
+name: faults-test
+duration: 16s
+sample_interval: 250ms
+network:
+  nodes: 3
+  block_interval: 200ms
+  accounts: 500
+workload:
+  kind: transfer
+  tps: 40
+events:
+  - {at: 3s, action: kill, node: 1}
+  - {at: 5s, action: restart, node: 1}
+  - {at: 8s, action: stop, node: 2}
+  - {at: 11s, action: cont, node: 2}
+YAML
+out=$("$DEVNET" run "$T/faults.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
+rc=$?
+printf '%s\n' "$out"
+expect_eq "planned faults: exit 0" "$rc" 0
+run=$(q "select max(id) from runs")
+expect_eq "planned faults: run ok" "$(q "select status from runs where id = $run")" ok
+ev() { q "select count(*) from events where run_id = $run and node = $1 and kind = '$2'"; }
+expect_eq "kill event" "$(ev 1 kill)" 1
+expect_match "killed node's exit recorded" \
+    "$(q "select detail from events where run_id = $run and node = 1 and kind = 'exit'")" "SIGKILL"
+expect_eq "restart event" "$(ev 1 restart)" 1
+expect_eq "restarted node rejoined" "$(ev 1 rejoined)" 1
+expect_eq "stop event" "$(ev 2 stop)" 1
+expect_eq "paused node reported stalled" "$(ev 2 stalled)" 1
+expect_eq "cont event" "$(ev 2 cont)" 1
+expect_eq "resumed node rejoined" "$(ev 2 rejoined)" 1
+expect_eq "one state hash across all three nodes" \
+    "$(q "select count(distinct value) || '/' || count(*) from run_facts where run_id = $run and key = 'state_hash'")" "1/3"
+expect_eq "nothing pending" "$(q "select value from run_facts where run_id = $run and key = 'tx_pending'")" 0
+expect_eq "nothing included twice" "$(q "select value from run_facts where run_id = $run and key = 'tx_duplicates'")" 0
+lagmax=$(q "select max(value) from samples s join metrics m on m.id = s.metric_id
+    where run_id = $run and node = 2 and m.name = 'lag_blocks'")
+[ "${lagmax%.*}" -ge 3 ] 2>/dev/null && ok "block lag shows the pause ($lagmax blocks)" ||
+	fail "block lag does not show the pause ('$lagmax')"
+
+# An unplanned crash: SIGSEGV from outside, mid-run.
+cat >"$T/crash.yaml" <<YAML
+name: crash-test
+duration: 8s
+sample_interval: 250ms
+network: {nodes: 3, block_interval: 200ms, accounts: 500}
+workload: {kind: transfer, tps: 20}
+YAML
+"$DEVNET" run "$T/crash.yaml" --db "$DB" --run-dir "$RUNS" --quiet >"$T/crash.out" 2>&1 &
+pid=$!
+run2=$((run + 1))
+wait_for 20 sh -c "[ \$(sqlite3 $DB 'select count(*) from samples where run_id = $run2') -gt 0 ]"
+victim=$(q "select pid from nodes where run_id = $run2 and node = 0")
+kill -SEGV "$victim"
+wait "$pid"
+rc=$?
+expect_eq "unplanned crash: the run still finishes (exit 0)" "$rc" 0
+expect_match "crash event names the signal" \
+    "$(q "select detail from events where run_id = $run2 and node = 0 and kind = 'crash'")" "SIGSEGV"
+expect_match "run is marked with the fault" \
+    "$(q "select status || ': ' || coalesce(reason, '') from runs where id = $run2")" "^ok: 1 unplanned"
+expect_match "the crash was reported on stderr" "$(cat "$T/crash.out")" "node 0 .*exited \(killed by SIGSEGV\)"
+finish

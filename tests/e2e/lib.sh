@@ -1,0 +1,114 @@
+# lib.sh: helpers for devnet's end-to-end tests (sourced).
+#
+# Every test gets a private, short temp dir ($T), a database ($DB) and a
+# run dir ($RUNS) inside it; on exit, anything still running from $T is
+# killed (and the test fails if something was left behind).
+set -u
+
+: "${DN_BUILD_DIR:?run through ctest (DN_BUILD_DIR unset)}"
+: "${DN_SOURCE_DIR:?run through ctest (DN_SOURCE_DIR unset)}"
+DEVNET="$DN_BUILD_DIR/bin/devnet"
+NODE="$DN_BUILD_DIR/bin/devnet-node"
+SCN="$DN_SOURCE_DIR/scenarios"
+T=$(mktemp -d /tmp/dne.XXXXXX)
+DB="$T/t.db"
+RUNS="$T/runs"
+FAILS=0
+
+# pids of processes whose command line mentions $T
+leftovers() {
+	local p
+	for p in $(pgrep -f -- "$T" 2>/dev/null); do
+		[ "$p" = "$$" ] && continue
+		# ignore our own subshells (pgrep matching this script's args)
+		tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q devnet-node &&
+			echo "$p"
+	done
+}
+
+cleanup() {
+	local rc=$? left
+	left=$(leftovers)
+	if [ -n "$left" ]; then
+		echo "FAIL: processes left behind: $left" >&2
+		kill -9 $left 2>/dev/null
+		rc=1
+	fi
+	if [ "$rc" -ne 0 ] || [ "$FAILS" -ne 0 ]; then
+		echo "--- kept $T for inspection" >&2
+		[ "$rc" -eq 0 ] && rc=1
+	else
+		rm -rf "$T"
+	fi
+	exit "$rc"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	FAILS=$((FAILS + 1))
+}
+
+ok() {
+	echo "ok: $*"
+}
+
+# check DESCRIPTION COMMAND...: run COMMAND, fail unless it succeeds
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else fail "$what"; fi
+}
+
+# q SQL: one value from the test database
+q() {
+	sqlite3 -batch -noheader "$DB" "$1"
+}
+
+# expect_eq DESCRIPTION GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1 ($2)"; else fail "$1: got '$2', want '$3'"; fi
+}
+
+# expect_match DESCRIPTION TEXT REGEX
+expect_match() {
+	if printf '%s' "$2" | grep -Eq -- "$3"; then ok "$1"; else
+		fail "$1: '$3' not in:"
+		printf '%s\n' "$2" | sed 's/^/    /' >&2
+	fi
+}
+
+# wait_for SECONDS COMMAND...: poll COMMAND every 0.1 s
+wait_for() {
+	local n=$(($1 * 10))
+	shift
+	while [ "$n" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+
+# node_pids RUN: pids of the nodes of run RUN, from the nodes table
+node_pids() {
+	q "select pid from nodes where run_id = $1"
+}
+
+# alive PID...: true if any is alive
+alive() {
+	local p
+	for p in "$@"; do
+		kill -0 "$p" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+finish() {
+	if [ "$FAILS" -eq 0 ]; then
+		echo "all checks passed"
+		exit 0
+	fi
+	echo "$FAILS check(s) failed" >&2
+	exit 1
+}

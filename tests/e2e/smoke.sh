@@ -1,0 +1,57 @@
+# smoke.sh: `devnet run scenarios/smoke.yaml` end to end: exit 0, every node
+# has samples of every node metric, heights advance, the load generator
+# held its rate within 2%, every transaction is accounted for exactly once,
+# all nodes agree on the state, nothing is left running.
+. "$(dirname "$0")/lib.sh"
+
+out=$("$DEVNET" run "$SCN/smoke.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
+rc=$?
+printf '%s\n' "$out"
+expect_eq "devnet run exits 0" "$rc" 0
+expect_match "prints the stored run ids" "$out" "stored runs [0-9]+ [0-9]+ in"
+
+runs=$(q "select count(*) from runs where status = 'ok'")
+expect_eq "two runs stored, both ok" "$runs" 2
+nmetrics=$(q "select count(*) from metrics where source = 'node'")
+[ "$nmetrics" -ge 27 ] && ok "node metrics in the dictionary ($nmetrics)" ||
+	fail "node metrics in the dictionary: $nmetrics"
+for run in $(q "select id from runs order by id"); do
+	for node in 0 1 2; do
+		got=$(q "select count(distinct metric_id) from samples
+		    where run_id = $run and node = $node")
+		expect_eq "run $run node $node has every node metric" "$got" "$nmetrics"
+		adv=$(q "select max(value) - min(value) from samples s
+		    join metrics m on m.id = s.metric_id
+		    where run_id = $run and node = $node and m.name = 'height'")
+		[ "${adv%.*}" -ge 10 ] 2>/dev/null &&
+			ok "run $run node $node height advanced by $adv" ||
+			fail "run $run node $node height advanced by '$adv'"
+	done
+	tps=$(q "select tps from runs where id = $run")
+	ach=$(q "select value from run_facts where run_id = $run and key = 'achieved_tps'")
+	awk -v a="$ach" -v t="$tps" 'BEGIN { exit !(a >= 0.98 * t && a <= 1.02 * t) }' &&
+		ok "run $run achieved $ach tx/s of $tps" ||
+		fail "run $run achieved '$ach' tx/s of $tps"
+	sub=$(q "select value from run_facts where run_id = $run and key = 'tx_submitted'")
+	inc=$(q "select value from run_facts where run_id = $run and key = 'tx_included'")
+	fl=$(q "select value from run_facts where run_id = $run and key = 'tx_failed'")
+	pend=$(q "select value from run_facts where run_id = $run and key = 'tx_pending'")
+	dup=$(q "select value from run_facts where run_id = $run and key = 'tx_duplicates'")
+	[ "$sub" -gt 0 ] 2>/dev/null && ok "run $run submitted $sub" || fail "run $run submitted '$sub'"
+	expect_eq "run $run: included + failed + pending = submitted" \
+	    "$((inc + fl + pend))" "$sub"
+	expect_eq "run $run: nothing pending at the end" "$pend" 0
+	expect_eq "run $run: nothing included twice" "$dup" 0
+	hashes=$(q "select count(distinct value) from run_facts
+	    where run_id = $run and key = 'state_hash'")
+	nh=$(q "select count(*) from run_facts where run_id = $run and key = 'state_hash'")
+	expect_eq "run $run: every node reported a state hash" "$nh" 3
+	expect_eq "run $run: one state hash across nodes" "$hashes" 1
+	lost=$(q "select value from run_facts where run_id = $run and key = 'lost_samples'")
+	expect_eq "run $run: no lost samples" "$lost" 0
+	lat=$(q "select count(*) from samples s join metrics m on m.id = s.metric_id
+	    where run_id = $run and node = -1 and m.name = 'tx_latency_p99_ms'")
+	[ "$lat" -gt 5 ] && ok "run $run: latency samples ($lat)" || fail "run $run: latency samples '$lat'"
+done
+[ -z "$(leftovers)" ] && ok "no node process left" || fail "node processes left"
+finish
