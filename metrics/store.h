@@ -77,6 +77,14 @@ int	 dn_store_node_add(struct dn_store *s, int64_t run_id, int node,
  * collector commits every ~250 ms or 10,000 rows).  NODE is -1 for the load
  * generator.  T_MS is ms since the trial's t=0.
  */
+/*
+ * Rows per commit that sustain >= 500,000 samples/s (10,000-row commits
+ * reach ~300,000/s: each commit rewrites the leaf page of every series it
+ * touches; docs/benchmarks.md).  Samples are buffered in memory, sorted and
+ * written at dn_store_commit; a full buffer of this many rows is committed
+ * by dn_store_sample itself.
+ */
+#define DN_STORE_BATCH_ROWS	65536
 int	 dn_store_sample(struct dn_store *s, int64_t run_id, int node,
 	    int metric_id, int64_t t_ms, double value, char **cause);
 int	 dn_store_commit(struct dn_store *s, char **cause);

@@ -1,3 +1,9 @@
 # tests/store: the sqlite store, the statistics, and the read-side commands.
 dn_test(store store SOURCES ${DN_TEST_DIR}/test-store.c LIBS dn_store
     TIMEOUT 60)
+
+# dn-store-synth: synthetic databases through the store API, for the compare
+# tests and the benchmarks in tools/bench/.
+add_executable(dn-store-synth ${DN_TEST_DIR}/synth.c)
+dn_target(dn-store-synth)
+target_link_libraries(dn-store-synth PRIVATE dn_store)

@@ -1,0 +1,343 @@
+/*
+ * synth.c: dn-store-synth, a generator of synthetic devnet databases written
+ * through the store API (metrics/store.h).  Used by the compare tests (A/A
+ * and known-effect databases) and by the benchmarks in tools/bench/ (ingest
+ * rate, compare time on 2 M samples per side).  Not a user command.
+ *
+ * Every metric gets a realistic shape: a per-trial and per-node level
+ * (lognormal noise), AR(1) autocorrelated per-sample noise, counters stored
+ * cumulative, occasional lag spikes.  --effect NAME=PCT scales variant B's
+ * level (gauges) or rate (counters) of metric NAME by PCT percent.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "metric-table.h"
+#include "store.h"
+#include "util.h"
+
+#define MAX_EFFECTS	16
+
+/* Time spent inside dn_store_sample and dn_store_commit (--time). */
+static uint64_t	store_ns;
+
+struct synth {
+	const char	*db;
+	int		 trials;	/* per variant */
+	int		 nodes;
+	int64_t		 seconds;
+	int64_t		 interval_ms;
+	int64_t		 warmup_s;
+	int		 nmetrics;	/* first N node metrics */
+	uint64_t	 seed;
+	double		 trial_sd;	/* between-trial level noise */
+	double		 node_sd;	/* between-node level noise */
+	double		 sample_sd;	/* per-sample noise */
+	int		 neffects;
+	int		 effect_metric[MAX_EFFECTS];
+	double		 effect_pct[MAX_EFFECTS];
+	int		 timed;
+	int64_t		 batch;	/* rows per commit */
+	int		 events;
+	const char	*label;
+};
+
+static double
+gauss(uint64_t *st)
+{
+	double	u = dn_rand01(st), v = dn_rand01(st);
+
+	if (u < 1e-300)
+		u = 1e-300;
+	return (sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v));
+}
+
+/* A plausible level per metric: gauges a value, counters a rate per s. */
+static double
+base_level(int m)
+{
+	switch (m) {
+	case DN_M_RSS_BYTES:
+	case DN_M_HWM_BYTES:
+		return (250e6);
+	case DN_M_THREADS:
+		return (24);
+	case DN_M_ALLOCS:
+	case DN_M_FREES:
+		return (20000);
+	case DN_M_ALLOC_BYTES:
+		return (4e6);
+	case DN_M_LAG_BLOCKS:
+		return (0.5);
+	case DN_M_LAG_MS:
+		return (300);
+	case DN_M_HEIGHT:
+		return (100);
+	case DN_M_TX_LATENCY_P50_MS:
+		return (400);
+	case DN_M_TX_LATENCY_P99_MS:
+	case DN_M_TX_LATENCY_MAX_MS:
+		return (1200);
+	case DN_M_ACHIEVED_TPS:
+		return (25);
+	default:
+		return (50.0 * (m % 7 + 1));
+	}
+}
+
+static double
+effect_of(const struct synth *sy, int m)
+{
+	int	i;
+
+	for (i = 0; i < sy->neffects; i++) {
+		if (sy->effect_metric[i] == m)
+			return (1.0 + sy->effect_pct[i] / 100.0);
+	}
+	return (1.0);
+}
+
+struct series_state {
+	double	level;	/* gauge level or counter rate */
+	double	ar;	/* AR(1) noise state */
+	double	cum;	/* counter cumulative */
+};
+
+static int
+write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
+    const char *variant, int trial, int repeat, uint64_t *rng,
+    int64_t *nsamples, int64_t *run_out)
+{
+	struct dn_run_info	 ri = {
+		.group_id = gid, .scenario_name = "synthetic",
+		.scenario_path = "synthetic.yaml",
+		.scenario_yaml = "name: synthetic\n# written by dn-store-synth\n",
+		.variant = variant, .trial = trial, .repeat = repeat,
+		.label = sy->label, .binary = "/usr/bin/devnet-node",
+		.binary_sha256 = "0123456789abcdef", .run_dir = "/tmp/synth",
+		.nodes = sy->nodes, .tps = 25,
+		.duration_ms = sy->seconds * 1000,
+		.warmup_ms = sy->warmup_s * 1000,
+		.sample_interval_ms = sy->interval_ms, .token = 42 };
+	struct series_state	*ss;
+	char			*cause = NULL;
+	int64_t			 rid, t, n = 0;
+	uint64_t		 t1;
+	int			 node, m, nnode = sy->nodes + 1, k;
+	int			 isb = strcmp(variant, "B") == 0;
+	double			 dt = sy->interval_ms / 1000.0;
+	double			 trial_f;
+
+	if (dn_store_run_begin(s, &ri, &rid, &cause) != 0)
+		goto fail;
+	for (node = 0; node < sy->nodes; node++) {
+		if (dn_store_node_add(s, rid, node, 1000 + node, ri.binary,
+		    ri.binary_sha256, "devnet-node --synthetic", &cause) != 0)
+			goto fail;
+	}
+	ss = dn_xcalloc((size_t)nnode * DN_METRIC_COUNT, sizeof(*ss));
+	for (m = 0; m < DN_METRIC_COUNT; m++) {
+		trial_f = exp(sy->trial_sd * gauss(rng));
+		for (k = 0; k < nnode; k++) {
+			struct series_state *p = &ss[k * DN_METRIC_COUNT + m];
+
+			p->level = base_level(m) * trial_f *
+			    exp(sy->node_sd * gauss(rng)) *
+			    (isb ? effect_of(sy, m) : 1.0);
+		}
+	}
+	for (t = 0; t < sy->seconds * 1000; t += sy->interval_ms) {
+		for (node = -1; node < sy->nodes; node++) {
+			k = node + 1;
+			for (m = 0; m < DN_METRIC_COUNT; m++) {
+				const struct dn_metric_def *d =
+				    &dn_metric_defs[m];
+				struct series_state *p =
+				    &ss[k * DN_METRIC_COUNT + m];
+				double	 v, noise;
+
+				if ((node < 0) != (d->source == DN_SOURCE_L))
+					continue;
+				if (node >= 0 && m >= sy->nmetrics)
+					continue;
+				p->ar = 0.8 * p->ar + 0.6 * gauss(rng);
+				noise = 1.0 + sy->sample_sd * p->ar;
+				if (d->kind == DN_KIND_C) {
+					p->cum += p->level * dt * noise;
+					v = floor(p->cum);
+				} else {
+					v = p->level * noise;
+					if (m == DN_M_RSS_BYTES)
+						v *= 1.0 + 0.02 * t / 3.6e6;
+					if (m == DN_M_LAG_MS &&
+					    dn_rand01(rng) < 0.01)
+						v *= 5;
+				}
+				t1 = dn_now_ns();
+				if (dn_store_sample(s, rid, node, m, t, v,
+				    &cause) != 0)
+					goto fail;
+				if (++n % sy->batch == 0 &&
+				    dn_store_commit(s, &cause) != 0)
+					goto fail;
+				store_ns += dn_now_ns() - t1;
+			}
+		}
+	}
+	free(ss);
+	t1 = dn_now_ns();
+	if (dn_store_commit(s, &cause) != 0)
+		goto fail;
+	store_ns += dn_now_ns() - t1;
+	if (sy->events && dn_store_event(s, rid, 0, sy->warmup_s * 1000 + 500,
+	    "restart", "planned", &cause) != 0)
+		goto fail;
+	if (dn_store_fact(s, rid, -1, "achieved_tps", "25.0", &cause) != 0 ||
+	    dn_store_run_end(s, rid, "ok", NULL, &cause) != 0)
+		goto fail;
+	*nsamples += n;
+	*run_out = rid;
+	return (0);
+fail:
+	fprintf(stderr, "dn-store-synth: %s\n", cause);
+	free(cause);
+	return (-1);
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: dn-store-synth --db PATH [--trials N] "
+	    "[--nodes N] [--seconds S] [--interval-ms MS] [--warmup S]\n"
+	    "    [--metrics N] [--seed N] [--trial-sd X] [--node-sd X] "
+	    "[--sample-sd X]\n    [--effect METRIC=PCT]... [--variants A,B] "
+	    "[--label L] [--events] [--time]\n    [--batch ROWS]\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "trials", required_argument, NULL, 't' },
+		{ "nodes", required_argument, NULL, 'n' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "interval-ms", required_argument, NULL, 'i' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "metrics", required_argument, NULL, 'm' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "trial-sd", required_argument, NULL, 'T' },
+		{ "node-sd", required_argument, NULL, 'N' },
+		{ "sample-sd", required_argument, NULL, 'P' },
+		{ "effect", required_argument, NULL, 'e' },
+		{ "variants", required_argument, NULL, 'v' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "events", no_argument, NULL, 'E' },
+		{ "time", no_argument, NULL, 'z' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct synth	 sy = { .trials = 4, .nodes = 4, .seconds = 120,
+			    .interval_ms = 1000, .warmup_s = 10,
+			    .nmetrics = DN_METRIC_COUNT, .seed = 1,
+			    .trial_sd = 0.02, .node_sd = 0.03,
+			    .sample_sd = 0.02, .label = "synthetic",
+			    .batch = 10000 };
+	const char	*variants = "A,B";
+	struct dn_store	*s = NULL;
+	char		*cause = NULL, *vlist, *v, *save = NULL, *eq;
+	int64_t		 gid, nsamples = 0, rid;
+	uint64_t	 t0, rng;
+	int		 c, trial, r, vi, nv = 0;
+	char		*names[8];
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': sy.db = optarg; break;
+		case 't': sy.trials = atoi(optarg); break;
+		case 'n': sy.nodes = atoi(optarg); break;
+		case 's': sy.seconds = atoll(optarg); break;
+		case 'i': sy.interval_ms = atoll(optarg); break;
+		case 'w': sy.warmup_s = atoll(optarg); break;
+		case 'm': sy.nmetrics = atoi(optarg); break;
+		case 'S': sy.seed = strtoull(optarg, NULL, 10); break;
+		case 'T': sy.trial_sd = atof(optarg); break;
+		case 'N': sy.node_sd = atof(optarg); break;
+		case 'P': sy.sample_sd = atof(optarg); break;
+		case 'l': sy.label = optarg; break;
+		case 'E': sy.events = 1; break;
+		case 'z': sy.timed = 1; break;
+		case 'b': sy.batch = atoll(optarg); break;
+		case 'v': variants = optarg; break;
+		case 'e':
+			if (sy.neffects == MAX_EFFECTS ||
+			    (eq = strchr(optarg, '=')) == NULL) {
+				usage();
+				return (2);
+			}
+			*eq = '\0';
+			if ((sy.effect_metric[sy.neffects] =
+			    dn_metric_lookup(optarg)) < 0) {
+				fprintf(stderr, "dn-store-synth: unknown "
+				    "metric '%s'\n", optarg);
+				return (2);
+			}
+			sy.effect_pct[sy.neffects++] = atof(eq + 1);
+			break;
+		default:
+			usage();
+			return (2);
+		}
+	}
+	if (sy.db == NULL || sy.interval_ms <= 0 || sy.nodes <= 0 ||
+	    sy.batch <= 0) {
+		usage();
+		return (2);
+	}
+	vlist = dn_xstrdup(variants);
+	save = vlist;
+	while ((v = strsep(&save, ",")) != NULL && nv < 8) {
+		if (*v != '\0')
+			names[nv++] = v;
+	}
+	rng = sy.seed;
+	if (dn_store_open(&s, sy.db, 0, &cause) != 0 ||
+	    dn_store_group_create(s, "synthetic", sy.label, &gid,
+	    &cause) != 0) {
+		fprintf(stderr, "dn-store-synth: %s\n", cause);
+		free(cause);
+		dn_store_close(s);
+		free(vlist);
+		return (1);
+	}
+	t0 = dn_now_ns();
+	/* ABBA-like interleaving: trial k runs the variants in rotation. */
+	for (trial = 0, r = 0; r < sy.trials; r++) {
+		for (vi = 0; vi < nv; vi++) {
+			const char *name = names[(r % 2) ? nv - 1 - vi : vi];
+
+			if (write_trial(&sy, s, gid, name, trial++, r, &rng,
+			    &nsamples, &rid) != 0) {
+				dn_store_close(s);
+				free(vlist);
+				return (1);
+			}
+		}
+	}
+	if (sy.timed) {
+		double	secs = (dn_now_ns() - t0) / 1e9;
+
+		printf("samples %lld seconds %.3f samples_per_s %.0f "
+		    "store_seconds %.3f store_samples_per_s %.0f\n",
+		    (long long)nsamples, secs, nsamples / secs,
+		    store_ns / 1e9, nsamples / (store_ns / 1e9));
+	}
+	printf("group %lld\n", (long long)gid);
+	dn_store_close(s);
+	free(vlist);
+	return (0);
+}
