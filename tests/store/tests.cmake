@@ -7,3 +7,4 @@ dn_test(store store SOURCES ${DN_TEST_DIR}/test-store.c LIBS dn_store
 add_executable(dn-store-synth ${DN_TEST_DIR}/synth.c)
 dn_target(dn-store-synth)
 target_link_libraries(dn-store-synth PRIVATE dn_store)
+dn_test(store stats SOURCES ${DN_TEST_DIR}/test-stats.c LIBS dn_store)

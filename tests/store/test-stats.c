@@ -1,0 +1,203 @@
+/* test-stats.c: the statistics against reference values (R / brute force
+ * enumeration; see docs/statistics.md). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "stats.h"
+#include "util.h"
+
+#define NEAR(a, b, eps)	assert_true(fabs((a) - (b)) <= (eps))
+
+static void
+basics(void **state)
+{
+	const double	x[] = { 3, 1, 2 }, q[] = { 1, 2, 3, 4 };
+	const double	t[] = { 0, 1, 2, 3 }, y[] = { 1, 3, 5, 7 };
+
+	(void)state;
+	NEAR(dn_stats_median(x, 3), 2, 1e-12);
+	NEAR(dn_stats_median(q, 4), 2.5, 1e-12);
+	NEAR(dn_stats_quantile(q, 4, 0.99), 3.97, 1e-12);
+	NEAR(dn_stats_quantile(q, 4, 0), 1, 1e-12);
+	NEAR(dn_stats_mean(q, 4), 2.5, 1e-12);
+	NEAR(dn_stats_max(x, 3), 3, 1e-12);
+	NEAR(dn_stats_slope(t, y, 4), 2, 1e-12);
+	assert_true(isnan(dn_stats_slope(t, y, 1)));
+	assert_true(isnan(dn_stats_median(x, 0)));
+}
+
+static void
+mwu_exact_reference(void **state)
+{
+	const double	a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	const double	c[] = { 1, 3, 5, 7, 9 }, d[] = { 2, 4, 6, 8, 10, 12 };
+	const double	e[] = { 1.1, 2.2, 3.3, 4.4, 10.5, 11.5, 12.5 };
+	const double	f[] = { 5.1, 6.1, 7.1, 8.1, 9.1, 13.1, 14.1, 15.1 };
+	struct dn_mwu	r;
+
+	(void)state;
+	assert_int_equal(dn_stats_mwu(a, 3, b, 3, &r), 0);
+	assert_true(r.exact);
+	NEAR(r.u, 0, 1e-12);
+	NEAR(r.p, 0.1, 1e-12);
+	/* Symmetric in the other direction. */
+	assert_int_equal(dn_stats_mwu(b, 3, a, 3, &r), 0);
+	NEAR(r.u, 9, 1e-12);
+	NEAR(r.p, 0.1, 1e-12);
+	/* Reference values by enumerating every rank assignment. */
+	assert_int_equal(dn_stats_mwu(c, 5, d, 6, &r), 0);
+	NEAR(r.u, 10, 1e-12);
+	NEAR(r.p, 0.42857142857142855, 1e-12);
+	assert_int_equal(dn_stats_mwu(e, 7, f, 8, &r), 0);
+	NEAR(r.p, 0.151981351981352, 1e-12);
+	/* Identical samples: nothing to see. */
+	assert_int_equal(dn_stats_mwu(a, 3, a, 3, &r), 0);
+	NEAR(r.p, 1, 1e-12);
+	assert_int_equal(dn_stats_mwu(a, 0, b, 3, &r), -1);
+}
+
+static void
+mwu_normal_ties(void **state)
+{
+	/* R: wilcox.test(x, y) -> W = 58, p-value = 0.1329 (ties: normal
+	 * approximation with continuity correction). */
+	const double	x[] = { 1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06,
+			    1.30 };
+	const double	y[] = { 0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06,
+			    3.14, 1.29 };
+	const double	same[] = { 5, 5, 5, 5 };
+	struct dn_mwu	r;
+
+	(void)state;
+	assert_int_equal(dn_stats_mwu(x, 9, y, 9, &r), 0);
+	assert_false(r.exact);
+	NEAR(r.u, 58, 1e-12);
+	NEAR(r.p, 0.13291945818531886, 1e-9);
+	assert_int_equal(dn_stats_mwu(same, 4, same, 4, &r), 0);
+	NEAR(r.p, 1, 1e-12);
+}
+
+static void
+mwu_min_p(void **state)
+{
+	(void)state;
+	NEAR(dn_stats_mwu_min_p(1, 1), 1, 1e-12);
+	NEAR(dn_stats_mwu_min_p(2, 2), 1.0 / 3, 1e-12);
+	NEAR(dn_stats_mwu_min_p(3, 3), 0.1, 1e-12);
+	NEAR(dn_stats_mwu_min_p(4, 4), 2.0 / 70, 1e-12);
+	NEAR(dn_stats_mwu_min_p(0, 4), 1, 1e-12);
+}
+
+static void
+holm_reference(void **state)
+{
+	/* R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm")
+	 *    -> 0.03 0.06 0.06 0.02 */
+	double	p[] = { 0.01, 0.04, 0.03, 0.005 }, adj[4];
+	double	q[] = { 0.5, NAN, 0.01 }, qa[3];
+
+	(void)state;
+	dn_stats_holm(p, 4, adj);
+	NEAR(adj[0], 0.03, 1e-12);
+	NEAR(adj[1], 0.06, 1e-12);
+	NEAR(adj[2], 0.06, 1e-12);
+	NEAR(adj[3], 0.02, 1e-12);
+	dn_stats_holm(q, 3, qa);
+	NEAR(qa[0], 0.5, 1e-12);
+	assert_true(isnan(qa[1]));
+	NEAR(qa[2], 0.02, 1e-12);
+}
+
+static double
+gauss(uint64_t *st)
+{
+	double	u = dn_rand01(st), v = dn_rand01(st);
+
+	return (sqrt(-2.0 * log(u + 1e-300)) * cos(2.0 * M_PI * v));
+}
+
+static void
+bootstrap_contains_truth(void **state)
+{
+	double		a[40], b[40];
+	int		ca[40], cb[40];
+	struct dn_boot	r, rc;
+	uint64_t	rng = 7;
+	int		i;
+
+	(void)state;
+	/* B is 20% lower than A; the interval must contain -20 and not 0. */
+	for (i = 0; i < 40; i++) {
+		a[i] = 100 * (1 + 0.05 * gauss(&rng));
+		b[i] = 80 * (1 + 0.05 * gauss(&rng));
+	}
+	assert_int_equal(dn_stats_bootstrap(a, NULL, 40, b, NULL, 40, 2000,
+	    1, 0.95, &r), 0);
+	assert_true(r.d_lo < -20 && r.d_hi > -20);
+	assert_true(r.d_hi < 0);
+	assert_true(r.a_lo < 100 && r.a_hi > 100);
+	assert_true(r.b_lo < 80 && r.b_hi > 80);
+	/* Deterministic in the seed. */
+	assert_int_equal(dn_stats_bootstrap(a, NULL, 40, b, NULL, 40, 2000,
+	    1, 0.95, &rc), 0);
+	assert_true(rc.d_lo == r.d_lo && rc.d_hi == r.d_hi);
+
+	/* Same distribution, but every group of 10 values shares a trial
+	 * effect (4 trials per side): over 100 such A/A draws, the clustered
+	 * interval must contain the true difference (0) far more often than
+	 * the naive one, which treats the 40 values as independent. */
+	for (i = 0; i < 40; i++) {
+		ca[i] = i / 10;
+		cb[i] = i / 10;
+	}
+	{
+		int	rep, naive_ok = 0, clus_ok = 0;
+
+		rng = 11;
+		for (rep = 0; rep < 100; rep++) {
+			for (i = 0; i < 4; i++) {
+				double	ea = 1 + 0.05 * gauss(&rng);
+				double	eb = 1 + 0.05 * gauss(&rng);
+
+				for (int j = 0; j < 10; j++) {
+					a[i * 10 + j] = 100 * ea *
+					    (1 + 0.01 * gauss(&rng));
+					b[i * 10 + j] = 100 * eb *
+					    (1 + 0.01 * gauss(&rng));
+				}
+			}
+			dn_stats_bootstrap(a, NULL, 40, b, NULL, 40, 500,
+			    rep, 0.95, &r);
+			dn_stats_bootstrap(a, ca, 40, b, cb, 40, 500, rep,
+			    0.95, &rc);
+			naive_ok += r.d_lo < 0 && r.d_hi > 0;
+			clus_ok += rc.d_lo < 0 && rc.d_hi > 0;
+			assert_true(rc.d_hi - rc.d_lo > r.d_hi - r.d_lo);
+		}
+		print_message("A/A coverage of 0: naive %d%%, clustered %d%%\n",
+		    naive_ok, clus_ok);
+		assert_true(clus_ok >= 75);
+		assert_true(clus_ok > naive_ok + 20);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(basics),
+		cmocka_unit_test(mwu_exact_reference),
+		cmocka_unit_test(mwu_normal_ties),
+		cmocka_unit_test(mwu_min_p),
+		cmocka_unit_test(holm_reference),
+		cmocka_unit_test(bootstrap_contains_truth),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
