@@ -72,6 +72,17 @@ plan_binary(const struct scenario *s, const struct scn_variant *v)
 	return (v->set.binary != NULL ? v->set.binary : "devnet-node");
 }
 
+int
+plan_tcp_base(const struct scenario *s, const struct scn_variant *v)
+{
+	if (s->network.listen == NULL || strcmp(s->network.listen, "tcp") != 0)
+		return (0);
+	if (s->order != SCN_ORDER_CONCURRENT)
+		return (s->network.tcp_base_port);
+	return (s->network.tcp_base_port +
+	    2 * s->network.nodes * (int)(v - s->variants));
+}
+
 /* A growing NULL-terminated array of owned strings. */
 struct strv {
 	char	**v;
@@ -157,10 +168,9 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
 	if (ep->tcp_base_port != 0)
 		strv_flag(&a, "--tcp-base", dn_xasprintf("%d",
 		    ep->tcp_base_port));
-	else if (s->network.listen != NULL &&
-	    strcmp(s->network.listen, "tcp") == 0)
+	else if (plan_tcp_base(s, var) != 0)
 		strv_flag(&a, "--tcp-base", dn_xasprintf("%d",
-		    s->network.tcp_base_port));
+		    plan_tcp_base(s, var)));
 	else
 		strv_flag(&a, "--net", dn_xstrdup(net_dir));
 	if (ep->metrics_url != NULL)

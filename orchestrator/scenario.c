@@ -31,6 +31,8 @@
 
 #define SCN_MAX_BYTES	(1024 * 1024)	/* larger files are refused unread */
 #define SCN_MAX_DEPTH	32		/* nesting of mappings/sequences */
+#define SCN_MAX_VARIANTS 64
+#define SCN_MAX_EVENTS	10000
 
 /* --- the tree ----------------------------------------------------------- */
 enum ytype { Y_SCALAR, Y_MAP, Y_SEQ };
@@ -1144,6 +1146,9 @@ load_variants(struct ctx *c, struct scenario *s, const struct ynode *n)
 		return (fail(c, n, "variants must be a mapping of NAME: "
 		    "{settings} with at least one variant, e.g. A: "
 		    "{read_options: per-call}"));
+	if (n->nkids / 2 > SCN_MAX_VARIANTS)
+		return (fail(c, n->kids[2 * SCN_MAX_VARIANTS], "more than %d "
+		    "variants; split the scenario", SCN_MAX_VARIANTS));
 	s->variants = dn_xcalloc(n->nkids / 2, sizeof(*s->variants));
 	for (i = 0; i + 1 < n->nkids; i += 2) {
 		const struct ynode *k = n->kids[i], *v = n->kids[i + 1];
@@ -1173,6 +1178,9 @@ load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 	if (n->type != Y_SEQ)
 		return (fail(c, n, "events must be a list of {at, action, node}, "
 		    "not a %s", type_name(n)));
+	if (n->nkids > SCN_MAX_EVENTS)
+		return (fail(c, n->kids[SCN_MAX_EVENTS], "more than %d events; "
+		    "split the scenario", SCN_MAX_EVENTS));
 	s->events = dn_xcalloc(n->nkids ? n->nkids : 1, sizeof(*s->events));
 	for (i = 0; i < n->nkids; i++) {
 		const struct ynode *e = n->kids[i], *v;
@@ -1291,6 +1299,14 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 	    get_enum(c, v, "order", order_names, &k) != 0)
 		return (-1);
 	s->order = (enum scn_order)k;
+	if (s->order == SCN_ORDER_CONCURRENT && s->network.tcp_base_port != 0 &&
+	    s->network.tcp_base_port + 2 * s->network.nodes *
+	    (int)s->nvariants > 65536)
+		return (fail(c, map_get(map_get(root, "network"),
+		    "tcp_base_port"), "network.tcp_base_port %d leaves too few "
+		    "ports for %zu concurrent devnets of %d nodes (2 ports per "
+		    "node); lower it", s->network.tcp_base_port, s->nvariants,
+		    s->network.nodes));
 	if ((v = map_get(root, "events")) != NULL && load_events(c, s, v) != 0)
 		return (-1);
 	return (0);

@@ -162,4 +162,10 @@ void	 plan_argv_free(char **);
 /* The node binary VARIANT runs. */
 const char *plan_binary(const struct scenario *, const struct scn_variant *);
 
+/* The TCP base port of VARIANT's devnet, 0 with ipc: network.tcp_base_port,
+ * shifted by 2 * nodes per variant in concurrent order so that the devnets
+ * of a slot do not collide.  plan_node_argv uses it when the endpoints'
+ * tcp_base_port is 0. */
+int	 plan_tcp_base(const struct scenario *, const struct scn_variant *);
+
 #endif

@@ -188,6 +188,9 @@ static const struct bad bad_files[] = {
 	  "needs network.tcp_base_port" },
 	{ "port out of range", BASE "  listen: tcp\n  tcp_base_port: 65534\n",
 	  NULL, ":6:18:", "between 1024 and 65530" },
+	{ "concurrent ports", BASE "  listen: tcp\n  tcp_base_port: 65500\n"
+	  "variants: {A: {}, B: {}}\norder: concurrent\n", NULL, ":6:18:",
+	  "too few ports for 2 concurrent devnets" },
 	{ "override node", BASE "  overrides:\n    - {node: 3, args: [-x]}\n",
 	  NULL, ":6:14:", "between 0 and 2" },
 	{ "override twice", BASE "  overrides:\n    - {node: 1}\n"
@@ -659,6 +662,7 @@ argv_precedence(void **state)
 	assert_string_equal(flag_value(argv, "--dir"), "/r/t1/node-0");
 	assert_string_equal(flag_value(argv, "--log"), "/r/t1/node-0.log");
 	assert_string_equal(flag_value(argv, "--tcp-base"), "20000");
+	assert_int_equal(plan_tcp_base(s, &s->variants[2]), 20000 + 2 * 4 * 2);
 	assert_int_equal(find(argv, "--net"), -1);
 	assert_string_equal(flag_value(argv, "--metrics"), "ipc:///s/c");
 	assert_string_equal(flag_value(argv, "--token"), "000000abcdef0123");
@@ -683,6 +687,7 @@ argv_precedence(void **state)
 	assert_string_equal(flag_value(argv, "--read-options"), "cached");
 	assert_string_equal(flag_value(argv, "--write-options"), "per-call");
 	assert_string_equal(flag_value(argv, "--rocksdb-options"), "var=1");
+	assert_string_equal(flag_value(argv, "--tcp-base"), "20008");
 	assert_string_equal(flag_value(argv, "--block-cache"), "67108864");
 	for (n = 0; argv[n] != NULL; n++)
 		continue;
