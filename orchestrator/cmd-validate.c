@@ -146,7 +146,7 @@ cmd_validate_exec(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+s:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "s:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
 			sets = dn_xreallocarray(sets, nsets + 1,
