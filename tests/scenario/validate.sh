@@ -38,6 +38,19 @@ printf 'name: x\nduration: 10s\nnetwork:\n  nodes: 3\nworkload:\n  kind: transfe
 check 1 "$tmp/bad.yaml:7:3: unknown key 'tsp' in workload (did you mean 'tps'?)" \
     devnet validate "$tmp/bad.yaml"
 check 1 "cannot open" devnet validate "$tmp/none.yaml"
+head -c 10485760 /dev/zero | tr '\0' '#' >"$tmp/huge.yaml"
+check 1 "too large for a scenario" devnet validate "$tmp/huge.yaml"
+head -c 4096 /dev/urandom >"$tmp/garbage.yaml"
+check 1 "$tmp/garbage.yaml:" devnet validate "$tmp/garbage.yaml"
+printf 'a: &a ["lol","lol"]\nb: [*a,*a]\n' >"$tmp/laughs.yaml"
+check 1 "$tmp/laughs.yaml:1:4: anchors (&a) are not allowed" \
+    devnet validate "$tmp/laughs.yaml"
+printf 'name: x\nnetwork:\n\tnodes: 3\n' >"$tmp/tabs.yaml"
+check 1 "$tmp/tabs.yaml:3:1: not valid YAML" devnet validate "$tmp/tabs.yaml"
+: >"$tmp/empty.yaml"
+check 1 "$tmp/empty.yaml:1:1: empty scenario" devnet validate "$tmp/empty.yaml"
+check 1 "variants.B.binary '/no/such/node' not found" devnet validate \
+    "$src/scenarios/smoke.yaml" --set variants.B.binary=/no/such/node
 check 2 "which scenario" devnet validate
 check 2 "unknown option" devnet validate --bogus "$tmp/bad.yaml"
 check 0 "usage: devnet validate" devnet validate --help
