@@ -110,8 +110,12 @@ print_plan(FILE *out, const struct scenario *s, char **cause)
 				goto out;
 			fprintf(out, "  node %d:", k);
 			for (j = 0; env[j] != NULL; j++) {
-				fputc(' ', out);
-				put_quoted(out, env[j]);
+				const char *eq = strchr(env[j], '=');
+
+				/* NAME='value', as a shell would take it */
+				fprintf(out, " %.*s=", (int)(eq - env[j]),
+				    env[j]);
+				put_quoted(out, eq + 1);
 			}
 			for (j = 0; argv[j] != NULL; j++) {
 				fputc(' ', out);
