@@ -472,8 +472,8 @@ apply_set(struct ctx *c, struct ynode *root, const char *set, char *origin)
 			continue;
 		}
 		if (n->type != Y_MAP) {
-			c->cause = dn_xasprintf("%s: cannot set '%s' inside a "
-			    "%s", origin, seg, type_name(n));
+			c->cause = dn_xasprintf("%s: cannot set '%s' inside "
+			    "a single value", origin, seg);
 			goto out;
 		}
 		kid = map_get(n, seg);
@@ -495,6 +495,12 @@ apply_set(struct ctx *c, struct ynode *root, const char *set, char *origin)
 			}
 			val = NULL;
 			break;
+		}
+		if (kid != NULL && is_null(kid)) {
+			/* "B:" with nothing after it becomes a mapping */
+			free(kid->value);
+			kid->value = NULL;
+			kid->type = Y_MAP;
 		}
 		if (kid == NULL) {
 			kid = ynode_new(Y_SCALAR, 0, 0);

@@ -188,7 +188,7 @@ static const struct bad bad_files[] = {
 	  "needs network.tcp_base_port" },
 	{ "port out of range", BASE "  listen: tcp\n  tcp_base_port: 65534\n",
 	  NULL, ":6:18:", "between 1024 and 65530" },
-	{ "concurrent ports", BASE "  listen: tcp\n  tcp_base_port: 65500\n"
+	{ "concurrent ports", BASE "  listen: tcp\n  tcp_base_port: 65525\n"
 	  "variants: {A: {}, B: {}}\norder: concurrent\n", NULL, ":6:18:",
 	  "too few ports for 2 concurrent devnets" },
 	{ "override node", BASE "  overrides:\n    - {node: 3, args: [-x]}\n",
@@ -513,7 +513,7 @@ set_overrides(void **state)
 		{ "noequals", "--set noequals: expected KEY.PATH=VALUE" },
 		{ "workload.tps=", "--set workload.tps=: empty value" },
 		{ "workload..tps=1", "--set workload..tps=1: empty key" },
-		{ "name.x=1", "--set name.x=1: cannot set 'x' inside a scalar" },
+		{ "name.x=1", "--set name.x=1: cannot set 'x' inside a single value" },
 		{ "events.7.at=1s", "--set events.7.at=1s: 'events' has 1 item(s); use "
 		  "an index 0..0" },
 		{ "events.x.at=1s", "'events' has 1 item(s)" },
@@ -523,7 +523,7 @@ set_overrides(void **state)
 		  "/no/such: variants.C.binary '/no/such' not found" },
 		{ NULL, NULL }
 	};
-	static const char t[] = BASE XFER "variants: {A: {}, B: {}}\n"
+	static const char t[] = BASE XFER "variants: {A: {}, B: }\n"
 	    "events:\n  - {at: 1s, action: kill, node: 1}\n";
 	struct scenario	*s = NULL;
 	char		*cause = NULL, path[128];
