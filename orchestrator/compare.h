@@ -1,0 +1,136 @@
+/*
+ * compare.h: the A/B analysis behind `devnet compare`, `devnet report` and
+ * `devnet ab`: resolve the two sides to runs, summarise every run's
+ * steady-state window per node and per trial, test, and render.  Method:
+ * docs/statistics.md.  Reads the store only (metrics/store.h).
+ */
+#ifndef DN_COMPARE_H
+#define DN_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct dn_store;
+
+enum compare_format {
+	COMPARE_TABLE = 0,	/* benchstat-like text (default) */
+	COMPARE_MARKDOWN,
+	COMPARE_CSV,
+	COMPARE_JSON		/* stable: docs/statistics.md */
+};
+
+enum compare_unit {
+	COMPARE_UNIT_AUTO = 0,	/* trial when it can reach significance */
+	COMPARE_UNIT_TRIAL,	/* one summary per trial */
+	COMPARE_UNIT_NODE	/* one summary per trial and node */
+};
+
+#define COMPARE_ALPHA		0.05
+#define COMPARE_THRESHOLD_PCT	1.0	/* default practical threshold */
+#define COMPARE_BOOT_ITERS	2000
+#define COMPARE_BOOT_SEED	20240611
+
+struct compare_opts {
+	const char *const	*metrics;	/* derived metric names, or
+						   NULL for all */
+	size_t			 nmetrics;
+	int			 format;	/* enum compare_format */
+	double			 threshold_pct;	/* <= 0: the default, 1% */
+	int			 unit;		/* enum compare_unit, 0 auto */
+};
+
+/*
+ * Compare SIDE_A and SIDE_B (each a run id, a comma list of run ids, or
+ * GROUP:VARIANT) and print the result in OPTS->format to OUT.  Returns 0,
+ * or -1 with *CAUSE (caller frees) for a bad side, a missing run, no data,
+ * or a store error.  `devnet ab` calls it with "G:A" and "G:B".
+ */
+int	 compare_print(struct dn_store *s, const char *side_a,
+	    const char *side_b, const struct compare_opts *opts, FILE *out,
+	    char **cause);
+
+/*
+ * The analysis, for callers that render it themselves (devnet report).
+ */
+struct compare_run {
+	int64_t		 id;
+	int64_t		 group;		/* 0 = none */
+	char		*variant;
+	char		*status;
+	int64_t		 warmup_ms;
+	int64_t		 duration_ms;
+	int		 nodes;
+	char		*faults;	/* unplanned events ("crash x1"),
+					   NULL if none */
+};
+
+struct compare_side {
+	char			*spec;
+	struct compare_run	*runs;
+	size_t			 nruns;
+};
+
+struct compare_stat {
+	size_t	n;
+	double	median, mean, ci_low, ci_high;
+};
+
+struct compare_row {
+	const char		*name;		/* static */
+	const char		*unit;		/* static */
+	const char		*better;	/* lower|higher|neutral */
+	const char		*desc;		/* static */
+	int			 base_metric;	/* metric-table id plotted */
+	struct compare_stat	 a, b;
+	double			 delta_pct, delta_ci_low, delta_ci_high;
+	double			 p_raw, p;	/* p: Holm-adjusted */
+	int			 significant;
+	const char		*verdict;	/* better|worse|same */
+};
+
+struct compare_result {
+	struct compare_side	 a, b;
+	int			 unit;		/* COMPARE_UNIT_TRIAL or _NODE */
+	char			*unit_note;
+	double			 threshold_pct;
+	struct compare_row	*rows;
+	size_t			 nrows;
+	char			**warnings;
+	size_t			 nwarnings;
+};
+
+int	 compare_analyze(struct dn_store *s, const char *side_a,
+	    const char *side_b, const struct compare_opts *opts,
+	    struct compare_result **rp, char **cause);
+void	 compare_result_free(struct compare_result *r);
+void	 compare_render(const struct compare_result *r, int format,
+	    FILE *out);
+
+/* Parse "table", "markdown", "csv", "json" into *FORMAT; -1 if unknown. */
+int	 compare_format_parse(const char *s, int *format);
+/* Names of the derived metrics compare knows, NULL-terminated (static). */
+const char *const *compare_metric_names(void);
+
+/* Human form of V in UNIT ("251.3 MiB", "20.1k allocs/s") into BUF. */
+void	 compare_fmt_value(double v, const char *unit, char *buf,
+	    size_t len);
+
+/*
+ * Query results kept as text, printed as a table, markdown, CSV or JSON
+ * (runs, show, query).  QTAB_ROW is a dn_store_row_fn with a struct qtab *
+ * as its argument; qtab_release frees what it collected.
+ */
+struct qtab {
+	int	  ncols;
+	char	**names;
+	char	**cells;	/* nrows * ncols, NULL for SQL NULL */
+	int	 *types;	/* sqlite types per cell (1 int, 2 float) */
+	size_t	  nrows;
+};
+int	 qtab_row(void *arg, int ncols, const char *const *names,
+	    const char *const *values, const int *types);
+void	 qtab_print(const struct qtab *t, int format, FILE *out);
+void	 qtab_release(struct qtab *t);
+
+#endif
