@@ -1,0 +1,85 @@
+/*
+ * test-alloc.c: the allocation counter counts exactly what this thread
+ * allocates and frees (normal build), and reads as disabled in sanitizer
+ * builds.
+ */
+#include <malloc.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "alloc.h"
+
+/* Keep the compiler from eliding the allocations. */
+static void *volatile sink;
+
+static void
+counts_known_allocations(void **state)
+{
+	struct dn_alloc_stats	a, b;
+	void			*p[100], *q;
+	int			 i;
+
+	(void)state;
+#ifndef DN_ALLOC_COUNT
+	assert_int_equal(dn_alloc_enabled(), 0);
+	dn_alloc_read(&a);
+	assert_int_equal(a.allocs, 0);
+	skip();
+#else
+	assert_int_equal(dn_alloc_enabled(), 1);
+	dn_alloc_read(&a);
+	for (i = 0; i < 100; i++) {
+		p[i] = malloc(24 + (size_t)i);
+		sink = p[i];
+	}
+	q = calloc(3, 40);
+	sink = q;
+	q = realloc(q, 4000);		/* 1 free + 1 alloc */
+	sink = q;
+	{
+		void	*al = NULL;
+
+		assert_int_equal(posix_memalign(&al, 64, 100), 0);
+		sink = al;
+		free(al);
+		al = aligned_alloc(64, 128);
+		sink = al;
+		free(al);
+		al = memalign(32, 50);
+		sink = al;
+		free(al);
+	}
+	dn_alloc_read(&b);
+	/* 100 malloc + calloc + realloc + 3 aligned = 105 allocations;
+	 * realloc's old block + 3 aligned = 4 frees. */
+	assert_int_equal(b.allocs - a.allocs, 105);
+	assert_int_equal(b.frees - a.frees, 4);
+	assert_true(b.alloc_bytes - a.alloc_bytes >= 100 * 24 + 4000);
+	for (i = 0; i < 100; i++)
+		free(p[i]);
+	free(q);
+	free(NULL);			/* not counted */
+	dn_alloc_read(&b);
+	assert_int_equal(b.allocs - a.allocs, 105);
+	assert_int_equal(b.frees - a.frees, 105);
+	/* Usable sizes both ways: the live bytes come back to the start. */
+	assert_int_equal((b.alloc_bytes - b.free_bytes) -
+	    (a.alloc_bytes - a.free_bytes), 0);
+#endif
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(counts_known_allocations),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

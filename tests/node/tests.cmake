@@ -1,0 +1,12 @@
+# devnet-node tests: rules on a real RocksDB, the allocation counter, and a
+# 3-node devnet of real devnet-node processes.
+dn_test(node rules SOURCES ${DN_TEST_DIR}/test-rules.c LIBS dn_node_core
+    TIMEOUT 60)
+dn_test(node alloc SOURCES ${DN_TEST_DIR}/test-alloc.c LIBS dn_agent
+    TIMEOUT 30)
+dn_test(node devnet SOURCES ${DN_TEST_DIR}/test-devnet.c LIBS dn_wire
+    TIMEOUT 120)
+if(DN_ALLOC_COUNT)
+	target_compile_definitions(test-node-devnet PRIVATE
+	    DN_ALLOC_COUNT_EXPECTED=1)
+endif()
