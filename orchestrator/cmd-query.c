@@ -1,18 +1,92 @@
-/* cmd-query.c: placeholder until `devnet query` lands. */
+/*
+ * cmd-query.c: `devnet query SQL`, one read-only SQL statement against the
+ * database (schema: docs/schema.md).  The database is opened read-only and
+ * statements that would write are refused.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "cmd.h"
+#include "compare.h"
+#include "store.h"
+
+static const char query_help[] =
+    "options:\n"
+    "  --db PATH       database (default devnet.db)\n"
+    "  --format FMT    table (default), csv or json\n"
+    "  --help          this text\n\n"
+    "One statement; the database is opened read-only (writes fail).\n"
+    "Tables: runs, nodes, metrics, samples, events, run_facts, ab_groups;\n"
+    "views: run_summary, node_summary, sample_rates (docs/schema.md).\n"
+    "example: devnet query \"SELECT node, metric, max FROM node_summary\n"
+    "         WHERE run_id = 1 AND metric = 'rss_bytes'\"\n";
+
+static int	cmd_query_exec(int, char **);
+
+const struct cmd_entry cmd_query_entry = {
+	.name = "query",
+	.usage = "query [--db PATH] [--format table|csv|json] SQL",
+	.summary = "run one read-only SQL statement on the database",
+	.help = query_help,
+	.exec = cmd_query_exec,
+};
 
 static int
 cmd_query_exec(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("'query' is not built yet");
-	return (1);
-}
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*db = CMD_DEFAULT_DB;
+	struct dn_store	*s = NULL;
+	struct qtab	 t = { 0 };
+	char		*cause = NULL;
+	int		 c, format = COMPARE_TABLE, rc = 1;
 
-const struct cmd_entry cmd_query_entry = {
-	.name = "query",
-	.usage = "query",
-	.summary = "(not built yet)",
-	.exec = cmd_query_exec,
-};
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'f':
+			if (compare_format_parse(optarg, &format) != 0 ||
+			    format == COMPARE_MARKDOWN) {
+				cmd_error("unknown format '%s' (table, csv or "
+				    "json)", optarg);
+				return (CMD_EXIT_USAGE);
+			}
+			break;
+		case 'h':
+			cmd_usage(&cmd_query_entry, stdout);
+			return (0);
+		default:
+			cmd_error("query: unknown or incomplete option '%s' "
+			    "(see 'devnet query --help')", argv[optind - 1]);
+			return (CMD_EXIT_USAGE);
+		}
+	}
+	if (argc - optind != 1) {
+		cmd_error("query: want one SQL statement, quoted (see 'devnet "
+		    "query --help')");
+		return (CMD_EXIT_USAGE);
+	}
+	if (dn_store_open(&s, db, DN_STORE_RDONLY, &cause) != 0 ||
+	    dn_store_query(s, argv[optind], NULL, 0, qtab_row, &t,
+	    &cause) != 0) {
+		cmd_error("%s", cause);
+		goto out;
+	}
+	qtab_print(&t, format, stdout);
+	rc = 0;
+out:
+	qtab_release(&t);
+	free(cause);
+	dn_store_close(s);
+	return (rc);
+}

@@ -1,18 +1,93 @@
-/* cmd-runs.c: placeholder until `devnet runs` lands. */
+/* cmd-runs.c: `devnet runs`, the list of stored runs. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "cmd.h"
+#include "compare.h"
+#include "store.h"
+
+static const char runs_help[] =
+    "options:\n"
+    "  --db PATH       database (default devnet.db)\n"
+    "  --format FMT    table (default), csv or json\n"
+    "  --help          this text\n\n"
+    "Columns: id, group, scenario, variant, trial, label, status, start\n"
+    "(UTC), duration_s, nodes.  Compare runs with 'devnet compare' using\n"
+    "run ids or GROUP:VARIANT.\n";
+
+static int	cmd_runs_exec(int, char **);
+
+const struct cmd_entry cmd_runs_entry = {
+	.name = "runs",
+	.usage = "runs [--db PATH] [--format table|csv|json]",
+	.summary = "list the stored runs",
+	.help = runs_help,
+	.exec = cmd_runs_exec,
+};
 
 static int
 cmd_runs_exec(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("'runs' is not built yet");
-	return (1);
-}
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*db = CMD_DEFAULT_DB;
+	struct dn_store	*s = NULL;
+	struct qtab	 t = { 0 };
+	char		*cause = NULL;
+	int		 c, format = COMPARE_TABLE, rc = 1;
 
-const struct cmd_entry cmd_runs_entry = {
-	.name = "runs",
-	.usage = "runs",
-	.summary = "(not built yet)",
-	.exec = cmd_runs_exec,
-};
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'f':
+			if (compare_format_parse(optarg, &format) != 0 ||
+			    format == COMPARE_MARKDOWN) {
+				cmd_error("unknown format '%s' (table, csv or "
+				    "json)", optarg);
+				return (CMD_EXIT_USAGE);
+			}
+			break;
+		case 'h':
+			cmd_usage(&cmd_runs_entry, stdout);
+			return (0);
+		default:
+			cmd_error("runs: unknown or incomplete option '%s' "
+			    "(see 'devnet runs --help')", argv[optind - 1]);
+			return (CMD_EXIT_USAGE);
+		}
+	}
+	if (optind != argc) {
+		cmd_error("runs: unexpected argument '%s'", argv[optind]);
+		return (CMD_EXIT_USAGE);
+	}
+	if (dn_store_open(&s, db, DN_STORE_RDONLY, &cause) != 0 ||
+	    dn_store_query(s, "SELECT id, ab_group AS \"group\", scenario, "
+	    "variant, trial, label, status, "
+	    "strftime('%Y-%m-%d %H:%M:%S', start_ms / 1000, 'unixepoch') "
+	    "AS start, round((coalesce(end_ms, start_ms) - start_ms) / "
+	    "1000.0, 1) AS duration_s, nodes FROM runs ORDER BY id", NULL, 0,
+	    qtab_row, &t, &cause) != 0) {
+		cmd_error("%s", cause);
+		goto out;
+	}
+	if (t.nrows == 0 && format == COMPARE_TABLE)
+		printf("no runs in '%s' (store some with 'devnet run')\n",
+		    db);
+	else
+		qtab_print(&t, format, stdout);
+	rc = 0;
+out:
+	qtab_release(&t);
+	free(cause);
+	dn_store_close(s);
+	return (rc);
+}

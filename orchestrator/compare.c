@@ -1159,8 +1159,8 @@ qtab_print(const struct qtab *t, int format, FILE *out)
 		if (format == COMPARE_MARKDOWN)
 			fprintf(out, "| %s ", t->names[c]);
 		else
-			fprintf(out, "%s%-*s", c ? "  " : "", (int)width[c],
-			    t->names[c]);
+			fprintf(out, "%s%-*s", c ? "  " : "", c + 1 <
+			    t->ncols ? (int)width[c] : 0, t->names[c]);
 	}
 	fputs(format == COMPARE_MARKDOWN ? "|\n" : "\n", out);
 	for (c = 0; format == COMPARE_MARKDOWN && c < t->ncols; c++)
@@ -1180,7 +1180,8 @@ qtab_print(const struct qtab *t, int format, FILE *out)
 				    (int)width[c], len, v);
 			else
 				fprintf(out, "%s%.*s%*s", c ? "  " : "", len,
-				    v, (int)(width[c] - len), "");
+				    v, c + 1 < t->ncols ?
+				    (int)(width[c] - len) : 0, "");
 		}
 		fputs(format == COMPARE_MARKDOWN ? "|\n" : "\n", out);
 	}
