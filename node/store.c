@@ -134,9 +134,12 @@ store_open(struct store **sp, const struct store_config *c, char **cause)
 
 	names = rocksdb_list_column_families(s->opts, c->path, &n, &err);
 	if (err != NULL) {
-		/* A new DB has no column family list yet. */
+		/* A new DB has no column family list yet (the C API still
+		 * hands back an empty malloc'd array). */
 		rocksdb_free(err);
 		err = NULL;
+		if (names != NULL)
+			rocksdb_free(names);
 		names = NULL;
 		n = 0;
 	}
@@ -338,6 +341,12 @@ store_property(struct store *s, enum store_prop p)
 	if (rocksdb_property_int(s->db, names[p], &v) != 0)
 		return (0);
 	return (v);
+}
+
+void
+store_compact(struct store *s)
+{
+	rocksdb_compact_range(s->db, NULL, 0, NULL, 0);
 }
 
 int

@@ -95,6 +95,10 @@ enum store_prop {
 };
 uint64_t store_property(struct store *s, enum store_prop p);
 
+/* Compact the whole key range and wait for it (benchmarks: settle the
+ * DB so that no background work runs while measuring). */
+void	 store_compact(struct store *s);
+
 /* Parse a column-family options string on top of the store's options
  * (checked once at start-up).  *OP is the caller's: store_cf_options_free. */
 int	 store_cf_options_parse(struct store *s, const char *str,

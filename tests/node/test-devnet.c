@@ -153,7 +153,7 @@ status(struct fixture *f, int k, int want_hash, struct dn_status *st)
 	struct dn_hdr	 h = { .kind = DN_MSG_CTL_STATUS, .token = TOKEN,
 			    .node = DN_NODE_NONE, .len = 4, .seq = 1 };
 	uint8_t		 buf[DN_HDR_SIZE + 4];
-	char		*u, *cause = NULL, name[16];
+	char		*u, *cause = NULL, name[32];
 	void		*msg;
 	size_t		 len;
 	int		 rv = -1;
@@ -238,7 +238,7 @@ setup(void **state)
 {
 	struct fixture	*f = dn_xcalloc(1, sizeof(*f));
 	const char	*bd = getenv("DN_BUILD_DIR");
-	char		*u, *cause = NULL, name[16];
+	char		*u, *cause = NULL, name[32];
 	int		 k;
 
 	f->node_bin = dn_xasprintf("%s/bin/devnet-node", bd != NULL ? bd :
