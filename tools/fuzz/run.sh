@@ -14,7 +14,6 @@ build=$1
 secs=$2
 here=$(cd "$(dirname "$0")" && pwd)
 fail=0
-found=0
 for name in scenario wire; do
 	bin=$build/bin/fuzz-$name
 	if [ ! -x "$bin" ]; then
@@ -22,13 +21,15 @@ for name in scenario wire; do
 		    "-DCMAKE_C_COMPILER=clang and build)" >&2
 		exit 1
 	fi
-	found=$((found + 1))
 	out=$build/fuzz-out/$name
 	mkdir -p "$out/corpus"
 	echo "== fuzz-$name for ${secs}s"
+	dict=()
+	[ -f "$here/$name.dict" ] && dict=(-dict="$here/$name.dict")
 	# fresh, empty work dir first: libFuzzer adds new inputs to the
 	# first corpus dir only
-	if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+	if ! "$bin" "${dict[@]}" -max_total_time="$secs" -timeout=10 \
+	    -rss_limit_mb=2048 \
 	    -max_len=65536 -print_final_stats=1 \
 	    -artifact_prefix="$out/" "$out/corpus" "$here/corpus/$name" \
 	    >"$out/log" 2>&1; then
