@@ -200,15 +200,25 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
 	if (cache != 0)
 		strv_flag(&a, "--block-cache", dn_xasprintf("%" PRIu64, cache));
 	strv_flag(&a, "--workload", dn_xstrdup(wl_flag[s->workload.kind]));
-	if (s->workload.kind == SCN_WL_READRANDOM)
+	if (s->workload.kind == SCN_WL_READRANDOM) {
 		strv_flag(&a, "--read-rate", dn_xasprintf("%.17g",
 		    s->workload.read_rate));
+		if (s->workload.read_keys != 0)
+			strv_flag(&a, "--keys", dn_xasprintf("%" PRIu64,
+			    s->workload.read_keys));
+		if (s->workload.reads != 0)
+			strv_flag(&a, "--reads", dn_xasprintf("%" PRIu64,
+			    s->workload.reads));
+	}
 	if (s->workload.kind == SCN_WL_CF_CHURN) {
 		strv_flag(&a, "--cf-count", dn_xasprintf("%" PRIu32,
 		    s->workload.cf_count));
 		if (s->workload.cf_options != NULL)
 			strv_flag(&a, "--cf-options",
 			    dn_xstrdup(s->workload.cf_options));
+		if (s->workload.cf_cycles != 0)
+			strv_flag(&a, "--cf-cycles", dn_xasprintf("%" PRIu32,
+			    s->workload.cf_cycles));
 	}
 	/* Extra args last: the node's getopt lets a later flag win. */
 	for (i = 0; i < vs->nargs; i++)

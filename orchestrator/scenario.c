@@ -809,7 +809,8 @@ static const char *const network_keys[] = { "nodes", "block_interval",
 	"accounts", "block_max_txs", "block_reads", "listen", "tcp_base_port",
 	"overrides", NULL };
 static const char *const workload_keys[] = { "kind", "tps", "ramp", "keys",
-	"zipf_s", "read_rate", "cf_count", "cf_options", NULL };
+	"zipf_s", "read_rate", "read_keys", "reads", "cf_count", "cf_options",
+	"cf_cycles", NULL };
 static const char *const ramp_keys[] = { "from", "over", NULL };
 static const char *const rocksdb_keys[] = { "options", "block_cache", NULL };
 static const char *const settings_keys[] = { "binary", "read_options",
@@ -1050,6 +1051,7 @@ static int
 load_workload(struct ctx *c, struct scenario *s, const struct ynode *n)
 {
 	const struct ynode *v, *tps, *r;
+	int64_t		    i64;
 	int		    k;
 
 	if (check_map(c, n, "workload", workload_keys) != 0)
@@ -1105,6 +1107,31 @@ load_workload(struct ctx *c, struct scenario *s, const struct ynode *n)
 			    "kind readrandom"));
 		if (get_double(c, v, "workload.read_rate", 0, 0, 1e9,
 		    &s->workload.read_rate) != 0)
+			return (-1);
+	}
+	if ((v = map_get(n, "read_keys")) != NULL) {
+		if (s->workload.kind != SCN_WL_READRANDOM)
+			return (fail(c, v, "workload.read_keys only applies to "
+			    "kind readrandom"));
+		if (get_int(c, v, "workload.read_keys", 1, 1000000000,
+		    &i64) != 0)
+			return (-1);
+		s->workload.read_keys = (uint64_t)i64;
+	}
+	if ((v = map_get(n, "reads")) != NULL) {
+		if (s->workload.kind != SCN_WL_READRANDOM)
+			return (fail(c, v, "workload.reads only applies to "
+			    "kind readrandom"));
+		if (get_int(c, v, "workload.reads", 1, INT64_MAX, &i64) != 0)
+			return (-1);
+		s->workload.reads = (uint64_t)i64;
+	}
+	if ((v = map_get(n, "cf_cycles")) != NULL) {
+		if (s->workload.kind != SCN_WL_CF_CHURN)
+			return (fail(c, v, "workload.cf_cycles only applies to "
+			    "kind cf-churn"));
+		if (get_u32(c, v, "workload.cf_cycles", 1, 1000000000,
+		    &s->workload.cf_cycles) != 0)
 			return (-1);
 	}
 	if ((v = map_get(n, "cf_count")) != NULL) {

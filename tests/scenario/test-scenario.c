@@ -180,6 +180,10 @@ static const struct bad bad_files[] = {
 	  "only applies with 'keys: zipf'" },
 	{ "read_rate with transfer", BASE XFER "  read_rate: 5\n", NULL,
 	  ":8:14:", "only applies to kind readrandom" },
+	{ "read_keys with transfer", BASE XFER "  read_keys: 5\n", NULL,
+	  ":8:14:", "only applies to kind readrandom" },
+	{ "cf_cycles zero", BASE "workload: {kind: cf-churn, cf_cycles: 0}\n",
+	  NULL, ":5:39:", "between 1 and 1000000000" },
 	{ "ramp without over", BASE XFER "  ramp: {from: 1}\n", NULL, ":8:9:",
 	  "needs 'from' (TPS) and 'over'" },
 	{ "bad listen", BASE "  listen: udp\n", NULL, ":5:11:",
@@ -733,8 +737,10 @@ static void
 argv_ipc_and_workloads(void **state)
 {
 	static const char t[] = BASE "workload: {kind: cf-churn, cf_count: 7, "
-	    "cf_options: \"a=1\"}\n";
+	    "cf_options: \"a=1\", cf_cycles: 3}\n";
 	static const char r[] = BASE "workload: {kind: readrandom}\n";
+	static const char r2[] = BASE "workload: {kind: readrandom, "
+	    "read_rate: 50.5, read_keys: 1000000, reads: 20}\n";
 	struct scenario		*s = NULL;
 	struct plan_endpoints	 ep = { .run_dir = "/r/t2" };
 	char			*cause = NULL, **argv, **env;
@@ -753,6 +759,7 @@ argv_ipc_and_workloads(void **state)
 	assert_string_equal(flag_value(argv, "--workload"), "cf-churn");
 	assert_string_equal(flag_value(argv, "--cf-count"), "7");
 	assert_string_equal(flag_value(argv, "--cf-options"), "a=1");
+	assert_string_equal(flag_value(argv, "--cf-cycles"), "3");
 	assert_int_equal(find(argv, "--read-rate"), -1);
 	plan_argv_free(argv);
 	plan_argv_free(env);
@@ -764,6 +771,18 @@ argv_ipc_and_workloads(void **state)
 	assert_string_equal(flag_value(argv, "--workload"), "readrandom");
 	assert_string_equal(flag_value(argv, "--read-rate"), "0");
 	assert_int_equal(find(argv, "--cf-count"), -1);
+	assert_int_equal(find(argv, "--keys"), -1);
+	assert_int_equal(find(argv, "--reads"), -1);
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	scenario_free(s);
+	assert_int_equal(scenario_load_buffer(&s, "r2", r2, strlen(r2), NULL,
+	    0, NULL, &cause), 0);
+	assert_int_equal(plan_node_argv(s, &s->variants[0], 0, &ep, &argv,
+	    &env, &cause), 0);
+	assert_string_equal(flag_value(argv, "--read-rate"), "50.5");
+	assert_string_equal(flag_value(argv, "--keys"), "1000000");
+	assert_string_equal(flag_value(argv, "--reads"), "20");
 	plan_argv_free(argv);
 	plan_argv_free(env);
 	scenario_free(s);
