@@ -35,7 +35,7 @@ struct block {
 	uint32_t	 proposer;
 	uint32_t	 ntx;
 	uint8_t		 parent[32];
-	const uint8_t	*txs;	/* ntx x DN_TX_SIZE bytes, read with dn_tx_get */
+	const uint8_t	*txs;	/* ntx x DN_TX_SIZE bytes (dn_tx_get) */
 };
 
 /* Payload bytes of a block with NTX transactions. */

@@ -582,8 +582,8 @@ chain_apply(struct chain *c, const uint8_t *p, size_t len, uint8_t *status,
 			memset(val, 0, RECEIPT_SIZE);
 			dn_put_u32(val, st);
 			dn_put_u64(val + 8, b.height);
-			store_batch_put(c->s, key, key64("r/", tx.id, key), val,
-			    RECEIPT_SIZE);
+			store_batch_put(c->s, key, key64("r/", tx.id, key),
+			    val, RECEIPT_SIZE);
 		}
 	}
 	for (j = 0; j < c->ovcap; j++) {

@@ -22,9 +22,11 @@
  * Rules of a transfer, in order: the id appeared earlier in the same
  * block -> DN_TX_DUPLICATE; unknown sender or receiver ->
  * DN_TX_BAD_ACCOUNT; a receipt for its id exists -> DN_TX_DUPLICATE;
- * nonce != sender's nonce -> DN_TX_BAD_NONCE; amount > sender's balance -> DN_TX_NO_FUNDS; else
+ * nonce != sender's nonce -> DN_TX_BAD_NONCE; amount > sender's balance
+ * -> DN_TX_NO_FUNDS; else
  * DN_TX_OK: balances move, the sender's nonce goes up by one.  Every
- * transaction gets a receipt; a rejected one changes nothing else.
+ * transaction gets a receipt (a duplicate keeps the first one); a rejected
+ * one changes nothing else.
  */
 #ifndef DN_NODE_CHAIN_H
 #define DN_NODE_CHAIN_H
@@ -48,7 +50,7 @@ struct chain_config {
 	uint32_t	accounts;
 	uint64_t	seed;
 	uint32_t	block_reads;	/* extra random account reads/block */
-	uint64_t	keys;		/* readrandom keys written at genesis */
+	uint64_t	keys;		/* readrandom keys at genesis */
 };
 
 struct chain_head {

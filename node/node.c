@@ -47,10 +47,10 @@ static const char usage_text[] =
 "usage: devnet-node --index K --nodes N --dir DIR [options]\n"
 "\n"
 "  --index K               this node's index, 0..N-1\n"
-"  --nodes N               devnet size (proposer of height h is node h mod N)\n"
+"  --nodes N               devnet size (proposer of block h: h mod N)\n"
 "  --dir DIR               the node's own directory (DIR/db is its RocksDB)\n"
 "  --log FILE              log file (default DIR/node.log)\n"
-"  --net DIR               ipc endpoints ipc://DIR/nK.in and ipc://DIR/nK.ctl\n"
+"  --net DIR               ipc endpoints ipc://DIR/nK.in, ipc://DIR/nK.ctl\n"
 "  --tcp-base PORT         instead of --net: tcp://127.0.0.1:PORT+2K (in),\n"
 "                          PORT+2K+1 (ctl)\n"
 "  --metrics URL           the collector's PULL endpoint (absent = none)\n"
@@ -64,7 +64,7 @@ static const char usage_text[] =
 "  --read-options cached|per-call    (default cached)\n"
 "  --write-options cached|per-call   (default cached)\n"
 "  --rocksdb-options STR   rocksdb_get_options_from_string text\n"
-"  --block-cache SIZE      LRU block cache (bytes or 64MiB etc.; default 8MiB)\n"
+"  --block-cache SIZE      LRU block cache (bytes or 64MiB; default 8MiB)\n"
 "  --workload transfer|idle|readrandom|cf-churn   (default transfer)\n"
 "  --read-rate R           readrandom: reads/s (0 = as fast as possible)\n"
 "  --reads N               readrandom: stop the workload after N reads\n"
@@ -153,6 +153,7 @@ struct node {
 	uint64_t		 last_apply_delay_ns;
 	uint64_t		 next_head_ns;
 	uint64_t		 next_fetch_ns;
+	uint64_t		 propose_at_ns;	/* UINT64_MAX: not our turn */
 	struct buffered		 buf[BUFFER_SLOTS];
 	uint8_t			*status;	/* per-tx outcome scratch */
 	size_t			 status_cap;
@@ -368,8 +369,9 @@ parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case O_BLOCK_CACHE:
 			if (dn_parse_size(optarg, &o->block_cache, &why) != 0)
-				usage_error("bad value '%s' for --block-cache: "
-				    "%s (e.g. 67108864 or 64MiB)", optarg, why);
+				usage_error("bad value '%s' for --block-cache:"
+				    " %s (e.g. 67108864 or 64MiB)", optarg,
+				    why);
 			break;
 		case O_WORKLOAD:
 			if (workload_parse(optarg, &o->workload) != 0)
@@ -419,7 +421,8 @@ parse_args(int argc, char **argv, struct opts *o)
 		usage_error("--index %u is not in 0..%u (--nodes %u)",
 		    o->index, o->nodes == 0 ? 0 : o->nodes - 1, o->nodes);
 	if ((o->net == NULL) == (o->tcp_base == 0))
-		usage_error("give exactly one of --net DIR and --tcp-base PORT");
+		usage_error("give exactly one of --net DIR and --tcp-base "
+		    "PORT");
 	if (o->tcp_base != 0 && o->tcp_base + 2 * o->nodes > 65535)
 		usage_error("--tcp-base %u leaves no room for %u nodes",
 		    o->tcp_base, o->nodes);
@@ -812,13 +815,15 @@ static void
 maybe_propose(struct node *n, uint64_t now)
 {
 	struct chain_head	 h;
-	uint64_t		 at, interval = (uint64_t)n->o.block_ms * 1000000;
+	uint64_t		 at, interval;
 	uint8_t			*p = NULL;
 	size_t			 len;
 	char			*cause = NULL;
 
+	n->propose_at_ns = UINT64_MAX;
 	if (!atomic_load(&n->ready))
 		return;
+	interval = (uint64_t)n->o.block_ms * 1000000;
 	chain_head(n->chain, &h);
 	if ((h.height + 1) % n->o.nodes != n->o.index ||
 	    best_height(n) > h.height)
@@ -828,8 +833,10 @@ maybe_propose(struct node *n, uint64_t now)
 	 * count from readiness. */
 	if (h.proposed_ns == 0 || h.proposed_ns > now + interval)
 		at = atomic_load(&n->ready_ns) + interval;
-	if (now < at)
+	if (now < at) {
+		n->propose_at_ns = at;
 		return;
+	}
 	if (chain_build(n->chain, n->o.index, now, n->o.block_max_txs, &p,
 	    &len, &cause) != 0) {
 		nlog(n, "DN-NODE-ERROR", "cannot build block %" PRIu64 ": %s",
@@ -876,6 +883,26 @@ maybe_fetch(struct node *n, uint64_t now)
 	n->next_fetch_ns = now + FETCH_RETRY_MS * 1000000ull;
 }
 
+/* How long the chain thread may wait for a message: until the next
+ * thing it must do on its own (propose, announce, re-fetch), 1-100 ms. */
+static int
+wait_ms(struct node *n)
+{
+	struct chain_head	h;
+	uint64_t		next = n->next_head_ns, now = dn_now_ns();
+
+	if (n->propose_at_ns < next)
+		next = n->propose_at_ns;
+	chain_head(n->chain, &h);
+	if (best_height(n) > h.height && n->next_fetch_ns < next)
+		next = n->next_fetch_ns;
+	if (next <= now + 1000000)
+		return (1);
+	if (next - now >= 100000000)
+		return (100);
+	return ((int)((next - now) / 1000000));
+}
+
 static void *
 chain_main(void *arg)
 {
@@ -888,7 +915,7 @@ chain_main(void *arg)
 	int			 rv;
 
 	while (!atomic_load(&n->stop)) {
-		rv = dn_sock_recv(n->in, &msg, &len, 10);
+		rv = dn_sock_recv(n->in, &msg, &len, wait_ms(n));
 		if (rv == 0) {
 			on_message(n, msg, len);
 			dn_msg_free(msg, len);
@@ -1105,6 +1132,7 @@ start(struct node *n, char **cause)
 		return (-1);
 	n->peer_height = dn_xcalloc(n->o.nodes, sizeof(uint64_t));
 	n->peer_head_ns = dn_xcalloc(n->o.nodes, sizeof(uint64_t));
+	n->propose_at_ns = UINT64_MAX;
 	publish_state(n);
 
 	if (open_sockets(n, cause) != 0)

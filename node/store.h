@@ -91,7 +91,8 @@ enum store_prop {
 	STORE_PROP_BLOCK_CACHE,		/* rocksdb.block-cache-usage */
 	STORE_PROP_BLOCK_CACHE_CAP,	/* rocksdb.block-cache-capacity */
 	STORE_PROP_MEMTABLES,		/* rocksdb.cur-size-all-mem-tables */
-	STORE_PROP_TABLE_READERS	/* rocksdb.estimate-table-readers-mem */
+	/* rocksdb.estimate-table-readers-mem */
+	STORE_PROP_TABLE_READERS
 };
 uint64_t store_property(struct store *s, enum store_prop p);
 
