@@ -22,8 +22,8 @@ static const char *const wl_names[] = { "transfer", "readrandom", "cf-churn",
 static void
 put_quoted(FILE *out, const char *s)
 {
-	const char	*safe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789_@%+=:,./-";
+	const char	*safe = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-";
 
 	if (*s != '\0' && strspn(s, safe) == strlen(s)) {
 		fputs(s, out);
@@ -201,13 +201,13 @@ const struct cmd_entry cmd_validate_entry = {
 	.usage = "validate SCENARIO [--set KEY.PATH=VALUE]...",
 	.summary = "check a scenario strictly and print the resolved plan",
 	.help =
-	    "  --set KEY.PATH=VALUE  override a value of the scenario, with the\n"
-	    "                        same checks (e.g. --set workload.tps=100,\n"
-	    "                        --set variants.B.read_options=per-call)\n"
-	    "  --help                this text\n"
-	    "\nPrints the trials in run order and each node's command line per\n"
-	    "variant; exits 0 when the scenario is valid, 1 when it is not\n"
-	    "(the message names FILE:LINE:COL), 2 on a usage error.\n"
-	    "Reference: docs/scenarios.md.\n",
+"  --set KEY.PATH=VALUE  override a value of the scenario, with the\n"
+"                        same checks (e.g. --set workload.tps=100,\n"
+"                        --set variants.B.read_options=per-call)\n"
+"  --help                this text\n"
+"\nPrints the trials in run order and each node's command line per\n"
+"variant; exits 0 when the scenario is valid, 1 when it is not\n"
+"(the message names FILE:LINE:COL), 2 on a usage error.\n"
+"Reference: docs/scenarios.md.\n",
 	.exec = cmd_validate_exec,
 };

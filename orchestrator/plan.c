@@ -193,12 +193,14 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
 	strv_flag(&a, "--write-options", dn_xstrdup(pick(o->write_options,
 	    vs->write_options, s->write_options != NULL ? s->write_options :
 	    "cached")));
-	opt = pick(o->rocksdb_options, vs->rocksdb_options, s->rocksdb_options);
+	opt = pick(o->rocksdb_options, vs->rocksdb_options,
+	    s->rocksdb_options);
 	if (opt != NULL)
 		strv_flag(&a, "--rocksdb-options", dn_xstrdup(opt));
 	cache = pick_u64(o->block_cache, vs->block_cache, s->block_cache);
 	if (cache != 0)
-		strv_flag(&a, "--block-cache", dn_xasprintf("%" PRIu64, cache));
+		strv_flag(&a, "--block-cache", dn_xasprintf("%" PRIu64,
+		    cache));
 	strv_flag(&a, "--workload", dn_xstrdup(wl_flag[s->workload.kind]));
 	if (s->workload.kind == SCN_WL_READRANDOM) {
 		strv_flag(&a, "--read-rate", dn_xasprintf("%.17g",

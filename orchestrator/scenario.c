@@ -42,9 +42,9 @@ struct ynode {
 	int		 line, col;	/* 1-based */
 	int		 plain;		/* scalar written without quotes */
 	char		*value;		/* scalar text */
-	struct ynode	**kids;		/* map: key, value, key, value...; seq */
+	struct ynode	**kids;		/* map: key, value, ...; seq: items */
 	size_t		 nkids;
-	const char	*origin;	/* "--set K=V" when grafted, else NULL */
+	const char	*origin;	/* "--set K=V" if grafted, else NULL */
 };
 
 struct ctx {
@@ -171,7 +171,8 @@ parser_fail(struct ctx *c, yaml_parser_t *p)
 	size_t		 at = p->problem_mark.index;
 
 	if (at < c->len && c->text[at] == '\t')
-		hint = " (tabs are not allowed in YAML indentation; use spaces)";
+		hint = " (tabs are not allowed in YAML indentation; use "
+		    "spaces)";
 	else if (p->error == YAML_READER_ERROR)
 		hint = " (is this a UTF-8 text file?)";
 	if (p->context != NULL)
@@ -261,8 +262,8 @@ build(struct ctx *c, yaml_parser_t *p, yaml_event_t *ev, int depth,
 	*out = NULL;
 	switch (ev->type) {
 	case YAML_ALIAS_EVENT:
-		return (fail_at(c, line, col, "aliases (*%s) are not allowed in "
-		    "scenarios; write the value out",
+		return (fail_at(c, line, col, "aliases (*%s) are not allowed "
+		    "in scenarios; write the value out",
 		    (const char *)ev->data.alias.anchor));
 	case YAML_SCALAR_EVENT:
 		if (refuse_anchor_tag(c, m, ev->data.scalar.anchor,
@@ -362,7 +363,8 @@ parse_tree(struct ctx *c, struct ynode **rootp)
 			if (have) {
 				fail_at(c, (int)e.start_mark.line + 1,
 				    (int)e.start_mark.column + 1, "a second "
-				    "YAML document; a scenario file holds one");
+				    "YAML document; a scenario file holds "
+				    "one");
 				yaml_event_delete(&e);
 				goto out;
 			}
@@ -382,8 +384,9 @@ parse_tree(struct ctx *c, struct ynode **rootp)
 		goto out;
 	}
 	if (root->type != Y_MAP) {
-		fail(c, root, "the top level must be a mapping of 'key: value' "
-		    "lines, not a %s (see docs/scenarios.md)", type_name(root));
+		fail(c, root, "the top level must be a mapping of 'key: "
+		    "value' lines, not a %s (see docs/scenarios.md)",
+		    type_name(root));
 		goto out;
 	}
 	*rootp = root;
@@ -395,7 +398,7 @@ out:
 	return (rc);
 }
 
-/* --- --set overrides ------------------------------------------------------ */
+/* --- --set overrides ---------------------------------------------------- */
 static struct ynode *
 map_get(const struct ynode *m, const char *key)
 {
@@ -458,7 +461,8 @@ apply_set(struct ctx *c, struct ynode *root, const char *set, char *origin)
 			if (seq_index(n, seg, &ix) != 0) {
 				c->cause = dn_xasprintf("%s: '%s' has %zu "
 				    "item(s); use an index 0..%zu", origin,
-				    prev, n->nkids, n->nkids ? n->nkids - 1 : 0);
+				    prev, n->nkids,
+				    n->nkids ? n->nkids - 1 : 0);
 				goto out;
 			}
 			if (dot == NULL) {
@@ -522,7 +526,7 @@ out:
 	return (rc);
 }
 
-/* --- pass 2: typed getters ------------------------------------------------ */
+/* --- pass 2: typed getters ---------------------------------------------- */
 /* Optimal string alignment distance, for "did you mean". */
 static size_t
 edit_distance(const char *a, const char *b)
@@ -649,8 +653,8 @@ get_int(struct ctx *c, const struct ynode *n, const char *what, int64_t min,
 		    what, n->plain ? "" : " without quotes", n->value));
 	for (; *s != '\0'; s++) {
 		if (v > (INT64_MAX - 9) / 10)
-			return (fail(c, n, "%s is too large (got '%s'; at most "
-			    "%" PRId64 ")", what, n->value, max));
+			return (fail(c, n, "%s is too large (got '%s'; at "
+			    "most %" PRId64 ")", what, n->value, max));
 		v = v * 10 + (*s - '0');
 	}
 	if (neg)
@@ -760,8 +764,8 @@ get_size(struct ctx *c, const struct ynode *n, const char *what,
 		return (fail(c, n, "%s: %s (got '%s'; write e.g. 64MiB, 1GiB)",
 		    what, why, n->value));
 	if (v < min || v > max)
-		return (fail(c, n, "%s must be between %" PRIu64 " and %" PRIu64
-		    " bytes (got '%s')", what, min, max, n->value));
+		return (fail(c, n, "%s must be between %" PRIu64 " and %"
+		    PRIu64 " bytes (got '%s')", what, min, max, n->value));
 	*out = v;
 	return (0);
 }
@@ -800,7 +804,7 @@ get_mode(struct ctx *c, const struct ynode *n, const char *what, char **out)
 	return (0);
 }
 
-/* --- pass 2: the schema ---------------------------------------------------- */
+/* --- pass 2: the schema ------------------------------------------------- */
 static const char *const top_keys[] = { "name", "description", "duration",
 	"warmup", "sample_interval", "seed", "network", "workload", "rocksdb",
 	"read_options", "write_options", "variants", "repeats", "order",
@@ -947,7 +951,8 @@ load_settings(struct ctx *c, const struct ynode *n, const char *what,
 		}
 		set->env = dn_xcalloc(v->nkids / 2 + 1, sizeof(*set->env));
 		for (i = 0; i + 1 < v->nkids; i += 2) {
-			const struct ynode *k = v->kids[i], *x = v->kids[i + 1];
+			const struct ynode *k = v->kids[i];
+			const struct ynode *x = v->kids[i + 1];
 
 			if (!valid_env_name(k->value)) {
 				fail(c, k, "'%s' is not a valid environment "
@@ -981,8 +986,8 @@ load_network(struct ctx *c, struct scenario *s, const struct ynode *n)
 	if (check_map(c, n, "network", network_keys) != 0)
 		return (-1);
 	if ((v = map_get(n, "nodes")) == NULL)
-		return (fail(c, n, "network needs 'nodes' (how many devnet-node "
-		    "processes, 1..256)"));
+		return (fail(c, n, "network needs 'nodes' (how many "
+		    "devnet-node processes, 1..256)"));
 	if (get_int32(c, v, "network.nodes", 1, 256, &s->network.nodes) != 0)
 		return (-1);
 	if ((v = map_get(n, "block_interval")) != NULL &&
@@ -1008,9 +1013,9 @@ load_network(struct ctx *c, struct scenario *s, const struct ynode *n)
 	s->network.listen = dn_xstrdup(listen_names[li]);
 	v = map_get(n, "tcp_base_port");
 	if (li == 1 && v == NULL)
-		return (fail(c, map_get(n, "listen"), "network.listen tcp needs "
-		    "network.tcp_base_port (nodes listen on 127.0.0.1, two "
-		    "ports per node from there)"));
+		return (fail(c, map_get(n, "listen"), "network.listen tcp "
+		    "needs network.tcp_base_port (nodes listen on 127.0.0.1, "
+		    "two ports per node from there)"));
 	if (li == 0 && v != NULL)
 		return (fail(c, v, "network.tcp_base_port only applies with "
 		    "'listen: tcp'; remove it or set listen"));
@@ -1040,8 +1045,8 @@ load_network(struct ctx *c, struct scenario *s, const struct ynode *n)
 			return (-1);
 		for (j = 0; j < i; j++)
 			if (s->network.overrides[j].node == o->node)
-				return (fail(c, nodev, "node %d already has an "
-				    "override (overrides[%zu]); merge them",
+				return (fail(c, nodev, "node %d already has "
+				    "an override (overrides[%zu]); merge them",
 				    o->node, j));
 	}
 	return (0);
@@ -1057,8 +1062,8 @@ load_workload(struct ctx *c, struct scenario *s, const struct ynode *n)
 	if (check_map(c, n, "workload", workload_keys) != 0)
 		return (-1);
 	if ((v = map_get(n, "kind")) == NULL)
-		return (fail(c, n, "workload needs 'kind' (transfer, readrandom, "
-		    "cf-churn or idle)"));
+		return (fail(c, n, "workload needs 'kind' (transfer, "
+		    "readrandom, cf-churn or idle)"));
 	if (get_enum(c, v, "workload.kind", wl_names, &k) != 0)
 		return (-1);
 	s->workload.kind = (enum scn_workload)k;
@@ -1070,8 +1075,8 @@ load_workload(struct ctx *c, struct scenario *s, const struct ynode *n)
 		return (fail(c, n, "workload kind transfer needs 'tps' (total "
 		    "transactions per second, > 0)"));
 	if (k == SCN_WL_IDLE && s->workload.tps != 0)
-		return (fail(c, tps, "workload kind idle sends no transactions; "
-		    "remove tps or set it to 0"));
+		return (fail(c, tps, "workload kind idle sends no "
+		    "transactions; remove tps or set it to 0"));
 	if ((r = map_get(n, "ramp")) != NULL) {
 		if (check_map(c, r, "workload.ramp", ramp_keys) != 0)
 			return (-1);
@@ -1080,8 +1085,8 @@ load_workload(struct ctx *c, struct scenario *s, const struct ynode *n)
 			    "ramp to"));
 		if ((v = map_get(r, "from")) == NULL ||
 		    map_get(r, "over") == NULL)
-			return (fail(c, r, "workload.ramp needs 'from' (TPS) and "
-			    "'over' (a duration)"));
+			return (fail(c, r, "workload.ramp needs 'from' (TPS) "
+			    "and 'over' (a duration)"));
 		if (get_double(c, v, "workload.ramp.from", 0, 0, MAX_TPS,
 		    &s->workload.ramp_from_tps) != 0 ||
 		    get_duration(c, map_get(r, "over"), "workload.ramp.over",
@@ -1103,16 +1108,16 @@ load_workload(struct ctx *c, struct scenario *s, const struct ynode *n)
 	}
 	if ((v = map_get(n, "read_rate")) != NULL) {
 		if (s->workload.kind != SCN_WL_READRANDOM)
-			return (fail(c, v, "workload.read_rate only applies to "
-			    "kind readrandom"));
+			return (fail(c, v, "workload.read_rate only applies "
+			    "to kind readrandom"));
 		if (get_double(c, v, "workload.read_rate", 0, 0, 1e9,
 		    &s->workload.read_rate) != 0)
 			return (-1);
 	}
 	if ((v = map_get(n, "read_keys")) != NULL) {
 		if (s->workload.kind != SCN_WL_READRANDOM)
-			return (fail(c, v, "workload.read_keys only applies to "
-			    "kind readrandom"));
+			return (fail(c, v, "workload.read_keys only applies "
+			    "to kind readrandom"));
 		if (get_int(c, v, "workload.read_keys", 1, 1000000000,
 		    &i64) != 0)
 			return (-1);
@@ -1120,32 +1125,32 @@ load_workload(struct ctx *c, struct scenario *s, const struct ynode *n)
 	}
 	if ((v = map_get(n, "reads")) != NULL) {
 		if (s->workload.kind != SCN_WL_READRANDOM)
-			return (fail(c, v, "workload.reads only applies to "
-			    "kind readrandom"));
+			return (fail(c, v, "workload.reads only applies "
+			    "to kind readrandom"));
 		if (get_int(c, v, "workload.reads", 1, INT64_MAX, &i64) != 0)
 			return (-1);
 		s->workload.reads = (uint64_t)i64;
 	}
 	if ((v = map_get(n, "cf_cycles")) != NULL) {
 		if (s->workload.kind != SCN_WL_CF_CHURN)
-			return (fail(c, v, "workload.cf_cycles only applies to "
-			    "kind cf-churn"));
+			return (fail(c, v, "workload.cf_cycles only applies "
+			    "to kind cf-churn"));
 		if (get_u32(c, v, "workload.cf_cycles", 1, 1000000000,
 		    &s->workload.cf_cycles) != 0)
 			return (-1);
 	}
 	if ((v = map_get(n, "cf_count")) != NULL) {
 		if (s->workload.kind != SCN_WL_CF_CHURN)
-			return (fail(c, v, "workload.cf_count only applies to "
-			    "kind cf-churn"));
+			return (fail(c, v, "workload.cf_count only applies "
+			    "to kind cf-churn"));
 		if (get_u32(c, v, "workload.cf_count", 1, 100000,
 		    &s->workload.cf_count) != 0)
 			return (-1);
 	}
 	if ((v = map_get(n, "cf_options")) != NULL) {
 		if (s->workload.kind != SCN_WL_CF_CHURN)
-			return (fail(c, v, "workload.cf_options only applies to "
-			    "kind cf-churn"));
+			return (fail(c, v, "workload.cf_options only applies "
+			    "to kind cf-churn"));
 		if (get_str(c, v, "workload.cf_options",
 		    &s->workload.cf_options) != 0)
 			return (-1);
@@ -1209,11 +1214,11 @@ load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 	int	a;
 
 	if (n->type != Y_SEQ)
-		return (fail(c, n, "events must be a list of {at, action, node}, "
-		    "not a %s", type_name(n)));
+		return (fail(c, n, "events must be a list of {at, action, "
+		    "node}, not a %s", type_name(n)));
 	if (n->nkids > SCN_MAX_EVENTS)
-		return (fail(c, n->kids[SCN_MAX_EVENTS], "more than %d events; "
-		    "split the scenario", SCN_MAX_EVENTS));
+		return (fail(c, n->kids[SCN_MAX_EVENTS], "more than %d "
+		    "events; split the scenario", SCN_MAX_EVENTS));
 	s->events = dn_xcalloc(n->nkids ? n->nkids : 1, sizeof(*s->events));
 	for (i = 0; i < n->nkids; i++) {
 		const struct ynode *e = n->kids[i], *v;
@@ -1230,9 +1235,9 @@ load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 		    &ev->at_ms) != 0)
 			return (-1);
 		if (ev->at_ms >= s->duration_ms)
-			return (fail(c, v, "event at '%s' is not before the end "
-			    "of the run (duration %" PRId64 " ms); move it "
-			    "earlier", v->value, s->duration_ms));
+			return (fail(c, v, "event at '%s' is not before the "
+			    "end of the run (duration %" PRId64 " ms); move "
+			    "it earlier", v->value, s->duration_ms));
 		if (get_enum(c, map_get(e, "action"), "events[].action",
 		    action_names, &a) != 0)
 			return (-1);
@@ -1248,8 +1253,8 @@ load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 			if (strcmp(s->variants[j].name, v->value) == 0)
 				break;
 		if (j == s->nvariants)
-			return (fail(c, v, "event names variant '%s', which is "
-			    "not in variants", v->value));
+			return (fail(c, v, "event names variant '%s', which "
+			    "is not in variants", v->value));
 		ev->variant = dn_xstrdup(v->value);
 	}
 	return (0);
@@ -1332,14 +1337,14 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 	    get_enum(c, v, "order", order_names, &k) != 0)
 		return (-1);
 	s->order = (enum scn_order)k;
-	if (s->order == SCN_ORDER_CONCURRENT && s->network.tcp_base_port != 0 &&
-	    s->network.tcp_base_port + 2 * s->network.nodes *
-	    (int)s->nvariants > 65536)
+	if (s->order == SCN_ORDER_CONCURRENT &&
+	    s->network.tcp_base_port != 0 && s->network.tcp_base_port +
+	    2 * s->network.nodes * (int)s->nvariants > 65536)
 		return (fail(c, map_get(map_get(root, "network"),
-		    "tcp_base_port"), "network.tcp_base_port %d leaves too few "
-		    "ports for %zu concurrent devnets of %d nodes (2 ports per "
-		    "node); lower it", s->network.tcp_base_port, s->nvariants,
-		    s->network.nodes));
+		    "tcp_base_port"), "network.tcp_base_port %d leaves too "
+		    "few ports for %zu concurrent devnets of %d nodes (2 "
+		    "ports per node); lower it", s->network.tcp_base_port,
+		    s->nvariants, s->network.nodes));
 	if ((v = map_get(root, "events")) != NULL && load_events(c, s, v) != 0)
 		return (-1);
 	return (0);

@@ -100,7 +100,8 @@ static const struct bad bad_files[] = {
 	  ":1:7:", "name must be a single value, not a list" },
 	{ "negative tps", BASE "workload:\n  kind: transfer\n  tps: -5\n",
 	  NULL, ":7:8:", "workload.tps must be > 0" },
-	{ "tps not a number", BASE "workload:\n  kind: transfer\n  tps: lots\n",
+	{ "tps not a number",
+	  BASE "workload:\n  kind: transfer\n  tps: lots\n",
 	  NULL, ":7:8:", "workload.tps must be a number (got 'lots')" },
 	{ "tps missing", BASE "workload:\n  kind: transfer\n", NULL, ":6:3:",
 	  "needs 'tps'" },
@@ -123,7 +124,8 @@ static const struct bad bad_files[] = {
 	  "duration must be between 1ms and 720h" },
 	{ "overflowing duration", "name: t\nduration: 99999999999999999999h\n",
 	  NULL, ":2:11:", "duration too large" },
-	{ "overflowing duration 2", "name: t\nduration: 9223372036854775807h\n",
+	{ "overflowing duration 2",
+	  "name: t\nduration: 9223372036854775807h\n",
 	  NULL, ":2:11:", "duration too large" },
 	{ "overflowing size", BASE "rocksdb:\n  block_cache: 99999999999TiB\n",
 	  NULL, ":6:16:", "size too large" },
@@ -158,7 +160,8 @@ static const struct bad bad_files[] = {
 	  "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
 	  "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n", NULL, ":1:4:",
 	  "anchors (&a) are not allowed" },
-	{ "alias", "name: *x\n", NULL, ":1:7:", "aliases (*x) are not allowed" },
+	{ "alias", "name: *x\n", NULL, ":1:7:",
+	  "aliases (*x) are not allowed" },
 	{ "tag", "name: !!str t\n", NULL, ":1:7:", "tags (" },
 	{ "two documents", BASE "---\nname: u\n", NULL, ":5:1:",
 	  "a second YAML document" },
@@ -199,7 +202,8 @@ static const struct bad bad_files[] = {
 	  NULL, ":6:14:", "between 0 and 2" },
 	{ "override twice", BASE "  overrides:\n    - {node: 1}\n"
 	  "    - {node: 1}\n", NULL, ":7:14:", "already has an override" },
-	{ "override unknown key", BASE "  overrides:\n    - {node: 1, agrs: []}\n",
+	{ "override unknown key",
+	  BASE "  overrides:\n    - {node: 1, agrs: []}\n",
 	  NULL, ":6:17:", "unknown key 'agrs' in network.overrides[0] "
 	  "(did you mean 'args'?)" },
 	{ "bad env name", BASE "variants:\n  A: {env: {1X: y}}\n", NULL,
@@ -246,7 +250,8 @@ static const struct bad bad_files[] = {
 	{ "null key", BASE "~: 1\n", NULL, ":5:1:", "unknown key '~'" },
 	{ "empty quoted key", BASE "'': 1\n", NULL, ":5:1:",
 	  "unknown key ''" },
-	{ "long key", BASE "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: 1\n",
+	{ "long key",
+	  BASE "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: 1\n",
 	  NULL, ":5:1:", "(valid keys:" },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
@@ -517,9 +522,10 @@ set_overrides(void **state)
 		{ "noequals", "--set noequals: expected KEY.PATH=VALUE" },
 		{ "workload.tps=", "--set workload.tps=: empty value" },
 		{ "workload..tps=1", "--set workload..tps=1: empty key" },
-		{ "name.x=1", "--set name.x=1: cannot set 'x' inside a single value" },
-		{ "events.7.at=1s", "--set events.7.at=1s: 'events' has 1 item(s); use "
-		  "an index 0..0" },
+		{ "name.x=1", "--set name.x=1: cannot set 'x' inside a "
+		  "single value" },
+		{ "events.7.at=1s", "--set events.7.at=1s: 'events' has 1 "
+		  "item(s); use an index 0..0" },
 		{ "events.x.at=1s", "'events' has 1 item(s)" },
 		{ "events.0.at=1h", "--set events.0.at=1h: event at '1h' is "
 		  "not before the end" },
