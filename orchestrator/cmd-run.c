@@ -75,7 +75,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 	a->ro.run_dir = "runs";
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (!ab && (c == OPT_METRIC || c == OPT_FORMAT ||
 		    c == OPT_THRESHOLD || c == OPT_UNIT))
 			c = '?';

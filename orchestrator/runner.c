@@ -854,13 +854,15 @@ print_summary(struct trial *t, const struct runner_opts *o)
 	struct loadgen_stats	 st = { 0 };
 	int			 k;
 
+	if (t->failed)
+		fprintf(stderr, "devnet: run %lld (%s) failed: %s\n",
+		    (long long)t->run_id, t->var->name,
+		    t->fail_reason ? t->fail_reason : "?");
 	if (o->quiet)
 		return;
 	printf("run %lld: %s, trial %d/%zu, %s", (long long)t->run_id,
 	    t->var->name, t->pt.index + 1, t->ntrials,
 	    sig_count ? "interrupted" : t->failed ? "FAILED" : "ok");
-	if (t->failed && t->fail_reason != NULL)
-		printf(": %s", t->fail_reason);
 	printf("\n");
 	if (t->lg != NULL) {
 		loadgen_stats(t->lg, &st);
@@ -1127,6 +1129,18 @@ runner_run(struct scenario *scn, struct dn_store *store,
 		for (j = 0; j < (size_t)nt; j++)
 			res->nfailed += slot[j]->failed;
 		i += (size_t)nt;
+		/* A devnet that could not even start will not start next
+		 * time either: stop instead of failing every trial. */
+		for (j = 0; j < (size_t)nt; j++) {
+			if (slot[j]->failed && atomic_load(&slot[j]->t0_ns) ==
+			    0 && !sig_count) {
+				fprintf(stderr, "devnet: stopping after run "
+				    "%lld: its devnet never started\n",
+				    (long long)slot[j]->run_id);
+				rv = 0;
+				goto out;
+			}
+		}
 	}
 	rv = 0;
 out:

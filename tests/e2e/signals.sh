@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 long() {
-	"$DEVNET" run "$SCN/smoke.yaml" --db "$DB" --run-dir "$RUNS" --quiet \
+	exec "$DEVNET" run "$SCN/smoke.yaml" --db "$DB" --run-dir "$RUNS" --quiet \
 	    --set duration=60s --set warmup=0s "$@"
 }
 samples_of() {
