@@ -9,4 +9,4 @@ dn_test(scenario loader
     LIBS dn_wire PkgConfig::YAML)
 target_include_directories(test-scenario-loader PRIVATE
     ${CMAKE_SOURCE_DIR}/orchestrator)
-dn_script_test(scenario validate ${DN_TEST_DIR}/validate.sh TIMEOUT 60)
+dn_script_test(scenario validate ${DN_TEST_DIR}/validate.sh TIMEOUT 180)
