@@ -43,7 +43,7 @@ struct ynode {
 	int		 plain;		/* scalar written without quotes */
 	char		*value;		/* scalar text */
 	struct ynode	**kids;		/* map: key, value, ...; seq: items */
-	size_t		 nkids;
+	size_t		 nkids, cap;
 	const char	*origin;	/* "--set K=V" if grafted, else NULL */
 };
 
@@ -83,7 +83,10 @@ ynode_new(enum ytype type, int line, int col)
 static void
 ynode_add(struct ynode *n, struct ynode *kid)
 {
-	n->kids = dn_xreallocarray(n->kids, n->nkids + 1, sizeof(*n->kids));
+	if (n->nkids == n->cap) {
+		n->cap = n->cap ? n->cap * 2 : 8;
+		n->kids = dn_xreallocarray(n->kids, n->cap, sizeof(*n->kids));
+	}
 	n->kids[n->nkids++] = kid;
 }
 
