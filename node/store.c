@@ -403,6 +403,13 @@ store_cf_create(struct store *s, struct store_cf_options *o,
 	return (0);
 }
 
+void
+store_cf_release(struct store_cf *cf)
+{
+	rocksdb_column_family_handle_destroy(cf->h);
+	free(cf);
+}
+
 int
 store_cf_drop(struct store *s, struct store_cf *cf, char **cause)
 {

@@ -110,5 +110,8 @@ int	 store_cf_create(struct store *s, struct store_cf_options *o,
 	    const char *name, struct store_cf **cfp, char **cause);
 /* Drop CF and free its handle (also when the drop fails). */
 int	 store_cf_drop(struct store *s, struct store_cf *cf, char **cause);
+/* Free CF's handle without dropping the family (a fast stop: store_open
+ * drops left-over families at the next start). */
+void	 store_cf_release(struct store_cf *cf);
 
 #endif

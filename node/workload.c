@@ -15,6 +15,11 @@
 #include "util.h"
 #include "workload.h"
 
+/* cf-churn gives up after this many failures in a row: a create that
+ * fails may still leave a family behind (RocksDB creates it, then fails
+ * to persist the OPTIONS file), which the C API gives no way to drop. */
+#define CF_MAX_ERRORS_IN_ROW	100
+
 struct workload {
 	struct workload_config	 c;
 	pthread_t		 thread;
@@ -139,13 +144,14 @@ cf_churn_main(void *arg)
 	struct store_cf	**cfs;
 	char		  name[64];
 	char		 *cause = NULL;
-	uint32_t	  i, n;
+	uint32_t	  i, n, in_row = 0;
 	uint64_t	  t0;
 
 	cfs = dn_xcalloc(w->c.cf_count, sizeof(*cfs));
 	w->start_ns = dn_now_ns();
 	while (!atomic_load_explicit(&w->stop, memory_order_relaxed) &&
-	    (w->c.cf_cycles == 0 || w->cycles < w->c.cf_cycles)) {
+	    (w->c.cf_cycles == 0 || w->cycles < w->c.cf_cycles) &&
+	    in_row < CF_MAX_ERRORS_IN_ROW) {
 		n = 0;
 		for (i = 0; i < w->c.cf_count &&
 		    !atomic_load_explicit(&w->stop, memory_order_relaxed);
@@ -154,16 +160,26 @@ cf_churn_main(void *arg)
 			    w->cycles, i);
 			t0 = dn_now_ns();
 			if (store_cf_create(w->c.store, w->c.cf_options, name,
-			    &cfs[n], &cause) == 0)
+			    &cfs[n], &cause) == 0) {
 				n++;
-			else {
+				in_row = 0;
+			} else {
 				note_error(w, cause);
 				cause = NULL;
+				if (++in_row >= CF_MAX_ERRORS_IN_ROW)
+					break;
 			}
 			count_op(w, t0);
 		}
-		/* Drop what was created, even when asked to stop. */
+		/* Drop what was created; when asked to stop, only release
+		 * the handles (each drop rewrites and fsyncs the OPTIONS
+		 * file; the next start drops the leftovers). */
 		for (i = 0; i < n; i++) {
+			if (atomic_load_explicit(&w->stop,
+			    memory_order_relaxed)) {
+				store_cf_release(cfs[i]);
+				continue;
+			}
 			t0 = dn_now_ns();
 			if (store_cf_drop(w->c.store, cfs[i], &cause) != 0) {
 				note_error(w, cause);

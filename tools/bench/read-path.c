@@ -10,13 +10,17 @@
  *   dn-read-path-bench read DIR KEYS READS cached|per-call [CACHE_BYTES]
  *
  * read prints one line:
- *   mode=cached reads=N seconds=S reads_per_s=R allocs_per_read=A found=F
+ *   mode=cached reads=N seconds=S reads_per_s=R cpu_seconds=C
+ *   reads_per_cpu_s=RC allocs_per_read=A found=F alloc_counter=on|off
  * after one unmeasured warm-up pass of READS reads (fills the block cache).
+ * CPU time (user + system of the process, getrusage) is the steadier
+ * figure on a shared machine: wall time counts time spent descheduled.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "alloc.h"
 #include "chain.h"
@@ -41,6 +45,16 @@ num(const char *s, const char *what)
 		exit(2);
 	}
 	return (v);
+}
+
+static double
+cpu_seconds(void)
+{
+	struct rusage	ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ((double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	    (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
 }
 
 static uint64_t
@@ -70,6 +84,7 @@ main(int argc, char **argv)
 	struct dn_alloc_stats	 a, b;
 	uint8_t			 key[CHAIN_KEY_SIZE], val[CHAIN_VALUE_SIZE];
 	uint64_t		 keys, n = 0, i, t0, t1, found, rng = 1;
+	double			 c0, c1;
 	char			*cause = NULL, *path;
 	int			 fill;
 
@@ -124,14 +139,18 @@ main(int argc, char **argv)
 	}
 	(void)reads(s, keys, n, &rng);		/* warm the block cache */
 	dn_alloc_read(&a);
+	c0 = cpu_seconds();
 	t0 = dn_now_ns();
 	found = reads(s, keys, n, &rng);
 	t1 = dn_now_ns();
+	c1 = cpu_seconds();
 	dn_alloc_read(&b);
 	printf("mode=%s reads=%" PRIu64 " seconds=%.3f reads_per_s=%.0f "
+	    "cpu_seconds=%.3f reads_per_cpu_s=%.0f "
 	    "allocs_per_read=%.4f found=%" PRIu64 " alloc_counter=%s\n",
 	    argv[5], n, (double)(t1 - t0) / 1e9,
-	    (double)n * 1e9 / (double)(t1 - t0),
+	    (double)n * 1e9 / (double)(t1 - t0), c1 - c0,
+	    (double)n / (c1 - c0),
 	    (double)(b.allocs - a.allocs) / (double)n, found,
 	    dn_alloc_enabled() ? "on" : "off");
 	store_close(s);
