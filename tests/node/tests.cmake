@@ -10,3 +10,4 @@ if(DN_ALLOC_COUNT)
 	target_compile_definitions(test-node-devnet PRIVATE
 	    DN_ALLOC_COUNT_EXPECTED=1)
 endif()
+dn_script_test(node workloads ${DN_TEST_DIR}/workloads.sh TIMEOUT 60)
