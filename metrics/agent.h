@@ -36,7 +36,7 @@ typedef void (*dn_agent_fill_fn)(void *arg, double *values);
 
 struct dn_agent_config {
 	const char		*url;		/* collector PULL endpoint */
-	uint64_t		 token;		/* run token for every header */
+	uint64_t		 token;		/* run token, every header */
 	uint32_t		 node;		/* header node index */
 	int			 interval_ms;	/* sample interval */
 	dn_agent_fill_fn	 fill;

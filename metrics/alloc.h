@@ -21,8 +21,8 @@
 struct dn_alloc_stats {
 	uint64_t	allocs;		/* successful allocations */
 	uint64_t	frees;		/* free() of a non-NULL pointer */
-	uint64_t	alloc_bytes;	/* usable bytes handed out, cumulative */
-	uint64_t	free_bytes;	/* usable bytes given back, cumulative */
+	uint64_t	alloc_bytes;	/* usable bytes handed out */
+	uint64_t	free_bytes;	/* usable bytes given back */
 };
 
 /* 1 if this build counts allocations, 0 for the stub. */
