@@ -1,0 +1,335 @@
+/*
+ * collector-ingest.c: issue 6 target 1, collector ingest end to end.
+ *
+ * Runs the real collector (orchestrator/collector.c) of a synthetic trial
+ * on a fresh sqlite store and has SENDERS child processes, one per node
+ * index, push real SAMPLE messages (metrics/protocol.h) to it over ipc as
+ * fast as they can.  The clock runs from "go" to the return of
+ * collector_stop, which has decoded, validated, written and committed
+ * every sample; the stored rows are then counted in the database.
+ * Prints one line of key=value pairs:
+ *
+ *   senders msgs rows wall_s samples_per_s cpu_s cpu_ms_per_1000
+ *   sender_cpu_s rejected lost
+ *
+ * cpu_s is the collector process (collector thread, nng's threads and
+ * sqlite), excluding the sender processes (sender_cpu_s).
+ *
+ * usage: dn-collector-ingest-bench [-s SENDERS] [-m MSGS_PER_SENDER]
+ *	    [-d DIR]
+ * DIR (default a mkdtemp dir under /tmp, removed) holds the database and
+ * the ipc socket; keep it short (ipc paths are limited to 107 bytes).
+ */
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "protocol.h"
+#include "store.h"
+#include "transport.h"
+#include "trial.h"
+#include "util.h"
+
+struct opts {
+	int		 senders;
+	int		 msgs;
+	const char	*dir;
+};
+
+/* Samples of node-sourced metrics: the rows one message stores. */
+static int
+node_metrics(void)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < DN_METRIC_COUNT; i++)
+		n += dn_metric_defs[i].source == DN_SOURCE_N;
+	return (n);
+}
+
+/*
+ * One sender: wait for the go byte on GO_FD, dial URL and push MSGS
+ * samples of node NODE with sequence 0..MSGS-1 and t = T0 + (k+1) ms (the
+ * samples table keys on t_ms), the last one flagged final.
+ */
+static int
+sender(const char *url, uint64_t token, int node, int msgs, uint64_t t0,
+    int go_fd)
+{
+	struct dn_sock		*sock = NULL;
+	struct dn_sample	 s;
+	struct dn_hdr		 h;
+	uint8_t			 buf[DN_HDR_SIZE + 8 + DN_SAMPLE_MAX * 8];
+	char			*cause = NULL, go;
+	size_t			 len;
+	int			 k, i, rv = 1;
+
+	if (read(go_fd, &go, 1) != 1)
+		return (1);
+	if (dn_sock_open(&sock, DN_SOCK_PUSH, &cause) != 0 ||
+	    dn_sock_dial(sock, url, &cause) != 0) {
+		fprintf(stderr, "sender %d: %s\n", node, cause);
+		free(cause);
+		goto out;
+	}
+	dn_sock_set_bufs(sock, 1024, 0);
+	memset(&s, 0, sizeof(s));
+	s.count = DN_METRIC_COUNT;
+	memset(&h, 0, sizeof(h));
+	h.kind = DN_MSG_SAMPLE;
+	h.token = token;
+	h.node = (uint32_t)node;
+	for (k = 0; k < msgs; k++) {
+		for (i = 0; i < DN_METRIC_COUNT; i++)
+			s.values[i] = (double)(k * 7 + i + node);
+		s.flags = k == msgs - 1 ? DN_SAMPLE_FINAL : 0;
+		h.seq = (uint64_t)k;
+		h.t_ns = t0 + (uint64_t)(k + 1) * 1000000u;
+		len = dn_sample_encode(buf, sizeof(buf), &h, &s);
+		if (len == 0 || dn_sock_send(sock, buf, len, 0) != 0) {
+			fprintf(stderr, "sender %d: send failed\n", node);
+			goto out;
+		}
+	}
+	/* Closing drops what is still queued: wait for the parent to close
+	 * the pipe (the collector has every final sample by then). */
+	while (read(go_fd, &go, 1) > 0)
+		;
+	rv = 0;
+out:
+	dn_sock_close(sock);
+	return (rv);
+}
+
+static int
+count_row(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types)
+{
+	*(long long *)arg = ncols > 0 && values[0] != NULL ?
+	    atoll(values[0]) : 0;
+	return (0);
+}
+
+static double
+tv_s(struct timeval tv)
+{
+	return ((double)tv.tv_sec + (double)tv.tv_usec / 1e6);
+}
+
+static int
+usage(void)
+{
+	fprintf(stderr, "usage: dn-collector-ingest-bench [-s SENDERS] "
+	    "[-m MSGS_PER_SENDER] [-d DIR]\n");
+	return (2);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts		 o = { 10, 3000, NULL };
+	struct scenario		 scn;
+	struct scn_variant	 var;
+	struct trial		 t;
+	struct dn_run_info	 ri;
+	struct collector	*col = NULL;
+	struct rusage		 ru0, ru1, ruc;
+	pthread_mutex_t		 store_mu = PTHREAD_MUTEX_INITIALIZER;
+	char			 tmpl[] = "/tmp/dn-ci-XXXXXX", *dir, *db = NULL;
+	char			*cause = NULL, run_id[32];
+	const char		*params[1];
+	pid_t			*pids = NULL;
+	uint64_t		 go_ns, end_ns;
+	long long		 rows = 0;
+	double			 wall, cpu;
+	int			 c, i, fds[2] = { -1, -1 }, status, rv = 1;
+	int			 own_dir = 0;
+
+	while ((c = getopt(argc, argv, "s:m:d:")) != -1) {
+		switch (c) {
+		case 's':
+			o.senders = atoi(optarg);
+			break;
+		case 'm':
+			o.msgs = atoi(optarg);
+			break;
+		case 'd':
+			o.dir = optarg;
+			break;
+		default:
+			return (usage());
+		}
+	}
+	if (optind != argc || o.senders < 1 || o.senders > 256 ||
+	    o.msgs < 1) {
+		fprintf(stderr, "dn-collector-ingest-bench: -s must be 1..256 "
+		    "and -m at least 1\n");
+		return (usage());
+	}
+	if (o.dir != NULL)
+		dir = (char *)o.dir;
+	else if ((dir = mkdtemp(tmpl)) == NULL) {
+		fprintf(stderr, "dn-collector-ingest-bench: mkdtemp: %s\n",
+		    strerror(errno));
+		return (1);
+	} else
+		own_dir = 1;
+
+	memset(&scn, 0, sizeof(scn));
+	memset(&var, 0, sizeof(var));
+	memset(&t, 0, sizeof(t));
+	scn.name = (char *)"bench-collector-ingest";
+	scn.duration_ms = (int64_t)o.msgs + 1000;
+	scn.sample_interval_ms = 1000;
+	scn.network.nodes = o.senders;
+	var.name = (char *)"A";
+	t.scn = &scn;
+	t.var = &var;
+	t.nnodes = o.senders;
+	t.token = 0x62656e6368ull;
+	t.store_mu = &store_mu;
+	t.run_dir = dir;
+	t.net_dir = dir;
+	t.metrics_url = dn_xasprintf("ipc://%s/collector", dir);
+	t.nodes = dn_xcalloc((size_t)o.senders, sizeof(*t.nodes));
+	pthread_mutex_init(&t.mu, NULL);
+	go_ns = dn_now_ns();
+	atomic_init(&t.t0_ns, go_ns);
+
+	/* Senders first, before this process has any nng socket. */
+	if (pipe(fds) != 0) {
+		fprintf(stderr, "dn-collector-ingest-bench: pipe: %s\n",
+		    strerror(errno));
+		goto out;
+	}
+	pids = dn_xcalloc((size_t)o.senders, sizeof(*pids));
+	for (i = 0; i < o.senders; i++) {
+		if ((pids[i] = fork()) == -1) {
+			fprintf(stderr, "dn-collector-ingest-bench: fork: "
+			    "%s\n", strerror(errno));
+			goto out;
+		}
+		if (pids[i] == 0) {
+			close(fds[1]);
+			_exit(sender(t.metrics_url, t.token, i, o.msgs,
+			    go_ns, fds[0]));
+		}
+	}
+	close(fds[0]);
+	fds[0] = -1;
+
+	db = dn_xasprintf("%s/ingest.db", dir);
+	if (dn_store_open(&t.store, db, 0, &cause) != 0)
+		goto fail;
+	memset(&ri, 0, sizeof(ri));
+	ri.scenario_name = scn.name;
+	ri.scenario_path = "-";
+	ri.scenario_yaml = "";
+	ri.variant = var.name;
+	ri.binary = argv[0];
+	ri.binary_sha256 = "-";
+	ri.run_dir = dir;
+	ri.nodes = o.senders;
+	ri.duration_ms = scn.duration_ms;
+	ri.sample_interval_ms = scn.sample_interval_ms;
+	ri.token = t.token;
+	if (dn_store_run_begin(t.store, &ri, &t.run_id, &cause) != 0 ||
+	    dn_store_commit(t.store, &cause) != 0)
+		goto fail;
+	if (collector_start(&t, &col, &cause) != 0)
+		goto fail;
+
+	getrusage(RUSAGE_SELF, &ru0);
+	go_ns = dn_now_ns();
+	for (i = 0; i < o.senders; i++) {
+		if (write(fds[1], "g", 1) != 1)
+			break;
+	}
+	/* Drains until every sender's final sample is in, then commits. */
+	collector_stop(col, 120000);
+	col = NULL;
+	end_ns = dn_now_ns();
+	getrusage(RUSAGE_SELF, &ru1);
+	close(fds[1]);
+	fds[1] = -1;
+	for (i = 0; i < o.senders; i++) {
+		if (waitpid(pids[i], &status, 0) == pids[i])
+			pids[i] = 0;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			fprintf(stderr, "dn-collector-ingest-bench: sender %d "
+			    "failed\n", i);
+	}
+	getrusage(RUSAGE_CHILDREN, &ruc);
+
+	snprintf(run_id, sizeof(run_id), "%lld", (long long)t.run_id);
+	params[0] = run_id;
+	if (dn_store_query(t.store, "SELECT count(*) FROM samples WHERE "
+	    "run_id = ?1", params, 1, count_row, &rows, &cause) != 0)
+		goto fail;
+	if (t.store_failed) {
+		fprintf(stderr, "dn-collector-ingest-bench: store: %s\n",
+		    t.store_error);
+		goto out;
+	}
+	wall = (double)(end_ns - go_ns) / 1e9;
+	cpu = tv_s(ru1.ru_utime) + tv_s(ru1.ru_stime) -
+	    tv_s(ru0.ru_utime) - tv_s(ru0.ru_stime);
+	printf("senders=%d msgs=%lld rows=%lld expected=%lld wall_s=%.3f "
+	    "samples_per_s=%.0f cpu_s=%.3f cpu_ms_per_1000=%.4f "
+	    "sender_cpu_s=%.3f rejected=%lld\n", o.senders,
+	    (long long)o.senders * o.msgs, rows,
+	    (long long)o.senders * o.msgs * node_metrics(), wall,
+	    (double)rows / wall, cpu, cpu * 1e6 / (double)rows,
+	    tv_s(ruc.ru_utime) + tv_s(ruc.ru_stime), (long long)t.rejected);
+	rv = rows == (long long)o.senders * o.msgs * node_metrics() ? 0 : 1;
+	if (rv != 0)
+		fprintf(stderr, "dn-collector-ingest-bench: stored %lld rows, "
+		    "expected %lld\n", rows,
+		    (long long)o.senders * o.msgs * node_metrics());
+	goto out;
+fail:
+	fprintf(stderr, "dn-collector-ingest-bench: %s\n", cause);
+	free(cause);
+out:
+	collector_stop(col, 0);
+	if (pids != NULL) {
+		for (i = 0; i < o.senders; i++) {
+			if (pids[i] > 0) {
+				kill(pids[i], SIGKILL);
+				waitpid(pids[i], NULL, 0);
+			}
+		}
+	}
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	dn_store_close(t.store);
+	if (own_dir && db != NULL) {
+		char	*p;
+
+		unlink(db);
+		p = dn_xasprintf("%s-wal", db);
+		unlink(p);
+		free(p);
+		p = dn_xasprintf("%s-shm", db);
+		unlink(p);
+		free(p);
+		p = dn_xasprintf("%s/collector", dir);
+		unlink(p);
+		free(p);
+		rmdir(dir);
+	}
+	free(db);
+	free(pids);
+	free(t.nodes);
+	free(t.metrics_url);
+	pthread_mutex_destroy(&t.mu);
+	return (rv);
+}

@@ -1,0 +1,32 @@
+#!/bin/sh
+# collector-ingest.sh: issue 6 target 1, collector ingest end to end.
+# Runs dn-collector-ingest-bench (tools/bench/collector-ingest.c: the real
+# collector thread and sqlite store, SENDERS processes pushing real SAMPLE
+# messages over ipc) ROUNDS times and prints each result and the medians of
+# samples/s and collector CPU ms per 1,000 samples.
+#
+# usage: tools/bench/collector-ingest.sh [ROUNDS] [SENDERS] [MSGS_PER_SENDER]
+# BUILD (default build-bench) holds bin/dn-collector-ingest-bench.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${BUILD:-$root/build-bench}
+rounds=${1:-3}
+senders=${2:-10}
+msgs=${3:-3000}
+drv=$build/bin/dn-collector-ingest-bench
+[ -x "$drv" ] || { echo "$0: no $drv; build it first (cmake --build" \
+    "build-bench --target dn-collector-ingest-bench)" >&2; exit 1; }
+median() { echo "$@" | tr ' ' '\n' | grep . | sort -g | \
+    awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+rate_all= cpu_all=
+r=1
+while [ "$r" -le "$rounds" ]; do
+	line=$("$drv" -s "$senders" -m "$msgs")
+	echo "round $r: $line"
+	rate_all="$rate_all $(echo "$line" | sed 's/.*samples_per_s=\([^ ]*\).*/\1/')"
+	cpu_all="$cpu_all $(echo "$line" | sed 's/.*cpu_ms_per_1000=\([^ ]*\).*/\1/')"
+	r=$((r + 1))
+done
+echo "median: $(median $rate_all) samples/s," \
+    "$(median $cpu_all) collector CPU ms per 1,000 samples"

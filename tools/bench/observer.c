@@ -1,0 +1,223 @@
+/*
+ * observer.c: issue 6 target 2, the cost of the node's metrics agent.
+ *
+ *   dn-observer-bench agent DIR SECONDS [INTERVAL_MS]
+ *	Listens on ipc://DIR/c like a collector (a sink thread counts what
+ *	arrives), then starts the real agent (metrics/agent.c, the node's
+ *	own sampler and allocation counter; the fill callback leaves the
+ *	node-provided values at 0) and lets it sample for SECONDS.  Prints
+ *	key=value pairs: the agent thread's CPU (its per-thread CPU clock),
+ *	as ms per second and as % of one core, and the RSS the process grew
+ *	by from just before dn_agent_start to the end.
+ *   dn-observer-bench listen URL SECONDS
+ *	Only the sink: a PULL socket on URL for SECONDS, so that a node
+ *	with --metrics URL becomes ready (tools/bench/observer.sh).
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "transport.h"
+#include "util.h"
+
+struct sink {
+	struct dn_sock	*sock;
+	atomic_int	 stop;
+	atomic_llong	 msgs;
+};
+
+static void *
+sink_main(void *arg)
+{
+	struct sink	*k = arg;
+	void		*buf;
+	size_t		 len;
+
+	while (!atomic_load(&k->stop)) {
+		if (dn_sock_recv(k->sock, &buf, &len, 50) == 0) {
+			dn_msg_free(buf, len);
+			atomic_fetch_add(&k->msgs, 1);
+		}
+	}
+	return (NULL);
+}
+
+static int
+sink_start(struct sink *k, pthread_t *th, const char *url)
+{
+	char	*cause = NULL;
+
+	atomic_init(&k->stop, 0);
+	atomic_init(&k->msgs, 0);
+	if (dn_sock_open(&k->sock, DN_SOCK_PULL, &cause) != 0 ||
+	    dn_sock_listen(k->sock, url, &cause) != 0) {
+		fprintf(stderr, "dn-observer-bench: %s: %s\n", url, cause);
+		free(cause);
+		dn_sock_close(k->sock);
+		return (-1);
+	}
+	if (pthread_create(th, NULL, sink_main, k) != 0) {
+		fprintf(stderr, "dn-observer-bench: cannot start a thread\n");
+		dn_sock_close(k->sock);
+		return (-1);
+	}
+	return (0);
+}
+
+static void
+sink_stop(struct sink *k, pthread_t th)
+{
+	atomic_store(&k->stop, 1);
+	pthread_join(th, NULL);
+	dn_sock_close(k->sock);
+}
+
+static void
+fill_nothing(void *arg, double *values)
+{
+}
+
+/* Thread ids of this process, as a bitmap over tids below MAX. */
+static void
+tids(uint8_t *map, size_t max)
+{
+	DIR		*d = opendir("/proc/self/task");
+	struct dirent	*e;
+
+	memset(map, 0, max / 8);
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		long	tid = atol(e->d_name);
+
+		if (tid > 0 && (size_t)tid < max)
+			map[tid / 8] |= (uint8_t)(1u << (tid % 8));
+	}
+	closedir(d);
+}
+
+static long
+rss_kib(void)
+{
+	FILE	*f = fopen("/proc/self/status", "r");
+	char	 line[256];
+	long	 v = -1;
+
+	if (f == NULL)
+		return (-1);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "VmRSS:", 6) == 0)
+			v = atol(line + 6);
+	}
+	fclose(f);
+	return (v);
+}
+
+/* CPU seconds of thread TID of this process (Linux per-thread clock). */
+static double
+thread_cpu_s(long tid)
+{
+	struct timespec	ts;
+	clockid_t	clk = (clockid_t)((~(unsigned long)tid << 3) | 6);
+
+	if (clock_gettime(clk, &ts) != 0)
+		return (-1);
+	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+}
+
+#define TID_MAX	(1u << 22)
+
+static int
+run_agent(const char *dir, int seconds, int interval_ms)
+{
+	struct dn_agent_config	 cfg;
+	struct dn_agent		*a = NULL;
+	struct sink		 k;
+	pthread_t		 th;
+	uint8_t			*before, *after;
+	char			*url, *cause = NULL;
+	long			 tid, agent_tid = -1, rss0, rss1;
+	double			 cpu;
+	int			 rv = 1, nnew = 0;
+
+	url = dn_xasprintf("ipc://%s/c", dir);
+	if (sink_start(&k, &th, url) != 0) {
+		free(url);
+		return (1);
+	}
+	before = dn_xmalloc(TID_MAX / 8);
+	after = dn_xmalloc(TID_MAX / 8);
+	dn_msleep(200);
+	tids(before, TID_MAX);
+	rss0 = rss_kib();
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.url = url;
+	cfg.interval_ms = interval_ms;
+	cfg.fill = fill_nothing;
+	if (dn_agent_start(&a, &cfg, &cause) != 0) {
+		fprintf(stderr, "dn-observer-bench: %s\n", cause);
+		free(cause);
+		goto out;
+	}
+	tids(after, TID_MAX);
+	for (tid = 1; tid < (long)TID_MAX; tid++) {
+		if ((after[tid / 8] & (1u << (tid % 8))) &&
+		    !(before[tid / 8] & (1u << (tid % 8)))) {
+			agent_tid = tid;
+			nnew++;
+		}
+	}
+	if (nnew != 1) {
+		fprintf(stderr, "dn-observer-bench: %d new threads after "
+		    "dn_agent_start, expected 1\n", nnew);
+		goto out;
+	}
+	sleep((unsigned)seconds);
+	cpu = thread_cpu_s(agent_tid);
+	rss1 = rss_kib();
+	printf("interval_ms=%d seconds=%d samples=%lld agent_cpu_ms=%.3f "
+	    "agent_cpu_ms_per_s=%.4f agent_core_pct=%.5f rss_growth_kib=%ld\n",
+	    interval_ms, seconds, (long long)atomic_load(&k.msgs), cpu * 1e3,
+	    cpu * 1e3 / seconds, cpu * 100 / seconds, rss1 - rss0);
+	rv = 0;
+out:
+	dn_agent_stop(a);
+	sink_stop(&k, th);
+	free(before);
+	free(after);
+	free(url);
+	return (rv);
+}
+
+static int
+run_listen(const char *url, int seconds)
+{
+	struct sink	k;
+	pthread_t	th;
+
+	if (sink_start(&k, &th, url) != 0)
+		return (1);
+	sleep((unsigned)seconds);
+	sink_stop(&k, th);
+	printf("msgs=%lld\n", (long long)atomic_load(&k.msgs));
+	return (0);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc >= 4 && strcmp(argv[1], "agent") == 0 && atoi(argv[3]) > 0)
+		return (run_agent(argv[2], atoi(argv[3]),
+		    argc > 4 && atoi(argv[4]) > 0 ? atoi(argv[4]) : 1000));
+	if (argc == 4 && strcmp(argv[1], "listen") == 0 && atoi(argv[3]) > 0)
+		return (run_listen(argv[2], atoi(argv[3])));
+	fprintf(stderr, "usage: dn-observer-bench agent DIR SECONDS "
+	    "[INTERVAL_MS]\n       dn-observer-bench listen URL SECONDS\n");
+	return (2);
+}
