@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DN_PROTOCOL_VERSION	1
+#define DN_PROTOCOL_VERSION	2
 #define DN_MAGIC		0x54454e44u /* "DNET" as LE bytes */
 #define DN_HDR_SIZE		40
 #define DN_MSG_MAX		(8u << 20) /* largest message accepted, 8 MiB */
@@ -175,6 +175,9 @@ int	 dn_included_check(const uint8_t *payload, size_t len,
  *   u32 peers, u32 pid, u32 flags, 32 bytes state hash (zero unless
  *   DN_CTL_WANT_HASH was asked)                                        */
 #define DN_CTL_WANT_HASH	0x1
+#define DN_CTL_HALT		0x2	/* stop proposing blocks from now on
+					   (end of a trial: heights converge,
+					   so state hashes compare cleanly) */
 #define DN_CTL_READY		0x1	/* reply flag */
 #define DN_STATUS_SIZE		(8 * 3 + 4 * 4 + 32)
 struct dn_status {

@@ -107,48 +107,76 @@ action_name(enum scn_action a)
 
 /* --- control ------------------------------------------------------------ */
 
-/* Ask node K for its status over its control endpoint. */
-static int
-ctl_status(struct trial *t, int k, int want_hash, struct dn_status *st)
+/* The control endpoint of node K. */
+static char *
+ctl_url(struct trial *t, int k)
 {
-	struct dn_sock	*s = NULL;
-	struct dn_hdr	 h = { .kind = DN_MSG_CTL_STATUS, .token = t->token,
-			    .node = DN_NODE_NONE, .len = 4 };
-	uint8_t		 req[DN_HDR_SIZE + 4];
-	char		*url, *cause = NULL;
-	void		*buf;
-	size_t		 len;
-	int		 rv = -1;
-
-	if (dn_sock_open(&s, DN_SOCK_REQ, &cause) != 0)
-		goto out;
 	if (t->scn->network.tcp_base_port > 0)
-		url = dn_xasprintf("tcp://127.0.0.1:%d",
-		    t->scn->network.tcp_base_port + 2 * k + 1);
-	else
-		url = dn_xasprintf("ipc://%s/n%d.ctl", t->net_dir, k);
-	rv = dn_sock_dial(s, url, &cause);
-	free(url);
-	if (rv != 0)
-		goto out;
-	rv = -1;
-	dn_sock_set_timeouts(s, STATUS_TIMEOUT_MS, STATUS_TIMEOUT_MS);
-	h.t_ns = dn_now_ns();
-	dn_hdr_put(req, &h);
-	dn_put_u32(req + DN_HDR_SIZE, want_hash ? DN_CTL_WANT_HASH : 0);
-	if (dn_sock_send(s, req, sizeof(req), 0) != 0)
-		goto out;
-	if (dn_sock_recv(s, &buf, &len, STATUS_TIMEOUT_MS) != 0)
-		goto out;
-	if (dn_hdr_check(buf, len, t->token, (uint32_t)t->nnodes, 0, &h) ==
-	    0 && h.kind == DN_MSG_CTL_STATUS &&
-	    dn_status_get((uint8_t *)buf + DN_HDR_SIZE, h.len, st) == 0)
-		rv = 0;
-	dn_msg_free(buf, len);
-out:
-	free(cause);
-	dn_sock_close(s);
-	return (rv);
+		return (dn_xasprintf("tcp://127.0.0.1:%d",
+		    t->scn->network.tcp_base_port + 2 * k + 1));
+	return (dn_xasprintf("ipc://%s/n%d.ctl", t->net_dir, k));
+}
+
+/*
+ * Ask every node with ASK[k] set for its status at (nearly) the same
+ * moment: all requests go out before any reply is read, so that the
+ * answers describe one instant as closely as the nodes allow.  FLAGS are
+ * DN_CTL_* request flags.  OK[k] says whether node k answered.
+ */
+static void
+ctl_status_all(struct trial *t, const int *ask, uint32_t flags,
+    struct dn_status *st, int *ok)
+{
+	struct dn_sock	**s;
+	struct dn_hdr	  h = { .kind = DN_MSG_CTL_STATUS, .token = t->token,
+			      .node = DN_NODE_NONE, .len = 4 };
+	uint8_t		  req[DN_HDR_SIZE + 4];
+	char		 *url, *cause = NULL;
+	int		  k;
+
+	s = dn_xcalloc((size_t)t->nnodes, sizeof(*s));
+	for (k = 0; k < t->nnodes; k++) {
+		ok[k] = 0;
+		if (!ask[k] || dn_sock_open(&s[k], DN_SOCK_REQ, &cause) != 0)
+			continue;
+		url = ctl_url(t, k);
+		if (dn_sock_dial(s[k], url, &cause) != 0) {
+			dn_sock_close(s[k]);
+			s[k] = NULL;
+		}
+		free(url);
+		free(cause);
+		cause = NULL;
+	}
+	for (k = 0; k < t->nnodes; k++) {
+		if (s[k] == NULL)
+			continue;
+		dn_sock_set_timeouts(s[k], STATUS_TIMEOUT_MS, STATUS_TIMEOUT_MS);
+		h.t_ns = dn_now_ns();
+		dn_hdr_put(req, &h);
+		dn_put_u32(req + DN_HDR_SIZE, flags);
+		if (dn_sock_send(s[k], req, sizeof(req), 0) != 0) {
+			dn_sock_close(s[k]);
+			s[k] = NULL;
+		}
+	}
+	for (k = 0; k < t->nnodes; k++) {
+		struct dn_hdr	 rh;
+		void		*buf;
+		size_t		 len;
+
+		if (s[k] == NULL)
+			continue;
+		if (dn_sock_recv(s[k], &buf, &len, STATUS_TIMEOUT_MS) == 0) {
+			ok[k] = dn_hdr_check(buf, len, t->token,
+			    (uint32_t)t->nnodes, 0, &rh) == 0 &&
+			    rh.kind == DN_MSG_CTL_STATUS && dn_status_get(
+			    (uint8_t *)buf + DN_HDR_SIZE, rh.len, &st[k]) == 0;
+			dn_msg_free(buf, len);
+		}
+		dn_sock_close(s[k]);
+	}
+	free(s);
 }
 
 /* --- set-up --------------------------------------------------------------- */
@@ -612,6 +640,9 @@ trial_watch(struct trial *t, char *fired)
 		hello = n->hello;
 		h = n->last[DN_M_HEIGHT];
 		pthread_mutex_unlock(&t->mu);
+		/* The collector may have stamped a sample after NOW. */
+		if (last > now)
+			last = now;
 		if (!n->stalled && !n->stopped && last != 0 &&
 		    now - last > stall_ns) {
 			n->stalled = 1;
@@ -794,28 +825,33 @@ drain_txs(struct trial **ts, int nt)
 }
 
 /*
- * Ask every running node for its height and state hash, until all report
- * the same height (blocks keep coming, so a few tries may be needed), and
- * check that equal heights mean equal hashes.
+ * Check that the nodes agree on the state.  Blocks keep coming until the
+ * nodes are told to stop proposing (DN_CTL_HALT), so: halt every running
+ * node, wait until all report the same height (bounded), then take every
+ * node's state hash at that height in one round.  Equal heights must mean
+ * equal hashes; a disagreement fails the trial.
  */
 static void
 check_state(struct trial *t)
 {
 	struct dn_status	*st;
-	int			*ok, tries, k, same, ref = -1;
+	int			*ok, *ask, k, ref, same;
+	uint64_t		 deadline;
 	char			 hex[65], hex2[65];
 
 	st = dn_xcalloc((size_t)t->nnodes, sizeof(*st));
 	ok = dn_xcalloc((size_t)t->nnodes, sizeof(*ok));
-	for (tries = 0; tries < 20 && !sig_count; tries++) {
+	ask = dn_xcalloc((size_t)t->nnodes, sizeof(*ask));
+	for (k = 0; k < t->nnodes; k++)
+		ask[k] = !t->nodes[k].down && !t->nodes[k].stopped &&
+		    !spawn_poll(&t->nodes[k].proc);
+	deadline = dn_now_ns() + (uint64_t)(10 *
+	    t->scn->network.block_interval_ms + 5000) * 1000000u;
+	for (;;) {
+		ctl_status_all(t, ask, DN_CTL_HALT, st, ok);
 		same = 1;
 		ref = -1;
 		for (k = 0; k < t->nnodes; k++) {
-			ok[k] = 0;
-			if (t->nodes[k].down || spawn_poll(&t->nodes[k].proc) ||
-			    t->nodes[k].stopped)
-				continue;
-			ok[k] = ctl_status(t, k, 1, &st[k]) == 0;
 			if (!ok[k])
 				continue;
 			if (ref < 0)
@@ -823,17 +859,27 @@ check_state(struct trial *t)
 			else if (st[k].height != st[ref].height)
 				same = 0;
 		}
-		if (same)
+		if (same || sig_count || dn_now_ns() >= deadline)
 			break;
 		tick((int)(t->scn->network.block_interval_ms / 4) + 1);
 	}
+	ctl_status_all(t, ask, DN_CTL_HALT | DN_CTL_WANT_HASH, st, ok);
+	ref = -1;
 	for (k = 0; k < t->nnodes; k++) {
-		if (!ok[k])
+		if (!ok[k]) {
+			if (ask[k])
+				trial_event(t, k, "no_status", "did not answer "
+				    "the final status request");
 			continue;
+		}
 		dn_hex(st[k].state_hash, 32, hex);
 		fact(t, k, "height", "%llu", (unsigned long long)st[k].height);
 		fact(t, k, "state_hash", "%s", hex);
-		if (ref >= 0 && st[k].height == st[ref].height &&
+		if (ref < 0) {
+			ref = k;
+			continue;
+		}
+		if (st[k].height == st[ref].height &&
 		    memcmp(st[k].state_hash, st[ref].state_hash, 32) != 0) {
 			dn_hex(st[ref].state_hash, 32, hex2);
 			trial_event(t, k, "state_mismatch", "height %llu: "
@@ -846,6 +892,7 @@ check_state(struct trial *t)
 	}
 	free(st);
 	free(ok);
+	free(ask);
 }
 
 static void

@@ -1,0 +1,66 @@
+# verdict.sh: the proof of the statistics on real devnets.
+# (1) A/A: the same build and options as A and B, 4 trials each: no metric
+#     comes out significant.
+# (2) per-call vs cached ReadOptions/WriteOptions on an idle devnet: heap
+#     allocations/s significantly lower for cached (B), verdict `better`.
+. "$(dirname "$0")/lib.sh"
+
+# metric FILE NAME FIELD: one field of one metric from compare's JSON
+metric() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+m = [m for m in d["metrics"] if m["name"] == sys.argv[2]][0]
+print(m[sys.argv[3]] if not isinstance(m[sys.argv[3]], bool) else str(m[sys.argv[3]]).lower())' "$@"
+}
+
+cat >"$T/aa.yaml" <<YAML
+name: aa
+duration: 5s
+warmup: 1s
+sample_interval: 250ms
+network: {nodes: 3, block_interval: 100ms, accounts: 500}
+workload: {kind: transfer, tps: 30}
+variants:
+  A: {read_options: cached, write_options: cached}
+  B: {read_options: cached, write_options: cached}
+repeats: 4
+YAML
+"$DEVNET" ab "$T/aa.yaml" --db "$DB" --run-dir "$RUNS" --quiet --format json \
+    >"$T/aa.json" 2>"$T/aa.err"
+rc=$?
+expect_eq "A/A: devnet ab exits 0" "$rc" 0
+expect_eq "A/A: 8 runs, all ok" "$(q "select count(*) from runs where status = 'ok'")" 8
+sig=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(m["name"] for m in d["metrics"] if m["significant"]))' "$T/aa.json")
+n=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["metrics"]))' "$T/aa.json")
+[ "$n" -ge 20 ] && ok "A/A: $n metrics compared" || fail "A/A: only '$n' metrics compared"
+expect_eq "A/A: no metric significant" "$sig" ""
+
+cat >"$T/idle.yaml" <<YAML
+name: idle-readopts
+duration: 6s
+warmup: 1s
+sample_interval: 250ms
+network: {nodes: 4, block_interval: 100ms, accounts: 500, block_reads: 40}
+workload: {kind: idle}
+variants:
+  A: {read_options: per-call, write_options: per-call}
+  B: {read_options: cached, write_options: cached}
+repeats: 2
+YAML
+"$DEVNET" ab "$T/idle.yaml" --db "$DB" --run-dir "$RUNS" --quiet --format json \
+    >"$T/idle.json" 2>"$T/idle.err"
+rc=$?
+expect_eq "idle A/B: devnet ab exits 0" "$rc" 0
+if [ -n "$(q "select value from run_facts where key = 'alloc_counter' and value = 'off' limit 1")" ] ||
+    "$DN_BUILD_DIR/bin/devnet-node" --help 2>&1 | grep -q "allocation counter: off"; then
+	echo "skip: allocation counter off in this build (sanitizers)"
+else
+	expect_eq "idle A/B: allocs_per_s significant" "$(metric "$T/idle.json" allocs_per_s significant)" true
+	expect_eq "idle A/B: cached is better" "$(metric "$T/idle.json" allocs_per_s verdict)" better
+	d=$(metric "$T/idle.json" allocs_per_s delta_pct)
+	awk -v d="$d" 'BEGIN { exit !(d < -5) }' && ok "idle A/B: allocs/s $d%" ||
+		fail "idle A/B: allocs/s delta '$d'"
+fi
+finish
