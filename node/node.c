@@ -134,6 +134,7 @@ struct node {
 	/* Shared between threads. */
 	atomic_int		 stop;
 	atomic_int		 ready;
+	atomic_int		 halted;	/* DN_CTL_HALT: propose no more */
 	atomic_uint_fast64_t	 ready_ns;
 	atomic_uint_fast64_t	 height;
 	atomic_uint_fast64_t	 txs_applied;
@@ -821,7 +822,7 @@ maybe_propose(struct node *n, uint64_t now)
 	char			*cause = NULL;
 
 	n->propose_at_ns = UINT64_MAX;
-	if (!atomic_load(&n->ready))
+	if (!atomic_load(&n->ready) || atomic_load(&n->halted))
 		return;
 	interval = (uint64_t)n->o.block_ms * 1000000;
 	chain_head(n->chain, &h);
@@ -1003,6 +1004,9 @@ on_control(struct node *n, const uint8_t *msg, size_t len)
 	}
 	if (h.len >= 4)
 		flags = dn_get_u32(msg + DN_HDR_SIZE);
+	if ((flags & DN_CTL_HALT) && atomic_exchange(&n->halted, 1) == 0)
+		nlog(n, "DN-NODE-HALT", "proposals halted over control (end "
+		    "of the trial)");
 	memset(&st, 0, sizeof(st));
 	st.height = atomic_load(&n->height);
 	if (flags & DN_CTL_WANT_HASH) {
@@ -1236,6 +1240,7 @@ main(int argc, char **argv)
 	pthread_mutex_init(&n.loglock, NULL);
 	atomic_init(&n.stop, 0);
 	atomic_init(&n.ready, 0);
+	atomic_init(&n.halted, 0);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
