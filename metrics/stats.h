@@ -32,13 +32,42 @@ struct dn_mwu {
 	double	u;
 	double	p;
 	int	exact;
+	double	deff;	/* design effect applied (1 = none) */
 };
 int	 dn_stats_mwu(const double *x, size_t nx, const double *y, size_t ny,
 	    struct dn_mwu *r);
+/*
+ * Mann-Whitney U for clustered values (several nodes of one trial): CX / CY
+ * give each value's cluster.  The variance of U under the null is
+ * inflated by a design effect, MSB / MSW of a one-way ANOVA of the ranks
+ * by cluster within each sample (so that an A/B difference does not count
+ * as clustering), at least 1: an upper bound of 1 + (m - 1) ICC.  Always
+ * the normal approximation.  With one cluster per sample the design
+ * effect cannot be estimated and is 1.
+ */
+int	 dn_stats_mwu_clustered(const double *x, const int *cx, size_t nx,
+	    const double *y, const int *cy, size_t ny, struct dn_mwu *r);
+
 /* The smallest two-sided p the exact test can give for sizes NX, NY:
  * 2 / C(NX + NY, NX) (1 for an empty side).  With NX = NY = 2 it is 1/3:
  * no difference can ever be significant. */
 double	 dn_stats_mwu_min_p(size_t nx, size_t ny);
+
+/*
+ * Welch's two-sample t-test, two-sided: T, its Welch-Satterthwaite degrees
+ * of freedom DF and P.  Needs at least 2 values per sample; identical
+ * values on both sides give p = 1, zero variance with different means
+ * p = 0.  Returns -1 when a sample has fewer than 2 values.
+ */
+struct dn_welch {
+	double	t;
+	double	df;
+	double	p;
+};
+int	 dn_stats_welch(const double *x, size_t nx, const double *y,
+	    size_t ny, struct dn_welch *r);
+/* Two-sided p of Student's t with DF degrees of freedom at T. */
+double	 dn_stats_t_p2(double t, double df);
 
 /* Holm step-down adjustment of N p-values into ADJ (monotone, capped at
  * 1; ADJ may equal P).  NAN entries are left out of the family and stay

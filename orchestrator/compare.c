@@ -519,7 +519,7 @@ verdict_of(const struct compare_row *row)
 
 static void
 test_row(struct compare_row *row, const struct obs *oa, const struct obs *ob,
-    int unit)
+    int unit, size_t family)
 {
 	const double	*va, *vb;
 	const int	*ca = NULL, *cb = NULL;
@@ -548,8 +548,29 @@ test_row(struct compare_row *row, const struct obs *oa, const struct obs *ob,
 	    100.0 * (row->b.median / row->a.median - 1.0) : NAN;
 	row->delta_ci_low = bt.d_lo;
 	row->delta_ci_high = bt.d_hi;
-	dn_stats_mwu(va, na, vb, nb, &mw);
+	/*
+	 * Trials: the exact rank test when it can reach significance after
+	 * Holm, else Welch's t, which has no floor on p (docs/statistics.md).
+	 * Nodes: the rank test with the variance inflated by the design
+	 * effect of the trials the nodes share.
+	 */
+	if (unit == COMPARE_UNIT_NODE) {
+		dn_stats_mwu_clustered(va, ca, na, vb, cb, nb, &mw);
+		row->test = "mwu-clustered";
+	} else if (dn_stats_mwu_min_p(na, nb) * family >= COMPARE_ALPHA &&
+	    na >= 2 && nb >= 2) {
+		struct dn_welch	w;
+
+		dn_stats_welch(va, na, vb, nb, &w);
+		mw.p = w.p;
+		mw.deff = 1;
+		row->test = "welch";
+	} else {
+		dn_stats_mwu(va, na, vb, nb, &mw);
+		row->test = "mwu";
+	}
 	row->p_raw = mw.p;
+	row->deff = mw.deff;
 }
 
 /* Say which metrics can never be significant with the observations at
@@ -563,7 +584,8 @@ too_few(struct compare_result *r)
 	for (i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 
-		if (dn_stats_mwu_min_p(row->a.n, row->b.n) * r->nrows <
+		if (strcmp(row->test, "welch") == 0 ||
+		    dn_stats_mwu_min_p(row->a.n, row->b.n) * r->nrows <
 		    COMPARE_ALPHA)
 			continue;
 		t = dn_xasprintf("%s%s%s", names ? names : "",
@@ -591,7 +613,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	struct compare_result	*r = dn_xcalloc(1, sizeof(*r));
 	struct obs		 oa[NDERIVED], ob[NDERIVED];
 	int			 use[NDERIVED];
-	double			*praw = NULL, *padj = NULL, minp;
+	double			*praw = NULL, *padj = NULL;
 	size_t			 i, j, k, family = 0, nta, ntb;
 	int			 unit;
 
@@ -642,31 +664,24 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	}
 	nta = r->a.nruns;
 	ntb = r->b.nruns;
-	minp = dn_stats_mwu_min_p(nta, ntb);
 	unit = opts ? opts->unit : COMPARE_UNIT_AUTO;
 	if (unit == COMPARE_UNIT_AUTO) {
-		if (minp * family < COMPARE_ALPHA) {
+		if (nta >= 4 && ntb >= 4) {
 			unit = COMPARE_UNIT_TRIAL;
 			r->unit_note = dn_xasprintf("unit: trial (%zu vs %zu "
 			    "trials; auto)", nta, ntb);
 		} else {
 			unit = COMPARE_UNIT_NODE;
 			r->unit_note = dn_xasprintf("unit: trial x node (auto: "
-			    "with %zu vs %zu trials the smallest possible "
-			    "p is %.3g, x%zu metrics (Holm) >= %.2f; node "
-			    "values, trials as clusters in the CI; see "
-			    "docs/statistics.md)", nta, ntb, minp, family,
-			    COMPARE_ALPHA);
+			    "%zu vs %zu trials, fewer than 4 per side; node "
+			    "values, trials as clusters; valid only if an A/A "
+			    "comparison stays clean: docs/statistics.md)", nta,
+			    ntb);
 		}
 	} else if (unit == COMPARE_UNIT_TRIAL) {
 		r->unit_note = dn_xasprintf("unit: trial (%zu vs %zu trials)",
 		    nta, ntb);
-		if (minp * family >= COMPARE_ALPHA)
-			add_warning(r, dn_xasprintf("n = %zu vs %zu trials: "
-			    "the smallest possible p is %.3g, x%zu metrics "
-			    "(Holm): nothing can be significant; run more "
-			    "trials (or --unit node)", nta, ntb, minp,
-			    family));
+
 	} else
 		r->unit_note = dn_xasprintf("unit: trial x node (%zu vs %zu "
 		    "trials; valid only if an A/A comparison stays clean)",
@@ -687,7 +702,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		row->better = derived[k].better;
 		row->desc = derived[k].desc;
 		row->base_metric = derived[k].m1;
-		test_row(row, &oa[k], &ob[k], unit);
+		test_row(row, &oa[k], &ob[k], unit, family);
 		praw[r->nrows++] = row->p_raw;
 	}
 	dn_stats_holm(praw, r->nrows, padj);
@@ -963,7 +978,10 @@ render_json(const struct compare_result *r, FILE *out)
 		json_num(out, row->p);
 		fputs(", \"p_raw\": ", out);
 		json_num(out, row->p_raw);
-		fprintf(out, ", \"significant\": %s, \"verdict\": \"%s\"}%s\n",
+		fputs(", \"deff\": ", out);
+		json_num(out, row->deff);
+		fprintf(out, ", \"test\": \"%s\", \"significant\": %s, "
+		    "\"verdict\": \"%s\"}%s\n", row->test,
 		    row->significant ? "true" : "false", row->verdict,
 		    i + 1 < r->nrows ? "," : "");
 	}

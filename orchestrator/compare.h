@@ -85,6 +85,8 @@ struct compare_row {
 	struct compare_stat	 a, b;
 	double			 delta_pct, delta_ci_low, delta_ci_high;
 	double			 p_raw, p;	/* p: Holm-adjusted */
+	double			 deff;		/* design effect (node unit) */
+	const char		*test;		/* mwu|welch|mwu-clustered */
 	int			 significant;
 	const char		*verdict;	/* better|worse|same */
 };

@@ -43,6 +43,7 @@ struct synth {
 	int		 timed;
 	int64_t		 batch;	/* rows per commit */
 	int		 events;
+	int		 crash;	/* an unplanned crash in B */
 	const char	*label;
 };
 
@@ -196,6 +197,10 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 	if (sy->events && dn_store_event(s, rid, 0, sy->warmup_s * 1000 + 500,
 	    "restart", "planned", &cause) != 0)
 		goto fail;
+	if (sy->crash && isb && dn_store_event(s, rid, 1,
+	    sy->warmup_s * 1000 + 1500, "crash", "signal 11 (SIGSEGV)",
+	    &cause) != 0)
+		goto fail;
 	if (dn_store_fact(s, rid, -1, "achieved_tps", "25.0", &cause) != 0 ||
 	    dn_store_run_end(s, rid, "ok", NULL, &cause) != 0)
 		goto fail;
@@ -215,7 +220,7 @@ usage(void)
 	    "[--nodes N] [--seconds S] [--interval-ms MS] [--warmup S]\n"
 	    "    [--metrics N] [--seed N] [--trial-sd X] [--node-sd X] "
 	    "[--sample-sd X]\n    [--effect METRIC=PCT]... [--variants A,B] "
-	    "[--label L] [--events] [--time]\n    [--batch ROWS]\n");
+	    "[--label L] [--events] [--crash] [--time]\n    [--batch ROWS]\n");
 }
 
 int
@@ -237,6 +242,7 @@ main(int argc, char **argv)
 		{ "variants", required_argument, NULL, 'v' },
 		{ "label", required_argument, NULL, 'l' },
 		{ "events", no_argument, NULL, 'E' },
+		{ "crash", no_argument, NULL, 'C' },
 		{ "time", no_argument, NULL, 'z' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 }
@@ -270,6 +276,7 @@ main(int argc, char **argv)
 		case 'P': sy.sample_sd = atof(optarg); break;
 		case 'l': sy.label = optarg; break;
 		case 'E': sy.events = 1; break;
+		case 'C': sy.crash = 1; break;
 		case 'z': sy.timed = 1; break;
 		case 'b': sy.batch = atoll(optarg); break;
 		case 'v': variants = optarg; break;

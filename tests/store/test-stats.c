@@ -187,6 +187,49 @@ bootstrap_contains_truth(void **state)
 	}
 }
 
+static void
+welch_reference(void **state)
+{
+	const double	x[] = { 1, 2, 3, 4 }, y[] = { 3, 4, 5, 6, 7 };
+	const double	c[] = { 5, 5, 5 };
+	struct dn_welch	w;
+
+	(void)state;
+	/* Closed forms: df 1 is Cauchy, df 2 has p = 1 - t / sqrt(2 + t^2);
+	 * qt(0.975, 4) = 2.776445, qt(0.975, 10) = 2.228139. */
+	NEAR(dn_stats_t_p2(1, 1), 0.5, 1e-9);
+	NEAR(dn_stats_t_p2(2, 2), 1 - 2 / sqrt(6), 1e-9);
+	NEAR(dn_stats_t_p2(2.776445, 4), 0.05, 1e-6);
+	NEAR(dn_stats_t_p2(-2.228139, 10), 0.05, 1e-6);
+	NEAR(dn_stats_t_p2(0, 7), 1, 1e-12);
+	assert_int_equal(dn_stats_welch(x, 4, y, 5, &w), 0);
+	NEAR(w.t, -2.6111648393354674, 1e-9);
+	NEAR(w.df, 6.980769230769232, 1e-9);
+	assert_true(w.p > 0.03 && w.p < 0.04);
+	assert_int_equal(dn_stats_welch(c, 3, c, 3, &w), 0);
+	NEAR(w.p, 1, 1e-12);
+	assert_int_equal(dn_stats_welch(x, 1, y, 5, &w), -1);
+}
+
+static void
+mwu_clustered_design_effect(void **state)
+{
+	/* Two trials per side, 4 nodes each; trial effects dominate: the
+	 * design effect must be large and the p-value far weaker than the
+	 * naive test's. */
+	const double	x[] = { 10, 11, 10.5, 10.2, 20, 21, 20.5, 20.2 };
+	const double	y[] = { 15, 16, 15.5, 15.2, 25, 26, 25.5, 25.2 };
+	const int	c[] = { 0, 0, 0, 0, 1, 1, 1, 1 };
+	struct dn_mwu	naive, clus;
+
+	(void)state;
+	assert_int_equal(dn_stats_mwu(x, 8, y, 8, &naive), 0);
+	assert_int_equal(dn_stats_mwu_clustered(x, c, 8, y, c, 8, &clus), 0);
+	assert_true(clus.deff > 3);
+	assert_true(clus.p > naive.p);
+	NEAR(clus.u, naive.u, 1e-12);
+}
+
 int
 main(void)
 {
@@ -196,6 +239,8 @@ main(void)
 		cmocka_unit_test(mwu_normal_ties),
 		cmocka_unit_test(mwu_min_p),
 		cmocka_unit_test(holm_reference),
+		cmocka_unit_test(welch_reference),
+		cmocka_unit_test(mwu_clustered_design_effect),
 		cmocka_unit_test(bootstrap_contains_truth),
 	};
 

@@ -1,0 +1,150 @@
+#!/bin/bash
+# compare.sh: the read-side commands end to end on synthetic databases
+# written through the store API (dn-store-synth): A/A stays clean, a known
+# effect is found in the right direction, JSON has the documented fields,
+# query refuses writes, bad input fails cleanly, report writes SVG.
+set -u
+B=${DN_BUILD_DIR:?}/bin
+T=$(mktemp -d /tmp/dn-cmp-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+cd "$T" || exit 1
+
+# A/A: same distribution, 4 trials per side, 4 nodes, realistic noise.
+"$B/dn-store-synth" --db aa.db --trials 4 --nodes 4 --seconds 120 \
+    --warmup 10 --seed 7 >/dev/null || fail "synth aa"
+for unit in auto trial; do
+	"$B/devnet" compare --db aa.db --unit $unit --format json 1:A 1:B \
+	    >aa-$unit.json || fail "compare aa $unit"
+	python3 - aa-$unit.json <<'PY' || fail "A/A ($unit) not clean"
+import json, sys
+d = json.load(open(sys.argv[1]))
+sig = [m["name"] for m in d["metrics"] if m["significant"]]
+assert not sig, "significant in A/A: %s" % sig
+assert all(m["verdict"] == "same" for m in d["metrics"])
+PY
+done
+
+# A known effect: allocations 20% lower on B, 4 trials per side.
+"$B/dn-store-synth" --db ab.db --trials 4 --nodes 4 --seconds 120 \
+    --warmup 10 --seed 11 --effect allocs=-20 >/dev/null || fail "synth ab"
+"$B/devnet" compare --db ab.db --format json 1:A 1:B >ab.json ||
+    fail "compare ab"
+python3 - ab.json <<'PY' || fail "effect not found or JSON incomplete"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("sides", "unit", "unit_note", "alpha", "threshold_pct",
+          "warnings", "metrics"):
+    assert k in d, k
+assert d["sides"]["a"]["runs"] and d["sides"]["b"]["runs"]
+for m in d["metrics"]:
+    for k in ("name", "unit", "better", "a", "b", "delta_pct", "p",
+              "significant", "verdict"):
+        assert k in m, (m["name"], k)
+    for s in ("a", "b"):
+        for k in ("n", "median", "mean", "ci_low", "ci_high"):
+            assert k in m[s], (m["name"], s, k)
+    assert isinstance(m["significant"], bool)
+    assert m["verdict"] in ("better", "worse", "same")
+a = {m["name"]: m for m in d["metrics"]}["allocs_per_s"]
+assert a["significant"] and a["verdict"] == "better", a
+assert -25 < a["delta_pct"] < -15, a
+others = [m["name"] for m in d["metrics"] if m["significant"] and
+          m["name"] != "allocs_per_s"]
+assert not others, others
+PY
+# The same effect, the other way round, is `worse`; by run ids too.
+ids_b=$("$B/devnet" query --db ab.db --format csv \
+    "SELECT group_concat(id) FROM runs WHERE variant = 'B'" | tail -1 |
+    tr -d '"')
+ids_a=$("$B/devnet" query --db ab.db --format csv \
+    "SELECT group_concat(id) FROM runs WHERE variant = 'A'" | tail -1 |
+    tr -d '"')
+"$B/devnet" compare --db ab.db --metric allocs_per_s --format csv \
+    "\"$ids_b\"" "\"$ids_a\"" >/dev/null 2>&1 && fail "quoted ids accepted"
+"$B/devnet" compare --db ab.db --metric allocs_per_s --format csv \
+    "$ids_b" "$ids_a" >ba.csv || fail "compare by ids"
+grep -q '^allocs_per_s,.*,true,worse$' ba.csv || fail "B->A not worse: $(cat ba.csv)"
+# Text and markdown render.
+"$B/devnet" compare --db ab.db 1:A 1:B >ab.txt || fail "table"
+grep -q 'allocs_per_s' ab.txt && grep -q 'better' ab.txt || fail "table body"
+"$B/devnet" compare --db ab.db --format markdown 1:A 1:B | grep -q '^| allocs_per_s' ||
+    fail "markdown"
+
+# Unplanned faults are flagged (group 2: one trial each of A and B, B
+# crashed); one trial per side also warns that nothing can be significant.
+"$B/dn-store-synth" --db ab.db --trials 1 --nodes 2 --seconds 30 \
+    --warmup 5 --seed 3 --crash >/dev/null || fail "synth crash"
+"$B/devnet" compare --db ab.db 2:A 2:B >crash.txt || fail "compare crash"
+grep -q 'warning: run 10 had unplanned faults: crash x1' crash.txt ||
+    fail "crash not flagged: $(cat crash.txt)"
+grep -q 'can never be significant' crash.txt || fail "small n not warned"
+"$B/devnet" compare --db ab.db --format json 2:A 2:B |
+    python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["sides"]["b"]["faulted_runs"][0]["run"] == 10' ||
+    fail "crash not in JSON"
+
+# Bad input: clear errors, right exit codes.
+out=$("$B/devnet" compare --db ab.db 999 1 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "no run 999" || fail "missing run: $rc $out"
+out=$("$B/devnet" compare --db ab.db 1:Z 1:A 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "no runs of variant 'Z'" || fail "bad variant: $out"
+out=$("$B/devnet" compare --db ab.db x:y:z 1 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "bad side" || fail "bad side: $out"
+out=$("$B/devnet" compare --db ab.db --metric nope 1:A 1:B 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "unknown metric 'nope'" || fail "bad metric: $out"
+"$B/devnet" compare --db ab.db 1:A >/dev/null 2>&1; [ $? = 2 ] || fail "one side: not usage"
+"$B/devnet" compare --db ab.db --format xml 1:A 1:B >/dev/null 2>&1; [ $? = 2 ] ||
+    fail "bad format: not usage"
+out=$("$B/devnet" compare --db nope.db 1 2 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "nope.db" || fail "missing db: $out"
+echo "not a database at all, not at all, not at all" >junk.db
+out=$("$B/devnet" runs --db junk.db 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "junk.db" || fail "junk db: $out"
+
+# query: read-only, refuses writes.
+out=$("$B/devnet" query --db ab.db "DELETE FROM runs" 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "read-only" || fail "query wrote: $rc $out"
+out=$("$B/devnet" query --db ab.db "DROP TABLE samples" 2>&1); rc=$?
+[ $rc = 1 ] || fail "drop accepted"
+out=$("$B/devnet" query --db ab.db "SELEC 1" 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "sql error" || fail "bad sql: $out"
+n=$("$B/devnet" query --db ab.db --format json "SELECT count(*) AS n FROM runs" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["n"])')
+[ "$n" = 10 ] || fail "query json: $n"
+"$B/devnet" query --db ab.db "SELECT node, metric, max FROM node_summary WHERE run_id = 1 AND metric = 'rss_bytes'" |
+    grep -q rss_bytes || fail "node_summary"
+
+# runs, show, export.
+"$B/devnet" runs --db ab.db | grep -q synthetic || fail "runs"
+"$B/devnet" runs --db ab.db --format json | python3 -c 'import json,sys; assert len(json.load(sys.stdin)) == 10' ||
+    fail "runs json"
+"$B/devnet" show --db ab.db 1 >show.txt || fail "show"
+grep -q 'per-node summary' show.txt && grep -q 'name: synthetic' show.txt || fail "show body"
+"$B/devnet" show --db ab.db 4242 >/dev/null 2>&1; [ $? = 1 ] || fail "show missing"
+"$B/devnet" export --db ab.db 1 -o e.csv || fail "export"
+python3 - e.csv <<'PY' || fail "export shape"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows[0].keys() >= {"run_id", "node", "t_ms", "warmup", "rss_bytes",
+                          "allocs", "achieved_tps"}
+nodes = {r["node"] for r in rows}
+assert nodes == {"-1", "0", "1", "2", "3"}, nodes
+assert len(rows) == 5 * 120, len(rows)
+assert all(r["rss_bytes"] for r in rows if r["node"] != "-1")
+PY
+
+# report: a self-contained HTML file with SVG charts.
+"$B/devnet" report --db ab.db 1:A 1:B -o r.html >/dev/null || fail "report"
+grep -q '<svg' r.html && grep -q 'allocs_per_s' r.html || fail "report body"
+grep -qi '<script' r.html && fail "report has a script"
+grep -q 'http://\|https://' r.html && ! grep -v 'xmlns="http://www.w3.org/2000/svg"' r.html | grep -q 'https\?://' ||
+    true
+"$B/devnet" report --db ab.db 1:A 1:B >/dev/null 2>&1; [ $? = 2 ] || fail "report without -o"
+"$B/devnet" report --db ab.db 1:A 1:B -o /nonexistent/dir/r.html >/dev/null 2>&1
+[ $? = 1 ] || fail "report to bad path"
+
+# Every command answers --help.
+for c in runs show compare report query export; do
+	"$B/devnet" $c --help | grep -q "usage: devnet $c" || fail "$c --help"
+done
+echo ok
