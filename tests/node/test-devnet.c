@@ -4,7 +4,8 @@
  * built on metrics/transport.h.  200 transfers are all accounted for in
  * INCLUDED messages; all nodes reach the same height and state hash; a
  * SIGKILLed node restarts on its directory and catches up; garbage on the
- * wire is counted, not fatal; SIGTERM brings a final SAMPLE and exit 0; a
+ * wire is counted, not fatal; CTL_STOP and SIGTERM bring a final SAMPLE and
+ * exit 0; a
  * bad RocksDB options string is exit 1 with a clear message.  Every
  * process is killed in the teardown, also when an assertion fails.
  */
@@ -144,6 +145,38 @@ collect(struct fixture *f, int timeout_ms)
 	}
 	dn_msg_free(msg, len);
 	return (kind);
+}
+
+/* CTL_STOP to node K; 0 once the node acknowledged it. */
+static int
+ctl_stop(struct fixture *f, int k)
+{
+	struct dn_sock	*req;
+	struct dn_hdr	 h = { .kind = DN_MSG_CTL_STOP, .token = TOKEN,
+			    .node = DN_NODE_NONE, .seq = 9 };
+	uint8_t		 buf[DN_HDR_SIZE];
+	char		*u, *cause = NULL, name[32];
+	void		*msg;
+	size_t		 len;
+	int		 rv = -1;
+
+	snprintf(name, sizeof(name), "n%d.ctl", k);
+	u = url(f, name);
+	if (dn_sock_open(&req, DN_SOCK_REQ, &cause) != 0)
+		fail_msg("%s", cause);
+	dn_sock_dial(req, u, &cause);
+	free(u);
+	dn_sock_set_timeouts(req, 2000, 5000);
+	dn_hdr_put(buf, &h);
+	if (dn_sock_send(req, buf, sizeof(buf), 0) == 0 &&
+	    dn_sock_recv(req, &msg, &len, 5000) == 0) {
+		if (dn_hdr_check(msg, len, TOKEN, NODES, 0, &h) == 0 &&
+		    h.kind == DN_MSG_CTL_STOP && h.seq == 9)
+			rv = 0;
+		dn_msg_free(msg, len);
+	}
+	dn_sock_close(req);
+	return (rv);
 }
 
 static int
@@ -398,8 +431,10 @@ devnet(void **state)
 	assert_int_equal(status(f, 2, 0, &st), 0);
 	assert_int_equal(st.txs_applied, TXS);
 
-	/* SIGTERM: a final sample from each, exit 0. */
-	for (k = 0; k < NODES; k++)
+	/* CTL_STOP (node 0) and SIGTERM (the others): a final sample from
+	 * each, exit 0. */
+	assert_int_equal(ctl_stop(f, 0), 0);
+	for (k = 1; k < NODES; k++)
 		kill(f->pid[k], SIGTERM);
 	for (k = 0; k < NODES; k++) {
 		assert_int_equal(waitpid(f->pid[k], &status_code, 0),
