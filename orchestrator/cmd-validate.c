@@ -42,14 +42,10 @@ put_quoted(FILE *out, const char *s)
 static void
 put_ms(FILE *out, int64_t ms)
 {
-	if (ms != 0 && ms % 3600000 == 0)
-		fprintf(out, "%" PRId64 "h", ms / 3600000);
-	else if (ms != 0 && ms % 60000 == 0)
-		fprintf(out, "%" PRId64 "m", ms / 60000);
-	else if (ms % 1000 == 0)
-		fprintf(out, "%" PRId64 "s", ms / 1000);
-	else
-		fprintf(out, "%" PRId64 "ms", ms);
+	char	buf[32];
+
+	scenario_fmt_ms(buf, sizeof(buf), ms);
+	fputs(buf, out);
 }
 
 static int

@@ -718,17 +718,35 @@ get_double(struct ctx *c, const struct ynode *n, const char *what,
 	return (0);
 }
 
-static void
-fmt_ms(char *buf, size_t cap, int64_t ms)
+void
+scenario_fmt_ms(char *buf, size_t cap, int64_t ms)
 {
-	if (ms % 3600000 == 0)
-		snprintf(buf, cap, "%" PRId64 "h", ms / 3600000);
-	else if (ms % 60000 == 0)
-		snprintf(buf, cap, "%" PRId64 "m", ms / 60000);
-	else if (ms % 1000 == 0)
-		snprintf(buf, cap, "%" PRId64 "s", ms / 1000);
-	else
+	static const struct {
+		const char	*unit;
+		int64_t		 ms;
+	} parts[] = { { "h", 3600000 }, { "m", 60000 }, { "s", 1000 },
+		{ "ms", 1 } };
+	size_t	used = 0, i;
+
+	if (cap == 0)
+		return;
+	buf[0] = '\0';
+	if (ms <= 0) {
 		snprintf(buf, cap, "%" PRId64 "ms", ms);
+		return;
+	}
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]) && used < cap; i++) {
+		int	n;
+
+		if (ms / parts[i].ms == 0)
+			continue;
+		n = snprintf(buf + used, cap - used, "%" PRId64 "%s",
+		    ms / parts[i].ms, parts[i].unit);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+		ms %= parts[i].ms;
+	}
 }
 
 static int
@@ -745,8 +763,8 @@ get_duration(struct ctx *c, const struct ynode *n, const char *what,
 		return (fail(c, n, "%s: %s (got '%s'; write e.g. 500ms, 90s, "
 		    "15m, 2h30m)", what, why, n->value));
 	if (v < min || v > max) {
-		fmt_ms(lo, sizeof(lo), min);
-		fmt_ms(hi, sizeof(hi), max);
+		scenario_fmt_ms(lo, sizeof(lo), min);
+		scenario_fmt_ms(hi, sizeof(hi), max);
 		return (fail(c, n, "%s must be between %s and %s (got '%s')",
 		    what, lo, hi, n->value));
 	}

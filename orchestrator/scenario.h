@@ -128,6 +128,9 @@ int	 scenario_load_buffer(struct scenario **sp, const char *name,
 	    const char *buf, size_t len, char *const *sets, size_t nsets,
 	    const char *default_binary, char **cause);
 void	 scenario_free(struct scenario *);
+/* A duration the way a scenario writes it ("2h", "90s", "500ms") into
+ * BUF of CAP bytes. */
+void	 scenario_fmt_ms(char *buf, size_t cap, int64_t ms);
 
 /* --- plan --------------------------------------------------------------- */
 struct plan_trial {

@@ -795,6 +795,27 @@ argv_ipc_and_workloads(void **state)
 }
 
 static void
+format_durations(void **state)
+{
+	static const struct {
+		int64_t		 ms;
+		const char	*want;
+	} cases[] = { { 0, "0ms" }, { 500, "500ms" }, { 90000, "1m30s" },
+		{ 9000000, "2h30m" }, { 3600000, "1h" }, { 3723004, "1h2m3s4ms" },
+		{ 30 * 24 * 3600000LL, "720h" } };
+	char	buf[32];
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		scenario_fmt_ms(buf, sizeof(buf), cases[i].ms);
+		assert_string_equal(buf, cases[i].want);
+	}
+	scenario_fmt_ms(buf, 4, 3723004);	/* truncates, terminated */
+	assert_int_equal(strlen(buf), 3);
+}
+
+static void
 buffer_limits(void **state)
 {
 	struct scenario	*s = NULL;
@@ -837,6 +858,7 @@ main(void)
 		cmocka_unit_test(argv_precedence),
 		cmocka_unit_test(argv_ipc_and_workloads),
 		cmocka_unit_test(buffer_limits),
+		cmocka_unit_test(format_durations),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));
