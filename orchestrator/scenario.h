@@ -91,12 +91,13 @@ struct scenario {
 		double		 read_rate;	/* readrandom: reads/s per node, 0 = flat out */
 		uint32_t	 cf_count;	/* cf-churn: families per cycle */
 		char		*cf_options;	/* cf-churn: options string */
-		uint64_t	 read_keys;	/* readrandom: db_bench-shaped keys
-						   (--keys), 0 = the accounts */
-		uint64_t	 reads;		/* readrandom: stop after N (--reads),
-						   0 = until the end */
-		uint32_t	 cf_cycles;	/* cf-churn: stop after N cycles
-						   (--cf-cycles), 0 = until the end */
+		/* readrandom: db_bench-shaped keys (--keys), 0 = the
+		 * accounts; stop after N reads (--reads), 0 = at the end */
+		uint64_t	 read_keys;
+		uint64_t	 reads;
+		/* cf-churn: stop after N cycles (--cf-cycles), 0 = at the
+		 * end */
+		uint32_t	 cf_cycles;
 	} workload;
 
 	char		*rocksdb_options;	/* base options string */

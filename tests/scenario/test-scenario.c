@@ -801,7 +801,8 @@ format_durations(void **state)
 		int64_t		 ms;
 		const char	*want;
 	} cases[] = { { 0, "0ms" }, { 500, "500ms" }, { 90000, "1m30s" },
-		{ 9000000, "2h30m" }, { 3600000, "1h" }, { 3723004, "1h2m3s4ms" },
+		{ 9000000, "2h30m" }, { 3600000, "1h" },
+		{ 3723004, "1h2m3s4ms" },
 		{ 30 * 24 * 3600000LL, "720h" } };
 	char	buf[32];
 	size_t	i;
