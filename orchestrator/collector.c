@@ -21,7 +21,12 @@
 #include "util.h"
 
 #define COMMIT_MS	250
-#define COMMIT_ROWS	10000
+/* The store's own batch: fewer, larger commits rewrite fewer leaf pages
+ * (store.h, docs/benchmarks.md "Collector ingest"). */
+#define COMMIT_ROWS	DN_STORE_BATCH_ROWS
+/* Messages taken without waiting once one has arrived: one wake-up per
+ * burst instead of per message. */
+#define RECV_BATCH	256
 
 struct collector {
 	struct trial	*t;
@@ -412,8 +417,13 @@ collector_main(void *arg)
 
 		rv = dn_sock_recv(c->sock, &buf, &len, 20);
 		if (rv == 0) {
-			handle(c, buf, len);
-			dn_msg_free(buf, len);
+			int	k = 0;
+
+			do {
+				handle(c, buf, len);
+				dn_msg_free(buf, len);
+			} while (++k < RECV_BATCH &&
+			    dn_sock_recv(c->sock, &buf, &len, 0) == 0);
 		} else if (rv != DN_EAGAIN)
 			break;
 		now = dn_now_ns();
