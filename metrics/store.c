@@ -33,6 +33,9 @@ struct pending {
 };
 /* Rows buffered before a forced flush and commit. */
 #define PENDING_MAX	DN_STORE_BATCH_ROWS
+/* Rows per multi-row INSERT: one step for many rows costs less than one
+ * step per row (docs/benchmarks.md, "Collector ingest"). */
+#define INS_ROWS	32
 
 struct dn_store {
 	sqlite3		*db;
@@ -42,6 +45,7 @@ struct dn_store {
 	int		 rdonly;
 	int		 in_txn;
 	sqlite3_stmt	*ins_sample;
+	sqlite3_stmt	*ins_samples;	/* INS_ROWS rows per statement */
 	sqlite3_stmt	*ins_event;
 	sqlite3_stmt	*ins_fact;
 	sqlite3_stmt	*sel_series;
@@ -202,6 +206,26 @@ prepare(struct dn_store *s, const char *sql, sqlite3_stmt **stp,
 		return (-1);
 	}
 	return (0);
+}
+
+/* The INS_ROWS-row sample insert. */
+static int
+prepare_ins_samples(struct dn_store *s, char **cause)
+{
+	static const char	head[] = "INSERT OR IGNORE INTO samples "
+				    "(run_id, node, metric_id, t_ms, value) "
+				    "VALUES ";
+	static const char	row[] = "(?, ?, ?, ?, ?),";
+	char			sql[sizeof(head) + INS_ROWS * (sizeof(row) - 1)];
+	size_t			off = sizeof(head) - 1;
+	int			i, rv;
+
+	memcpy(sql, head, off);
+	for (i = 0; i < INS_ROWS; i++, off += sizeof(row) - 1)
+		memcpy(sql + off, row, sizeof(row) - 1);
+	sql[off - 1] = '\0';	/* the last comma */
+	rv = prepare(s, sql, &s->ins_samples, cause);
+	return (rv);
 }
 
 /* Step a write statement that returns no row, and reset it. */
@@ -424,6 +448,7 @@ dn_store_open(struct dn_store **sp, const char *path, int flags,
 		if (prepare(s, "INSERT OR IGNORE INTO samples (run_id, node, "
 		    "metric_id, t_ms, value) VALUES (?1, ?2, ?3, ?4, ?5)",
 		    &s->ins_sample, cause) != 0 ||
+		    prepare_ins_samples(s, cause) != 0 ||
 		    prepare(s, "INSERT INTO events (run_id, t_ms, node, kind, "
 		    "detail) VALUES (?1, ?2, ?3, ?4, ?5)", &s->ins_event,
 		    cause) != 0 ||
@@ -445,6 +470,7 @@ dn_store_close(struct dn_store *s)
 	if (s == NULL)
 		return;
 	sqlite3_finalize(s->ins_sample);
+	sqlite3_finalize(s->ins_samples);
 	sqlite3_finalize(s->ins_event);
 	sqlite3_finalize(s->ins_fact);
 	sqlite3_finalize(s->sel_series);
@@ -722,7 +748,25 @@ pending_flush(struct dn_store *s, char **cause)
 	if (txn_begin(s, cause) != 0)
 		return (-1);
 	qsort(s->pend, s->npend, sizeof(*s->pend), pending_cmp);
-	for (i = 0; i < s->npend; i++) {
+	for (i = 0; i + INS_ROWS <= s->npend; i += INS_ROWS) {
+		sqlite3_stmt	*m = s->ins_samples;
+		int		 k;
+
+		for (k = 0; k < INS_ROWS; k++) {
+			const struct pending *p = &s->pend[i + (size_t)k];
+
+			sqlite3_bind_int64(m, k * 5 + 1, p->run_id);
+			sqlite3_bind_int(m, k * 5 + 2, p->node);
+			sqlite3_bind_int(m, k * 5 + 3, p->metric_id);
+			sqlite3_bind_int64(m, k * 5 + 4, p->t_ms);
+			sqlite3_bind_double(m, k * 5 + 5, p->value);
+		}
+		if (step_done(s, m, "insert sample", cause) != 0) {
+			s->npend = 0;
+			return (-1);
+		}
+	}
+	for (; i < s->npend; i++) {
 		const struct pending *p = &s->pend[i];
 
 		sqlite3_bind_int64(st, 1, p->run_id);
