@@ -142,6 +142,10 @@ struct node {
 	atomic_uint_fast64_t	 mempool;
 	atomic_uint_fast64_t	 lag_blocks;
 	atomic_uint_fast64_t	 lag_ms;
+	/* Highest lag since the last sample: a catch-up that takes less
+	 * than a sample interval still shows in the samples. */
+	atomic_uint_fast64_t	 lag_blocks_peak;
+	atomic_uint_fast64_t	 lag_ms_peak;
 	atomic_uint_fast64_t	 log_lines;
 	atomic_uint_fast64_t	 rejected;
 
@@ -529,6 +533,17 @@ best_height(struct node *n)
 	return (best);
 }
 
+/* Set a lag gauge and raise its peak-since-last-sample. */
+static void
+set_lag(atomic_uint_fast64_t *cur, atomic_uint_fast64_t *peak, uint64_t v)
+{
+	uint_fast64_t	p = atomic_load(peak);
+
+	atomic_store(cur, v);
+	while (v > p && !atomic_compare_exchange_weak(peak, &p, v))
+		;
+}
+
 static void
 publish_state(struct node *n)
 {
@@ -544,11 +559,21 @@ publish_state(struct node *n)
 	atomic_store(&n->mempool, chain_mempool_size(n->chain));
 	best = best_height(n);
 	if (best <= h.height) {
-		atomic_store(&n->lag_blocks, 0);
-		atomic_store(&n->lag_ms, n->last_apply_delay_ns / 1000000);
+		uint64_t	lag = n->last_apply_delay_ns / 1000000;
+		uint64_t	due = h.proposed_ns +
+				    (uint64_t)n->o.block_ms * 1000000;
+
+		/* Not behind any peer, but the chain itself may be behind
+		 * its schedule (a stalled proposer): that counts too. */
+		now = dn_now_ns();
+		if (h.proposed_ns != 0 && now > due &&
+		    (now - due) / 1000000 > lag)
+			lag = (now - due) / 1000000;
+		set_lag(&n->lag_blocks, &n->lag_blocks_peak, 0);
+		set_lag(&n->lag_ms, &n->lag_ms_peak, lag);
 		return;
 	}
-	atomic_store(&n->lag_blocks, best - h.height);
+	set_lag(&n->lag_blocks, &n->lag_blocks_peak, best - h.height);
 	/* Behind: age of the oldest block we know of and have not applied:
 	 * a buffered one, else the one a peer announced. */
 	for (i = 0; i < BUFFER_SLOTS; i++) {
@@ -567,7 +592,7 @@ publish_state(struct node *n)
 		}
 	}
 	now = dn_now_ns();
-	atomic_store(&n->lag_ms, since != 0 && now > since ?
+	set_lag(&n->lag_ms, &n->lag_ms_peak, since != 0 && now > since ?
 	    (now - since) / 1000000 : 0);
 }
 
@@ -949,8 +974,12 @@ fill_metrics(void *arg, double *v)
 	uint64_t	 ops = 0, ns = 0;
 
 	v[DN_M_HEIGHT] = (double)atomic_load(&n->height);
-	v[DN_M_LAG_BLOCKS] = (double)atomic_load(&n->lag_blocks);
-	v[DN_M_LAG_MS] = (double)atomic_load(&n->lag_ms);
+	/* The peak since the last sample; the next interval starts from
+	 * the current value. */
+	v[DN_M_LAG_BLOCKS] = (double)atomic_exchange(&n->lag_blocks_peak,
+	    atomic_load(&n->lag_blocks));
+	v[DN_M_LAG_MS] = (double)atomic_exchange(&n->lag_ms_peak,
+	    atomic_load(&n->lag_ms));
 	v[DN_M_TXS_APPLIED] = (double)atomic_load(&n->txs_applied);
 	v[DN_M_TXS_REJECTED] = (double)atomic_load(&n->txs_rejected);
 	v[DN_M_READS] = (double)store_reads(n->store);
