@@ -330,40 +330,35 @@ dn_stats_mwu_clustered(const double *x, const int *cx, size_t nx,
 	return (rc);
 }
 
-/* Continued fraction of the incomplete beta function (Lentz). */
+/* Lentz's guard against a zero denominator. */
+static double
+nonzero(double v)
+{
+	return (fabs(v) < 1e-300 ? 1e-300 : v);
+}
+
+/* Continued fraction of the incomplete beta function (modified Lentz):
+ * even and odd steps alternate between the two coefficient forms. */
 static double
 betacf(double a, double b, double x)
 {
 	double	qab = a + b, qap = a + 1, qam = a - 1, c = 1, d, h, aa, del;
-	int	m, m2;
+	int	i, m;
 
-	d = 1 - qab * x / qap;
-	if (fabs(d) < 1e-300)
-		d = 1e-300;
-	d = 1 / d;
+	d = 1 / nonzero(1 - qab * x / qap);
 	h = d;
-	for (m = 1; m <= 300; m++) {
-		m2 = 2 * m;
-		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < 1e-300)
-			d = 1e-300;
-		c = 1 + aa / c;
-		if (fabs(c) < 1e-300)
-			c = 1e-300;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < 1e-300)
-			d = 1e-300;
-		c = 1 + aa / c;
-		if (fabs(c) < 1e-300)
-			c = 1e-300;
-		d = 1 / d;
+	for (i = 2; i <= 600; i++) {
+		m = i / 2;
+		if (i % 2 == 0)
+			aa = m * (b - m) * x / ((qam + 2 * m) * (a + 2 * m));
+		else
+			aa = -(a + m) * (qab + m) * x / ((a + 2 * m) *
+			    (qap + 2 * m));
+		d = 1 / nonzero(1 + aa * d);
+		c = nonzero(1 + aa / c);
 		del = d * c;
 		h *= del;
-		if (fabs(del - 1) < 1e-15)
+		if (i % 2 == 1 && fabs(del - 1) < 1e-15)
 			break;
 	}
 	return (h);

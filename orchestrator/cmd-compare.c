@@ -86,25 +86,15 @@ cmd_compare_exec(int argc, char **argv)
 			}
 			break;
 		case 't':
-			if (dn_parse_double(optarg, &opts.threshold_pct) !=
-			    0 || opts.threshold_pct < 0 ||
-			    opts.threshold_pct > 1000) {
+			if (compare_threshold_parse(optarg,
+			    &opts.threshold_pct) != 0) {
 				cmd_error("bad --threshold '%s' (a percentage "
 				    "such as 1 or 0.5)", optarg);
 				return (CMD_EXIT_USAGE);
 			}
-			/* 0 means "no threshold", not "the default". */
-			if (opts.threshold_pct == 0)
-				opts.threshold_pct = 1e-9;
 			break;
 		case 'u':
-			if (strcmp(optarg, "auto") == 0)
-				opts.unit = COMPARE_UNIT_AUTO;
-			else if (strcmp(optarg, "trial") == 0)
-				opts.unit = COMPARE_UNIT_TRIAL;
-			else if (strcmp(optarg, "node") == 0)
-				opts.unit = COMPARE_UNIT_NODE;
-			else {
+			if (compare_unit_parse(optarg, &opts.unit) != 0) {
 				cmd_error("unknown --unit '%s' (auto, trial "
 				    "or node)", optarg);
 				return (CMD_EXIT_USAGE);

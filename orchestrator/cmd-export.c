@@ -3,14 +3,13 @@
  * per (node, t_ms), one column per metric (pandas.read_csv-ready; node -1
  * is the load generator, empty cells are samples not taken).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd.h"
+#include "compare.h"
 #include "metric-table.h"
 #include "store.h"
 #include "util.h"
@@ -195,36 +194,25 @@ cmd_export_exec(int argc, char **argv)
 	}
 	if (dn_store_open(&s, db, DN_STORE_RDONLY, &cause) != 0)
 		goto fail;
-	if (output != NULL) {
-		/* Write beside, rename into place: no half-written file. */
-		tmp = dn_xasprintf("%s.tmp", output);
-		if ((out = fopen(tmp, "w")) == NULL) {
-			cause = dn_xasprintf("cannot write '%s': %s", tmp,
-			    strerror(errno));
-			goto fail;
-		}
-	}
+	/* Written beside and renamed into place: no half-written file. */
+	if (output != NULL && (out = outfile_open(output, &tmp,
+	    &cause)) == NULL)
+		goto fail;
 	if (export_run(s, run, out, &cause) != 0)
 		goto fail;
 	if (output != NULL) {
 		FILE	*f = out;
 
 		out = NULL;
-		if (fflush(f) != 0 || fsync(fileno(f)) != 0 ||
-		    fclose(f) != 0 || rename(tmp, output) != 0) {
-			cause = dn_xasprintf("cannot write '%s': %s", output,
-			    strerror(errno));
+		if (outfile_commit(f, tmp, output, &cause) != 0)
 			goto fail;
-		}
 	}
 	rc = 0;
 	goto out;
 fail:
 	cmd_error("%s", cause);
 	if (out != NULL && out != stdout)
-		fclose(out);
-	if (tmp != NULL)
-		unlink(tmp);
+		outfile_abort(out, tmp);
 out:
 	free(tmp);
 	free(cause);

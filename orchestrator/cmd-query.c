@@ -9,7 +9,6 @@
 
 #include "cmd.h"
 #include "compare.h"
-#include "store.h"
 
 static const char query_help[] =
     "options:\n"
@@ -42,8 +41,6 @@ cmd_query_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*db = CMD_DEFAULT_DB;
-	struct dn_store	*s = NULL;
-	struct qtab	 t = { 0 };
 	char		*cause = NULL;
 	int		 c, format = COMPARE_TABLE, rc = 1;
 
@@ -76,17 +73,13 @@ cmd_query_exec(int argc, char **argv)
 		    "query --help')");
 		return (CMD_EXIT_USAGE);
 	}
-	if (dn_store_open(&s, db, DN_STORE_RDONLY, &cause) != 0 ||
-	    dn_store_query(s, argv[optind], NULL, 0, qtab_row, &t,
+	if (qtab_exec(db, argv[optind], format, NULL, stdout,
 	    &cause) != 0) {
 		cmd_error("%s", cause);
 		goto out;
 	}
-	qtab_print(&t, format, stdout);
 	rc = 0;
 out:
-	qtab_release(&t);
 	free(cause);
-	dn_store_close(s);
 	return (rc);
 }

@@ -5,7 +5,6 @@
  * overlaid as a median line with a p10-p90 band across nodes and trials,
  * the warmup window shaded and events marked.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -648,23 +647,15 @@ cmd_report_exec(int argc, char **argv)
 			metrics[opts.nmetrics++] = optarg;
 			break;
 		case 't':
-			if (dn_parse_double(optarg, &opts.threshold_pct) !=
-			    0 || opts.threshold_pct < 0) {
+			if (compare_threshold_parse(optarg,
+			    &opts.threshold_pct) != 0) {
 				cmd_error("bad --threshold '%s' (a percentage "
 				    "such as 1 or 0.5)", optarg);
 				return (CMD_EXIT_USAGE);
 			}
-			if (opts.threshold_pct == 0)
-				opts.threshold_pct = 1e-9;
 			break;
 		case 'u':
-			if (strcmp(optarg, "auto") == 0)
-				opts.unit = COMPARE_UNIT_AUTO;
-			else if (strcmp(optarg, "trial") == 0)
-				opts.unit = COMPARE_UNIT_TRIAL;
-			else if (strcmp(optarg, "node") == 0)
-				opts.unit = COMPARE_UNIT_NODE;
-			else {
+			if (compare_unit_parse(optarg, &opts.unit) != 0) {
 				cmd_error("unknown --unit '%s' (auto, trial "
 				    "or node)", optarg);
 				return (CMD_EXIT_USAGE);
@@ -688,35 +679,21 @@ cmd_report_exec(int argc, char **argv)
 	    compare_analyze(s, argv[optind], argv[optind + 1], &opts, &r,
 	    &cause) != 0)
 		goto fail;
-	tmp = dn_xasprintf("%s.tmp", output);
-	if ((out = fopen(tmp, "w")) == NULL) {
-		cause = dn_xasprintf("cannot write '%s': %s", tmp,
-		    strerror(errno));
+	if ((out = outfile_open(output, &tmp, &cause)) == NULL)
 		goto fail;
-	}
 	if (write_report(s, r, db, out, &cause) != 0)
 		goto fail;
-	if (fflush(out) != 0 || fsync(fileno(out)) != 0) {
-		cause = dn_xasprintf("cannot write '%s': %s", tmp,
-		    strerror(errno));
-		goto fail;
-	}
-	fclose(out);
+	c = outfile_commit(out, tmp, output, &cause);
 	out = NULL;
-	if (rename(tmp, output) != 0) {
-		cause = dn_xasprintf("cannot rename '%s' to '%s': %s", tmp,
-		    output, strerror(errno));
+	if (c != 0)
 		goto fail;
-	}
 	printf("wrote %s\n", output);
 	rc = 0;
 	goto out;
 fail:
 	cmd_error("%s", cause);
-	if (out != NULL) {
-		fclose(out);
-		unlink(tmp);
-	}
+	if (out != NULL)
+		outfile_abort(out, tmp);
 out:
 	free(tmp);
 	free(cause);

@@ -5,7 +5,7 @@
 
 #include "cmd.h"
 #include "compare.h"
-#include "store.h"
+#include "util.h"
 
 static const char runs_help[] =
     "options:\n"
@@ -36,9 +36,7 @@ cmd_runs_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*db = CMD_DEFAULT_DB;
-	struct dn_store	*s = NULL;
-	struct qtab	 t = { 0 };
-	char		*cause = NULL;
+	char		*cause = NULL, *empty = NULL;
 	int		 c, format = COMPARE_TABLE, rc = 1;
 
 	optind = 1;
@@ -69,25 +67,20 @@ cmd_runs_exec(int argc, char **argv)
 		cmd_error("runs: unexpected argument '%s'", argv[optind]);
 		return (CMD_EXIT_USAGE);
 	}
-	if (dn_store_open(&s, db, DN_STORE_RDONLY, &cause) != 0 ||
-	    dn_store_query(s, "SELECT id, ab_group AS \"group\", scenario, "
+	empty = dn_xasprintf("no runs in '%s' (store some with 'devnet "
+	    "run')\n", db);
+	if (qtab_exec(db, "SELECT id, ab_group AS \"group\", scenario, "
 	    "variant, trial, label, status, "
 	    "strftime('%Y-%m-%d %H:%M:%S', start_ms / 1000, 'unixepoch') "
 	    "AS start, round((coalesce(end_ms, start_ms) - start_ms) / "
-	    "1000.0, 1) AS duration_s, nodes FROM runs ORDER BY id", NULL, 0,
-	    qtab_row, &t, &cause) != 0) {
+	    "1000.0, 1) AS duration_s, nodes FROM runs ORDER BY id", format,
+	    empty, stdout, &cause) != 0) {
 		cmd_error("%s", cause);
 		goto out;
 	}
-	if (t.nrows == 0 && format == COMPARE_TABLE)
-		printf("no runs in '%s' (store some with 'devnet run')\n",
-		    db);
-	else
-		qtab_print(&t, format, stdout);
 	rc = 0;
 out:
-	qtab_release(&t);
+	free(empty);
 	free(cause);
-	dn_store_close(s);
 	return (rc);
 }

@@ -8,11 +8,12 @@
  * -> test on the chosen unit (Mann-Whitney, Holm, clustered bootstrap) ->
  * render.  No sqlite here: reads go through metrics/store.h.
  */
-#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compare.h"
 #include "metric-table.h"
@@ -120,6 +121,30 @@ compare_format_parse(const char *s, int *format)
 		}
 	}
 	return (-1);
+}
+
+int
+compare_unit_parse(const char *s, int *unit)
+{
+	if (strcmp(s, "auto") == 0)
+		*unit = COMPARE_UNIT_AUTO;
+	else if (strcmp(s, "trial") == 0)
+		*unit = COMPARE_UNIT_TRIAL;
+	else if (strcmp(s, "node") == 0)
+		*unit = COMPARE_UNIT_NODE;
+	else
+		return (-1);
+	return (0);
+}
+
+int
+compare_threshold_parse(const char *s, double *pct)
+{
+	if (dn_parse_double(s, pct) != 0 || !(*pct >= 0) || *pct > 1000)
+		return (-1);
+	if (*pct == 0)
+		*pct = 1e-9;
+	return (0);
 }
 
 /* --- resolving sides ------------------------------------------------ */
@@ -1204,4 +1229,68 @@ qtab_print(const struct qtab *t, int format, FILE *out)
 		fputs(format == COMPARE_MARKDOWN ? "|\n" : "\n", out);
 	}
 	free(width);
+}
+
+int
+qtab_exec(const char *db, const char *sql, int format, const char *empty,
+    FILE *out, char **cause)
+{
+	struct dn_store	*s = NULL;
+	struct qtab	 t = { 0 };
+	int		 rc = -1;
+
+	if (dn_store_open(&s, db, DN_STORE_RDONLY, cause) != 0 ||
+	    dn_store_query(s, sql, NULL, 0, qtab_row, &t, cause) != 0)
+		goto out;
+	if (t.nrows == 0 && empty != NULL && format == COMPARE_TABLE)
+		fputs(empty, out);
+	else
+		qtab_print(&t, format, out);
+	rc = 0;
+out:
+	qtab_release(&t);
+	dn_store_close(s);
+	return (rc);
+}
+
+/* --- output files ------------------------------------------------------ */
+
+FILE *
+outfile_open(const char *path, char **tmp, char **cause)
+{
+	FILE	*f;
+
+	*tmp = dn_xasprintf("%s.tmp", path);
+	if ((f = fopen(*tmp, "w")) == NULL)
+		*cause = dn_xasprintf("cannot write '%s': %s", *tmp,
+		    strerror(errno));
+	return (f);
+}
+
+int
+outfile_commit(FILE *f, const char *tmp, const char *path, char **cause)
+{
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
+		*cause = dn_xasprintf("cannot write '%s': %s", tmp,
+		    strerror(errno));
+		outfile_abort(f, tmp);
+		return (-1);
+	}
+	fclose(f);
+	if (rename(tmp, path) != 0) {
+		*cause = dn_xasprintf("cannot rename '%s' to '%s': %s", tmp,
+		    path, strerror(errno));
+		unlink(tmp);
+		return (-1);
+	}
+	return (0);
+}
+
+void
+outfile_abort(FILE *f, const char *tmp)
+{
+	if (f != NULL)
+		fclose(f);
+	if (tmp != NULL)
+		unlink(tmp);
 }

@@ -111,6 +111,12 @@ void	 compare_render(const struct compare_result *r, int format,
 
 /* Parse "table", "markdown", "csv", "json" into *FORMAT; -1 if unknown. */
 int	 compare_format_parse(const char *s, int *format);
+/* Parse "auto", "trial", "node" into *UNIT; -1 if unknown. */
+int	 compare_unit_parse(const char *s, int *unit);
+/* Parse a --threshold percentage into *PCT (0 means none: a tiny value
+ * is stored, since 0 in compare_opts means the default); -1 if bad. */
+int	 compare_threshold_parse(const char *s, double *pct);
+
 /* Names of the derived metrics compare knows, NULL-terminated (static). */
 const char *const *compare_metric_names(void);
 
@@ -134,5 +140,20 @@ int	 qtab_row(void *arg, int ncols, const char *const *names,
 	    const char *const *values, const int *types);
 void	 qtab_print(const struct qtab *t, int format, FILE *out);
 void	 qtab_release(struct qtab *t);
+/* Open DB read-only, run SQL, print the rows in FORMAT (table, csv or
+ * json) to OUT; EMPTY, if not NULL, is printed instead of an empty table.
+ * 0, or -1 with *CAUSE. */
+int	 qtab_exec(const char *db, const char *sql, int format,
+	    const char *empty, FILE *out, char **cause);
+
+/*
+ * An output file that appears whole or not at all: outfile_open writes to
+ * PATH.tmp (*TMP, caller frees), outfile_commit flushes, fsyncs, closes and
+ * renames it to PATH; outfile_abort closes and removes it.
+ */
+FILE	*outfile_open(const char *path, char **tmp, char **cause);
+int	 outfile_commit(FILE *f, const char *tmp, const char *path,
+	    char **cause);
+void	 outfile_abort(FILE *f, const char *tmp);
 
 #endif
