@@ -8,17 +8,14 @@
 # usage: tools/bench/collector-ingest.sh [ROUNDS] [SENDERS] [MSGS_PER_SENDER]
 # BUILD (default build-bench) holds bin/dn-collector-ingest-bench.
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/bench-lib.sh"
+here=$HERE root=$ROOT
 build=${BUILD:-$root/build-bench}
 rounds=${1:-3}
 senders=${2:-10}
 msgs=${3:-3000}
 drv=$build/bin/dn-collector-ingest-bench
-[ -x "$drv" ] || { echo "$0: no $drv; build it first (cmake --build" \
-    "build-bench --target dn-collector-ingest-bench)" >&2; exit 1; }
-median() { echo "$@" | tr ' ' '\n' | grep . | sort -g | \
-    awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+bench_need "$drv" dn-collector-ingest-bench
 rate_all= cpu_all=
 r=1
 while [ "$r" -le "$rounds" ]; do
@@ -28,5 +25,5 @@ while [ "$r" -le "$rounds" ]; do
 	cpu_all="$cpu_all $(echo "$line" | sed 's/.*cpu_ms_per_1000=\([^ ]*\).*/\1/')"
 	r=$((r + 1))
 done
-echo "median: $(median $rate_all) samples/s," \
-    "$(median $cpu_all) collector CPU ms per 1,000 samples"
+echo "median: $(bench_median $rate_all) samples/s," \
+    "$(bench_median $cpu_all) collector CPU ms per 1,000 samples"

@@ -12,8 +12,8 @@
 #       -- --set workload.tps=20000 --set duration=60s --repeats 1
 # DEVNET (default build-bench/bin/devnet) selects the binary.
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/bench-lib.sh"
+here=$HERE root=$ROOT
 devnet=${DEVNET:-$root/build-bench/bin/devnet}
 [ $# -ge 1 ] || { echo "usage: $0 SCENARIO [OUTDIR] [-- ARGS]" >&2; exit 2; }
 scn=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -24,8 +24,7 @@ if [ $# -ge 1 ] && [ "$1" != "--" ]; then
 	shift
 fi
 [ $# -ge 1 ] && [ "$1" = "--" ] && shift
-[ -x "$devnet" ] || { echo "$0: no $devnet; build it first" \
-    "(cmake --build build-bench --target devnet devnet-node)" >&2; exit 1; }
+bench_need "$devnet" "devnet devnet-node"
 [ -n "$out" ] || out=$(mktemp -d /tmp/lg-XXXXXX)
 mkdir -p "$out"
 db=$out/lg.db

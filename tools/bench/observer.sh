@@ -14,8 +14,8 @@
 # usage: tools/bench/observer.sh [ROUNDS] [SECONDS] [READ_S] [KEYS]
 # BUILD (default build-bench) holds bin/devnet-node, bin/dn-observer-bench.
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/bench-lib.sh"
+here=$HERE root=$ROOT
 build=${BUILD:-$root/build-bench}
 rounds=${1:-3}
 seconds=${2:-120}
@@ -23,10 +23,8 @@ read_s=${3:-20}
 keys=${4:-200000}
 node=$build/bin/devnet-node
 obs=$build/bin/dn-observer-bench
-for b in "$node" "$obs"; do
-	[ -x "$b" ] || { echo "$0: no $b; build it first (cmake --build" \
-	    "build-bench --target devnet-node dn-observer-bench)" >&2; exit 1; }
-done
+bench_need "$node" devnet-node
+bench_need "$obs" dn-observer-bench
 work=$(mktemp -d /tmp/ob-XXXXXX)
 npid= spid=
 cleanup() {
@@ -35,8 +33,6 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
-median() { echo "$@" | tr ' ' '\n' | grep . | sort -g | \
-    awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 echo "== agent cost: ${seconds} s at 1 s interval, $rounds round(s)"
 cpu_all= rss_all=
@@ -49,8 +45,8 @@ while [ "$r" -le "$rounds" ]; do
 	rss_all="$rss_all $(echo "$line" | sed 's/.*rss_growth_kib=\([^ ]*\).*/\1/')"
 	r=$((r + 1))
 done
-echo "median: agent $(median $cpu_all) % of one core," \
-    "RSS growth $(median $rss_all) KiB"
+echo "median: agent $(bench_median $cpu_all) % of one core," \
+    "RSS growth $(bench_median $rss_all) KiB"
 
 # One node run of READ_S seconds; $1 = on|off.  Prints its ops/sec.
 reads() {
@@ -90,7 +86,7 @@ while [ "$r" -le "$rounds" ]; do
 	on_all="$on_all $on"
 	r=$((r + 1))
 done
-moff=$(median $off_all)
-mon=$(median $on_all)
+moff=$(bench_median $off_all)
+mon=$(bench_median $on_all)
 echo "median: off $moff reads/s, on $mon reads/s," \
     "on/off $(awk -v a="$mon" -v b="$moff" 'BEGIN { printf "%.4f", a / b }')"

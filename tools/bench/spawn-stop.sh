@@ -9,13 +9,12 @@
 # usage: tools/bench/spawn-stop.sh [ROUNDS] [NODES]
 # DEVNET (default build-bench/bin/devnet) selects the binary.
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/bench-lib.sh"
+here=$HERE root=$ROOT
 devnet=${DEVNET:-$root/build-bench/bin/devnet}
 rounds=${1:-3}
 nodes=${2:-10}
-[ -x "$devnet" ] || { echo "$0: no $devnet; build it first" \
-    "(cmake --build build-bench --target devnet devnet-node)" >&2; exit 1; }
+bench_need "$devnet" "devnet devnet-node"
 work=$(mktemp -d /tmp/ss-XXXXXX)
 pid=
 cleanup() {
@@ -23,7 +22,6 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
 ready_all= stop_all= left_all=0
 r=1
 while [ "$r" -le "$rounds" ]; do
@@ -43,10 +41,10 @@ while [ "$r" -le "$rounds" ]; do
 	[ -n "$ready" ] || { echo "$0: round $r: devnet never ready" >&2; \
 	    exit 1; }
 	sleep 2
-	t0=$(now_ms)
+	t0=$(bench_now_ms)
 	kill -TERM "$pid"
 	wait "$pid" || true
-	t1=$(now_ms)
+	t1=$(bench_now_ms)
 	pid=
 	left=$(pgrep -f -- "--dir $work/r$r/" | wc -l)
 	echo "round $r: $nodes node(s) ready in $ready ms;" \
@@ -56,8 +54,7 @@ while [ "$r" -le "$rounds" ]; do
 	left_all=$((left_all + left))
 	r=$((r + 1))
 done
-median() { echo "$@" | tr ' ' '\n' | grep . | sort -n | \
-    awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-echo "median: ready $(median $ready_all) ms, stop $(median $stop_all) ms," \
+echo "median: ready $(bench_median $ready_all) ms," \
+    "stop $(bench_median $stop_all) ms," \
     "nodes left $left_all"
 [ "$left_all" -eq 0 ]
