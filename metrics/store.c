@@ -431,8 +431,11 @@ dn_store_open(struct dn_store **sp, const char *path, int flags,
 	    cause) != 0)
 		goto fail;
 	if (s->rdonly) {
+		/* mmap: readers scan millions of rows (compare); it halves
+		 * their system time against pread of every page. */
 		if (exec_sql(s, "PRAGMA query_only = 1; "
-		    "PRAGMA cache_size = -65536", "pragmas", cause) != 0)
+		    "PRAGMA cache_size = -65536; "
+		    "PRAGMA mmap_size = 1073741824", "pragmas", cause) != 0)
 			goto fail;
 	} else {
 		if (check_integrity(s, cause) != 0)
