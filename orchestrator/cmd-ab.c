@@ -65,6 +65,10 @@ cmd_ab_exec(int argc, char **argv)
 			return (CMD_EXIT_USAGE);
 		}
 	}
+	/* With a machine format, stdout holds only the comparison. */
+	a.info_to_stderr = co.format != COMPARE_TABLE;
+	if (a.info_to_stderr)
+		a.ro.out = stderr;
 	status = run_args_execute(&a, &res, &store, &scn);
 	if (store == NULL)
 		goto out;

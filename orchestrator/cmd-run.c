@@ -228,12 +228,14 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		res->nfailed++;
 	}
 	if (res->nruns > 0) {
-		printf("stored run%s", res->nruns > 1 ? "s" : "");
+		FILE	*f = a->info_to_stderr ? stderr : stdout;
+
+		fprintf(f, "stored run%s", res->nruns > 1 ? "s" : "");
 		for (i = 0; i < res->nruns; i++)
-			printf(" %lld", (long long)res->run_ids[i]);
-		printf(" in %s (group %lld)\n", a->db,
+			fprintf(f, " %lld", (long long)res->run_ids[i]);
+		fprintf(f, " in %s (group %lld)\n", a->db,
 		    (long long)res->group_id);
-		fflush(stdout);
+		fflush(f);
 	}
 	*storep = store;
 	*scnp = scn;

@@ -24,6 +24,8 @@ struct run_args {
 	const char	*format;
 	double		 threshold_pct;	/* < 0 = default */
 	const char	*unit;
+	int		 info_to_stderr; /* "stored runs ..." (machine output
+					    on stdout) */
 };
 
 /* Options text for --help of run and ab. */

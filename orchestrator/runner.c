@@ -899,6 +899,7 @@ static void
 print_summary(struct trial *t, const struct runner_opts *o)
 {
 	struct loadgen_stats	 st = { 0 };
+	FILE			*f = o->out != NULL ? o->out : stdout;
 	int			 k;
 
 	if (t->failed)
@@ -907,13 +908,13 @@ print_summary(struct trial *t, const struct runner_opts *o)
 		    t->fail_reason ? t->fail_reason : "?");
 	if (o->quiet)
 		return;
-	printf("run %lld: %s, trial %d/%zu, %s", (long long)t->run_id,
+	fprintf(f, "run %lld: %s, trial %d/%zu, %s", (long long)t->run_id,
 	    t->var->name, t->pt.index + 1, t->ntrials,
 	    sig_count ? "interrupted" : t->failed ? "FAILED" : "ok");
-	printf("\n");
+	fprintf(f, "\n");
 	if (t->lg != NULL) {
 		loadgen_stats(t->lg, &st);
-		printf("  load: %lld submitted, %lld included, %lld failed, "
+		fprintf(f, "  load: %lld submitted, %lld included, %lld failed, "
 		    "%lld pending, %lld not sent; achieved %.2f tx/s of %.2f\n",
 		    (long long)st.submitted, (long long)t->tx_included,
 		    (long long)t->tx_failed, (long long)(st.submitted -
@@ -922,14 +923,14 @@ print_summary(struct trial *t, const struct runner_opts *o)
 		    (double)(st.submitted - st.send_errors) / st.elapsed_s : 0,
 		    st.target_tps);
 	}
-	printf("  %-4s %10s %10s %10s %8s %8s %7s\n", "node", "max RSS",
+	fprintf(f, "  %-4s %10s %10s %10s %8s %8s %7s\n", "node", "max RSS",
 	    "avg RSS", "allocs/s", "max lag", "height", "lost");
 	for (k = 0; k < t->nnodes; k++) {
 		struct trial_node	*n = &t->nodes[k];
 		double			 dt = (double)(n->last_t - n->first_t) /
 					    1000.0;
 
-		printf("  %-4d %8.1f M %8.1f M %10.0f %8.0f %8.0f %7lld%s\n", k,
+		fprintf(f, "  %-4d %8.1f M %8.1f M %10.0f %8.0f %8.0f %7lld%s\n", k,
 		    n->rss_max / 1048576.0, n->rss_n ? n->rss_sum /
 		    (double)n->rss_n / 1048576.0 : 0,
 		    dt > 0 ? (n->last[DN_M_ALLOCS] - n->first[DN_M_ALLOCS]) /
@@ -937,8 +938,8 @@ print_summary(struct trial *t, const struct runner_opts *o)
 		    (long long)n->lost, n->crashed ? "  crashed" : "");
 	}
 	if (t->rejected > 0)
-		printf("  %lld message(s) rejected\n", (long long)t->rejected);
-	fflush(stdout);
+		fprintf(f, "  %lld message(s) rejected\n", (long long)t->rejected);
+	fflush(f);
 }
 
 /* Stop the load, check, stop the nodes, record the outcome. */

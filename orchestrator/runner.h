@@ -8,6 +8,7 @@
 #define DN_RUNNER_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "scenario.h"
@@ -21,6 +22,7 @@ struct runner_opts {
 	int		 quiet;		/* no progress at all */
 	int		 ready_timeout_ms;	/* 0 = default */
 	int		 grace_ms;	/* SIGTERM -> SIGKILL, 0 = default */
+	FILE		*out;		/* per-run summaries, NULL = stdout */
 };
 
 struct runner_result {
