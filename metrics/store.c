@@ -141,17 +141,21 @@ static const char schema_sql[] =
     "  ('crash','stalled','lost_samples')) AS unplanned_events,"
     " r.binary_sha256, r.git_describe"
     " FROM runs r;\n"
+    /* Aggregate first, name later: joining metrics per group instead of
+     * per row halves the cost of a whole-run summary. */
     "CREATE VIEW IF NOT EXISTS node_summary AS SELECT"
-    " s.run_id, s.node, m.name AS metric, m.unit, m.kind,"
-    " count(*) AS n, min(s.value) AS min, avg(s.value) AS avg,"
-    " max(s.value) AS max, min(s.t_ms) AS t_first, max(s.t_ms) AS t_last,"
-    " CASE WHEN m.kind = 'counter' AND max(s.t_ms) > min(s.t_ms)"
-    "  THEN (max(s.value) - min(s.value)) * 1000.0"
-    "   / (max(s.t_ms) - min(s.t_ms)) END AS rate_per_s"
-    " FROM runs r JOIN samples s ON s.run_id = r.id"
-    " JOIN metrics m ON m.id = s.metric_id"
-    " WHERE s.t_ms >= r.warmup_ms"
-    " GROUP BY s.run_id, s.metric_id, s.node;\n"
+    " a.run_id, a.node, m.name AS metric, m.unit, m.kind, a.n, a.min,"
+    " a.avg, a.max, a.t_first, a.t_last,"
+    " CASE WHEN m.kind = 'counter' AND a.t_last > a.t_first"
+    "  THEN (a.max - a.min) * 1000.0 / (a.t_last - a.t_first)"
+    "  END AS rate_per_s"
+    " FROM (SELECT s.run_id, s.node, s.metric_id, count(*) AS n,"
+    "  min(s.value) AS min, avg(s.value) AS avg, max(s.value) AS max,"
+    "  min(s.t_ms) AS t_first, max(s.t_ms) AS t_last"
+    "  FROM runs r JOIN samples s ON s.run_id = r.id"
+    "  WHERE s.t_ms >= r.warmup_ms"
+    "  GROUP BY s.run_id, s.metric_id, s.node) a"
+    " JOIN metrics m ON m.id = a.metric_id;\n"
     "CREATE VIEW IF NOT EXISTS sample_rates AS SELECT"
     " run_id, node, metric, t_ms, rate_per_s FROM (SELECT s.run_id,"
     " s.node, m.name AS metric, s.t_ms,"
@@ -279,7 +283,12 @@ migrate(struct dn_store *s, char **cause)
 
 	if (exec_sql(s, "BEGIN IMMEDIATE", "begin", cause) != 0)
 		return (-1);
-	if (exec_sql(s, schema_sql, "create schema", cause) != 0)
+	/* Views hold no data: recreate them so that every database has the
+	 * current definitions. */
+	if (exec_sql(s, "DROP VIEW IF EXISTS run_summary; "
+	    "DROP VIEW IF EXISTS node_summary; "
+	    "DROP VIEW IF EXISTS sample_rates", "drop views", cause) != 0 ||
+	    exec_sql(s, schema_sql, "create schema", cause) != 0)
 		goto out;
 	if (prepare(s, "SELECT max(version) FROM schema_version", &st,
 	    cause) != 0)
