@@ -47,9 +47,12 @@ workload: {kind: idle}
 variants:
   A: {read_options: per-call, write_options: per-call}
   B: {read_options: cached, write_options: cached}
-repeats: 2
+repeats: 3
 YAML
+# 3 trials per side, one summary per trial: the honest unit (Welch's t on
+# the trial summaries once the rank test's floor is above alpha).
 "$DEVNET" ab "$T/idle.yaml" --db "$DB" --run-dir "$RUNS" --quiet --format json \
+    --unit trial \
     >"$T/idle.json" 2>"$T/idle.err"
 rc=$?
 expect_eq "idle A/B: devnet ab exits 0" "$rc" 0
