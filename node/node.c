@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "alloc.h"
 #include "block.h"
 #include "chain.h"
 #include "metric-table.h"
@@ -409,6 +410,8 @@ parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case O_HELP:
 			fputs(usage_text, stdout);
+			printf("\nallocation counter: %s (this build)\n",
+			    dn_alloc_enabled() ? "on" : "off");
 			exit(0);
 		case ':':
 			usage_error("option '%s' needs a value",
@@ -1297,11 +1300,12 @@ main(int argc, char **argv)
 	n.in_url = endpoint(&n.o, n.o.index, 0);
 	n.ctl_url = endpoint(&n.o, n.o.index, 1);
 	nlog(&n, "DN-NODE-START", "index=%u nodes=%u dir=%s workload=%s "
-	    "read-options=%s write-options=%s pid=%d", n.o.index, n.o.nodes,
+	    "read-options=%s write-options=%s alloc-counter=%s pid=%d",
+	    n.o.index, n.o.nodes,
 	    n.o.dir, workload_name(n.o.workload),
 	    n.o.read_mode == STORE_CACHED ? "cached" : "per-call",
 	    n.o.write_mode == STORE_CACHED ? "cached" : "per-call",
-	    (int)getpid());
+	    dn_alloc_enabled() ? "on" : "off", (int)getpid());
 
 	if (start(&n, &cause) != 0) {
 		nlog(&n, "DN-NODE-ERROR", "%s", cause);

@@ -314,8 +314,10 @@ loadgen_sample(struct collector *c, int64_t t_ms)
 	pthread_mutex_unlock(&t->mu);
 	rate = (double)(st.submitted - c->prev_submitted) / interval_s;
 	c->prev_submitted = st.submitted;
-	qsort(c->lat, c->nlat, sizeof(double), cmp_double);
-	qsort(lags, nlags, sizeof(double), cmp_double);
+	if (c->nlat > 0)
+		qsort(c->lat, c->nlat, sizeof(double), cmp_double);
+	if (nlags > 0)
+		qsort(lags, nlags, sizeof(double), cmp_double);
 
 	pthread_mutex_lock(t->store_mu);
 	put(c, -1, DN_M_TX_SUBMITTED, t_ms, (double)st.submitted);

@@ -62,6 +62,9 @@ duration: 8s
 sample_interval: 250ms
 network: {nodes: 3, block_interval: 200ms, accounts: 500}
 workload: {kind: transfer, tps: 20}
+# Under AddressSanitizer a SIGSEGV would be caught and turned into exit 1.
+variants:
+  A: {env: {ASAN_OPTIONS: handle_segv=0}}
 YAML
 "$DEVNET" run "$T/crash.yaml" --db "$DB" --run-dir "$RUNS" --quiet >"$T/crash.out" 2>&1 &
 pid=$!

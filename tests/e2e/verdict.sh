@@ -56,8 +56,7 @@ YAML
     >"$T/idle.json" 2>"$T/idle.err"
 rc=$?
 expect_eq "idle A/B: devnet ab exits 0" "$rc" 0
-if [ -n "$(q "select value from run_facts where key = 'alloc_counter' and value = 'off' limit 1")" ] ||
-    "$DN_BUILD_DIR/bin/devnet-node" --help 2>&1 | grep -q "allocation counter: off"; then
+if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
 	echo "skip: allocation counter off in this build (sanitizers)"
 else
 	expect_eq "idle A/B: allocs_per_s significant" "$(metric "$T/idle.json" allocs_per_s significant)" true
