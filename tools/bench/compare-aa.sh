@@ -10,7 +10,11 @@ set -eu
 BUILD=${1:-build}
 N=${2:-40}
 TRIALS=${3:-4}
-cmake --build "$BUILD" --target devnet dn-store-synth >/dev/null
+# A build tree is brought up to date; a plain directory of binaries
+# (copied aside for a long run) is used as it is.
+if [ -f "$BUILD/CMakeCache.txt" ]; then
+	cmake --build "$BUILD" --target devnet dn-store-synth >/dev/null
+fi
 T=$(mktemp -d /tmp/dn-aa-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 count() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(m["significant"] for m in d["metrics"] if m["name"] != sys.argv[1]), int(any(m["significant"] and m["verdict"] == "better" for m in d["metrics"] if m["name"] == sys.argv[1])))' "$1"; }

@@ -7,7 +7,11 @@
 set -eu
 BUILD=${1:-build}
 REPEATS=${2:-3}
-cmake --build "$BUILD" --target devnet dn-store-synth >/dev/null
+# A build tree is brought up to date; a plain directory of binaries
+# (copied aside for a long run) is used as it is.
+if [ -f "$BUILD/CMakeCache.txt" ]; then
+	cmake --build "$BUILD" --target devnet dn-store-synth >/dev/null
+fi
 T=$(mktemp -d /tmp/dn-cmpb-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 DB=$T/cmp.db

@@ -9,7 +9,11 @@ set -eu
 BUILD=${1:-build}
 SECONDS_RUN=${2:-3000}
 REPEATS=${3:-3}
-cmake --build "$BUILD" --target dn-store-synth >/dev/null
+# A build tree is brought up to date; a plain directory of binaries
+# (copied aside for a long run) is used as it is.
+if [ -f "$BUILD/CMakeCache.txt" ]; then
+	cmake --build "$BUILD" --target dn-store-synth >/dev/null
+fi
 T=$(mktemp -d /tmp/dn-ingest-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 echo "# $(date -u '+%F %H:%M UTC') $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
