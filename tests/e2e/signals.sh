@@ -12,12 +12,23 @@ samples_of() {
 	[ "$(q "select count(*) from samples where run_id = $1" 2>/dev/null)" -gt 0 ] 2>/dev/null
 }
 
+# new_run_with_samples PREV: a run newer than PREV exists and has samples
+new_run_with_samples() {
+	local r
+	r=$(q "select coalesce(max(id), 0) from runs" 2>/dev/null) || return 1
+	[ "${r:-0}" -gt "$1" ] && samples_of "$r"
+}
+last_run() {
+	q "select coalesce(max(id), 0) from runs" 2>/dev/null || echo 0
+}
+
 for sig in INT TERM; do
+	prev=$(last_run)
 	long >"$T/out.$sig" 2>&1 &
 	pid=$!
-	wait_for 20 samples_of "$(q 'select coalesce(max(id), 0) from runs' 2>/dev/null || echo 0)"
+	wait_for 30 new_run_with_samples "$prev" ||
+		fail "SIG$sig: no samples before the signal"
 	run=$(q "select max(id) from runs")
-	wait_for 20 samples_of "$run" || fail "SIG$sig: no samples before the signal"
 	pids=$(node_pids "$run")
 	kill -"$sig" "$pid"
 	wait "$pid"
@@ -33,9 +44,10 @@ for sig in INT TERM; do
 	    "$(q "select count(*) from runs where id > $run")" 0
 done
 
+prev=$(last_run)
 long >"$T/out.KILL" 2>&1 &
 pid=$!
-wait_for 20 samples_of "$(( $(q 'select max(id) from runs') + 1 ))"
+wait_for 30 new_run_with_samples "$prev" || fail "SIGKILL: no samples"
 run=$(q "select max(id) from runs")
 pids=$(node_pids "$run")
 [ -n "$pids" ] && ok "SIGKILL: nodes of run $run: $(echo $pids)" || fail "SIGKILL: no nodes"
