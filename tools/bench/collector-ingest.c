@@ -56,11 +56,12 @@ node_metrics(void)
 /*
  * One sender: wait for the go byte on GO_FD, dial URL and push MSGS
  * samples of node NODE with sequence 0..MSGS-1 and t = T0 + (k+1) ms (the
- * samples table keys on t_ms), the last one flagged final.
+ * samples table keys on t_ms), the last one flagged final; then wait for
+ * DONE_FD to reach end of file.
  */
 static int
 sender(const char *url, uint64_t token, int node, int msgs, uint64_t t0,
-    int go_fd)
+    int go_fd, int done_fd)
 {
 	struct dn_sock		*sock = NULL;
 	struct dn_sample	 s;
@@ -99,7 +100,7 @@ sender(const char *url, uint64_t token, int node, int msgs, uint64_t t0,
 	}
 	/* Closing drops what is still queued: wait for the parent to close
 	 * the pipe (the collector has every final sample by then). */
-	while (read(go_fd, &go, 1) > 0)
+	while (read(done_fd, &go, 1) > 0)
 		;
 	rv = 0;
 out:
@@ -149,6 +150,7 @@ main(int argc, char **argv)
 	long long		 rows = 0;
 	double			 wall, cpu;
 	int			 c, i, fds[2] = { -1, -1 }, status, rv = 1;
+	int			 done[2] = { -1, -1 };
 	int			 own_dir = 0;
 
 	while ((c = getopt(argc, argv, "s:m:d:")) != -1) {
@@ -203,7 +205,7 @@ main(int argc, char **argv)
 	atomic_init(&t.t0_ns, go_ns);
 
 	/* Senders first, before this process has any nng socket. */
-	if (pipe(fds) != 0) {
+	if (pipe(fds) != 0 || pipe(done) != 0) {
 		fprintf(stderr, "dn-collector-ingest-bench: pipe: %s\n",
 		    strerror(errno));
 		goto out;
@@ -217,12 +219,15 @@ main(int argc, char **argv)
 		}
 		if (pids[i] == 0) {
 			close(fds[1]);
+			close(done[1]);
 			_exit(sender(t.metrics_url, t.token, i, o.msgs,
-			    go_ns, fds[0]));
+			    go_ns, fds[0], done[0]));
 		}
 	}
 	close(fds[0]);
 	fds[0] = -1;
+	close(done[0]);
+	done[0] = -1;
 
 	db = dn_xasprintf("%s/ingest.db", dir);
 	if (dn_store_open(&t.store, db, 0, &cause) != 0)
@@ -256,14 +261,17 @@ main(int argc, char **argv)
 	col = NULL;
 	end_ns = dn_now_ns();
 	getrusage(RUSAGE_SELF, &ru1);
-	close(fds[1]);
-	fds[1] = -1;
+	close(done[1]);
+	done[1] = -1;
 	for (i = 0; i < o.senders; i++) {
+		status = 0;
 		if (waitpid(pids[i], &status, 0) == pids[i])
 			pids[i] = 0;
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			fprintf(stderr, "dn-collector-ingest-bench: sender %d "
-			    "failed\n", i);
+			    "failed (%s %d)\n", i, WIFEXITED(status) ?
+			    "exit" : "signal", WIFEXITED(status) ?
+			    WEXITSTATUS(status) : WTERMSIG(status));
 	}
 	getrusage(RUSAGE_CHILDREN, &ruc);
 
@@ -306,10 +314,12 @@ out:
 			}
 		}
 	}
-	if (fds[0] >= 0)
-		close(fds[0]);
-	if (fds[1] >= 0)
-		close(fds[1]);
+	for (i = 0; i < 2; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+		if (done[i] >= 0)
+			close(done[i]);
+	}
 	dn_store_close(t.store);
 	if (own_dir && db != NULL) {
 		char	*p;
