@@ -28,7 +28,9 @@ bench_need "$devnet" "devnet devnet-node"
 [ -n "$out" ] || out=$(mktemp -d /tmp/lg-XXXXXX)
 mkdir -p "$out"
 db=$out/lg.db
-"$devnet" run "$scn" --db "$db" --run-dir "$out/r" --quiet "$@"
+# A failed trial still has its facts and samples: print them anyway.
+rc=0
+"$devnet" run "$scn" --db "$db" --run-dir "$out/r" --quiet "$@" || rc=$?
 sqlite3 -header -column "$db" "
 WITH lag AS (
   SELECT run_id, value AS v,
@@ -56,3 +58,4 @@ SELECT r.id AS run,
   r.status
 FROM runs r ORDER BY r.id;"
 echo "database: $db"
+exit "$rc"
