@@ -5,3 +5,9 @@ foreach(t smoke signals faults bad-input help db-errors verdict)
 		dn_script_test(e2e ${t} ${DN_TEST_DIR}/${t}.sh TIMEOUT 300)
 	endif()
 endforeach()
+
+# wire-poke: sends hostile messages to a collector (hostile.sh).
+add_executable(dn-wire-poke ${DN_TEST_DIR}/wire-poke.c)
+dn_target(dn-wire-poke)
+target_link_libraries(dn-wire-poke PRIVATE dn_wire)
+dn_script_test(e2e hostile ${DN_TEST_DIR}/hostile.sh TIMEOUT 120)

@@ -1,0 +1,90 @@
+/*
+ * wire-poke.c: send hostile messages to a collector, for tests/e2e.
+ *
+ *   wire-poke URL TOKEN_HEX NNODES
+ *
+ * Sends, in order: random bytes, a truncated header, a wrong magic, a
+ * wrong version, a wrong token, a node index out of range, a SAMPLE with a
+ * length that disagrees, a SAMPLE with a NaN, an unknown kind, and an
+ * oversized message; each one a message of its own.  Prints how many it
+ * sent.  Exit 0 when all went out.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metric-table.h"
+#include "protocol.h"
+#include "transport.h"
+#include "util.h"
+
+static size_t
+sample(uint8_t *buf, size_t cap, uint64_t token, uint32_t node)
+{
+	struct dn_hdr		h = { .token = token, .node = node, .seq = 1 };
+	struct dn_sample	s = { .count = DN_METRIC_COUNT };
+
+	h.t_ns = dn_now_ns();
+	return (dn_sample_encode(buf, cap, &h, &s));
+}
+
+int
+main(int argc, char **argv)
+{
+	struct dn_sock	*s;
+	static uint8_t	 buf[DN_MSG_MAX + 64];
+	uint64_t	 token, rng = 42;
+	uint32_t	 nnodes;
+	char		*cause = NULL, *end;
+	size_t		 n, i;
+	int		 sent = 0;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: wire-poke URL TOKEN_HEX NNODES\n");
+		return (2);
+	}
+	token = strtoull(argv[2], &end, 16);
+	nnodes = (uint32_t)strtoul(argv[3], NULL, 10);
+	if (dn_sock_open(&s, DN_SOCK_PUSH, &cause) != 0 ||
+	    dn_sock_dial(s, argv[1], &cause) != 0) {
+		fprintf(stderr, "wire-poke: %s\n", cause);
+		return (1);
+	}
+	for (i = 0; i < 100 && dn_sock_npipes(s) == 0; i++)
+		dn_msleep(10);
+
+#define SEND(p, len)	do {						\
+	if (dn_sock_send(s, (p), (len), 0) == 0)			\
+		sent++;							\
+} while (0)
+	for (i = 0; i < 256; i++)
+		buf[i] = (uint8_t)dn_rand64(&rng);
+	SEND(buf, 256);					/* random bytes */
+	n = sample(buf, sizeof(buf), token, 0);
+	SEND(buf, 20);					/* truncated */
+	buf[0] ^= 0xff;
+	SEND(buf, n);					/* magic */
+	n = sample(buf, sizeof(buf), token, 0);
+	dn_put_u16(buf + 4, DN_PROTOCOL_VERSION + 7);
+	SEND(buf, n);					/* version */
+	n = sample(buf, sizeof(buf), token ^ 1, 0);
+	SEND(buf, n);					/* token */
+	n = sample(buf, sizeof(buf), token, nnodes + 3);
+	SEND(buf, n);					/* node index */
+	n = sample(buf, sizeof(buf), token, 0);
+	SEND(buf, n - 8);				/* length */
+	n = sample(buf, sizeof(buf), token, 0);
+	dn_put_f64(buf + DN_HDR_SIZE + 8, 0.0 / 0.0);
+	SEND(buf, n);					/* NaN */
+	n = sample(buf, sizeof(buf), token, 0);
+	dn_put_u16(buf + 6, 999);
+	SEND(buf, n);					/* kind */
+	memset(buf, 0, sizeof(buf));
+	n = sample(buf, sizeof(buf), token, 0);
+	dn_put_u32(buf + 20, (uint32_t)(sizeof(buf) - DN_HDR_SIZE));
+	SEND(buf, sizeof(buf));				/* oversized */
+	dn_msleep(200);	/* let the pipe drain before closing */
+	dn_sock_close(s);
+	printf("%d\n", sent);
+	return (sent == 10 ? 0 : 1);
+}
