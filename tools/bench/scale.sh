@@ -9,7 +9,8 @@
 # stored, lost samples, readiness time, and the median compare time.
 #
 # usage: tools/bench/scale.sh [ROUNDS] [NODES...]   (default 3  4 10 50)
-# DEVNET (default build-bench/bin/devnet) selects the binary.
+# DEVNET (default build-bench/bin/devnet) selects the binary; RUN_TIMEOUT
+# (seconds, default 900) bounds each devnet run.
 set -eu
 . "$(dirname "$0")/bench-lib.sh"
 here=$HERE root=$ROOT
@@ -24,9 +25,11 @@ printf '%5s %9s %9s %10s %10s %9s %5s %9s %10s\n' nodes orch_cpu% \
     nodes_cpu% db_MB/h samples/h lost ready_ms cmp_ms status
 for n in "$@"; do
 	db=$work/s$n.db
-	/usr/bin/time -f '%U %S' -o "$work/time$n" "$devnet" run \
-	    "$here/scale.yaml" --set network.nodes="$n" --db "$db" \
-	    --run-dir "$work/r$n" --quiet >"$work/run$n.out" 2>&1 || true
+	# A hung orchestrator (nng_close, docs/benchmarks.md) is killed.
+	/usr/bin/time -f '%U %S' -o "$work/time$n" timeout -s KILL \
+	    "${RUN_TIMEOUT:-900}" "$devnet" run "$here/scale.yaml" \
+	    --set network.nodes="$n" --db "$db" --run-dir "$work/r$n" \
+	    --quiet >"$work/run$n.out" 2>&1 || true
 	cpu=$(awk '{ print $1 + $2 }' "$work/time$n")
 	# seconds of trial (t=0 to the last sample), over both runs
 	secs=$(sqlite3 "$db" "SELECT sum(m) / 1000.0 FROM (SELECT max(t_ms)
