@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "store.h"
 #include "transport.h"
@@ -28,14 +29,27 @@
  * burst instead of per message. */
 #define RECV_BATCH	256
 
+struct row {
+	int32_t		node;
+	int32_t		metric;
+	int64_t		t_ms;
+	double		value;
+};
+
 struct collector {
 	struct trial	*t;
 	struct dn_sock	*sock;
 	pthread_t	 thread;
 	atomic_int	 stop;
 	int		 drain_ms;
-	int		 pending_rows;
-	uint64_t	 last_commit_ns;
+	/* Rows decoded by the receiving thread, waiting for the writer
+	 * thread (under wmu): receiving and sqlite run on two cores. */
+	pthread_t	 writer;
+	pthread_mutex_t	 wmu;
+	pthread_cond_t	 wcv;
+	struct row	*pend;
+	size_t		 npend, cappend;
+	int		 wstop;
 	int64_t		 next_lg_ms;	/* next load generator sample */
 	int64_t		 prev_submitted; /* at the previous one */
 
@@ -93,18 +107,23 @@ trial_event(struct trial *t, int node, const char *kind, const char *fmt,
 	free(detail);
 }
 
-/* Store one value; store_mu held. */
+/* Queue one value for the writer thread; wmu held. */
 static void
 put(struct collector *c, int node, int metric, int64_t t_ms, double v)
 {
-	char	*cause = NULL;
-
-	if (dn_store_sample(c->t->store, c->t->run_id, node, metric, t_ms, v,
-	    &cause) != 0) {
-		store_error(c->t, cause);
-		return;
+	if (c->npend == c->cappend) {
+		c->cappend = c->cappend ? c->cappend * 2 : 4096;
+		c->pend = dn_xreallocarray(c->pend, c->cappend,
+		    sizeof(*c->pend));
 	}
-	c->pending_rows++;
+	c->pend[c->npend++] = (struct row){ node, metric, t_ms, v };
+}
+
+static void
+queue_end(struct collector *c)
+{
+	pthread_cond_signal(&c->wcv);
+	pthread_mutex_unlock(&c->wmu);
 }
 
 static void
@@ -189,12 +208,12 @@ on_sample(struct collector *c, const struct dn_hdr *h,
 	if (tm == INT64_MIN)
 		return;	/* before t=0: not part of the trial */
 
-	pthread_mutex_lock(t->store_mu);
+	pthread_mutex_lock(&c->wmu);
 	for (i = 0; i < count; i++) {
 		if (dn_metric_defs[i].source == DN_SOURCE_N)
 			put(c, (int)h->node, i, tm, s->values[i]);
 	}
-	pthread_mutex_unlock(t->store_mu);
+	queue_end(c);
 	pthread_mutex_lock(&t->mu);
 	t->samples_stored += count;
 	pthread_mutex_unlock(&t->mu);
@@ -319,7 +338,7 @@ loadgen_sample(struct collector *c, int64_t t_ms)
 	if (nlags > 0)
 		qsort(lags, nlags, sizeof(double), cmp_double);
 
-	pthread_mutex_lock(t->store_mu);
+	pthread_mutex_lock(&c->wmu);
 	put(c, -1, DN_M_TX_SUBMITTED, t_ms, (double)st.submitted);
 	put(c, -1, DN_M_TX_INCLUDED, t_ms, (double)inc);
 	put(c, -1, DN_M_TX_FAILED, t_ms, (double)fail);
@@ -334,22 +353,80 @@ loadgen_sample(struct collector *c, int64_t t_ms)
 	}
 	if (nlags > 0)
 		put(c, -1, DN_M_SEND_LAG_P99_US, t_ms, pct(lags, nlags, 0.99));
-	pthread_mutex_unlock(t->store_mu);
+	queue_end(c);
 	c->nlat = 0;
 	free(lags);
 }
 
-static void
-commit(struct collector *c)
+/*
+ * The writer thread: takes the queued rows in one swap, hands them to the
+ * store and commits every COMMIT_MS or COMMIT_ROWS rows.  Once told to
+ * stop, it drains the queue, commits and returns.
+ */
+static void *
+writer_main(void *arg)
 {
-	char	*cause = NULL;
+	struct collector	*c = arg;
+	struct trial		*t = c->t;
+	struct row		*rows = NULL, *tmp;
+	size_t			 n, cap = 0, i, pending = 0;
+	uint64_t		 last_commit = dn_now_ns();
+	char			*cause = NULL;
+	int			 stop;
 
-	pthread_mutex_lock(c->t->store_mu);
-	if (dn_store_commit(c->t->store, &cause) != 0)
-		store_error(c->t, cause);
-	pthread_mutex_unlock(c->t->store_mu);
-	c->pending_rows = 0;
-	c->last_commit_ns = dn_now_ns();
+	for (;;) {
+		struct timespec	deadline;
+
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_nsec += 50 * 1000000;
+		if (deadline.tv_nsec >= 1000000000) {
+			deadline.tv_sec++;
+			deadline.tv_nsec -= 1000000000;
+		}
+		pthread_mutex_lock(&c->wmu);
+		if (c->npend == 0 && !c->wstop)
+			pthread_cond_timedwait(&c->wcv, &c->wmu, &deadline);
+		tmp = rows;
+		rows = c->pend;
+		n = c->npend;
+		c->pend = tmp;
+		c->npend = 0;
+		i = cap;
+		cap = c->cappend;
+		c->cappend = i;
+		stop = c->wstop;
+		pthread_mutex_unlock(&c->wmu);
+
+		if (n > 0) {
+			pthread_mutex_lock(t->store_mu);
+			for (i = 0; i < n; i++) {
+				if (dn_store_sample(t->store, t->run_id,
+				    rows[i].node, rows[i].metric, rows[i].t_ms,
+				    rows[i].value, &cause) != 0) {
+					store_error(t, cause);
+					cause = NULL;
+					break;
+				}
+			}
+			pthread_mutex_unlock(t->store_mu);
+			pending += n;
+		}
+		if (pending >= COMMIT_ROWS || stop || (pending > 0 &&
+		    dn_now_ns() - last_commit >= COMMIT_MS * 1000000ull)) {
+			pthread_mutex_lock(t->store_mu);
+			if (dn_store_commit(t->store, &cause) != 0) {
+				store_error(t, cause);
+				cause = NULL;
+			}
+			pthread_mutex_unlock(t->store_mu);
+			pending = 0;
+			last_commit = dn_now_ns();
+		}
+		if (stop && n == 0)
+			break;
+	}
+	free(rows);
+	return (NULL);
 }
 
 static void
@@ -412,7 +489,6 @@ collector_main(void *arg)
 	size_t			 len;
 	int			 rv;
 
-	c->last_commit_ns = dn_now_ns();
 	c->next_lg_ms = t->scn->sample_interval_ms;
 	for (;;) {
 		uint64_t	now;
@@ -439,10 +515,6 @@ collector_main(void *arg)
 				c->next_lg_ms += t->scn->sample_interval_ms;
 			}
 		}
-		if (c->pending_rows >= COMMIT_ROWS ||
-		    (c->pending_rows > 0 &&
-		    now - c->last_commit_ns >= COMMIT_MS * 1000000ull))
-			commit(c);
 		if (atomic_load(&c->stop)) {
 			if (drain_end == 0)
 				drain_end = now +
@@ -454,7 +526,10 @@ collector_main(void *arg)
 				break;
 		}
 	}
-	commit(c);
+	pthread_mutex_lock(&c->wmu);
+	c->wstop = 1;
+	queue_end(c);
+	pthread_join(c->writer, NULL);
 	return (NULL);
 }
 
@@ -471,8 +546,19 @@ collector_start(struct trial *t, struct collector **cp, char **cause)
 	dn_sock_set_bufs(c->sock, 0, 8192);
 	if (dn_sock_listen(c->sock, t->metrics_url, cause) != 0)
 		goto fail;
+	pthread_mutex_init(&c->wmu, NULL);
+	pthread_cond_init(&c->wcv, NULL);
+	if (pthread_create(&c->writer, NULL, writer_main, c) != 0) {
+		*cause = dn_xstrdup("cannot start the collector's writer "
+		    "thread");
+		goto fail;
+	}
 	if (pthread_create(&c->thread, NULL, collector_main, c) != 0) {
 		*cause = dn_xstrdup("cannot start the collector thread");
+		pthread_mutex_lock(&c->wmu);
+		c->wstop = 1;
+		queue_end(c);
+		pthread_join(c->writer, NULL);
 		goto fail;
 	}
 	*cp = c;
@@ -492,6 +578,9 @@ collector_stop(struct collector *c, int drain_ms)
 	atomic_store(&c->stop, 1);
 	pthread_join(c->thread, NULL);
 	dn_sock_close(c->sock);
+	pthread_mutex_destroy(&c->wmu);
+	pthread_cond_destroy(&c->wcv);
+	free(c->pend);
 	free(c->seen);
 	free(c->lat);
 	free(c);
