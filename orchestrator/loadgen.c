@@ -261,11 +261,7 @@ loadgen_create(struct trial *t, struct loadgen **lp, char **cause)
 		if (dn_sock_open(&l->socks[i], DN_SOCK_PUSH, cause) != 0)
 			goto fail;
 		dn_sock_set_bufs(l->socks[i], 1024, 0);
-		if (t->scn->network.tcp_base_port > 0)
-			url = dn_xasprintf("tcp://127.0.0.1:%d",
-			    t->scn->network.tcp_base_port + 2 * i);
-		else
-			url = dn_xasprintf("ipc://%s/n%d.in", t->net_dir, i);
+		url = trial_node_url(t, i, 0);
 		rv = dn_sock_dial(l->socks[i], url, cause);
 		free(url);
 		if (rv != 0)

@@ -107,14 +107,14 @@ action_name(enum scn_action a)
 
 /* --- control ------------------------------------------------------------ */
 
-/* The control endpoint of node K. */
-static char *
-ctl_url(struct trial *t, int k)
+char *
+trial_node_url(const struct trial *t, int k, int ctl)
 {
 	if (t->scn->network.tcp_base_port > 0)
 		return (dn_xasprintf("tcp://127.0.0.1:%d",
-		    t->scn->network.tcp_base_port + 2 * k + 1));
-	return (dn_xasprintf("ipc://%s/n%d.ctl", t->net_dir, k));
+		    t->scn->network.tcp_base_port + 2 * k + (ctl ? 1 : 0)));
+	return (dn_xasprintf("ipc://%s/n%d.%s", t->net_dir, k,
+	    ctl ? "ctl" : "in"));
 }
 
 /*
@@ -139,7 +139,7 @@ ctl_status_all(struct trial *t, const int *ask, uint32_t flags,
 		ok[k] = 0;
 		if (!ask[k] || dn_sock_open(&s[k], DN_SOCK_REQ, &cause) != 0)
 			continue;
-		url = ctl_url(t, k);
+		url = trial_node_url(t, k, 1);
 		if (dn_sock_dial(s[k], url, &cause) != 0) {
 			dn_sock_close(s[k]);
 			s[k] = NULL;

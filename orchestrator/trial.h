@@ -101,6 +101,10 @@ struct trial {
 /* Milliseconds since the trial's t=0 (negative before it). */
 int64_t	 trial_t_ms(struct trial *t, uint64_t ns);
 
+/* URL of node K's inbound (CTL 0) or control (CTL 1) endpoint, as the
+ * node derives it from --net / --tcp-base (docs/node.md).  Caller frees. */
+char	*trial_node_url(const struct trial *t, int k, int ctl);
+
 /* Record an event (takes store_mu); logs store errors into T. */
 void	 trial_event(struct trial *t, int node, const char *kind,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
