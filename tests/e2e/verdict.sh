@@ -15,7 +15,7 @@ print(m[sys.argv[3]] if not isinstance(m[sys.argv[3]], bool) else str(m[sys.argv
 
 cat >"$T/aa.yaml" <<YAML
 name: aa
-duration: 5s
+duration: 4s
 warmup: 1s
 sample_interval: 250ms
 network: {nodes: 3, block_interval: 100ms, accounts: 500}
@@ -39,7 +39,7 @@ expect_eq "A/A: no metric significant" "$sig" ""
 
 cat >"$T/idle.yaml" <<YAML
 name: idle-readopts
-duration: 5s
+duration: 4s
 warmup: 1s
 sample_interval: 250ms
 network: {nodes: 4, block_interval: 100ms, accounts: 500, block_reads: 40}
