@@ -51,19 +51,11 @@ cmd_ab_exec(int argc, char **argv)
 		run_args_free(&a);
 		return (CMD_EXIT_USAGE);
 	}
-	if (a.unit != NULL) {
-		if (strcmp(a.unit, "auto") == 0)
-			co.unit = COMPARE_UNIT_AUTO;
-		else if (strcmp(a.unit, "trial") == 0)
-			co.unit = COMPARE_UNIT_TRIAL;
-		else if (strcmp(a.unit, "node") == 0)
-			co.unit = COMPARE_UNIT_NODE;
-		else {
-			cmd_error("--unit takes auto, trial or node, not '%s' "
-			    "(see 'devnet ab --help')", a.unit);
-			run_args_free(&a);
-			return (CMD_EXIT_USAGE);
-		}
+	if (a.unit != NULL && compare_unit_parse(a.unit, &co.unit) != 0) {
+		cmd_error("--unit takes auto, trial or node, not '%s' (see "
+		    "'devnet ab --help')", a.unit);
+		run_args_free(&a);
+		return (CMD_EXIT_USAGE);
 	}
 	/* With a machine format, stdout holds only the comparison. */
 	a.info_to_stderr = co.format != COMPARE_TABLE;

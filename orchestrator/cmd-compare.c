@@ -104,9 +104,8 @@ cmd_compare_exec(int argc, char **argv)
 			cmd_usage(&cmd_compare_entry, stdout);
 			return (0);
 		default:
-			cmd_error("compare: unknown or incomplete option '%s' "
-			    "(see 'devnet compare --help')", argv[optind - 1]);
-			return (CMD_EXIT_USAGE);
+			return (cmd_bad_option(&cmd_compare_entry,
+			    argv[optind - 1]));
 		}
 	}
 	if (argc - optind != 2) {

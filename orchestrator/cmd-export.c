@@ -182,9 +182,8 @@ cmd_export_exec(int argc, char **argv)
 			cmd_usage(&cmd_export_entry, stdout);
 			return (0);
 		default:
-			cmd_error("export: unknown or incomplete option '%s' "
-			    "(see 'devnet export --help')", argv[optind - 1]);
-			return (CMD_EXIT_USAGE);
+			return (cmd_bad_option(&cmd_export_entry,
+			    argv[optind - 1]));
 		}
 	}
 	if (argc - optind != 1 || dn_parse_i64(argv[optind], &run) != 0 ||

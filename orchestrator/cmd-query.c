@@ -63,9 +63,8 @@ cmd_query_exec(int argc, char **argv)
 			cmd_usage(&cmd_query_entry, stdout);
 			return (0);
 		default:
-			cmd_error("query: unknown or incomplete option '%s' "
-			    "(see 'devnet query --help')", argv[optind - 1]);
-			return (CMD_EXIT_USAGE);
+			return (cmd_bad_option(&cmd_query_entry,
+			    argv[optind - 1]));
 		}
 	}
 	if (argc - optind != 1) {

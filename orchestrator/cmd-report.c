@@ -665,9 +665,8 @@ cmd_report_exec(int argc, char **argv)
 			cmd_usage(&cmd_report_entry, stdout);
 			return (0);
 		default:
-			cmd_error("report: unknown or incomplete option '%s' "
-			    "(see 'devnet report --help')", argv[optind - 1]);
-			return (CMD_EXIT_USAGE);
+			return (cmd_bad_option(&cmd_report_entry,
+			    argv[optind - 1]));
 		}
 	}
 	if (argc - optind != 2 || output == NULL) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "compare.h"
 #include "run-args.h"
 #include "scenario.h"
 #include "store.h"
@@ -150,8 +151,8 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 			a->format = optarg;
 			break;
 		case OPT_THRESHOLD:
-			if (dn_parse_double(optarg, &a->threshold_pct) != 0 ||
-			    a->threshold_pct < 0) {
+			if (compare_threshold_parse(optarg,
+			    &a->threshold_pct) != 0) {
 				*exit_status = usage_error(e, "--threshold "
 				    "takes a percentage like 1 or 0.5, not",
 				    optarg);
@@ -162,9 +163,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 			a->unit = optarg;
 			break;
 		default:
-			*exit_status = usage_error(e, optopt ? "unknown or "
-			    "incomplete option" : "unknown option",
-			    argv[optind - 1]);
+			*exit_status = cmd_bad_option(e, argv[optind - 1]);
 			return (-1);
 		}
 	}

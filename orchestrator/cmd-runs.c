@@ -58,9 +58,8 @@ cmd_runs_exec(int argc, char **argv)
 			cmd_usage(&cmd_runs_entry, stdout);
 			return (0);
 		default:
-			cmd_error("runs: unknown or incomplete option '%s' "
-			    "(see 'devnet runs --help')", argv[optind - 1]);
-			return (CMD_EXIT_USAGE);
+			return (cmd_bad_option(&cmd_runs_entry,
+			    argv[optind - 1]));
 		}
 	}
 	if (optind != argc) {

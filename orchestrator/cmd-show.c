@@ -114,9 +114,8 @@ cmd_show_exec(int argc, char **argv)
 			cmd_usage(&cmd_show_entry, stdout);
 			return (0);
 		default:
-			cmd_error("show: unknown or incomplete option '%s' "
-			    "(see 'devnet show --help')", argv[optind - 1]);
-			return (CMD_EXIT_USAGE);
+			return (cmd_bad_option(&cmd_show_entry,
+			    argv[optind - 1]));
 		}
 	}
 	if (argc - optind != 1) {

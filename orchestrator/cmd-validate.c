@@ -158,14 +158,13 @@ cmd_validate_exec(int argc, char **argv)
 			free(sets);
 			return (0);
 		default:
-			if (optopt == 's')
-				cmd_error("--set needs KEY.PATH=VALUE");
-			else
-				cmd_error("validate: unknown option '%s' (see "
-				    "'devnet validate --help')",
-				    argv[optind - 1]);
 			free(sets);
-			return (CMD_EXIT_USAGE);
+			if (optopt == 's') {
+				cmd_error("--set needs KEY.PATH=VALUE");
+				return (CMD_EXIT_USAGE);
+			}
+			return (cmd_bad_option(&cmd_validate_entry,
+			    argv[optind - 1]));
 		}
 	}
 	if (optind != argc - 1) {

@@ -48,3 +48,11 @@ cmd_default_node_binary(void)
 	return (path);
 }
 
+
+int
+cmd_bad_option(const struct cmd_entry *e, const char *arg)
+{
+	cmd_error("%s: unknown option or missing value '%s' (see 'devnet %s "
+	    "--help')", e->name, arg, e->name);
+	return (CMD_EXIT_USAGE);
+}

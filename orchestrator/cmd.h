@@ -43,6 +43,9 @@ void	 cmd_usage(const struct cmd_entry *e, FILE *out);
 void	 cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Exit status for a usage error (unknown flag, missing argument). */
 #define CMD_EXIT_USAGE	2
+/* Say that ARG is an unknown or incomplete option of E; returns
+ * CMD_EXIT_USAGE. */
+int	 cmd_bad_option(const struct cmd_entry *e, const char *arg);
 
 /* The devnet-node installed beside this devnet executable (static
  * storage). */
