@@ -43,23 +43,18 @@ cmd_ab_exec(int argc, char **argv)
 	memset(&co, 0, sizeof(co));
 	co.metrics = a.metrics;
 	co.nmetrics = a.nmetrics;
-	co.threshold_pct = a.threshold_pct;
-	if (a.format != NULL && compare_format_parse(a.format,
-	    &co.format) != 0) {
-		cmd_error("--format takes table, markdown, csv or json, not "
-		    "'%s' (see 'devnet ab --help')", a.format);
-		run_args_free(&a);
-		return (CMD_EXIT_USAGE);
-	}
-	if (a.unit != NULL && compare_unit_parse(a.unit, &co.unit) != 0) {
-		cmd_error("--unit takes auto, trial or node, not '%s' (see "
-		    "'devnet ab --help')", a.unit);
+	/* Checked before anything runs: a typo must not cost a run. */
+	if ((a.format != NULL && compare_opt_set(&co, 'f', a.format,
+	    &cause) != 0) || (a.threshold != NULL && compare_opt_set(&co,
+	    't', a.threshold, &cause) != 0) || (a.unit != NULL &&
+	    compare_opt_set(&co, 'u', a.unit, &cause) != 0)) {
+		cmd_error("%s (see 'devnet ab --help')", cause);
+		free(cause);
 		run_args_free(&a);
 		return (CMD_EXIT_USAGE);
 	}
 	/* With a machine format, stdout holds only the comparison. */
-	a.info_to_stderr = co.format != COMPARE_TABLE;
-	if (a.info_to_stderr)
+	if (co.format != COMPARE_TABLE)
 		a.ro.out = stderr;
 	status = run_args_execute(&a, &res, &store, &scn);
 	if (store == NULL)

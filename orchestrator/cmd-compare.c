@@ -79,24 +79,11 @@ cmd_compare_exec(int argc, char **argv)
 			metrics[opts.nmetrics++] = optarg;
 			break;
 		case 'f':
-			if (compare_format_parse(optarg, &opts.format) != 0) {
-				cmd_error("unknown format '%s' (table, "
-				    "markdown, csv or json)", optarg);
-				return (CMD_EXIT_USAGE);
-			}
-			break;
 		case 't':
-			if (compare_threshold_parse(optarg,
-			    &opts.threshold_pct) != 0) {
-				cmd_error("bad --threshold '%s' (a percentage "
-				    "such as 1 or 0.5)", optarg);
-				return (CMD_EXIT_USAGE);
-			}
-			break;
 		case 'u':
-			if (compare_unit_parse(optarg, &opts.unit) != 0) {
-				cmd_error("unknown --unit '%s' (auto, trial "
-				    "or node)", optarg);
+			if (compare_opt_set(&opts, c, optarg, &cause) != 0) {
+				cmd_error("%s", cause);
+				free(cause);
 				return (CMD_EXIT_USAGE);
 			}
 			break;

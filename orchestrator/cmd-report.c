@@ -647,17 +647,10 @@ cmd_report_exec(int argc, char **argv)
 			metrics[opts.nmetrics++] = optarg;
 			break;
 		case 't':
-			if (compare_threshold_parse(optarg,
-			    &opts.threshold_pct) != 0) {
-				cmd_error("bad --threshold '%s' (a percentage "
-				    "such as 1 or 0.5)", optarg);
-				return (CMD_EXIT_USAGE);
-			}
-			break;
 		case 'u':
-			if (compare_unit_parse(optarg, &opts.unit) != 0) {
-				cmd_error("unknown --unit '%s' (auto, trial "
-				    "or node)", optarg);
+			if (compare_opt_set(&opts, c, optarg, &cause) != 0) {
+				cmd_error("%s", cause);
+				free(cause);
 				return (CMD_EXIT_USAGE);
 			}
 			break;

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "compare.h"
 #include "run-args.h"
 #include "scenario.h"
 #include "store.h"
@@ -72,7 +71,6 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 	memset(a, 0, sizeof(*a));
 	a->db = CMD_DEFAULT_DB;
 	a->order = -1;
-	a->threshold_pct = -1;
 	a->ro.run_dir = "runs";
 	optind = 1;
 	opterr = 0;
@@ -151,13 +149,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 			a->format = optarg;
 			break;
 		case OPT_THRESHOLD:
-			if (compare_threshold_parse(optarg,
-			    &a->threshold_pct) != 0) {
-				*exit_status = usage_error(e, "--threshold "
-				    "takes a percentage like 1 or 0.5, not",
-				    optarg);
-				return (-1);
-			}
+			a->threshold = optarg;
 			break;
 		case OPT_UNIT:
 			a->unit = optarg;
@@ -227,7 +219,7 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		res->nfailed++;
 	}
 	if (res->nruns > 0) {
-		FILE	*f = a->info_to_stderr ? stderr : stdout;
+		FILE	*f = a->ro.out != NULL ? a->ro.out : stdout;
 
 		fprintf(f, "stored run%s", res->nruns > 1 ? "s" : "");
 		for (i = 0; i < res->nruns; i++)

@@ -148,14 +148,13 @@ reject(struct collector *c, int reason, uint32_t node)
 }
 
 static void
-on_hello(struct collector *c, const struct dn_hdr *h, const uint8_t *p)
+on_hello(struct collector *c, const struct dn_hdr *h)
 {
 	struct trial		*t = c->t;
 	struct trial_node	*n = &t->nodes[h->node];
 
 	pthread_mutex_lock(&t->mu);
 	n->hello++;
-	n->pid_reported = dn_get_u32(p);
 	n->have_seq = 0;	/* a new process counts from its own start */
 	n->last_msg_ns = dn_now_ns();
 	pthread_mutex_unlock(&t->mu);
@@ -448,7 +447,7 @@ handle(struct collector *c, const uint8_t *buf, size_t len)
 			reject(c, -DN_REJ_PAYLOAD, h.node);
 			return;
 		}
-		on_hello(c, &h, buf + DN_HDR_SIZE);
+		on_hello(c, &h);	/* pid: the nodes table has it */
 		break;
 	case DN_MSG_SAMPLE:
 		if ((rv = dn_sample_decode(buf + DN_HDR_SIZE, h.len, &s)) != 0) {

@@ -124,6 +124,34 @@ compare_format_parse(const char *s, int *format)
 }
 
 int
+compare_opt_set(struct compare_opts *o, int opt, const char *val,
+    char **cause)
+{
+	switch (opt) {
+	case 'f':
+		if (compare_format_parse(val, &o->format) == 0)
+			return (0);
+		*cause = dn_xasprintf("unknown format '%s' (table, markdown, "
+		    "csv or json)", val);
+		return (-1);
+	case 't':
+		if (compare_threshold_parse(val, &o->threshold_pct) == 0)
+			return (0);
+		*cause = dn_xasprintf("bad --threshold '%s' (a percentage such "
+		    "as 1 or 0.5)", val);
+		return (-1);
+	case 'u':
+		if (compare_unit_parse(val, &o->unit) == 0)
+			return (0);
+		*cause = dn_xasprintf("unknown --unit '%s' (auto, trial or "
+		    "node)", val);
+		return (-1);
+	}
+	*cause = dn_xasprintf("unknown comparison option '%c'", opt);
+	return (-1);
+}
+
+int
 compare_unit_parse(const char *s, int *unit)
 {
 	if (strcmp(s, "auto") == 0)

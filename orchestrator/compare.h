@@ -117,6 +117,15 @@ int	 compare_unit_parse(const char *s, int *unit);
  * is stored, since 0 in compare_opts means the default); -1 if bad. */
 int	 compare_threshold_parse(const char *s, double *pct);
 
+/*
+ * Set one comparison option from the command line: OPT is 'f' (--format),
+ * 't' (--threshold) or 'u' (--unit).  Returns 0, or -1 with *CAUSE saying
+ * what the option takes (caller frees).  The one place these options'
+ * values and messages live, for compare, report and ab.
+ */
+int	 compare_opt_set(struct compare_opts *o, int opt, const char *val,
+	    char **cause);
+
 /* Names of the derived metrics compare knows, NULL-terminated (static). */
 const char *const *compare_metric_names(void);
 

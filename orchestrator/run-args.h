@@ -22,10 +22,8 @@ struct run_args {
 	const char	**metrics;
 	size_t		 nmetrics;
 	const char	*format;
-	double		 threshold_pct;	/* < 0 = default */
+	const char	*threshold;
 	const char	*unit;
-	int		 info_to_stderr; /* "stored runs ..." (machine output
-					    on stdout) */
 };
 
 /* Options text for --help of run and ab. */

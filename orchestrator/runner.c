@@ -519,7 +519,7 @@ static void
 fire_event(struct trial *t, const struct scn_event *ev)
 {
 	struct trial_node	*n = &t->nodes[ev->node];
-	char			 st[64], *cause = NULL;
+	char			*cause = NULL;
 	int			 alive = !spawn_poll(&n->proc);
 
 	switch (ev->action) {
@@ -572,7 +572,6 @@ fire_event(struct trial *t, const struct scn_event *ev)
 		trial_event(t, ev->node, "restart", "%s; new pid %d",
 		    alive ? "killed the running node" : "node was down",
 		    (int)n->proc.pid);
-		(void)st;
 		n->down = 0;
 		n->stopped = 0;
 		n->crashed = 0;
@@ -1038,7 +1037,7 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 	const struct scenario	*scn = ts[0]->scn;
 	char			**fired;
 	char			*cause = NULL;
-	int			 i, started = 0, timeout;
+	int			 i, timeout;
 	uint64_t		 t0, end;
 
 	fired = dn_xcalloc((size_t)nt, sizeof(*fired));
@@ -1072,7 +1071,6 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 			goto stop;
 		}
 	}
-	started = 1;
 	end = t0 + (uint64_t)scn->duration_ms * 1000000u;
 	while (dn_now_ns() < end && sig_count == 0) {
 		int	failed = 0;
@@ -1094,7 +1092,6 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 	if (progress_tty && !o->quiet)
 		fputc('\n', stderr);
 stop:
-	(void)started;
 	for (i = 0; i < nt; i++) {
 		trial_finish(ts[i], o);
 		free(fired[i]);

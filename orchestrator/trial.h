@@ -36,7 +36,6 @@ struct trial_node {
 
 	/* Written by the collector under trial.mu. */
 	int		 hello;		/* HELLOs received */
-	uint32_t	 pid_reported;
 	uint64_t	 last_msg_ns;	/* last SAMPLE received */
 	uint64_t	 next_seq;	/* expected SAMPLE sequence */
 	int		 have_seq;
@@ -81,7 +80,6 @@ struct trial {
 
 	atomic_uint_fast64_t		 t0_ns;	/* 0 until all are ready */
 	uint64_t			 spawn_ns;
-	uint64_t			 load_end_ns;
 
 	/* Collector counters (under mu). */
 	int64_t				 rejected;	/* messages */
