@@ -18,27 +18,6 @@ static const char *const action_names[] = { "kill", "term", "stop", "cont",
 static const char *const wl_names[] = { "transfer", "readrandom", "cf-churn",
 	"idle" };
 
-/* Print S shell-quoted (for display only: nothing is ever run by a shell). */
-static void
-put_quoted(FILE *out, const char *s)
-{
-	const char	*safe = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "abcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-";
-
-	if (*s != '\0' && strspn(s, safe) == strlen(s)) {
-		fputs(s, out);
-		return;
-	}
-	fputc('\'', out);
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			fputs("'\\''", out);
-		else
-			fputc(*s, out);
-	}
-	fputc('\'', out);
-}
-
 static void
 put_ms(FILE *out, int64_t ms)
 {
@@ -111,11 +90,11 @@ print_plan(FILE *out, const struct scenario *s, char **cause)
 				/* NAME='value', as a shell would take it */
 				fprintf(out, " %.*s=", (int)(eq - env[j]),
 				    env[j]);
-				put_quoted(out, eq + 1);
+				plan_put_quoted(out, eq + 1);
 			}
 			for (j = 0; argv[j] != NULL; j++) {
 				fputc(' ', out);
-				put_quoted(out, argv[j]);
+				plan_put_quoted(out, argv[j]);
 			}
 			fputc('\n', out);
 			plan_argv_free(argv);

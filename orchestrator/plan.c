@@ -249,3 +249,43 @@ plan_argv_free(char **v)
 		free(v[i]);
 	free(v);
 }
+
+/* Print S shell-quoted (for display only: nothing is ever run by a shell). */
+void
+plan_put_quoted(FILE *out, const char *s)
+{
+	const char	*safe = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-";
+
+	if (*s != '\0' && strspn(s, safe) == strlen(s)) {
+		fputs(s, out);
+		return;
+	}
+	fputc('\'', out);
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*s, out);
+	}
+	fputc('\'', out);
+}
+
+char *
+plan_quote_argv(char *const *argv)
+{
+	char	*buf = NULL;
+	size_t	 len = 0;
+	FILE	*f;
+	size_t	 i;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		return (dn_xstrdup("?"));
+	for (i = 0; argv[i] != NULL; i++) {
+		if (i > 0)
+			fputc(' ', f);
+		plan_put_quoted(f, argv[i]);
+	}
+	fclose(f);
+	return (buf);
+}

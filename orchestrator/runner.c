@@ -234,25 +234,6 @@ trial_release(struct trial *t)
 	pthread_mutex_destroy(&t->mu);
 }
 
-static char *
-join_argv(char *const *argv)
-{
-	size_t	 len = 1, i;
-	char	*s, *p;
-
-	for (i = 0; argv[i] != NULL; i++)
-		len += strlen(argv[i]) + 3;
-	p = s = dn_xmalloc(len);
-	for (i = 0; argv[i] != NULL; i++) {
-		int quote = argv[i][0] == '\0' || strpbrk(argv[i],
-		    " \t'\"\\$`{}") != NULL;
-		p += snprintf(p, len - (size_t)(p - s), "%s%s%s%s",
-		    i ? " " : "", quote ? "'" : "", argv[i], quote ? "'" : "");
-	}
-	*p = '\0';
-	return (s);
-}
-
 /* Lay out the trial: dirs, token, run row, node command lines.  Nothing
  * is started. */
 static int
@@ -362,7 +343,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 			return (-1);
 		n->out_path = dn_xasprintf("%s/node-%d.out", t->run_dir, i);
 		n->log_path = dn_xasprintf("%s/node-%d.log", t->run_dir, i);
-		n->cmdline = join_argv(n->argv);
+		n->cmdline = plan_quote_argv(n->argv);
 	}
 	return (0);
 }

@@ -10,6 +10,7 @@
 #define DN_SCENARIO_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 enum scn_workload {
@@ -168,6 +169,13 @@ int	 plan_node_argv(const struct scenario *, const struct scn_variant *,
 	    int node, const struct plan_endpoints *, char ***argv,
 	    char ***env, char **cause);
 void	 plan_argv_free(char **);
+
+/* Print S shell-quoted to OUT (for display only: nothing is ever run by a
+ * shell). */
+void	 plan_put_quoted(FILE *out, const char *s);
+/* ARGV shell-quoted and joined with spaces, for humans and the nodes
+ * table.  Caller frees. */
+char	*plan_quote_argv(char *const *argv);
 
 /* The node binary VARIANT runs. */
 const char *plan_binary(const struct scenario *, const struct scn_variant *);
