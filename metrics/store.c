@@ -51,6 +51,17 @@ struct dn_store {
 	sqlite3_stmt	*sel_series;
 };
 
+/*
+ * One run's steady-state aggregates per (metric, node): what node_summary
+ * shows and series stores.  Completed by a run filter and GROUP BY.
+ */
+#define SERIES_AGGREGATE						\
+    "SELECT s.run_id, s.node, s.metric_id, count(*) AS n,"		\
+    " min(s.value) AS min, avg(s.value) AS avg, max(s.value) AS max,"	\
+    " min(s.t_ms) AS t_first, max(s.t_ms) AS t_last"			\
+    " FROM runs r JOIN samples s ON s.run_id = r.id"			\
+    " WHERE s.t_ms >= r.warmup_ms"
+
 static const char schema_sql[] =
     "CREATE TABLE IF NOT EXISTS schema_version ("
     " version INTEGER NOT NULL);\n"
@@ -110,6 +121,21 @@ static const char schema_sql[] =
     " t_ms INTEGER NOT NULL,"
     " value REAL,"
     " PRIMARY KEY (run_id, metric_id, node, t_ms)) WITHOUT ROWID;\n"
+    /* Per-series steady-state aggregates of a finished run, written by
+     * dn_store_run_end (and for runs reaped as interrupted) so that
+     * node_summary does not rescan millions of samples; runs without rows
+     * here are aggregated when queried (docs/schema.md). */
+    "CREATE TABLE IF NOT EXISTS series ("
+    " run_id INTEGER NOT NULL,"
+    " metric_id INTEGER NOT NULL,"
+    " node INTEGER NOT NULL,"
+    " n INTEGER NOT NULL,"
+    " min REAL,"
+    " avg REAL,"
+    " max REAL,"
+    " t_first INTEGER,"
+    " t_last INTEGER,"
+    " PRIMARY KEY (run_id, metric_id, node)) WITHOUT ROWID;\n"
     "CREATE TABLE IF NOT EXISTS events ("
     " id INTEGER PRIMARY KEY,"
     " run_id INTEGER NOT NULL,"
@@ -142,18 +168,18 @@ static const char schema_sql[] =
     " r.binary_sha256, r.git_describe"
     " FROM runs r;\n"
     /* Aggregate first, name later: joining metrics per group instead of
-     * per row halves the cost of a whole-run summary. */
+     * per row halves the cost of a whole-run summary.  Finished runs read
+     * their stored aggregates (series); the others are aggregated here. */
     "CREATE VIEW IF NOT EXISTS node_summary AS SELECT"
     " a.run_id, a.node, m.name AS metric, m.unit, m.kind, a.n, a.min,"
     " a.avg, a.max, a.t_first, a.t_last,"
     " CASE WHEN m.kind = 'counter' AND a.t_last > a.t_first"
     "  THEN (a.max - a.min) * 1000.0 / (a.t_last - a.t_first)"
     "  END AS rate_per_s"
-    " FROM (SELECT s.run_id, s.node, s.metric_id, count(*) AS n,"
-    "  min(s.value) AS min, avg(s.value) AS avg, max(s.value) AS max,"
-    "  min(s.t_ms) AS t_first, max(s.t_ms) AS t_last"
-    "  FROM runs r JOIN samples s ON s.run_id = r.id"
-    "  WHERE s.t_ms >= r.warmup_ms"
+    " FROM (SELECT run_id, node, metric_id, n, min, avg, max, t_first,"
+    "  t_last FROM series"
+    "  UNION ALL " SERIES_AGGREGATE
+    "  AND NOT EXISTS (SELECT 1 FROM series x WHERE x.run_id = r.id)"
     "  GROUP BY s.run_id, s.metric_id, s.node) a"
     " JOIN metrics m ON m.id = a.metric_id;\n"
     "CREATE VIEW IF NOT EXISTS sample_rates AS SELECT"
@@ -559,6 +585,27 @@ host_name(char *buf, size_t len)
 	buf[len - 1] = '\0';
 }
 
+/*
+ * Store run RUN_ID's per-series aggregates, in the open transaction, after
+ * its last sample: node_summary then reads a few hundred rows instead of
+ * aggregating every sample of the run (docs/benchmarks.md, "Compare").
+ */
+static int
+series_store(struct dn_store *s, int64_t run_id, char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 rc;
+
+	if (prepare(s, "INSERT OR REPLACE INTO series (run_id, node, "
+	    "metric_id, n, min, avg, max, t_first, t_last) " SERIES_AGGREGATE
+	    " AND r.id = ?1 GROUP BY s.metric_id, s.node", &st, cause) != 0)
+		return (-1);
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = step_done(s, st, "store run aggregates", cause);
+	sqlite3_finalize(st);
+	return (rc);
+}
+
 int
 dn_store_reap_stale(struct dn_store *s, int *n, char **cause)
 {
@@ -592,7 +639,8 @@ dn_store_reap_stale(struct dn_store *s, int *n, char **cause)
 		sqlite3_bind_int64(upd, 2, dn_wall_ms());
 		sqlite3_bind_text(upd, 3, why, -1, SQLITE_TRANSIENT);
 		free(why);
-		if (step_done(s, upd, "reap stale run", cause) != 0)
+		if (step_done(s, upd, "reap stale run", cause) != 0 ||
+		    series_store(s, id, cause) != 0)
 			goto out;
 		(*n)++;
 	}
@@ -690,21 +738,35 @@ dn_store_run_end(struct dn_store *s, int64_t run_id, const char *status,
 		    "interrupted", status ? status : "(null)");
 		return (-1);
 	}
-	if (prepare(s, "UPDATE runs SET status = ?2, reason = ?3, end_ms = ?4 "
-	    "WHERE id = ?1", &st, cause) != 0)
+	/* The buffered samples are made durable first; the status and the
+	 * aggregates over them then land together or not at all. */
+	if (dn_store_commit(s, cause) != 0)
 		return (-1);
+	if (txn_begin(s, cause) != 0 || prepare(s, "UPDATE runs SET "
+	    "status = ?2, reason = ?3, end_ms = ?4 WHERE id = ?1", &st,
+	    cause) != 0)
+		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	bind_text(st, 2, status);
 	bind_text(st, 3, reason);
 	sqlite3_bind_int64(st, 4, dn_wall_ms());
-	if (write_now(s, st, "end run", cause) != 0)
-		return (-1);
+	if (step_done(s, st, "end run", cause) != 0)
+		goto fail;
+	sqlite3_finalize(st);
+	st = NULL;
 	if (sqlite3_changes(s->db) != 1) {
 		*cause = dn_xasprintf("database '%s': no run %lld", s->path,
 		    (long long)run_id);
-		return (-1);
+		goto fail;
 	}
-	return (0);
+	if (series_store(s, run_id, cause) != 0)
+		goto fail;
+	return (dn_store_commit(s, cause));
+fail:
+	sqlite3_finalize(st);
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->in_txn = 0;
+	return (-1);
 }
 
 int

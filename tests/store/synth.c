@@ -44,6 +44,7 @@ struct synth {
 	int64_t		 batch;	/* rows per commit */
 	int		 events;
 	int		 crash;	/* an unplanned crash in B */
+	int		 running;	/* leave the runs running (no run end) */
 	const char	*label;
 };
 
@@ -202,7 +203,8 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 	    &cause) != 0)
 		goto fail;
 	if (dn_store_fact(s, rid, -1, "achieved_tps", "25.0", &cause) != 0 ||
-	    dn_store_run_end(s, rid, "ok", NULL, &cause) != 0)
+	    (!sy->running && dn_store_run_end(s, rid, "ok", NULL, &cause) !=
+	    0))
 		goto fail;
 	*nsamples += n;
 	*run_out = rid;
@@ -220,7 +222,8 @@ usage(void)
 	    "[--nodes N] [--seconds S] [--interval-ms MS] [--warmup S]\n"
 	    "    [--metrics N] [--seed N] [--trial-sd X] [--node-sd X] "
 	    "[--sample-sd X]\n    [--effect METRIC=PCT]... [--variants A,B] "
-	    "[--label L] [--events] [--crash] [--time]\n    [--batch ROWS]\n");
+	    "[--label L] [--events] [--crash] [--time]\n    [--batch ROWS] "
+	    "[--running]\n");
 }
 
 int
@@ -245,6 +248,7 @@ main(int argc, char **argv)
 		{ "crash", no_argument, NULL, 'C' },
 		{ "time", no_argument, NULL, 'z' },
 		{ "batch", required_argument, NULL, 'b' },
+		{ "running", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct synth	 sy = { .trials = 4, .nodes = 4, .seconds = 120,
@@ -279,6 +283,7 @@ main(int argc, char **argv)
 		case 'C': sy.crash = 1; break;
 		case 'z': sy.timed = 1; break;
 		case 'b': sy.batch = atoll(optarg); break;
+		case 'R': sy.running = 1; break;
 		case 'v': variants = optarg; break;
 		case 'e':
 			if (sy.neffects == MAX_EFFECTS ||

@@ -314,7 +314,10 @@ reap_stale_runs(void **state)
 		int64_t			 rid;
 
 		if (dn_store_open(&s, t->db, 0, &cause) != 0 ||
-		    dn_store_run_begin(s, &ri, &rid, &cause) != 0)
+		    dn_store_run_begin(s, &ri, &rid, &cause) != 0 ||
+		    dn_store_sample(s, rid, 0, 0, 1000, 7.0, &cause) != 0 ||
+		    dn_store_sample(s, rid, 0, 0, 2000, 9.0, &cause) != 0 ||
+		    dn_store_commit(s, &cause) != 0)
 			_exit(1);
 		_exit(0);
 	}
@@ -334,6 +337,9 @@ reap_stale_runs(void **state)
 	assert_int_equal(n, 1);
 	expect(s, "SELECT scenario, status FROM runs ORDER BY id",
 	    "x,interrupted;smoke,ok;y,running");
+	/* The interrupted run's aggregates are stored too. */
+	expect(s, "SELECT n, min, avg, max FROM series WHERE run_id = 1",
+	    "2,7.0,8.0,9.0");
 	assert_int_equal(dn_store_reap_stale(s, &n, &cause), 0);
 	assert_int_equal(n, 0);
 	assert_int_equal(dn_store_run_end(s, 99, "ok", NULL, &cause), -1);
@@ -341,6 +347,53 @@ reap_stale_runs(void **state)
 	cause = NULL;
 	assert_int_equal(dn_store_run_end(s, 1, "bogus", NULL, &cause), -1);
 	free(cause);
+	dn_store_close(s);
+}
+
+/*
+ * node_summary gives the same answer while a run is open (aggregated from
+ * samples) and after dn_store_run_end (read from the stored series).
+ */
+static void
+summary_stored_at_end(void **state)
+{
+	struct tmp		*t = *state;
+	struct dn_store		*s;
+	struct dn_run_info	 ri = { .scenario_name = "x", .variant = "A",
+				    .nodes = 3, .warmup_ms = 4000 };
+	struct collect		 live = { .buf = "" }, stored = { .buf = "" };
+	const char		*sql = "SELECT count(*), sum(n), total(min), "
+	    "total(avg), total(max), sum(t_first), sum(t_last), "
+	    "total(rate_per_s), count(rate_per_s) FROM node_summary "
+	    "WHERE run_id = 1";
+	char			*cause = NULL;
+	int64_t			 rid;
+	int			 node, k, m;
+
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	assert_int_equal(dn_store_run_begin(s, &ri, &rid, &cause), 0);
+	for (k = 0; k < 20; k++)
+		for (node = -1; node < 3; node++)
+			for (m = 0; m < DN_METRIC_COUNT; m++)
+				assert_int_equal(dn_store_sample(s, rid, node,
+				    m, k * 500, (node + 2) * 1.5 * m + k * k,
+				    &cause), 0);
+	assert_int_equal(dn_store_commit(s, &cause), 0);
+	expect(s, "SELECT count(*) FROM series", "0");
+	assert_int_equal(dn_store_query(s, sql, NULL, 0, collect_row, &live,
+	    &cause), 0);
+	assert_int_equal(dn_store_run_end(s, rid, "ok", NULL, &cause), 0);
+	assert_int_equal(dn_store_query(s, sql, NULL, 0, collect_row, &stored,
+	    &cause), 0);
+	assert_string_equal(live.buf, stored.buf);
+	/* 4 series per metric, 12 of 20 samples each past the warm-up. */
+	{
+		char	want[64];
+
+		snprintf(want, sizeof(want), "%d,%d", 4 * DN_METRIC_COUNT,
+		    4 * DN_METRIC_COUNT * 12);
+		expect(s, "SELECT count(*), sum(n) FROM series", want);
+	}
 	dn_store_close(s);
 }
 
@@ -353,6 +406,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(bad_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(locked_by_writer, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(summary_stored_at_end, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(reap_stale_runs, setup,
 		    teardown),

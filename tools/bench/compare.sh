@@ -2,7 +2,7 @@
 # compare.sh: time `devnet compare G:A G:B` on two sides of ~2,000,000
 # samples each (10 nodes x 2.5 h x 1 Hz x 22 node metrics + the load
 # generator's, synthetic, written through the store API), and a
-# `devnet query` per-node aggregate over one such run.
+# `devnet query` per-node aggregate over one finished and one running run.
 # Usage: tools/bench/compare.sh [BUILD_DIR] [REPEATS]
 set -eu
 BUILD=${1:-build}
@@ -25,8 +25,18 @@ for i in $(seq "$REPEATS"); do
 	/usr/bin/time -f "%e %U %S" "$BUILD/bin/devnet" compare --db "$DB" \
 	    1:A 1:B 2>&1 >/dev/null | tail -1
 done | awk '{ print "compare 1:A 1:B: " $1 " s wall (" $2 " user, " $3 " sys)" }'
+# Run 3: the same shape, left running, so node_summary aggregates its
+# samples when queried instead of reading the stored series.
+"$BUILD/bin/dn-store-synth" --db "$DB" --trials 1 --nodes 10 \
+    --seconds 9000 --warmup 600 --metrics 22 --batch 65536 --variants C \
+    --running >/dev/null
 Q="SELECT node, metric, avg, max, rate_per_s FROM node_summary WHERE run_id = 1"
 for i in $(seq "$REPEATS"); do
 	/usr/bin/time -f "%e %U %S" "$BUILD/bin/devnet" query --db "$DB" \
 	    "$Q" 2>&1 >/dev/null | tail -1
 done | awk '{ print "query node_summary run 1: " $1 " s wall (" $2 " user, " $3 " sys)" }'
+Q="SELECT node, metric, avg, max, rate_per_s FROM node_summary WHERE run_id = 3"
+for i in $(seq "$REPEATS"); do
+	/usr/bin/time -f "%e %U %S" "$BUILD/bin/devnet" query --db "$DB" \
+	    "$Q" 2>&1 >/dev/null | tail -1
+done | awk '{ print "query node_summary run 3 (running): " $1 " s wall (" $2 " user, " $3 " sys)" }'
