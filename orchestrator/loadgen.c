@@ -6,8 +6,9 @@
  * when the previous one went out: a slow node or a late wake-up cannot
  * make the generator send less (no coordinated omission, as wrk2).  Every
  * transaction carries its intended time, so inclusion latency is measured
- * from it.  Transactions due at the same wake-up are batched, one TXS
- * message per node, spread round-robin over the nodes that are up.
+ * from it.  Transactions due at the same wake-up are batched into one TXS
+ * message for the next node that is up (round-robin); from SPIN_MAX_TPS
+ * there is at most one such round per TICK_NS.
  *
  * Not here: inclusion accounting (collector.c).
  */
@@ -24,7 +25,12 @@
 
 #define BATCH_MAX	4096	/* transactions per message */
 #define SPIN_NS		300000	/* yield instead of sleep this close */
-#define SPIN_MAX_TPS	1000	/* above: batches, no per-tx spin */
+#define SPIN_MAX_TPS	1000	/* from here: batches, no per-tx spin */
+#define TICK_NS		1000000	/* from SPIN_MAX_TPS: one round per ms */
+/* Whole-run send-lag histogram: bucket 0 below 1 µs, bucket b >= 1 holds
+ * [LAG_GROWTH^(b-1), LAG_GROWTH^b) µs; 2,048 buckets reach ~12 minutes. */
+#define LAG_BUCKETS	2048
+#define LAG_GROWTH	1.01
 
 struct loadgen {
 	struct trial	*t;
@@ -38,9 +44,12 @@ struct loadgen {
 	atomic_llong	 send_errors;
 	atomic_llong	 elapsed_ns;
 
-	pthread_mutex_t	 mu;	/* lags */
+	pthread_mutex_t	 mu;	/* lags and the lag histogram */
 	double		*lags;
 	size_t		 nlags, caplags;
+	uint64_t	 lag_hist[LAG_BUCKETS];
+	uint64_t	 lag_n;
+	double		 lag_max;
 
 	uint64_t	 rng;
 	uint64_t	*nonces;
@@ -109,10 +118,25 @@ flush(struct loadgen *l, int node, uint64_t now)
 	l->counts[node] = 0;
 }
 
+static size_t
+lag_bucket(double us)
+{
+	double	b;
+
+	if (!(us >= 1.0))
+		return (0);
+	b = floor(log(us) / log(LAG_GROWTH)) + 1;
+	return (b >= LAG_BUCKETS - 1 ? LAG_BUCKETS - 1 : (size_t)b);
+}
+
 static void
 add_lag(struct loadgen *l, double us)
 {
 	pthread_mutex_lock(&l->mu);
+	l->lag_hist[lag_bucket(us)]++;
+	l->lag_n++;
+	if (us > l->lag_max)
+		l->lag_max = us;
 	if (l->nlags == l->caplags) {
 		l->caplags = l->caplags ? l->caplags * 2 : 1024;
 		l->lags = dn_xreallocarray(l->lags, l->caplags, sizeof(double));
@@ -130,7 +154,7 @@ loadgen_main(void *arg)
 	uint64_t		 t0 = atomic_load(&t->t0_ns);
 	uint64_t		 end = t0 + (uint64_t)scn->duration_ms * 1000000u;
 	double			 next_s = 0;	/* intended, s after t0 */
-	uint64_t		 id = 0;
+	uint64_t		 id = 0, last_round = 0;
 	int			 rr = 0;
 	struct sched_param	 sp = { .sched_priority = 1 };
 
@@ -141,24 +165,30 @@ loadgen_main(void *arg)
 	while (!atomic_load(&l->stop)) {
 		uint64_t	now = dn_now_ns();
 		uint64_t	due = t0 + (uint64_t)llround(next_s * 1e9);
-		int		i;
+		uint64_t	go = due;
+		int		fast = rate_at(scn, next_s) >= SPIN_MAX_TPS;
+		int		node = -1, tries;
 
 		if (due >= end)
 			break;
-		if (due > now) {
-			uint64_t	wake = due;
+		/* At high rates one round per TICK_NS: a few large messages
+		 * instead of one per transaction (each message costs the
+		 * nodes a wake-up; docs/benchmarks.md, load generator). */
+		if (fast && go < last_round + TICK_NS)
+			go = last_round + TICK_NS;
+		if (go > now) {
+			uint64_t	wake;
 			struct timespec	ts;
 
 			/* The last SPIN_NS before a send are spent yielding,
 			 * not sleeping: a timer wake-up on a busy 2-core VM
 			 * is late by a millisecond or more (docs/
 			 * benchmarks.md, send lag). */
-			if (due - now <= SPIN_NS &&
-			    rate_at(scn, next_s) < SPIN_MAX_TPS) {
+			if (!fast && go - now <= SPIN_NS) {
 				sched_yield();
 				continue;
 			}
-			wake = due - SPIN_NS;
+			wake = fast ? go : go - SPIN_NS;
 			/* Wake at least every 50 ms to notice a stop. */
 			if (wake > now + 50000000u)
 				wake = now + 50000000u;
@@ -168,20 +198,20 @@ loadgen_main(void *arg)
 			    NULL);
 			continue;
 		}
-		/* Everything due by now goes out in this round. */
+		last_round = now;
+		/* Everything due by now goes to the next node that is up. */
+		for (tries = 0; tries < t->nnodes; tries++) {
+			int	k = (rr + tries) % t->nnodes;
+
+			if (atomic_load(&t->nodes[k].up)) {
+				node = k;
+				break;
+			}
+		}
+		rr = (rr + 1) % t->nnodes;
 		while (due <= now && due < end) {
 			struct dn_tx	tx;
-			int		node = -1, tries;
 
-			for (tries = 0; tries < t->nnodes; tries++) {
-				int	k = (rr + tries) % t->nnodes;
-
-				if (atomic_load(&t->nodes[k].up)) {
-					node = k;
-					break;
-				}
-			}
-			rr = (rr + 1) % t->nnodes;
 			tx.id = id++;
 			tx.intended_ns = due;
 			tx.from = pick_account(l);
@@ -207,8 +237,8 @@ loadgen_main(void *arg)
 				next_s = (double)id / scn->workload.tps;
 			due = t0 + (uint64_t)llround(next_s * 1e9);
 		}
-		for (i = 0; i < t->nnodes; i++)
-			flush(l, i, dn_now_ns());
+		if (node >= 0)
+			flush(l, node, dn_now_ns());
 		atomic_store(&l->elapsed_ns, (long long)(now - t0));
 	}
 	/* Over the whole schedule: a generator that fell behind sent its
@@ -337,6 +367,35 @@ loadgen_stats(struct loadgen *l, struct loadgen_stats *st)
 		st->target_tps = txs / e;
 	} else
 		st->target_tps = scn->workload.tps;
+}
+
+double
+loadgen_lag_quantile(struct loadgen *l, double q)
+{
+	uint64_t	rank, seen = 0;
+	double		v = 0;
+	size_t		b;
+
+	pthread_mutex_lock(&l->mu);
+	if (l->lag_n > 0) {
+		rank = (uint64_t)ceil(q * (double)l->lag_n);
+		if (rank == 0)
+			rank = 1;
+		v = l->lag_max;
+		for (b = 0; b < LAG_BUCKETS; b++) {
+			seen += l->lag_hist[b];
+			if (seen >= rank) {
+				double	hi = b == 0 ? 1.0 :
+				    pow(LAG_GROWTH, (double)b);
+
+				if (b < LAG_BUCKETS - 1 && hi < v)
+					v = hi;
+				break;
+			}
+		}
+	}
+	pthread_mutex_unlock(&l->mu);
+	return (v);
 }
 
 void

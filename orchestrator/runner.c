@@ -970,6 +970,16 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 		    (long long)t->tx_duplicates);
 		fact(t, -1, "achieved_tps", "%.3f", achieved);
 		fact(t, -1, "target_tps", "%.3f", st.target_tps);
+		/* Send lag over the whole run (the per-interval p99 is the
+		 * metric send_lag_p99_us). */
+		fact(t, -1, "send_lag_p50_us", "%.1f",
+		    loadgen_lag_quantile(t->lg, 0.50));
+		fact(t, -1, "send_lag_p99_us", "%.1f",
+		    loadgen_lag_quantile(t->lg, 0.99));
+		fact(t, -1, "send_lag_p999_us", "%.1f",
+		    loadgen_lag_quantile(t->lg, 0.999));
+		fact(t, -1, "send_lag_max_us", "%.1f",
+		    loadgen_lag_quantile(t->lg, 1.0));
 		if (!sig_count && st.elapsed_s > 0 &&
 		    achieved < 0.99 * st.target_tps)
 			trial_event(t, -1, "rate_missed", "achieved %.2f tx/s "

@@ -135,5 +135,11 @@ void	 loadgen_stats(struct loadgen *l, struct loadgen_stats *st);
  * gathered since the last call: *LAGS is owned by the caller (free).
  */
 void	 loadgen_take_lags(struct loadgen *l, double **lags, size_t *n);
+/*
+ * Quantile Q (0 < Q <= 1) of every send lag of the run so far, in µs, from
+ * a histogram with 1 % wide buckets (the bucket's upper bound, so at most
+ * 1 % high); Q = 1 gives the exact maximum.  0 when nothing was sent.
+ */
+double	 loadgen_lag_quantile(struct loadgen *l, double q);
 
 #endif

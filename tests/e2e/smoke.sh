@@ -52,6 +52,21 @@ for run in $(q "select id from runs order by id"); do
 	lat=$(q "select count(*) from samples s join metrics m on m.id = s.metric_id
 	    where run_id = $run and node = -1 and m.name = 'tx_latency_p99_ms'")
 	[ "$lat" -gt 5 ] && ok "run $run: latency samples ($lat)" || fail "run $run: latency samples '$lat'"
+	# Whole-run send lag: 0 < p50 <= p99 <= p99.9 <= max, and the max is
+	# no smaller than any interval's p99.
+	lags=$(q "select group_concat(value, ' ') from (select value from
+	    run_facts where run_id = $run and node = -1 and key in
+	    ('send_lag_p50_us', 'send_lag_p99_us', 'send_lag_p999_us',
+	    'send_lag_max_us') order by case key when 'send_lag_p50_us' then 1
+	    when 'send_lag_p99_us' then 2 when 'send_lag_p999_us' then 3
+	    else 4 end)")
+	imax=$(q "select max(value) from samples s join metrics m on
+	    m.id = s.metric_id where run_id = $run and node = -1 and
+	    m.name = 'send_lag_p99_us'")
+	echo "$lags $imax" | awk '{ exit !(NF == 5 && $1 > 0 && $1 <= $2 &&
+	    $2 <= $3 && $3 <= $4 && $5 <= $4 + 0.1) }' &&
+		ok "run $run: send lag p50 p99 p99.9 max (us): $lags" ||
+		fail "run $run: send lag facts '$lags', interval max '$imax'"
 done
 [ -z "$(leftovers)" ] && ok "no node process left" || fail "node processes left"
 finish

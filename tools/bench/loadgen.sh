@@ -3,7 +3,9 @@
 # tools/bench/loadgen-*.yaml scenario (two 10-minute trials into a 4-node
 # devnet) and prints, per trial, target and achieved TPS (run_facts), the
 # error in percent, and the send lag (actual minus intended send time):
-# the median and the maximum of the per-interval p99s (send_lag_p99_us).
+# the median and the maximum of the per-interval p99s (metric
+# send_lag_p99_us), the p99 over every send of the run (run fact
+# send_lag_p99_us), and the transactions left pending at the end.
 #
 # usage: tools/bench/loadgen.sh SCENARIO [OUTDIR] [-- devnet run args]
 #   tools/bench/loadgen.sh tools/bench/loadgen-25.yaml
@@ -55,6 +57,10 @@ SELECT r.id AS run,
      AND k = (n + 1) / 2) AS lag_p99_med_us,
   (SELECT printf('%.0f', max(v)) FROM lag WHERE run_id = r.id)
      AS lag_p99_max_us,
+  (SELECT value FROM run_facts WHERE run_id = r.id AND node = -1
+     AND key = 'send_lag_p99_us') AS run_lag_p99_us,
+  (SELECT value FROM run_facts WHERE run_id = r.id AND node = -1
+     AND key = 'tx_pending') AS pending,
   r.status
 FROM runs r ORDER BY r.id;"
 echo "database: $db"
