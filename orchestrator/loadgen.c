@@ -326,7 +326,7 @@ loadgen_halt(struct loadgen *l)
 }
 
 void
-loadgen_free(struct loadgen *l)
+loadgen_disconnect(struct loadgen *l)
 {
 	int	i;
 
@@ -335,8 +335,20 @@ loadgen_free(struct loadgen *l)
 	loadgen_halt(l);
 	for (i = 0; i < l->n; i++) {
 		dn_sock_close(l->socks[i]);
-		free(l->bufs[i]);
+		l->socks[i] = NULL;
 	}
+}
+
+void
+loadgen_free(struct loadgen *l)
+{
+	int	i;
+
+	if (l == NULL)
+		return;
+	loadgen_disconnect(l);
+	for (i = 0; i < l->n; i++)
+		free(l->bufs[i]);
 	free(l->socks);
 	free(l->bufs);
 	free(l->counts);

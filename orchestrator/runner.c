@@ -933,6 +933,7 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 	char			*cause = NULL, *reason = NULL;
 	int			 k, killed, grace;
 
+	loadgen_disconnect(t->lg);
 	if (t->t0_ns != 0 && !t->failed && !sig_count)
 		check_state(t);
 	grace = sig_count > 1 ? 0 : o->grace_ms ? o->grace_ms :

@@ -119,6 +119,12 @@ void	 collector_stop(struct collector *c, int drain_ms);
 int	 loadgen_create(struct trial *t, struct loadgen **lp, char **cause);
 /* Start sending from T->t0_ns, until T->t0_ns + duration. */
 int	 loadgen_go(struct loadgen *l, char **cause);
+/*
+ * Halt and close the sockets to the nodes, keeping the counts: done
+ * before the nodes stop, so that nng's dialers never chase dead nodes
+ * (docs/architecture.md, "nng_close can hang").
+ */
+void	 loadgen_disconnect(struct loadgen *l);
 /* Stop sending (join the thread); counters stay readable. */
 void	 loadgen_halt(struct loadgen *l);
 void	 loadgen_free(struct loadgen *l);
