@@ -10,6 +10,7 @@
  * one slot (order: concurrent) run side by side; otherwise one at a time.
  */
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -193,6 +194,18 @@ new_token(void)
 	return (v);
 }
 
+/* User + system CPU seconds of this process, nodes (children) excluded. */
+static double
+self_cpu_s(void)
+{
+	struct rusage	ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return (0);
+	return ((double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+}
+
 static void
 trial_release(struct trial *t)
 {
@@ -358,6 +371,7 @@ trial_start(struct trial *t, char **cause)
 	int		 i, rv = 0;
 
 	t->spawn_ns = dn_now_ns();
+	t->cpu0_s = self_cpu_s();
 	if (collector_start(t, &t->col, cause) != 0)
 		return (-1);
 	dn_sha256_file(binary, sha);
@@ -953,6 +967,9 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 		lost += t->nodes[k].lost;
 	fact(t, -1, "lost_samples", "%lld", (long long)lost);
 	fact(t, -1, "rejected_msgs", "%lld", (long long)t->rejected);
+	/* devnet's own cost: collector, load generator, main loop and nng
+	 * from spawn to here (trials run concurrently share it). */
+	fact(t, -1, "orchestrator_cpu_s", "%.3f", self_cpu_s() - t->cpu0_s);
 	if (t->lg != NULL) {
 		double	achieved;
 

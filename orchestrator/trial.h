@@ -80,6 +80,7 @@ struct trial {
 
 	atomic_uint_fast64_t		 t0_ns;	/* 0 until all are ready */
 	uint64_t			 spawn_ns;
+	double				 cpu0_s;	/* process CPU at spawn */
 
 	/* Collector counters (under mu). */
 	int64_t				 rejected;	/* messages */

@@ -47,6 +47,10 @@ for run in $(q "select id from runs order by id"); do
 	nh=$(q "select count(*) from run_facts where run_id = $run and key = 'state_hash'")
 	expect_eq "run $run: every node reported a state hash" "$nh" 3
 	expect_eq "run $run: one state hash across nodes" "$hashes" 1
+	ocpu=$(q "select value from run_facts where run_id = $run and key = 'orchestrator_cpu_s'")
+	awk -v c="$ocpu" 'BEGIN { exit !(c > 0 && c < 60) }' &&
+		ok "run $run: orchestrator CPU ${ocpu}s" ||
+		fail "run $run: orchestrator_cpu_s '$ocpu'"
 	lost=$(q "select value from run_facts where run_id = $run and key = 'lost_samples'")
 	expect_eq "run $run: no lost samples" "$lost" 0
 	lat=$(q "select count(*) from samples s join metrics m on m.id = s.metric_id

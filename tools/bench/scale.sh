@@ -1,10 +1,10 @@
 #!/bin/sh
 # scale.sh: issue 6 target 7, the scale curve.  For each node count: run
-# tools/bench/scale.yaml (A and B, 60 s each, 50 TPS, 1 s samples) once
-# under /usr/bin/time, then time `devnet compare 1:A 1:B` ROUNDS times.
-# Prints per node count: orchestrator CPU (collector, load generator and
-# main loop, one process: user+sys over the whole run) per second of
-# trial, the nodes' CPU (from their own cpu_user_s + cpu_sys_s samples),
+# tools/bench/scale.yaml (A and B, 60 s each, 50 TPS, 1 s samples) once,
+# then time `devnet compare 1:A 1:B` ROUNDS times.
+# Prints per node count: orchestrator CPU (collector, load generator,
+# main loop and nng: run fact orchestrator_cpu_s, spawn to stop) per
+# second of trial, the nodes' CPU (from their own cpu_user_s + cpu_sys_s samples),
 # database bytes, both extrapolated to one hour of trial, samples
 # stored, lost samples, readiness time, and the median compare time.
 #
@@ -26,11 +26,13 @@ printf '%5s %9s %9s %10s %10s %9s %5s %9s %10s\n' nodes orch_cpu% \
 for n in "$@"; do
 	db=$work/s$n.db
 	# A hung orchestrator (nng_close, docs/benchmarks.md) is killed.
-	/usr/bin/time -f '%U %S' -o "$work/time$n" timeout -s KILL \
-	    "${RUN_TIMEOUT:-900}" "$devnet" run "$here/scale.yaml" \
+	timeout -s KILL "${RUN_TIMEOUT:-900}" "$devnet" run "$here/scale.yaml" \
 	    --set network.nodes="$n" --db "$db" --run-dir "$work/r$n" \
 	    --quiet >"$work/run$n.out" 2>&1 || true
-	cpu=$(awk '{ print $1 + $2 }' "$work/time$n")
+	# the orchestrator's own CPU (run fact; /usr/bin/time would add the
+	# nodes it reaped)
+	cpu=$(sqlite3 "$db" "SELECT coalesce(sum(value), 0) FROM run_facts
+	    WHERE key = 'orchestrator_cpu_s'")
 	# seconds of trial (t=0 to the last sample), over both runs
 	secs=$(sqlite3 "$db" "SELECT sum(m) / 1000.0 FROM (SELECT max(t_ms)
 	    AS m FROM samples GROUP BY run_id)")
@@ -61,6 +63,7 @@ for n in "$@"; do
 		printf "%5d %9.2f %9.2f %10.1f %10.0f %9d %5s %9d %10s\n",
 		    n, 100 * cpu / s, 100 * nc / s, b / s * 3600 / 1e6,
 		    rows / s * 3600, lost, rd, cm, st }'
-	echo "  (compare times:$all ms; run output: $(tail -1 \
-	    "$work/run$n.out"))"
+	echo "  (compare times:$all ms; nng close hangs:" \
+	    "$(grep -c DN-NNG-CLOSE-HANG "$work/run$n.out" || true);" \
+	    "run output: $(tail -1 "$work/run$n.out"))"
 done
