@@ -542,21 +542,27 @@ txn_begin(struct dn_store *s, char **cause)
 	return (0);
 }
 
+/* Undo the open transaction, if any (the error path of every write). */
+static void
+txn_rollback(struct dn_store *s)
+{
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->in_txn = 0;
+}
+
 static int	pending_flush(struct dn_store *, char **);
 
 int
 dn_store_commit(struct dn_store *s, char **cause)
 {
 	if (pending_flush(s, cause) != 0) {
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		s->in_txn = 0;
+		txn_rollback(s);
 		return (-1);
 	}
 	if (!s->in_txn)
 		return (0);
 	if (exec_sql(s, "COMMIT", "commit", cause) != 0) {
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		s->in_txn = 0;
+		txn_rollback(s);
 		return (-1);
 	}
 	s->in_txn = 0;
@@ -764,8 +770,7 @@ dn_store_run_end(struct dn_store *s, int64_t run_id, const char *status,
 	return (dn_store_commit(s, cause));
 fail:
 	sqlite3_finalize(st);
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	s->in_txn = 0;
+	txn_rollback(s);
 	return (-1);
 }
 

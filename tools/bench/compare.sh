@@ -20,7 +20,6 @@ echo "# $(date -u '+%F %H:%M UTC') $(nproc) cores, load $(cut -d' ' -f1-3 /proc/
     --seconds 9000 --warmup 600 --metrics 22 --batch 65536 >/dev/null
 "$BUILD/bin/devnet" query --db "$DB" "SELECT variant, count(*) AS samples FROM samples JOIN runs ON runs.id = run_id GROUP BY variant"
 echo "database: $(du -h "$DB" | cut -f1)"
-best() { sort -n | head -1; }
 for i in $(seq "$REPEATS"); do
 	/usr/bin/time -f "%e %U %S" "$BUILD/bin/devnet" compare --db "$DB" \
 	    1:A 1:B 2>&1 >/dev/null | tail -1
@@ -30,13 +29,14 @@ done | awk '{ print "compare 1:A 1:B: " $1 " s wall (" $2 " user, " $3 " sys)" }
 "$BUILD/bin/dn-store-synth" --db "$DB" --trials 1 --nodes 10 \
     --seconds 9000 --warmup 600 --metrics 22 --batch 65536 --variants C \
     --running >/dev/null
-Q="SELECT node, metric, avg, max, rate_per_s FROM node_summary WHERE run_id = 1"
-for i in $(seq "$REPEATS"); do
-	/usr/bin/time -f "%e %U %S" "$BUILD/bin/devnet" query --db "$DB" \
-	    "$Q" 2>&1 >/dev/null | tail -1
-done | awk '{ print "query node_summary run 1: " $1 " s wall (" $2 " user, " $3 " sys)" }'
-Q="SELECT node, metric, avg, max, rate_per_s FROM node_summary WHERE run_id = 3"
-for i in $(seq "$REPEATS"); do
-	/usr/bin/time -f "%e %U %S" "$BUILD/bin/devnet" query --db "$DB" \
-	    "$Q" 2>&1 >/dev/null | tail -1
-done | awk '{ print "query node_summary run 3 (running): " $1 " s wall (" $2 " user, " $3 " sys)" }'
+# time_summary RUN LABEL: the whole-run node_summary query, REPEATS times.
+time_summary() {
+	for i in $(seq "$REPEATS"); do
+		/usr/bin/time -f "%e %U %S" "$BUILD/bin/devnet" query \
+		    --db "$DB" "SELECT node, metric, avg, max, rate_per_s FROM
+		    node_summary WHERE run_id = $1" 2>&1 >/dev/null | tail -1
+	done | awk -v what="$2" '{ print "query node_summary " what ": " \
+	    $1 " s wall (" $2 " user, " $3 " sys)" }'
+}
+time_summary 1 "run 1"
+time_summary 3 "run 3 (running)"

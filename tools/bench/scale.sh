@@ -4,8 +4,8 @@
 # then time `devnet compare 1:A 1:B` ROUNDS times.
 # Prints per node count: orchestrator CPU (collector, load generator,
 # main loop and nng: run fact orchestrator_cpu_s, spawn to stop) per
-# second of trial, the nodes' CPU (from their own cpu_user_s + cpu_sys_s samples),
-# database bytes, both extrapolated to one hour of trial, samples
+# second of trial, the nodes' CPU (from their own cpu_user_s +
+# cpu_sys_s samples), database bytes, both extrapolated to one hour of trial, samples
 # stored, lost samples, readiness time, and the median compare time.
 #
 # usage: tools/bench/scale.sh [ROUNDS] [NODES...]   (default 3  4 10 50)
