@@ -9,7 +9,7 @@
 
 #include "block.h"
 #include "chain.h"
-#include "store.h"
+#include "rocks.h"
 #include "util.h"
 
 #define GENESIS_SIZE	24

@@ -3,7 +3,7 @@
  * (docs/node.md).  This file is the process: command line, log, sockets,
  * the chain thread (messages, proposing, catching up), the control loop
  * on the main thread, metrics through the agent, and the lifecycle.  The
- * rules live in chain.c, the storage in store.c, side workloads in
+ * rules live in chain.c, the storage in rocks.c, side workloads in
  * workload.c.
  *
  * Threads: main (control REP socket, signals, readiness), chain (PULL
@@ -32,7 +32,7 @@
 #include "chain.h"
 #include "metric-table.h"
 #include "protocol.h"
-#include "store.h"
+#include "rocks.h"
 #include "transport.h"
 #include "util.h"
 #include "workload.h"

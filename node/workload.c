@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "chain.h"
-#include "store.h"
+#include "rocks.h"
 #include "util.h"
 #include "workload.h"
 

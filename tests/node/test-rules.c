@@ -18,7 +18,7 @@
 #include "block.h"
 #include "chain.h"
 #include "protocol.h"
-#include "store.h"
+#include "rocks.h"
 #include "util.h"
 
 struct fixture {

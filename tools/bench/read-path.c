@@ -1,7 +1,7 @@
 /*
  * read-path.c: the read-path benchmark driver (tools/bench/read-path.sh).
  * Fills a DB with the readrandom shape (16-byte keys, 100-byte values)
- * through node/store.c, then does random point reads through store_get in
+ * through node/rocks.c, then does random point reads through store_get in
  * the node's cached or per-call mode, counting heap allocations with the
  * node's allocation counter (metrics/alloc.h).  Not a test: timings are
  * printed, never asserted.
@@ -24,7 +24,7 @@
 
 #include "alloc.h"
 #include "chain.h"
-#include "store.h"
+#include "rocks.h"
 #include "util.h"
 
 static void

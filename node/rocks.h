@@ -1,5 +1,5 @@
 /*
- * store.h: the node's storage adapter, the only module that calls
+ * rocks.h: the node's storage adapter, the only module that calls
  * rocksdb_*.  One RocksDB directory, point reads, one write batch per
  * block, full ordered iteration (state hash), integer properties, and
  * column-family create/drop for the cf-churn workload.
@@ -22,8 +22,8 @@
  * Errors: functions that can fail return -1 and set *CAUSE (a string the
  * caller frees) naming what failed and RocksDB's reason.
  */
-#ifndef DN_NODE_STORE_H
-#define DN_NODE_STORE_H
+#ifndef DN_NODE_ROCKS_H
+#define DN_NODE_ROCKS_H
 
 #include <stddef.h>
 #include <stdint.h>

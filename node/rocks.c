@@ -1,5 +1,5 @@
 /*
- * store.c: RocksDB adapter (see store.h).  The only file of the project
+ * rocks.c: RocksDB adapter (see rocks.h).  The only file of the project
  * that calls rocksdb_*.
  */
 #include <stdatomic.h>
@@ -8,7 +8,7 @@
 
 #include <rocksdb/c.h>
 
-#include "store.h"
+#include "rocks.h"
 #include "util.h"
 
 #define DEFAULT_BLOCK_CACHE	(8u << 20)
