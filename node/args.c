@@ -1,0 +1,280 @@
+/*
+ * args.c: devnet-node's command line: the usage text, and the options
+ * parsed and checked into a struct opts (exit 2 on a usage error).  Not
+ * the place where options are used: that is start() in node.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "block.h"
+#include "node-internal.h"
+#include "rocks.h"
+#include "util.h"
+#include "workload.h"
+
+static const char usage_text[] =
+"usage: devnet-node --index K --nodes N --dir DIR [options]\n"
+"\n"
+"  --index K               this node's index, 0..N-1\n"
+"  --nodes N               devnet size (proposer of block h: h mod N)\n"
+"  --dir DIR               the node's own directory (DIR/db is its RocksDB)\n"
+"  --log FILE              log file (default DIR/node.log)\n"
+"  --net DIR               ipc endpoints ipc://DIR/nK.in, ipc://DIR/nK.ctl\n"
+"  --tcp-base PORT         instead of --net: tcp://127.0.0.1:PORT+2K (in),\n"
+"                          PORT+2K+1 (ctl)\n"
+"  --metrics URL           the collector's PULL endpoint (absent = none)\n"
+"  --token HEX             the trial's run token (16 hex digits; 0 = any)\n"
+"  --sample-interval MS    metrics sample interval (default 1000)\n"
+"  --block-interval MS     time between blocks (default 1000)\n"
+"  --block-max-txs N       transactions per block at most (default 10000)\n"
+"  --block-reads N         extra consensus reads per block (default 0)\n"
+"  --accounts N            genesis accounts (default 10000)\n"
+"  --seed S                genesis seed (default 1)\n"
+"  --read-options cached|per-call    (default cached)\n"
+"  --write-options cached|per-call   (default cached)\n"
+"  --rocksdb-options STR   rocksdb_get_options_from_string text\n"
+"  --block-cache SIZE      LRU block cache (bytes or 64MiB; default 8MiB)\n"
+"  --workload transfer|idle|readrandom|cf-churn   (default transfer)\n"
+"  --read-rate R           readrandom: reads/s (0 = as fast as possible)\n"
+"  --reads N               readrandom: stop the workload after N reads\n"
+"  --keys N                readrandom: 16-byte keys with 100-byte values\n"
+"                          written at genesis (default: read the accounts)\n"
+"  --cf-count N            cf-churn: column families per create/drop cycle\n"
+"  --cf-options STR        cf-churn: options string for created families\n"
+"  --cf-cycles N           cf-churn: stop after N cycles (default 0 = never)\n"
+"  --help                  this text\n"
+"\n"
+"Exit status: 0 after a clean stop (SIGTERM, SIGINT, control STOP), 1 on a\n"
+"runtime error, 2 on a usage error.  See docs/node.md.\n";
+
+static void
+usage_error(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fputs("devnet-node: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'devnet-node --help'.\n", stderr);
+	exit(2);
+}
+
+static uint64_t
+arg_u64(const char *flag, const char *v, uint64_t max)
+{
+	uint64_t	x;
+
+	if (dn_parse_u64(v, &x) != 0 || x > max)
+		usage_error("bad value '%s' for %s: expected an integer "
+		    "0..%" PRIu64, v, flag, max);
+	return (x);
+}
+
+static enum store_mode
+arg_mode(const char *flag, const char *v)
+{
+	if (strcmp(v, "cached") == 0)
+		return (STORE_CACHED);
+	if (strcmp(v, "per-call") == 0)
+		return (STORE_PER_CALL);
+	usage_error("bad value '%s' for %s: expected cached or per-call", v,
+	    flag);
+	return (STORE_CACHED);
+}
+
+enum {
+	O_INDEX = 256, O_NODES, O_DIR, O_LOG, O_NET, O_TCP_BASE, O_METRICS,
+	O_TOKEN, O_SAMPLE, O_BLOCK_INT, O_BLOCK_MAX, O_BLOCK_READS,
+	O_ACCOUNTS, O_SEED, O_READ_OPT, O_WRITE_OPT, O_ROCKS_OPT,
+	O_BLOCK_CACHE, O_WORKLOAD, O_READ_RATE, O_READS, O_KEYS, O_CF_COUNT,
+	O_CF_OPTIONS, O_CF_CYCLES, O_HELP
+};
+
+void
+parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "index", required_argument, NULL, O_INDEX },
+		{ "nodes", required_argument, NULL, O_NODES },
+		{ "dir", required_argument, NULL, O_DIR },
+		{ "log", required_argument, NULL, O_LOG },
+		{ "net", required_argument, NULL, O_NET },
+		{ "tcp-base", required_argument, NULL, O_TCP_BASE },
+		{ "metrics", required_argument, NULL, O_METRICS },
+		{ "token", required_argument, NULL, O_TOKEN },
+		{ "sample-interval", required_argument, NULL, O_SAMPLE },
+		{ "block-interval", required_argument, NULL, O_BLOCK_INT },
+		{ "block-max-txs", required_argument, NULL, O_BLOCK_MAX },
+		{ "block-reads", required_argument, NULL, O_BLOCK_READS },
+		{ "accounts", required_argument, NULL, O_ACCOUNTS },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "read-options", required_argument, NULL, O_READ_OPT },
+		{ "write-options", required_argument, NULL, O_WRITE_OPT },
+		{ "rocksdb-options", required_argument, NULL, O_ROCKS_OPT },
+		{ "block-cache", required_argument, NULL, O_BLOCK_CACHE },
+		{ "workload", required_argument, NULL, O_WORKLOAD },
+		{ "read-rate", required_argument, NULL, O_READ_RATE },
+		{ "reads", required_argument, NULL, O_READS },
+		{ "keys", required_argument, NULL, O_KEYS },
+		{ "cf-count", required_argument, NULL, O_CF_COUNT },
+		{ "cf-options", required_argument, NULL, O_CF_OPTIONS },
+		{ "cf-cycles", required_argument, NULL, O_CF_CYCLES },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*why;
+	char		*end;
+	int		 c, have_index = 0, have_nodes = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->sample_ms = 1000;
+	o->block_ms = 1000;
+	o->block_max_txs = 10000;
+	o->accounts = 10000;
+	o->seed = 1;
+	o->block_cache = 8u << 20;
+	o->workload = WL_TRANSFER;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_INDEX:
+			o->index = (uint32_t)arg_u64("--index", optarg, 4095);
+			have_index = 1;
+			break;
+		case O_NODES:
+			o->nodes = (uint32_t)arg_u64("--nodes", optarg, 4096);
+			have_nodes = 1;
+			break;
+		case O_DIR:
+			o->dir = optarg;
+			break;
+		case O_LOG:
+			o->log = optarg;
+			break;
+		case O_NET:
+			o->net = optarg;
+			break;
+		case O_TCP_BASE:
+			o->tcp_base = (uint32_t)arg_u64("--tcp-base", optarg,
+			    65535);
+			break;
+		case O_METRICS:
+			o->metrics = optarg;
+			break;
+		case O_TOKEN:
+			errno = 0;
+			o->token = strtoull(optarg, &end, 16);
+			if (errno != 0 || *optarg == '\0' || *end != '\0' ||
+			    strlen(optarg) > 16 || *optarg == '-' ||
+			    *optarg == '+')
+				usage_error("bad value '%s' for --token: "
+				    "expected up to 16 hex digits", optarg);
+			break;
+		case O_SAMPLE:
+			o->sample_ms = (uint32_t)arg_u64("--sample-interval",
+			    optarg, 3600000);
+			break;
+		case O_BLOCK_INT:
+			o->block_ms = (uint32_t)arg_u64("--block-interval",
+			    optarg, 3600000);
+			break;
+		case O_BLOCK_MAX:
+			o->block_max_txs = (uint32_t)arg_u64("--block-max-txs",
+			    optarg, BLOCK_TXS_MAX);
+			break;
+		case O_BLOCK_READS:
+			o->block_reads = (uint32_t)arg_u64("--block-reads",
+			    optarg, 1000000);
+			break;
+		case O_ACCOUNTS:
+			o->accounts = (uint32_t)arg_u64("--accounts", optarg,
+			    100000000);
+			break;
+		case O_SEED:
+			o->seed = arg_u64("--seed", optarg, UINT64_MAX);
+			break;
+		case O_READ_OPT:
+			o->read_mode = arg_mode("--read-options", optarg);
+			break;
+		case O_WRITE_OPT:
+			o->write_mode = arg_mode("--write-options", optarg);
+			break;
+		case O_ROCKS_OPT:
+			o->rocksdb_options = optarg;
+			break;
+		case O_BLOCK_CACHE:
+			if (dn_parse_size(optarg, &o->block_cache, &why) != 0)
+				usage_error("bad value '%s' for --block-cache:"
+				    " %s (e.g. 67108864 or 64MiB)", optarg,
+				    why);
+			break;
+		case O_WORKLOAD:
+			if (workload_parse(optarg, &o->workload) != 0)
+				usage_error("unknown workload '%s': expected "
+				    "transfer, idle, readrandom or cf-churn",
+				    optarg);
+			break;
+		case O_READ_RATE:
+			if (dn_parse_double(optarg, &o->read_rate) != 0 ||
+			    !(o->read_rate >= 0) || o->read_rate > 1e9)
+				usage_error("bad value '%s' for --read-rate: "
+				    "expected reads per second >= 0", optarg);
+			break;
+		case O_READS:
+			o->reads = arg_u64("--reads", optarg, UINT64_MAX);
+			break;
+		case O_KEYS:
+			o->keys = arg_u64("--keys", optarg, 100000000);
+			break;
+		case O_CF_COUNT:
+			o->cf_count = (uint32_t)arg_u64("--cf-count", optarg,
+			    100000);
+			break;
+		case O_CF_OPTIONS:
+			o->cf_options = optarg;
+			break;
+		case O_CF_CYCLES:
+			o->cf_cycles = (uint32_t)arg_u64("--cf-cycles", optarg,
+			    UINT32_MAX);
+			break;
+		case O_HELP:
+			fputs(usage_text, stdout);
+			printf("\nallocation counter: %s (this build)\n",
+			    dn_alloc_enabled() ? "on" : "off");
+			exit(0);
+		case ':':
+			usage_error("option '%s' needs a value",
+			    argv[optind - 1]);
+			break;
+		default:
+			usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	if (!have_index || !have_nodes || o->dir == NULL)
+		usage_error("--index, --nodes and --dir are required");
+	if (o->nodes == 0 || o->index >= o->nodes)
+		usage_error("--index %u is not in 0..%u (--nodes %u)",
+		    o->index, o->nodes == 0 ? 0 : o->nodes - 1, o->nodes);
+	if ((o->net == NULL) == (o->tcp_base == 0))
+		usage_error("give exactly one of --net DIR and --tcp-base "
+		    "PORT");
+	if (o->tcp_base != 0 && o->tcp_base + 2 * o->nodes > 65535)
+		usage_error("--tcp-base %u leaves no room for %u nodes",
+		    o->tcp_base, o->nodes);
+	if (o->accounts == 0)
+		usage_error("--accounts must be at least 1");
+	if (o->sample_ms == 0 || o->block_ms == 0)
+		usage_error("--sample-interval and --block-interval must be "
+		    "at least 1 ms");
+	if (o->workload == WL_CF_CHURN && o->cf_count == 0)
+		usage_error("--workload cf-churn needs --cf-count N (N > 0)");
+}

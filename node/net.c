@@ -1,0 +1,144 @@
+/*
+ * net.c: the node's sockets and the sending side of node-to-node
+ * messages: endpoints, opening and closing the PULL (in), REP (control)
+ * and per-peer PUSH sockets, framing a message, sending to one peer or
+ * all, counting connected peers and rejected messages.  Not what a
+ * received message does (gossip.c, control.c).
+ */
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "node-internal.h"
+#include "protocol.h"
+#include "transport.h"
+#include "util.h"
+
+#define PEER_SENDBUF	8192	/* messages queued per peer */
+#define IN_RECVBUF	8192
+#define REJECT_LOG_MAX	10	/* rejects logged one by one, then 1/1000 */
+
+char *
+endpoint(const struct opts *o, uint32_t k, int ctl)
+{
+	if (o->net != NULL)
+		return (dn_xasprintf("ipc://%s/n%u.%s", o->net, k,
+		    ctl ? "ctl" : "in"));
+	return (dn_xasprintf("tcp://127.0.0.1:%u", o->tcp_base + 2 * k +
+	    (ctl ? 1 : 0)));
+}
+
+int
+open_sockets(struct node *n, char **cause)
+{
+	uint32_t	 k;
+	char		*url;
+	int		 rv;
+
+	if (dn_sock_open(&n->in, DN_SOCK_PULL, cause) != 0)
+		return (-1);
+	dn_sock_set_bufs(n->in, 0, IN_RECVBUF);
+	if (dn_sock_listen(n->in, n->in_url, cause) != 0)
+		return (-1);
+	if (dn_sock_open(&n->ctl, DN_SOCK_REP, cause) != 0)
+		return (-1);
+	if (dn_sock_listen(n->ctl, n->ctl_url, cause) != 0)
+		return (-1);
+	n->peers = dn_xcalloc(n->o.nodes, sizeof(*n->peers));
+	for (k = 0; k < n->o.nodes; k++) {
+		if (k == n->o.index)
+			continue;
+		if (dn_sock_open(&n->peers[k], DN_SOCK_PUSH, cause) != 0)
+			return (-1);
+		dn_sock_set_bufs(n->peers[k], PEER_SENDBUF, 0);
+		url = endpoint(&n->o, k, 0);
+		rv = dn_sock_dial(n->peers[k], url, cause);
+		free(url);
+		if (rv != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+void
+close_sockets(struct node *n)
+{
+	uint32_t	k;
+
+	if (n->peers != NULL) {
+		for (k = 0; k < n->o.nodes; k++)
+			dn_sock_close(n->peers[k]);
+	}
+	free(n->peers);
+	n->peers = NULL;
+	dn_sock_close(n->in);
+	dn_sock_close(n->ctl);
+	n->in = n->ctl = NULL;
+}
+
+/* A whole message of KIND with PAYLOAD; the caller frees. */
+uint8_t *
+message(struct node *n, uint16_t kind, const void *payload, size_t len,
+    uint64_t seq)
+{
+	struct dn_hdr	 h = { .kind = kind, .token = n->o.token,
+			    .node = n->o.index, .len = (uint32_t)len,
+			    .seq = seq, .t_ns = dn_now_ns() };
+	uint8_t		*buf;
+
+	buf = dn_xmalloc(DN_HDR_SIZE + len);
+	dn_hdr_put(buf, &h);
+	if (len > 0)
+		memcpy(buf + DN_HDR_SIZE, payload, len);
+	return (buf);
+}
+
+/* Send one message to peer K (non-blocking: a full queue drops it; the
+ * peer recovers through HEAD and BLOCK_REQ). */
+void
+send_peer(struct node *n, uint32_t k, uint16_t kind, const void *payload,
+    size_t len)
+{
+	uint8_t	*buf;
+
+	if (k == n->o.index || n->peers[k] == NULL)
+		return;
+	buf = message(n, kind, payload, len, ++n->seq);
+	(void)dn_sock_send(n->peers[k], buf, DN_HDR_SIZE + len, 1);
+	free(buf);
+}
+
+void
+broadcast(struct node *n, uint16_t kind, const void *payload, size_t len)
+{
+	uint32_t	k;
+
+	for (k = 0; k < n->o.nodes; k++)
+		send_peer(n, k, kind, payload, len);
+}
+
+int
+peers_connected(struct node *n)
+{
+	uint32_t	k;
+	int		c = 0;
+
+	for (k = 0; k < n->o.nodes; k++) {
+		if (n->peers[k] != NULL && dn_sock_npipes(n->peers[k]) > 0)
+			c++;
+	}
+	return (c);
+}
+
+void
+count_reject(struct node *n, int reason, const struct dn_hdr *h)
+{
+	uint64_t	k = atomic_fetch_add(&n->rejected, 1) + 1;
+
+	if (k <= REJECT_LOG_MAX || k % 1000 == 0)
+		nlog(n, "DN-NODE-REJECT", "message rejected: %s (kind %u, "
+		    "node %u; %" PRIu64 " rejected so far)",
+		    dn_reject_name(reason), h != NULL ? h->kind : 0,
+		    h != NULL ? h->node : 0, k);
+}

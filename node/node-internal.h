@@ -1,0 +1,160 @@
+/*
+ * node-internal.h: internal to devnet-node, shared only by the files of
+ * the process (node.c, args.c, log.c, net.c, gossip.c, sync.c,
+ * chain-thread.c, control.c, fill-metrics.c).  Not for dn_node_core,
+ * the tests or the tools: they use chain.h, rocks.h, block.h, workload.h.
+ * The options, the struct node every thread shares, and the functions
+ * one of these files offers the others (contracts beside the code).
+ */
+#ifndef DN_NODE_INTERNAL_H
+#define DN_NODE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rocks.h"
+#include "workload.h"
+
+struct block;
+struct chain;
+struct dn_agent;
+struct dn_hdr;
+struct dn_sock;
+
+#define BUFFER_SLOTS	256	/* early blocks kept, ahead of the head */
+
+struct opts {
+	uint32_t		 index;
+	uint32_t		 nodes;
+	const char		*dir;
+	const char		*log;
+	const char		*net;
+	uint32_t		 tcp_base;
+	const char		*metrics;
+	uint64_t		 token;
+	uint32_t		 sample_ms;
+	uint32_t		 block_ms;
+	uint32_t		 block_max_txs;
+	uint32_t		 block_reads;
+	uint32_t		 accounts;
+	uint64_t		 seed;
+	enum store_mode		 read_mode;
+	enum store_mode		 write_mode;
+	const char		*rocksdb_options;
+	uint64_t		 block_cache;
+	enum workload_kind	 workload;
+	double			 read_rate;
+	uint64_t		 reads;
+	uint64_t		 keys;
+	uint32_t		 cf_count;
+	const char		*cf_options;
+	uint32_t		 cf_cycles;
+};
+
+struct buffered {
+	uint64_t	 height;	/* 0 = empty slot */
+	uint64_t	 proposed_ns;
+	uint8_t		*p;
+	size_t		 len;
+};
+
+struct node {
+	struct opts		 o;
+	char			*in_url;
+	char			*ctl_url;
+	int			 logfd;
+	pthread_mutex_t		 loglock;
+
+	struct store		*store;
+	struct chain		*chain;
+	struct workload		*wl;
+	struct store_cf_options	*cfo;
+	struct dn_agent		*agent;
+	struct dn_sock		*in;
+	struct dn_sock		*ctl;
+	struct dn_sock		**peers;	/* [nodes], NULL for self */
+	pthread_t		 chain_thread;
+	int			 chain_started;
+
+	/* Shared between threads. */
+	atomic_int		 stop;
+	atomic_int		 ready;
+	atomic_int		 halted;	/* DN_CTL_HALT: propose no more */
+	atomic_uint_fast64_t	 ready_ns;
+	atomic_uint_fast64_t	 height;
+	atomic_uint_fast64_t	 txs_applied;
+	atomic_uint_fast64_t	 txs_rejected;
+	atomic_uint_fast64_t	 mempool;
+	atomic_uint_fast64_t	 lag_blocks;
+	atomic_uint_fast64_t	 lag_ms;
+	/* Highest lag since the last sample: a catch-up that takes less
+	 * than a sample interval still shows in the samples. */
+	atomic_uint_fast64_t	 lag_blocks_peak;
+	atomic_uint_fast64_t	 lag_ms_peak;
+	atomic_uint_fast64_t	 log_lines;
+	atomic_uint_fast64_t	 rejected;
+
+	/* Chain thread only. */
+	uint64_t		 seq;
+	uint64_t		*peer_height;	/* [nodes] heard in HEAD */
+	uint64_t		*peer_head_ns;	/* [nodes] */
+	uint64_t		 best_block;	/* highest block received */
+	uint64_t		 best_block_ns;
+	uint64_t		 last_apply_delay_ns;
+	uint64_t		 next_head_ns;
+	uint64_t		 next_fetch_ns;
+	uint64_t		 propose_at_ns;	/* UINT64_MAX: not our turn */
+	struct buffered		 buf[BUFFER_SLOTS];
+	uint8_t			*status;	/* per-tx outcome scratch */
+	size_t			 status_cap;
+
+	/* Agent thread only. */
+	uint64_t		 prev_wl_ops;
+	uint64_t		 prev_wl_ns;
+};
+
+/* args.c */
+void	 parse_args(int argc, char **argv, struct opts *o);
+
+/* log.c */
+void	 nlog(struct node *n, const char *id, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+/* net.c */
+char	*endpoint(const struct opts *o, uint32_t k, int ctl);
+int	 open_sockets(struct node *n, char **cause);
+void	 close_sockets(struct node *n);
+uint8_t	*message(struct node *n, uint16_t kind, const void *payload,
+	    size_t len, uint64_t seq);
+void	 send_peer(struct node *n, uint32_t k, uint16_t kind,
+	    const void *payload, size_t len);
+void	 broadcast(struct node *n, uint16_t kind, const void *payload,
+	    size_t len);
+int	 peers_connected(struct node *n);
+void	 count_reject(struct node *n, int reason, const struct dn_hdr *h);
+
+/* gossip.c */
+void	 on_message(struct node *n, const uint8_t *msg, size_t len);
+
+/* sync.c */
+uint64_t best_height(struct node *n);
+void	 publish_state(struct node *n);
+int	 apply(struct node *n, const uint8_t *p, size_t len, int mine);
+void	 buffer_put(struct node *n, const uint8_t *p, size_t len,
+	    const struct block *b);
+void	 drain_buffer(struct node *n);
+void	 maybe_fetch(struct node *n, uint64_t now);
+
+/* chain-thread.c */
+void	*chain_main(void *arg);
+
+/* fill-metrics.c */
+void	 fill_metrics(void *arg, double *v);
+
+/* control.c */
+void	 on_control(struct node *n, const uint8_t *msg, size_t len);
+void	 check_ready(struct node *n);
+
+#endif
