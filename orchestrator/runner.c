@@ -18,13 +18,14 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "collector.h"
+#include "loadgen.h"
 #include "runner.h"
 #include "store.h"
 #include "transport.h"
@@ -108,7 +109,9 @@ action_name(enum scn_action a)
 
 /* --- control ------------------------------------------------------------ */
 
-char *
+/* URL of node K's inbound (CTL 0) or control (CTL 1) endpoint, as the
+ * node derives it from --net / --tcp-base (docs/node.md).  Caller frees. */
+static char *
 trial_node_url(const struct trial *t, int k, int ctl)
 {
 	if (t->scn->network.tcp_base_port > 0)
@@ -221,6 +224,7 @@ trial_release(struct trial *t)
 		free(n->out_path);
 		free(n->log_path);
 		free(n->cmdline);
+		free(n->in_url);
 	}
 	if (t->own_net_dir && t->net_dir != NULL) {
 		for (i = 0; i < t->nnodes; i++) {
@@ -357,6 +361,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 		n->out_path = dn_xasprintf("%s/node-%d.out", t->run_dir, i);
 		n->log_path = dn_xasprintf("%s/node-%d.log", t->run_dir, i);
 		n->cmdline = plan_quote_argv(n->argv);
+		n->in_url = trial_node_url(t, i, 0);
 	}
 	return (0);
 }
@@ -392,27 +397,6 @@ trial_start(struct trial *t, char **cause)
 	    loadgen_create(t, &t->lg, cause) != 0)
 		return (-1);
 	return (0);
-}
-
-static void
-trial_fail(struct trial *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-trial_fail(struct trial *t, const char *fmt, ...)
-{
-	va_list	ap;
-	char	*msg;
-
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	if (!t->failed) {
-		t->failed = 1;
-		t->fail_reason = msg;
-	} else
-		free(msg);
 }
 
 /* "node K exited (exit 1) before it was ready; last lines of its log:" */
@@ -758,30 +742,6 @@ progress(struct trial **ts, int nt, const struct runner_opts *o, int force)
 
 /* --- the end of a trial ------------------------------------------------- */
 
-static void
-fact(struct trial *t, int node, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void
-fact(struct trial *t, int node, const char *key, const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*v, *cause = NULL;
-
-	va_start(ap, fmt);
-	if (vasprintf(&v, fmt, ap) < 0)
-		v = NULL;
-	va_end(ap);
-	pthread_mutex_lock(t->store_mu);
-	if (v != NULL && dn_store_fact(t->store, t->run_id, node, key, v,
-	    &cause) != 0) {
-		free(cause);
-		t->store_failed = 1;
-	}
-	pthread_mutex_unlock(t->store_mu);
-	free(v);
-}
-
 /* After the load: wait until every submitted transaction has an outcome
  * (or the drain time is over). */
 static void
@@ -867,8 +827,9 @@ check_state(struct trial *t)
 			continue;
 		}
 		dn_hex(st[k].state_hash, 32, hex);
-		fact(t, k, "height", "%llu", (unsigned long long)st[k].height);
-		fact(t, k, "state_hash", "%s", hex);
+		trial_fact(t, k, "height", "%llu",
+		    (unsigned long long)st[k].height);
+		trial_fact(t, k, "state_hash", "%s", hex);
 		if (ref < 0) {
 			ref = k;
 			continue;
@@ -965,11 +926,12 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 
 	for (k = 0; k < t->nnodes; k++)
 		lost += t->nodes[k].lost;
-	fact(t, -1, "lost_samples", "%lld", (long long)lost);
-	fact(t, -1, "rejected_msgs", "%lld", (long long)t->rejected);
+	trial_fact(t, -1, "lost_samples", "%lld", (long long)lost);
+	trial_fact(t, -1, "rejected_msgs", "%lld", (long long)t->rejected);
 	/* devnet's own cost: collector, load generator, main loop and nng
 	 * from spawn to here (trials run concurrently share it). */
-	fact(t, -1, "orchestrator_cpu_s", "%.3f", self_cpu_s() - t->cpu0_s);
+	trial_fact(t, -1, "orchestrator_cpu_s", "%.3f",
+	    self_cpu_s() - t->cpu0_s);
 	if (t->lg != NULL) {
 		double	achieved;
 
@@ -978,25 +940,28 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 		    t->tx_failed;
 		achieved = st.elapsed_s > 0 ? (double)(st.submitted -
 		    st.send_errors) / st.elapsed_s : 0;
-		fact(t, -1, "tx_submitted", "%lld", (long long)st.submitted);
-		fact(t, -1, "tx_included", "%lld", (long long)t->tx_included);
-		fact(t, -1, "tx_failed", "%lld", (long long)t->tx_failed);
-		fact(t, -1, "tx_pending", "%lld", (long long)pending);
-		fact(t, -1, "tx_send_errors", "%lld",
+		trial_fact(t, -1, "tx_submitted", "%lld",
+		    (long long)st.submitted);
+		trial_fact(t, -1, "tx_included", "%lld",
+		    (long long)t->tx_included);
+		trial_fact(t, -1, "tx_failed", "%lld",
+		    (long long)t->tx_failed);
+		trial_fact(t, -1, "tx_pending", "%lld", (long long)pending);
+		trial_fact(t, -1, "tx_send_errors", "%lld",
 		    (long long)st.send_errors);
-		fact(t, -1, "tx_duplicates", "%lld",
+		trial_fact(t, -1, "tx_duplicates", "%lld",
 		    (long long)t->tx_duplicates);
-		fact(t, -1, "achieved_tps", "%.3f", achieved);
-		fact(t, -1, "target_tps", "%.3f", st.target_tps);
+		trial_fact(t, -1, "achieved_tps", "%.3f", achieved);
+		trial_fact(t, -1, "target_tps", "%.3f", st.target_tps);
 		/* Send lag over the whole run (the per-interval p99 is the
 		 * metric send_lag_p99_us). */
-		fact(t, -1, "send_lag_p50_us", "%.1f",
+		trial_fact(t, -1, "send_lag_p50_us", "%.1f",
 		    loadgen_lag_quantile(t->lg, 0.50));
-		fact(t, -1, "send_lag_p99_us", "%.1f",
+		trial_fact(t, -1, "send_lag_p99_us", "%.1f",
 		    loadgen_lag_quantile(t->lg, 0.99));
-		fact(t, -1, "send_lag_p999_us", "%.1f",
+		trial_fact(t, -1, "send_lag_p999_us", "%.1f",
 		    loadgen_lag_quantile(t->lg, 0.999));
-		fact(t, -1, "send_lag_max_us", "%.1f",
+		trial_fact(t, -1, "send_lag_max_us", "%.1f",
 		    loadgen_lag_quantile(t->lg, 1.0));
 		if (!sig_count && st.elapsed_s > 0 &&
 		    achieved < 0.99 * st.target_tps)
