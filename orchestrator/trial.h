@@ -4,7 +4,7 @@
  * and its outcome; plus the few helpers over that data every part of a
  * trial uses (trial.c: its clock, its events, facts and failure).
  *
- * Not here: what drives a trial (runner.h, runner.c), the
+ * Not here: what drives a trial (runner.h, runner-internal.h), the
  * collector thread (collector.h), the load generator (loadgen.h).  This
  * header is the bottom of the orchestrator's run: runner -> collector,
  * runner -> loadgen, and both -> trial; nothing here calls back up.
