@@ -3,19 +3,20 @@
  * INCLUDED messages from the trial's nodes, checks each (size, magic,
  * version, token, node index, payload), counts what it rejects and the
  * samples it never got (sequence gaps), and writes samples to the store in
- * batches.  It also turns load generator counters and inclusion latencies
- * into load generator samples (node -1) once per sample interval.
+ * batches.  It also turns load generator counters (trial->load, which it
+ * reads without calling the load generator) and inclusion latencies into
+ * load generator samples (node -1) once per sample interval.
  *
  * Not here: spawning, events, the schedule of the load (runner.c,
- * loadgen.c).
+ * loadgen.c); the trial's clock and events (trial.c).
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "collector.h"
 #include "store.h"
 #include "transport.h"
 #include "trial.h"
@@ -59,53 +60,6 @@ struct collector {
 	double		*lat;		/* ms, this interval */
 	size_t		 nlat, caplat;
 };
-
-int64_t
-trial_t_ms(struct trial *t, uint64_t ns)
-{
-	uint64_t	t0 = atomic_load(&t->t0_ns);
-
-	if (t0 == 0)
-		return (INT64_MIN);
-	return (((int64_t)ns - (int64_t)t0) / 1000000);
-}
-
-static void
-store_error(struct trial *t, char *cause)
-{
-	pthread_mutex_lock(&t->mu);
-	if (!t->store_failed) {
-		t->store_failed = 1;
-		t->store_error = cause;
-		cause = NULL;
-	}
-	pthread_mutex_unlock(&t->mu);
-	free(cause);
-}
-
-void
-trial_event(struct trial *t, int node, const char *kind, const char *fmt,
-    ...)
-{
-	va_list	 ap;
-	char	*detail = NULL, *cause = NULL;
-	int64_t	 tm = trial_t_ms(t, dn_now_ns());
-
-	if (fmt != NULL) {
-		va_start(ap, fmt);
-		if (vasprintf(&detail, fmt, ap) < 0)
-			detail = NULL;
-		va_end(ap);
-	}
-	if (tm == INT64_MIN)
-		tm = -(int64_t)((dn_now_ns() - t->spawn_ns) / 1000000);
-	pthread_mutex_lock(t->store_mu);
-	if (dn_store_event(t->store, t->run_id, node, tm, kind, detail,
-	    &cause) != 0)
-		store_error(t, cause);
-	pthread_mutex_unlock(t->store_mu);
-	free(detail);
-}
 
 /* Queue one value for the writer thread; wmu held. */
 static void
@@ -318,30 +272,31 @@ static void
 loadgen_sample(struct collector *c, int64_t t_ms)
 {
 	struct trial		*t = c->t;
-	struct loadgen_stats	 st;
+	struct trial_load	*ld = t->load;
 	double			*lags = NULL, rate;
 	size_t			 nlags = 0;
-	int64_t			 inc, fail;
+	int64_t			 inc, fail, submitted, send_errors;
 	double			 interval_s = (double)t->scn->sample_interval_ms /
 				    1000.0;
-	loadgen_stats(t->lg, &st);
-	loadgen_take_lags(t->lg, &lags, &nlags);
+	submitted = atomic_load(&ld->submitted);
+	send_errors = atomic_load(&ld->send_errors);
+	trial_load_take_lags(ld, &lags, &nlags);
 	pthread_mutex_lock(&t->mu);
 	inc = t->tx_included;
 	fail = t->tx_failed;
 	pthread_mutex_unlock(&t->mu);
-	rate = (double)(st.submitted - c->prev_submitted) / interval_s;
-	c->prev_submitted = st.submitted;
+	rate = (double)(submitted - c->prev_submitted) / interval_s;
+	c->prev_submitted = submitted;
 	if (c->nlat > 0)
 		qsort(c->lat, c->nlat, sizeof(double), cmp_double);
 	if (nlags > 0)
 		qsort(lags, nlags, sizeof(double), cmp_double);
 
 	pthread_mutex_lock(&c->wmu);
-	put(c, -1, DN_M_TX_SUBMITTED, t_ms, (double)st.submitted);
+	put(c, -1, DN_M_TX_SUBMITTED, t_ms, (double)submitted);
 	put(c, -1, DN_M_TX_INCLUDED, t_ms, (double)inc);
 	put(c, -1, DN_M_TX_FAILED, t_ms, (double)fail);
-	put(c, -1, DN_M_TX_SEND_ERRORS, t_ms, (double)st.send_errors);
+	put(c, -1, DN_M_TX_SEND_ERRORS, t_ms, (double)send_errors);
 	put(c, -1, DN_M_ACHIEVED_TPS, t_ms, rate);
 	if (c->nlat > 0) {
 		put(c, -1, DN_M_TX_LATENCY_P50_MS, t_ms,
@@ -402,7 +357,7 @@ writer_main(void *arg)
 				if (dn_store_sample(t->store, t->run_id,
 				    rows[i].node, rows[i].metric, rows[i].t_ms,
 				    rows[i].value, &cause) != 0) {
-					store_error(t, cause);
+					trial_store_error(t, cause);
 					cause = NULL;
 					break;
 				}
@@ -414,7 +369,7 @@ writer_main(void *arg)
 		    dn_now_ns() - last_commit >= COMMIT_MS * 1000000ull)) {
 			pthread_mutex_lock(t->store_mu);
 			if (dn_store_commit(t->store, &cause) != 0) {
-				store_error(t, cause);
+				trial_store_error(t, cause);
 				cause = NULL;
 			}
 			pthread_mutex_unlock(t->store_mu);
@@ -504,7 +459,7 @@ collector_main(void *arg)
 		} else if (rv != DN_EAGAIN)
 			break;
 		now = dn_now_ns();
-		if (t->lg != NULL && atomic_load(&t->t0_ns) != 0) {
+		if (t->load != NULL && atomic_load(&t->t0_ns) != 0) {
 			int64_t	tm = trial_t_ms(t, now);
 			int64_t	end = t->scn->duration_ms;
 

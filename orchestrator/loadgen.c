@@ -10,6 +10,10 @@
  * message for the next node that is up (round-robin); from SPIN_MAX_TPS
  * there is at most one such round per TICK_NS.
  *
+ * It reads only the trial's data (trial.h): the node endpoints the runner
+ * named (in_url) and which nodes are up; its counters live in a struct
+ * trial_load it publishes as trial->load for the collector to read.
+ *
  * Not here: inclusion accounting (collector.c).
  */
 #include <errno.h>
@@ -19,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "loadgen.h"
 #include "transport.h"
 #include "trial.h"
 #include "util.h"
@@ -40,13 +45,9 @@ struct loadgen {
 	int		 started;
 	atomic_int	 stop;
 
-	atomic_llong	 submitted;
-	atomic_llong	 send_errors;
-	atomic_llong	 elapsed_ns;
-
-	pthread_mutex_t	 mu;	/* lags and the lag histogram */
-	double		*lags;
-	size_t		 nlags, caplags;
+	/* Counters and lags, published as trial->load for the collector;
+	 * load.mu also guards the lag histogram (one lock per send). */
+	struct trial_load load;
 	uint64_t	 lag_hist[LAG_BUCKETS];
 	uint64_t	 lag_n;
 	double		 lag_max;
@@ -114,7 +115,7 @@ flush(struct loadgen *l, int node, uint64_t now)
 	dn_put_u32(l->bufs[node] + DN_HDR_SIZE + 4, 0);
 	rv = dn_sock_send(l->socks[node], l->bufs[node], len, 1);
 	if (rv != 0)
-		atomic_fetch_add(&l->send_errors, c);
+		atomic_fetch_add(&l->load.send_errors, c);
 	l->counts[node] = 0;
 }
 
@@ -132,17 +133,20 @@ lag_bucket(double us)
 static void
 add_lag(struct loadgen *l, double us)
 {
-	pthread_mutex_lock(&l->mu);
+	struct trial_load	*ld = &l->load;
+
+	pthread_mutex_lock(&ld->mu);
 	l->lag_hist[lag_bucket(us)]++;
 	l->lag_n++;
 	if (us > l->lag_max)
 		l->lag_max = us;
-	if (l->nlags == l->caplags) {
-		l->caplags = l->caplags ? l->caplags * 2 : 1024;
-		l->lags = dn_xreallocarray(l->lags, l->caplags, sizeof(double));
+	if (ld->nlags == ld->caplags) {
+		ld->caplags = ld->caplags ? ld->caplags * 2 : 1024;
+		ld->lags = dn_xreallocarray(ld->lags, ld->caplags,
+		    sizeof(double));
 	}
-	l->lags[l->nlags++] = us;
-	pthread_mutex_unlock(&l->mu);
+	ld->lags[ld->nlags++] = us;
+	pthread_mutex_unlock(&ld->mu);
 }
 
 static void *
@@ -220,9 +224,9 @@ loadgen_main(void *arg)
 			while (tx.to == tx.from && l->accounts > 1);
 			tx.amount = 1 + dn_rand64(&l->rng) % 100;
 			tx.nonce = l->nonces[tx.from]++;
-			atomic_fetch_add(&l->submitted, 1);
+			atomic_fetch_add(&l->load.submitted, 1);
 			if (node < 0) {
-				atomic_fetch_add(&l->send_errors, 1);
+				atomic_fetch_add(&l->load.send_errors, 1);
 			} else {
 				dn_tx_put(l->bufs[node] + DN_HDR_SIZE + 8 +
 				    (size_t)l->counts[node] * DN_TX_SIZE, &tx);
@@ -239,13 +243,13 @@ loadgen_main(void *arg)
 		}
 		if (node >= 0)
 			flush(l, node, dn_now_ns());
-		atomic_store(&l->elapsed_ns, (long long)(now - t0));
+		atomic_store(&l->load.elapsed_ns, (long long)(now - t0));
 	}
 	/* Over the whole schedule: a generator that fell behind sent its
 	 * last transactions after the end, which lowers the achieved rate. */
 	if (!atomic_load(&l->stop) || dn_now_ns() >= end)
-		atomic_store(&l->elapsed_ns, (long long)((dn_now_ns() > end ?
-		    dn_now_ns() : end) - t0));
+		atomic_store(&l->load.elapsed_ns, (long long)((dn_now_ns() >
+		    end ? dn_now_ns() : end) - t0));
 	return (NULL);
 }
 
@@ -260,10 +264,10 @@ loadgen_create(struct trial *t, struct loadgen **lp, char **cause)
 	l->t = t;
 	l->n = t->nnodes;
 	atomic_init(&l->stop, 0);
-	atomic_init(&l->submitted, 0);
-	atomic_init(&l->send_errors, 0);
-	atomic_init(&l->elapsed_ns, 0);
-	pthread_mutex_init(&l->mu, NULL);
+	atomic_init(&l->load.submitted, 0);
+	atomic_init(&l->load.send_errors, 0);
+	atomic_init(&l->load.elapsed_ns, 0);
+	pthread_mutex_init(&l->load.mu, NULL);
 	l->rng = scn->seed ^ 0x6c6f616467656e00ull ^ (uint64_t)t->pt.index;
 	l->accounts = scn->network.accounts ? scn->network.accounts : 1;
 	l->nonces = dn_xcalloc(l->accounts, sizeof(*l->nonces));
@@ -283,7 +287,6 @@ loadgen_create(struct trial *t, struct loadgen **lp, char **cause)
 	l->bufs = dn_xcalloc((size_t)l->n, sizeof(*l->bufs));
 	l->counts = dn_xcalloc((size_t)l->n, sizeof(*l->counts));
 	for (i = 0; i < l->n; i++) {
-		char	*url;
 		int	 rv;
 
 		l->bufs[i] = dn_xmalloc(DN_HDR_SIZE + 8 +
@@ -291,13 +294,12 @@ loadgen_create(struct trial *t, struct loadgen **lp, char **cause)
 		if (dn_sock_open(&l->socks[i], DN_SOCK_PUSH, cause) != 0)
 			goto fail;
 		dn_sock_set_bufs(l->socks[i], 1024, 0);
-		url = trial_node_url(t, i, 0);
-		rv = dn_sock_dial(l->socks[i], url, cause);
-		free(url);
+		rv = dn_sock_dial(l->socks[i], t->nodes[i].in_url, cause);
 		if (rv != 0)
 			goto fail;
 	}
 	*lp = l;
+	t->load = &l->load;
 	return (0);
 fail:
 	loadgen_free(l);
@@ -354,8 +356,10 @@ loadgen_free(struct loadgen *l)
 	free(l->counts);
 	free(l->nonces);
 	free(l->zipf_cdf);
-	free(l->lags);
-	pthread_mutex_destroy(&l->mu);
+	free(l->load.lags);
+	pthread_mutex_destroy(&l->load.mu);
+	if (l->t->load == &l->load)
+		l->t->load = NULL;
 	free(l);
 }
 
@@ -365,9 +369,9 @@ loadgen_stats(struct loadgen *l, struct loadgen_stats *st)
 	const struct scenario	*scn = l->t->scn;
 	double			 e;
 
-	st->submitted = atomic_load(&l->submitted);
-	st->send_errors = atomic_load(&l->send_errors);
-	e = (double)atomic_load(&l->elapsed_ns) / 1e9;
+	st->submitted = atomic_load(&l->load.submitted);
+	st->send_errors = atomic_load(&l->load.send_errors);
+	e = (double)atomic_load(&l->load.elapsed_ns) / 1e9;
 	st->elapsed_s = e;
 	if (scn->workload.ramp_ms > 0 && e > 0) {
 		double	ramp = (double)scn->workload.ramp_ms / 1000.0;
@@ -388,7 +392,7 @@ loadgen_lag_quantile(struct loadgen *l, double q)
 	double		v = 0;
 	size_t		b;
 
-	pthread_mutex_lock(&l->mu);
+	pthread_mutex_lock(&l->load.mu);
 	if (l->lag_n > 0) {
 		rank = (uint64_t)ceil(q * (double)l->lag_n);
 		if (rank == 0)
@@ -406,17 +410,6 @@ loadgen_lag_quantile(struct loadgen *l, double q)
 			}
 		}
 	}
-	pthread_mutex_unlock(&l->mu);
+	pthread_mutex_unlock(&l->load.mu);
 	return (v);
-}
-
-void
-loadgen_take_lags(struct loadgen *l, double **lags, size_t *n)
-{
-	pthread_mutex_lock(&l->mu);
-	*lags = l->lags;
-	*n = l->nlags;
-	l->lags = NULL;
-	l->nlags = l->caplags = 0;
-	pthread_mutex_unlock(&l->mu);
 }

@@ -1,8 +1,13 @@
 /*
- * trial.h: one trial of a scenario in flight: its nodes, its collector and
- * its load generator.  runner.c drives trials (one at a time, or a slot of
- * them side by side); collector.c and loadgen.c are the two threads each
- * trial owns.
+ * trial.h: the data of one trial of a scenario in flight: its nodes, the
+ * counters its collector keeps, the counters its load generator keeps,
+ * and its outcome; plus the few helpers over that data every part of a
+ * trial uses (trial.c: its clock, its events, facts and failure).
+ *
+ * Not here: what drives a trial (runner.h, runner-internal.h), the
+ * collector thread (collector.h), the load generator (loadgen.h).  This
+ * header is the bottom of the orchestrator's run: runner -> collector,
+ * runner -> loadgen, and both -> trial; nothing here calls back up.
  *
  * Locking: T->mu guards the per-node statistics and the counters the main
  * thread reads for progress; STORE_MU (shared by all trials) guards every
@@ -14,6 +19,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "metric-table.h"
@@ -22,7 +28,6 @@
 #include "spawn.h"
 
 struct dn_store;
-struct dn_sock;
 struct collector;
 struct loadgen;
 
@@ -33,6 +38,7 @@ struct trial_node {
 	char		*out_path;	/* node-K.out: stdout+stderr */
 	char		*log_path;	/* node-K.log: the node's own log */
 	char		*cmdline;	/* for humans and the nodes table */
+	char		*in_url;	/* inbound endpoint, for the loadgen */
 
 	/* Written by the collector under trial.mu. */
 	int		 hello;		/* HELLOs received */
@@ -58,6 +64,22 @@ struct trial_node {
 	atomic_int	 up;		/* loadgen may send to it */
 };
 
+/*
+ * What the load generator has done so far, as plain counters: written by
+ * the load generator's thread, read by the collector (the load generator
+ * samples) without calling into loadgen.c.  It lives inside the load
+ * generator; trial.load points to it while there is one.
+ */
+struct trial_load {
+	atomic_llong	 submitted;
+	atomic_llong	 send_errors;
+	atomic_llong	 elapsed_ns;
+
+	pthread_mutex_t	 mu;	/* lags and the load generator's histogram */
+	double		*lags;	/* µs: actual minus intended send time */
+	size_t		 nlags, caplags;
+};
+
 struct trial {
 	const struct scenario		*scn;
 	const struct scn_variant	*var;
@@ -75,8 +97,9 @@ struct trial {
 	pthread_mutex_t			 mu;
 	pthread_mutex_t			*store_mu;
 	struct dn_store			*store;
-	struct collector		*col;
+	struct collector		*col;	/* the runner's handles */
 	struct loadgen			*lg;
+	struct trial_load		*load;	/* NULL: no load generator */
 
 	atomic_uint_fast64_t		 t0_ns;	/* 0 until all are ready */
 	uint64_t			 spawn_ns;
@@ -100,53 +123,28 @@ struct trial {
 /* Milliseconds since the trial's t=0 (negative before it). */
 int64_t	 trial_t_ms(struct trial *t, uint64_t ns);
 
-/* URL of node K's inbound (CTL 0) or control (CTL 1) endpoint, as the
- * node derives it from --net / --tcp-base (docs/node.md).  Caller frees. */
-char	*trial_node_url(const struct trial *t, int k, int ctl);
+/* Remember the first store error of T (takes mu); CAUSE is consumed. */
+void	 trial_store_error(struct trial *t, char *cause);
 
 /* Record an event (takes store_mu); logs store errors into T. */
 void	 trial_event(struct trial *t, int node, const char *kind,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* --- collector.c ---------------------------------------------------- */
-/* Listen on T->metrics_url and start the collector thread. */
-int	 collector_start(struct trial *t, struct collector **cp, char **cause);
-/* Ask the thread to finish (after draining for DRAIN_MS), join, commit,
- * free.  Accepts NULL. */
-void	 collector_stop(struct collector *c, int drain_ms);
+/* Record a run fact (takes store_mu); a store error marks T's store as
+ * failed. */
+void	 trial_fact(struct trial *t, int node, const char *key,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* --- loadgen.c ------------------------------------------------------- */
-/* Dial every node's inbound endpoint; the thread waits for loadgen_go. */
-int	 loadgen_create(struct trial *t, struct loadgen **lp, char **cause);
-/* Start sending from T->t0_ns, until T->t0_ns + duration. */
-int	 loadgen_go(struct loadgen *l, char **cause);
-/*
- * Halt and close the sockets to the nodes, keeping the counts: done
- * before the nodes stop, so that nng's dialers never chase dead nodes
- * (docs/architecture.md, "nng_close can hang").
- */
-void	 loadgen_disconnect(struct loadgen *l);
-/* Stop sending (join the thread); counters stay readable. */
-void	 loadgen_halt(struct loadgen *l);
-void	 loadgen_free(struct loadgen *l);
+/* Fail T (main thread) with the first reason given; later ones are
+ * dropped. */
+void	 trial_fail(struct trial *t, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
 
-struct loadgen_stats {
-	int64_t		submitted;
-	int64_t		send_errors;
-	double		elapsed_s;	/* of the schedule so far */
-	double		target_tps;	/* mean target over elapsed */
-};
-void	 loadgen_stats(struct loadgen *l, struct loadgen_stats *st);
 /*
  * Take the send-lag observations (µs, actual minus intended send time)
- * gathered since the last call: *LAGS is owned by the caller (free).
+ * gathered in L since the last call: *LAGS is owned by the caller (free).
  */
-void	 loadgen_take_lags(struct loadgen *l, double **lags, size_t *n);
-/*
- * Quantile Q (0 < Q <= 1) of every send lag of the run so far, in µs, from
- * a histogram with 1 % wide buckets (the bucket's upper bound, so at most
- * 1 % high); Q = 1 gives the exact maximum.  0 when nothing was sent.
- */
-double	 loadgen_lag_quantile(struct loadgen *l, double q);
+void	 trial_load_take_lags(struct trial_load *l, double **lags,
+	    size_t *n);
 
 #endif

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "protocol.h"
+#include "collector.h"
 #include "store.h"
 #include "transport.h"
 #include "trial.h"

@@ -1,0 +1,170 @@
+/*
+ * finish.c: the end of one trial: stop the load, run the end checks, stop
+ * the nodes and the collector, record the run's facts and outcome, and
+ * print its summary.
+ *
+ * Not here: the checks themselves (endcheck.c).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "collector.h"
+#include "loadgen.h"
+#include "runner-internal.h"
+#include "store.h"
+#include "util.h"
+
+#define DEFAULT_GRACE_MS	5000
+
+static void
+print_summary(struct trial *t, const struct runner_opts *o)
+{
+	struct loadgen_stats	 st = { 0 };
+	FILE			*f = o->out != NULL ? o->out : stdout;
+	int			 k;
+
+	if (t->failed)
+		fprintf(stderr, "devnet: run %lld (%s) failed: %s\n",
+		    (long long)t->run_id, t->var->name,
+		    t->fail_reason ? t->fail_reason : "?");
+	if (o->quiet)
+		return;
+	fprintf(f, "run %lld: %s, trial %d/%zu, %s", (long long)t->run_id,
+	    t->var->name, t->pt.index + 1, t->ntrials,
+	    runner_sig_count ? "interrupted" : t->failed ? "FAILED" : "ok");
+	fprintf(f, "\n");
+	if (t->lg != NULL) {
+		loadgen_stats(t->lg, &st);
+		fprintf(f, "  load: %lld submitted, %lld included, %lld failed, "
+		    "%lld pending, %lld not sent; achieved %.2f tx/s of %.2f\n",
+		    (long long)st.submitted, (long long)t->tx_included,
+		    (long long)t->tx_failed, (long long)(st.submitted -
+		    st.send_errors - t->tx_included - t->tx_failed),
+		    (long long)st.send_errors, st.elapsed_s > 0 ?
+		    (double)(st.submitted - st.send_errors) / st.elapsed_s : 0,
+		    st.target_tps);
+	}
+	fprintf(f, "  %-4s %10s %10s %10s %8s %8s %7s\n", "node", "max RSS",
+	    "avg RSS", "allocs/s", "max lag", "height", "lost");
+	for (k = 0; k < t->nnodes; k++) {
+		struct trial_node	*n = &t->nodes[k];
+		double			 dt = (double)(n->last_t - n->first_t) /
+					    1000.0;
+
+		fprintf(f, "  %-4d %8.1f M %8.1f M %10.0f %8.0f %8.0f %7lld%s\n", k,
+		    n->rss_max / 1048576.0, n->rss_n ? n->rss_sum /
+		    (double)n->rss_n / 1048576.0 : 0,
+		    dt > 0 ? (n->last[DN_M_ALLOCS] - n->first[DN_M_ALLOCS]) /
+		    dt : 0, n->lag_max, n->last[DN_M_HEIGHT],
+		    (long long)n->lost, n->crashed ? "  crashed" : "");
+	}
+	if (t->rejected > 0)
+		fprintf(f, "  %lld message(s) rejected\n", (long long)t->rejected);
+	fflush(f);
+}
+
+/* Stop the load, check, stop the nodes, record the outcome. */
+void
+trial_finish(struct trial *t, const struct runner_opts *o)
+{
+	struct loadgen_stats	 st = { 0 };
+	struct proc		**ps;
+	int64_t			 lost = 0, pending;
+	const char		*status;
+	char			*cause = NULL, *reason = NULL;
+	int			 k, killed, grace;
+
+	loadgen_disconnect(t->lg);
+	if (t->t0_ns != 0 && !t->failed && !runner_sig_count)
+		trial_check_state(t);
+	grace = runner_sig_count > 1 ? 0 : o->grace_ms ? o->grace_ms :
+	    DEFAULT_GRACE_MS;
+	ps = dn_xcalloc((size_t)t->nnodes, sizeof(*ps));
+	for (k = 0; k < t->nnodes; k++)
+		ps[k] = &t->nodes[k].proc;
+	killed = spawn_stop_all(ps, t->nnodes, grace);
+	free(ps);
+	if (killed > 0)
+		trial_event(t, -1, "sigkill", "%d node(s) needed SIGKILL after "
+		    "the %d ms grace period", killed, grace);
+	collector_stop(t->col, runner_sig_count > 1 ? 100 : 1000);
+	t->col = NULL;
+
+	for (k = 0; k < t->nnodes; k++)
+		lost += t->nodes[k].lost;
+	trial_fact(t, -1, "lost_samples", "%lld", (long long)lost);
+	trial_fact(t, -1, "rejected_msgs", "%lld", (long long)t->rejected);
+	/* devnet's own cost: collector, load generator, main loop and nng
+	 * from spawn to here (trials run concurrently share it). */
+	trial_fact(t, -1, "orchestrator_cpu_s", "%.3f",
+	    runner_self_cpu_s() - t->cpu0_s);
+	if (t->lg != NULL) {
+		double	achieved;
+
+		loadgen_stats(t->lg, &st);
+		pending = st.submitted - st.send_errors - t->tx_included -
+		    t->tx_failed;
+		achieved = st.elapsed_s > 0 ? (double)(st.submitted -
+		    st.send_errors) / st.elapsed_s : 0;
+		trial_fact(t, -1, "tx_submitted", "%lld",
+		    (long long)st.submitted);
+		trial_fact(t, -1, "tx_included", "%lld",
+		    (long long)t->tx_included);
+		trial_fact(t, -1, "tx_failed", "%lld",
+		    (long long)t->tx_failed);
+		trial_fact(t, -1, "tx_pending", "%lld", (long long)pending);
+		trial_fact(t, -1, "tx_send_errors", "%lld",
+		    (long long)st.send_errors);
+		trial_fact(t, -1, "tx_duplicates", "%lld",
+		    (long long)t->tx_duplicates);
+		trial_fact(t, -1, "achieved_tps", "%.3f", achieved);
+		trial_fact(t, -1, "target_tps", "%.3f", st.target_tps);
+		/* Send lag over the whole run (the per-interval p99 is the
+		 * metric send_lag_p99_us). */
+		trial_fact(t, -1, "send_lag_p50_us", "%.1f",
+		    loadgen_lag_quantile(t->lg, 0.50));
+		trial_fact(t, -1, "send_lag_p99_us", "%.1f",
+		    loadgen_lag_quantile(t->lg, 0.99));
+		trial_fact(t, -1, "send_lag_p999_us", "%.1f",
+		    loadgen_lag_quantile(t->lg, 0.999));
+		trial_fact(t, -1, "send_lag_max_us", "%.1f",
+		    loadgen_lag_quantile(t->lg, 1.0));
+		if (!runner_sig_count && st.elapsed_s > 0 &&
+		    achieved < 0.99 * st.target_tps)
+			trial_event(t, -1, "rate_missed", "achieved %.2f tx/s "
+			    "of %.2f", achieved, st.target_tps);
+		if (t->tx_duplicates > 0)
+			trial_fail(t, "%lld transaction(s) included twice",
+			    (long long)t->tx_duplicates);
+	}
+	if (t->store_failed)
+		trial_fail(t, "cannot write to the database: %s",
+		    t->store_error ? t->store_error : "?");
+
+	if (runner_sig_count)
+		status = "interrupted";
+	else if (t->failed)
+		status = "failed";
+	else
+		status = "ok";
+	if (t->failed)
+		reason = dn_xstrdup(t->fail_reason ? t->fail_reason : "failed");
+	else if (runner_sig_count)
+		reason = dn_xasprintf("stopped by %s",
+		    runner_sig_first == SIGINT ? "SIGINT" : "SIGTERM");
+	else if (t->unplanned > 0)
+		reason = dn_xasprintf("%d unplanned fault(s): see events",
+		    t->unplanned);
+	pthread_mutex_lock(t->store_mu);
+	if (dn_store_run_end(t->store, t->run_id, status, reason, &cause) !=
+	    0 || dn_store_commit(t->store, &cause) != 0) {
+		fprintf(stderr, "devnet: run %lld: cannot record its end: %s\n",
+		    (long long)t->run_id, cause);
+		free(cause);
+		t->failed = 1;
+	}
+	pthread_mutex_unlock(t->store_mu);
+	free(reason);
+	print_summary(t, o);
+}

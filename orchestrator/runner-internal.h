@@ -1,0 +1,95 @@
+/*
+ * runner-internal.h: internal to the runner, shared only by its files.
+ *
+ * What they share: runner.c runs the plan, slot by
+ * slot; setup.c lays out and starts a trial; watch.c waits for readiness
+ * and watches the nodes while a trial runs (events, crashes, stalls,
+ * rejoins); endcheck.c drains the transactions and checks the state hash;
+ * finish.c stops a trial and records its outcome; progress.c prints the
+ * status line; signals.c takes SIGINT/SIGTERM synchronously and is the
+ * main thread's clock.
+ *
+ * Not for anyone outside the runner: `devnet run` and `devnet ab` use
+ * runner.h.  The runner uses collector.h and loadgen.h; neither of them,
+ * nor trial.h, knows about anything here.
+ */
+#ifndef DN_RUNNER_INTERNAL_H
+#define DN_RUNNER_INTERNAL_H
+
+#include <stdint.h>
+
+#include "runner.h"
+#include "trial.h"
+
+#define TICK_MS			20
+
+/* --- signals.c ---------------------------------------------------------- */
+
+/* Signals seen so far: the first stops gracefully, the second skips the
+ * grace period.  Main thread only. */
+extern int	 runner_sig_count;
+extern int	 runner_sig_first;
+
+/* Sleep up to MS, returning early on SIGINT/SIGTERM (counted). */
+void	 runner_tick(int ms);
+
+/* --- progress.c --------------------------------------------------------- */
+
+/* Whether stderr is a terminal (progress rewritten in place). */
+extern int	 runner_progress_tty;
+
+/* One status line: on a terminal rewritten in place, else every 10 s. */
+void	 runner_progress(struct trial **ts, int nt,
+	    const struct runner_opts *o, int force);
+
+/* --- setup.c ------------------------------------------------------------ */
+
+/* URL of node K's inbound (CTL 0) or control (CTL 1) endpoint, as the
+ * node derives it from --net / --tcp-base (docs/node.md).  Caller frees. */
+char	*trial_node_url(const struct trial *t, int k, int ctl);
+
+/* User + system CPU seconds of this process, nodes (children) excluded. */
+double	 runner_self_cpu_s(void);
+
+/* Lay out the trial: dirs, token, run row, node command lines.  Nothing
+ * is started. */
+int	 trial_prepare(struct trial *t, const struct runner_opts *o,
+	    int64_t group_id, char **cause);
+
+/* Start the collector, the nodes and (transfer) the load generator's
+ * sockets. */
+int	 trial_start(struct trial *t, char **cause);
+
+/* Free what trial_prepare and trial_start left (the load generator
+ * too); removes a socket dir of its own. */
+void	 trial_release(struct trial *t);
+
+/* --- watch.c ------------------------------------------------------------ */
+
+/* "node K exited (exit 1) before it was ready; last lines of its log:"
+ * as a new string (caller frees). */
+char	*trial_post_mortem(struct trial *t, int k, const char *what);
+
+/* Wait for a HELLO from every node of every trial.  0 when all are
+ * ready; -1 when a trial failed (reason in the trial) or on a signal. */
+int	 runner_wait_ready(struct trial **ts, int nt, int timeout_ms);
+
+/* Look at every node once: exits, stalls, rejoins; fire due events.
+ * FIRED has one flag per event of the scenario. */
+void	 trial_watch(struct trial *t, char *fired);
+
+/* --- endcheck.c --------------------------------------------------------- */
+
+/* After the load: wait until every submitted transaction has an outcome
+ * (or the drain time is over). */
+void	 runner_drain_txs(struct trial **ts, int nt);
+
+/* Halt the nodes and check that they agree on the state (endcheck.c). */
+void	 trial_check_state(struct trial *t);
+
+/* --- finish.c ----------------------------------------------------------- */
+
+/* Stop the load, check, stop the nodes, record the outcome. */
+void	 trial_finish(struct trial *t, const struct runner_opts *o);
+
+#endif
