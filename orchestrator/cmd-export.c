@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "metric-table.h"
+#include "outfile.h"
 #include "store.h"
 #include "util.h"
 

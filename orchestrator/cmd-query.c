@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "compare.h"
+#include "qtab.h"
 
 static const char query_help[] =
     "options:\n"

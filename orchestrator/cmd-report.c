@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "metric-table.h"
+#include "outfile.h"
 #include "stats.h"
 #include "store.h"
 #include "util.h"

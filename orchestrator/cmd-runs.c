@@ -5,6 +5,7 @@
 
 #include "cmd.h"
 #include "compare.h"
+#include "qtab.h"
 #include "util.h"
 
 static const char runs_help[] =

@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "compare.h"
+#include "qtab.h"
 #include "store.h"
 #include "util.h"
 

@@ -3,6 +3,9 @@
  * `devnet ab`: resolve the two sides to runs, summarise every run's
  * steady-state window per node and per trial, test, and render.  Method:
  * docs/statistics.md.  Reads the store only (metrics/store.h).
+ * Files: compare.c (analysis, test, verdict), compare-sides.c,
+ * compare-derive.c, compare-render.c, compare-opts.c; compare-internal.h
+ * is what they share.
  */
 #ifndef DN_COMPARE_H
 #define DN_COMPARE_H
@@ -132,37 +135,8 @@ const char *const *compare_metric_names(void);
 /* Human form of V in UNIT ("251.3 MiB", "20.1k allocs/s") into BUF. */
 void	 compare_fmt_value(double v, const char *unit, char *buf,
 	    size_t len);
-
-/*
- * Query results kept as text, printed as a table, markdown, CSV or JSON
- * (runs, show, query).  QTAB_ROW is a dn_store_row_fn with a struct qtab *
- * as its argument; qtab_release frees what it collected.
- */
-struct qtab {
-	int	  ncols;
-	char	**names;
-	char	**cells;	/* nrows * ncols, NULL for SQL NULL */
-	int	 *types;	/* sqlite types per cell (1 int, 2 float) */
-	size_t	  nrows;
-};
-int	 qtab_row(void *arg, int ncols, const char *const *names,
-	    const char *const *values, const int *types);
-void	 qtab_print(const struct qtab *t, int format, FILE *out);
-void	 qtab_release(struct qtab *t);
-/* Open DB read-only, run SQL, print the rows in FORMAT (table, csv or
- * json) to OUT; EMPTY, if not NULL, is printed instead of an empty table.
- * 0, or -1 with *CAUSE. */
-int	 qtab_exec(const char *db, const char *sql, int format,
-	    const char *empty, FILE *out, char **cause);
-
-/*
- * An output file that appears whole or not at all: outfile_open writes to
- * PATH.tmp (*TMP, caller frees), outfile_commit flushes, fsyncs, closes and
- * renames it to PATH; outfile_abort closes and removes it.
- */
-FILE	*outfile_open(const char *path, char **tmp, char **cause);
-int	 outfile_commit(FILE *f, const char *tmp, const char *path,
-	    char **cause);
-void	 outfile_abort(FILE *f, const char *tmp);
+/* Write S to OUT as a JSON string, with the escapes RFC 8259 requires
+ * (also used by qtab.c). */
+void	 compare_json_str(FILE *out, const char *s);
 
 #endif
