@@ -13,9 +13,10 @@
 
 #include <sqlite3.h>
 
+#include "clock.h"
 #include "metric-table.h"
 #include "store.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define SCHEMA_VERSION	1
 #define BUSY_TIMEOUT_MS	2000
