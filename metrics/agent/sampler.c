@@ -11,7 +11,7 @@
 
 #include "metric-table.h"
 #include "sampler.h"
-#include "util.h"
+#include "xalloc.h"
 
 int
 dn_sampler_open(struct dn_sampler *sp, char **cause)

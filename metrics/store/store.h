@@ -1,6 +1,7 @@
 /*
  * store.h: the sqlite store of runs, nodes, samples and events.  The only
- * door to sqlite3 (metrics/store.c).  Schema: docs/schema.md.
+ * door to sqlite3 (the files of metrics/store/: schema.c opens, store-write.c
+ * writes, store-read.c reads).  Schema: docs/schema.md.
  *
  * Writers: the collector (one connection, one thread).  Readers: compare,
  * report, query, export, runs, show.  All functions return 0 on success or

@@ -19,7 +19,7 @@
 #include <nng/supplemental/util/platform.h>
 
 #include "transport.h"
-#include "util.h"
+#include "xalloc.h"
 
 struct dn_sock {
 	nng_socket	 sock;

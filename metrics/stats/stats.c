@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
 #include "stats.h"
-#include "util.h"
+#include "xalloc.h"
 
 static int
 dbl_cmp(const void *a, const void *b)

@@ -12,10 +12,11 @@
 
 #include "agent.h"
 #include "alloc.h"
+#include "clock.h"
 #include "metric-table.h"
 #include "sampler.h"
 #include "transport.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define FINAL_TIMEOUT_MS	500
 #define AGENT_SENDBUF		1024	/* messages queued for the collector */

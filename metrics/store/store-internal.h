@@ -1,0 +1,74 @@
+/* store-internal.h: internal to metrics/store/, not for other modules. */
+/*
+ * What the files of the sqlite store share: the store's struct, the
+ * sample buffer and the sqlite call helpers of store-sql.c.  Callers
+ * outside metrics/store/ use store.h only.  These files are the only ones
+ * that call sqlite3_*; they know nothing of YAML, the CLI or the
+ * statistics: they store and read back.
+ */
+#ifndef DN_STORE_INTERNAL_H
+#define DN_STORE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+/* A sample waiting for dn_store_commit. */
+struct pending {
+	int64_t		run_id;
+	int64_t		t_ms;
+	int32_t		metric_id;
+	int32_t		node;
+	double		value;
+};
+/* Rows buffered before a forced flush and commit. */
+#define PENDING_MAX	DN_STORE_BATCH_ROWS
+/* Rows per multi-row INSERT: one step for many rows costs less than one
+ * step per row (docs/benchmarks.md, "Collector ingest"). */
+#define INS_ROWS	32
+
+struct dn_store {
+	sqlite3		*db;
+	struct pending	*pend;
+	size_t		 npend;
+	char		*path;
+	int		 rdonly;
+	int		 in_txn;
+	sqlite3_stmt	*ins_sample;
+	sqlite3_stmt	*ins_samples;	/* INS_ROWS rows per statement */
+	sqlite3_stmt	*ins_event;
+	sqlite3_stmt	*ins_fact;
+	sqlite3_stmt	*sel_series;
+};
+
+/*
+ * One run's steady-state aggregates per (metric, node): what node_summary
+ * shows and series stores.  Completed by a run filter and GROUP BY.
+ */
+#define SERIES_AGGREGATE						\
+    "SELECT s.run_id, s.node, s.metric_id, count(*) AS n,"		\
+    " min(s.value) AS min, avg(s.value) AS avg, max(s.value) AS max,"	\
+    " min(s.t_ms) AS t_first, max(s.t_ms) AS t_last"			\
+    " FROM runs r JOIN samples s ON s.run_id = r.id"			\
+    " WHERE s.t_ms >= r.warmup_ms"
+
+/* sqlite call helpers (store-sql.c). */
+/* A message for the last error on S's connection, naming the file and
+ * what to do; WHAT says what was being done.  The caller frees it. */
+char	*sql_cause(struct dn_store *s, const char *what);
+/* sqlite3_exec SQL; on failure *CAUSE from sql_cause(WHAT). */
+int	 sql_exec(struct dn_store *s, const char *sql, const char *what,
+	    char **cause);
+/* Prepare a persistent statement into *STP (the caller finalizes it). */
+int	 sql_prepare(struct dn_store *s, const char *sql, sqlite3_stmt **stp,
+	    char **cause);
+/* Step a write statement that returns no row, and reset it. */
+int	 sql_step_done(struct dn_store *s, sqlite3_stmt *st, const char *what,
+	    char **cause);
+/* Bind text V (NULL binds SQL NULL) to parameter I. */
+void	 sql_bind_text(sqlite3_stmt *st, int i, const char *v);
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * store-sql.c: the sqlite call helpers the files of the store share: error
+ * messages that name the file and say what to do, exec, prepare, step and
+ * bind (see store-internal.h).  No SQL of its own: the statements are in
+ * schema.c, store-write.c and store-read.c.
+ */
+#include <sqlite3.h>
+
+#include "store-internal.h"
+#include "xalloc.h"
+
+char *
+sql_cause(struct dn_store *s, const char *what)
+{
+	int	 code = sqlite3_extended_errcode(s->db);
+	int	 prim = code & 0xff;
+
+	if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED)
+		return (dn_xasprintf("database '%s' is locked by another "
+		    "process; wait for it or use --db", s->path));
+	if (prim == SQLITE_NOTADB || prim == SQLITE_CORRUPT)
+		return (dn_xasprintf("database '%s' is not a devnet sqlite "
+		    "database or is corrupt (%s); move it away or use --db",
+		    s->path, sqlite3_errmsg(s->db)));
+	if (prim == SQLITE_READONLY)
+		return (dn_xasprintf("database '%s' is read-only (%s); use a "
+		    "writable file or --db", s->path, sqlite3_errmsg(s->db)));
+	if (prim == SQLITE_FULL)
+		return (dn_xasprintf("database '%s': disk full; free space "
+		    "or use --db elsewhere", s->path));
+	return (dn_xasprintf("database '%s': %s: %s", s->path, what,
+	    sqlite3_errmsg(s->db)));
+}
+
+int
+sql_exec(struct dn_store *s, const char *sql, const char *what, char **cause)
+{
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		*cause = sql_cause(s, what);
+		return (-1);
+	}
+	return (0);
+}
+
+int
+sql_prepare(struct dn_store *s, const char *sql, sqlite3_stmt **stp,
+    char **cause)
+{
+	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, stp,
+	    NULL) != SQLITE_OK) {
+		*cause = sql_cause(s, "prepare");
+		return (-1);
+	}
+	return (0);
+}
+
+/* Step a write statement that returns no row, and reset it. */
+int
+sql_step_done(struct dn_store *s, sqlite3_stmt *st, const char *what,
+    char **cause)
+{
+	int	rc = sqlite3_step(st);
+
+	if (rc != SQLITE_DONE) {
+		*cause = sql_cause(s, what);
+		sqlite3_reset(st);
+		return (-1);
+	}
+	sqlite3_reset(st);
+	return (0);
+}
+
+void
+sql_bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v == NULL)
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+}

@@ -1,0 +1,418 @@
+/*
+ * store-write.c: the writes of the sqlite store (see store.h): runs and
+ * groups, nodes, buffered samples, events and facts, the batch
+ * transaction, run end with its per-series aggregates, and reaping runs
+ * whose orchestrator is gone.  Not opening the store (schema.c) or reading
+ * it (store-read.c).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "clock.h"
+#include "store-internal.h"
+#include "xalloc.h"
+
+static int
+need_writable(struct dn_store *s, char **cause)
+{
+	if (s->rdonly) {
+		*cause = dn_xasprintf("database '%s' was opened read-only",
+		    s->path);
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+txn_begin(struct dn_store *s, char **cause)
+{
+	if (s->in_txn)
+		return (0);
+	if (sql_exec(s, "BEGIN IMMEDIATE", "begin", cause) != 0)
+		return (-1);
+	s->in_txn = 1;
+	return (0);
+}
+
+/* Undo the open transaction, if any (the error path of every write). */
+static void
+txn_rollback(struct dn_store *s)
+{
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->in_txn = 0;
+}
+
+static int	pending_flush(struct dn_store *, char **);
+
+int
+dn_store_commit(struct dn_store *s, char **cause)
+{
+	if (pending_flush(s, cause) != 0) {
+		txn_rollback(s);
+		return (-1);
+	}
+	if (!s->in_txn)
+		return (0);
+	if (sql_exec(s, "COMMIT", "commit", cause) != 0) {
+		txn_rollback(s);
+		return (-1);
+	}
+	s->in_txn = 0;
+	return (0);
+}
+
+/* Run a one-shot write now and make it (and any open batch) durable, so
+ * that other readers see runs and groups as soon as they exist. */
+static int
+write_now(struct dn_store *s, sqlite3_stmt *st, const char *what,
+    char **cause)
+{
+	int	rc = sql_step_done(s, st, what, cause);
+
+	sqlite3_finalize(st);
+	if (rc != 0)
+		return (-1);
+	return (dn_store_commit(s, cause));
+}
+
+static void
+host_name(char *buf, size_t len)
+{
+	if (gethostname(buf, len) != 0)
+		snprintf(buf, len, "unknown");
+	buf[len - 1] = '\0';
+}
+
+/*
+ * Store run RUN_ID's per-series aggregates, in the open transaction, after
+ * its last sample: node_summary then reads a few hundred rows instead of
+ * aggregating every sample of the run (docs/benchmarks.md, "Compare").
+ */
+static int
+series_store(struct dn_store *s, int64_t run_id, char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 rc;
+
+	if (sql_prepare(s, "INSERT OR REPLACE INTO series (run_id, node, "
+	    "metric_id, n, min, avg, max, t_first, t_last) " SERIES_AGGREGATE
+	    " AND r.id = ?1 GROUP BY s.metric_id, s.node", &st, cause) != 0)
+		return (-1);
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sql_step_done(s, st, "store run aggregates", cause);
+	sqlite3_finalize(st);
+	return (rc);
+}
+
+int
+dn_store_reap_stale(struct dn_store *s, int *n, char **cause)
+{
+	sqlite3_stmt	*sel = NULL, *upd = NULL;
+	char		 host[256];
+	int		 rc = -1, r;
+
+	*n = 0;
+	if (need_writable(s, cause) != 0)
+		return (-1);
+	host_name(host, sizeof(host));
+	if (sql_prepare(s, "SELECT id, pid FROM runs WHERE status = 'running' "
+	    "AND host = ?1", &sel, cause) != 0 ||
+	    sql_prepare(s, "UPDATE runs SET status = 'interrupted', end_ms = "
+	    "coalesce(start_ms + (SELECT max(t_ms) FROM samples WHERE run_id = "
+	    "?1 AND metric_id = 0), ?2), reason = ?3 WHERE id = ?1 AND status = 'running'", &upd,
+	    cause) != 0)
+		goto out;
+	sql_bind_text(sel, 1, host);
+	while ((r = sqlite3_step(sel)) == SQLITE_ROW) {
+		int64_t	 id = sqlite3_column_int64(sel, 0);
+		int	 pid = sqlite3_column_int(sel, 1);
+		char	*why;
+
+		if (pid == getpid() || pid <= 0 ||
+		    kill(pid, 0) == 0 || errno == EPERM)
+			continue;
+		why = dn_xasprintf("orchestrator (pid %d on %s) is gone", pid,
+		    host);
+		sqlite3_bind_int64(upd, 1, id);
+		sqlite3_bind_int64(upd, 2, dn_wall_ms());
+		sqlite3_bind_text(upd, 3, why, -1, SQLITE_TRANSIENT);
+		free(why);
+		if (sql_step_done(s, upd, "reap stale run", cause) != 0 ||
+		    series_store(s, id, cause) != 0)
+			goto out;
+		(*n)++;
+	}
+	if (r != SQLITE_DONE) {
+		*cause = sql_cause(s, "list running runs");
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(sel);
+	sqlite3_finalize(upd);
+	return (rc);
+}
+
+int
+dn_store_group_create(struct dn_store *s, const char *scenario_name,
+    const char *label, int64_t *group_id, char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+
+	if (need_writable(s, cause) != 0)
+		return (-1);
+	if (sql_prepare(s, "INSERT INTO ab_groups (scenario, label, "
+	    "created_ms) VALUES (?1, ?2, ?3)", &st, cause) != 0)
+		return (-1);
+	sql_bind_text(st, 1, scenario_name ? scenario_name : "");
+	sql_bind_text(st, 2, label);
+	sqlite3_bind_int64(st, 3, dn_wall_ms());
+	if (write_now(s, st, "create group", cause) != 0)
+		return (-1);
+	*group_id = sqlite3_last_insert_rowid(s->db);
+	return (0);
+}
+
+int
+dn_store_run_begin(struct dn_store *s, const struct dn_run_info *ri,
+    int64_t *run_id, char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+	char		 host[256], token[17];
+
+	if (need_writable(s, cause) != 0)
+		return (-1);
+	if (sql_prepare(s,
+	    "INSERT INTO runs (ab_group, scenario, scenario_path, "
+	    "scenario_yaml, variant, trial, repeat, label, binary, "
+	    "binary_sha256, git_describe, host, pid, run_dir, nodes, tps, "
+	    "duration_ms, warmup_ms, sample_interval_ms, token, start_ms, "
+	    "status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+	    "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, 'running')",
+	    &st, cause) != 0)
+		return (-1);
+	host_name(host, sizeof(host));
+	snprintf(token, sizeof(token), "%016llx",
+	    (unsigned long long)ri->token);
+	if (ri->group_id > 0)
+		sqlite3_bind_int64(st, 1, ri->group_id);
+	sql_bind_text(st, 2, ri->scenario_name ? ri->scenario_name : "");
+	sql_bind_text(st, 3, ri->scenario_path);
+	sql_bind_text(st, 4, ri->scenario_yaml);
+	sql_bind_text(st, 5, ri->variant);
+	sqlite3_bind_int(st, 6, ri->trial);
+	sqlite3_bind_int(st, 7, ri->repeat);
+	sql_bind_text(st, 8, ri->label);
+	sql_bind_text(st, 9, ri->binary);
+	sql_bind_text(st, 10, ri->binary_sha256);
+	sql_bind_text(st, 11, ri->git_describe);
+	sql_bind_text(st, 12, host);
+	sqlite3_bind_int(st, 13, getpid());
+	sql_bind_text(st, 14, ri->run_dir);
+	sqlite3_bind_int(st, 15, ri->nodes);
+	sqlite3_bind_double(st, 16, ri->tps);
+	sqlite3_bind_int64(st, 17, ri->duration_ms);
+	sqlite3_bind_int64(st, 18, ri->warmup_ms);
+	sqlite3_bind_int64(st, 19, ri->sample_interval_ms);
+	sql_bind_text(st, 20, token);
+	sqlite3_bind_int64(st, 21, dn_wall_ms());
+	if (write_now(s, st, "insert run", cause) != 0)
+		return (-1);
+	*run_id = sqlite3_last_insert_rowid(s->db);
+	return (0);
+}
+
+int
+dn_store_run_end(struct dn_store *s, int64_t run_id, const char *status,
+    const char *reason, char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+
+	if (need_writable(s, cause) != 0)
+		return (-1);
+	if (status == NULL || (strcmp(status, "ok") != 0 &&
+	    strcmp(status, "failed") != 0 &&
+	    strcmp(status, "interrupted") != 0)) {
+		*cause = dn_xasprintf("run status '%s' is not ok, failed or "
+		    "interrupted", status ? status : "(null)");
+		return (-1);
+	}
+	/* The buffered samples are made durable first; the status and the
+	 * aggregates over them then land together or not at all. */
+	if (dn_store_commit(s, cause) != 0)
+		return (-1);
+	if (txn_begin(s, cause) != 0 || sql_prepare(s, "UPDATE runs SET "
+	    "status = ?2, reason = ?3, end_ms = ?4 WHERE id = ?1", &st,
+	    cause) != 0)
+		goto fail;
+	sqlite3_bind_int64(st, 1, run_id);
+	sql_bind_text(st, 2, status);
+	sql_bind_text(st, 3, reason);
+	sqlite3_bind_int64(st, 4, dn_wall_ms());
+	if (sql_step_done(s, st, "end run", cause) != 0)
+		goto fail;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sqlite3_changes(s->db) != 1) {
+		*cause = dn_xasprintf("database '%s': no run %lld", s->path,
+		    (long long)run_id);
+		goto fail;
+	}
+	if (series_store(s, run_id, cause) != 0)
+		goto fail;
+	return (dn_store_commit(s, cause));
+fail:
+	sqlite3_finalize(st);
+	txn_rollback(s);
+	return (-1);
+}
+
+int
+dn_store_node_add(struct dn_store *s, int64_t run_id, int node, int pid,
+    const char *binary, const char *sha256, const char *cmdline,
+    char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+
+	if (need_writable(s, cause) != 0)
+		return (-1);
+	if (sql_prepare(s, "INSERT INTO nodes (run_id, node, pid, binary, "
+	    "sha256, cmdline) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)", &st, cause) != 0)
+		return (-1);
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int(st, 2, node);
+	sqlite3_bind_int(st, 3, pid);
+	sql_bind_text(st, 4, binary);
+	sql_bind_text(st, 5, sha256);
+	sql_bind_text(st, 6, cmdline);
+	return (write_now(s, st, "insert node", cause));
+}
+
+static int
+pending_cmp(const void *a, const void *b)
+{
+	const struct pending	*x = a, *y = b;
+
+	if (x->run_id != y->run_id)
+		return (x->run_id < y->run_id ? -1 : 1);
+	if (x->metric_id != y->metric_id)
+		return (x->metric_id < y->metric_id ? -1 : 1);
+	if (x->node != y->node)
+		return (x->node < y->node ? -1 : 1);
+	if (x->t_ms != y->t_ms)
+		return (x->t_ms < y->t_ms ? -1 : 1);
+	return (0);
+}
+
+/*
+ * Insert the buffered samples in primary-key order: consecutive inserts
+ * then land on the same leaf page, which is what makes the clustered
+ * WITHOUT ROWID table fast to fill (docs/schema.md).
+ */
+static int
+pending_flush(struct dn_store *s, char **cause)
+{
+	sqlite3_stmt	*st = s->ins_sample;
+	size_t		 i;
+
+	if (s->npend == 0)
+		return (0);
+	if (txn_begin(s, cause) != 0)
+		return (-1);
+	qsort(s->pend, s->npend, sizeof(*s->pend), pending_cmp);
+	for (i = 0; i + INS_ROWS <= s->npend; i += INS_ROWS) {
+		sqlite3_stmt	*m = s->ins_samples;
+		int		 k;
+
+		for (k = 0; k < INS_ROWS; k++) {
+			const struct pending *p = &s->pend[i + (size_t)k];
+
+			sqlite3_bind_int64(m, k * 5 + 1, p->run_id);
+			sqlite3_bind_int(m, k * 5 + 2, p->node);
+			sqlite3_bind_int(m, k * 5 + 3, p->metric_id);
+			sqlite3_bind_int64(m, k * 5 + 4, p->t_ms);
+			sqlite3_bind_double(m, k * 5 + 5, p->value);
+		}
+		if (sql_step_done(s, m, "insert sample", cause) != 0) {
+			s->npend = 0;
+			return (-1);
+		}
+	}
+	for (; i < s->npend; i++) {
+		const struct pending *p = &s->pend[i];
+
+		sqlite3_bind_int64(st, 1, p->run_id);
+		sqlite3_bind_int(st, 2, p->node);
+		sqlite3_bind_int(st, 3, p->metric_id);
+		sqlite3_bind_int64(st, 4, p->t_ms);
+		sqlite3_bind_double(st, 5, p->value);
+		if (sql_step_done(s, st, "insert sample", cause) != 0) {
+			s->npend = 0;
+			return (-1);
+		}
+	}
+	s->npend = 0;
+	return (0);
+}
+
+int
+dn_store_sample(struct dn_store *s, int64_t run_id, int node, int metric_id,
+    int64_t t_ms, double value, char **cause)
+{
+	struct pending	*p;
+
+	/* The transaction opens with the first sample, as store.h says: the
+	 * write lock is held from here to dn_store_commit. */
+	if (need_writable(s, cause) != 0 || txn_begin(s, cause) != 0)
+		return (-1);
+	if (s->npend == PENDING_MAX && (pending_flush(s, cause) != 0 ||
+	    dn_store_commit(s, cause) != 0))
+		return (-1);
+	if (s->pend == NULL)
+		s->pend = dn_xreallocarray(NULL, PENDING_MAX, sizeof(*p));
+	p = &s->pend[s->npend++];
+	p->run_id = run_id;
+	p->node = node;
+	p->metric_id = metric_id;
+	p->t_ms = t_ms;
+	p->value = value;
+	return (0);
+}
+
+int
+dn_store_event(struct dn_store *s, int64_t run_id, int node, int64_t t_ms,
+    const char *kind, const char *detail, char **cause)
+{
+	sqlite3_stmt	*st = s->ins_event;
+
+	if (need_writable(s, cause) != 0)
+		return (-1);
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int64(st, 2, t_ms);
+	sqlite3_bind_int(st, 3, node);
+	sql_bind_text(st, 4, kind ? kind : "");
+	sql_bind_text(st, 5, detail);
+	return (sql_step_done(s, st, "insert event", cause));
+}
+
+int
+dn_store_fact(struct dn_store *s, int64_t run_id, int node, const char *key,
+    const char *value, char **cause)
+{
+	sqlite3_stmt	*st = s->ins_fact;
+
+	if (need_writable(s, cause) != 0)
+		return (-1);
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int(st, 2, node);
+	sql_bind_text(st, 3, key ? key : "");
+	sql_bind_text(st, 4, value);
+	return (sql_step_done(s, st, "insert fact", cause));
+}
