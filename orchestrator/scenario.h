@@ -1,6 +1,7 @@
 /*
  * scenario.h: a loaded, validated scenario and the plan made from it.
- * scenario.c is the only door to libyaml.  Reference: docs/scenarios.md.
+ * The loader (scenario.c and its parts, scenario-internal.h) is the only
+ * door to libyaml.  Reference: docs/scenarios.md.
  *
  * A scenario loads strictly: unknown keys, wrong types, out-of-range
  * values, duplicate keys, a missing node binary are errors with

@@ -1,10 +1,10 @@
 # Scenario loader, --set, the trial plan and node argv (cmocka, compiled
-# against orchestrator/scenario.c and plan.c directly so that they do not
-# wait for the rest of dn_orch), and every shipped scenario through the
-# real `devnet validate`.
+# against the loader's files (DN_SCENARIO_SRC) and plan.c directly so that
+# they do not wait for the rest of dn_orch), and every shipped scenario
+# through the real `devnet validate`.
 dn_test(scenario loader
     SOURCES ${DN_TEST_DIR}/test-scenario.c
-	${CMAKE_SOURCE_DIR}/orchestrator/scenario.c
+	${DN_SCENARIO_SRC}
 	${CMAKE_SOURCE_DIR}/orchestrator/plan.c
     LIBS dn_wire PkgConfig::YAML)
 target_include_directories(test-scenario-loader PRIVATE
