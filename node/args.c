@@ -15,7 +15,7 @@
 #include "block.h"
 #include "node-internal.h"
 #include "rocks.h"
-#include "util.h"
+#include "units.h"
 #include "workload.h"
 
 static const char usage_text[] =

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "block.h"
-#include "util.h"
+#include "sha256.h"
 
 size_t
 block_size(uint32_t ntx)

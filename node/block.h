@@ -1,6 +1,6 @@
 /*
  * block.h: node-to-node payloads (after the 40-byte header of
- * metrics/protocol.h).  Little-endian like the rest of the protocol; every
+ * metrics/wire/protocol.h).  Little-endian like the rest of the protocol; every
  * decoder checks the whole length first and returns -DN_REJ_PAYLOAD on
  * anything malformed.
  *

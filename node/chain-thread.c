@@ -13,7 +13,7 @@
 #include "chain.h"
 #include "node-internal.h"
 #include "transport.h"
-#include "util.h"
+#include "clock.h"
 
 /* Our turn and time: build, apply (one batch), then gossip. */
 static void

@@ -10,7 +10,9 @@
 #include "block.h"
 #include "chain.h"
 #include "rocks.h"
-#include "util.h"
+#include "rng.h"
+#include "sha256.h"
+#include "xalloc.h"
 
 #define GENESIS_SIZE	24
 #define HEAD_VAL_SIZE	72

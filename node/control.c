@@ -14,7 +14,7 @@
 #include "node-internal.h"
 #include "protocol.h"
 #include "transport.h"
-#include "util.h"
+#include "clock.h"
 
 void
 on_control(struct node *n, const uint8_t *msg, size_t len)

@@ -1,7 +1,7 @@
 /*
  * fill-metrics.c: the node's values for each metrics sample
  * (fill_metrics, called on the metrics agent's thread).  Not the agent
- * or the sampler themselves (metrics/agent.c, metrics/sampler.c).
+ * or the sampler themselves (metrics/agent/agent.c, metrics/agent/sampler.c).
  */
 #include <stdatomic.h>
 

@@ -12,7 +12,7 @@
 #include "chain.h"
 #include "node-internal.h"
 #include "protocol.h"
-#include "util.h"
+#include "xalloc.h"
 
 static void
 on_txs(struct node *n, const struct dn_hdr *h, const uint8_t *msg)

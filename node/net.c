@@ -13,7 +13,8 @@
 #include "node-internal.h"
 #include "protocol.h"
 #include "transport.h"
-#include "util.h"
+#include "clock.h"
+#include "xalloc.h"
 
 #define PEER_SENDBUF	8192	/* messages queued per peer */
 #define IN_RECVBUF	8192

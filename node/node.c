@@ -30,7 +30,7 @@
 #include "node-internal.h"
 #include "rocks.h"
 #include "transport.h"
-#include "util.h"
+#include "xalloc.h"
 #include "workload.h"
 
 #define CTL_POLL_MS	100

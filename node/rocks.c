@@ -9,7 +9,7 @@
 #include <rocksdb/c.h>
 
 #include "rocks.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define DEFAULT_BLOCK_CACHE	(8u << 20)
 

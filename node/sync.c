@@ -15,7 +15,8 @@
 #include "chain.h"
 #include "node-internal.h"
 #include "protocol.h"
-#include "util.h"
+#include "clock.h"
+#include "xalloc.h"
 
 #define FETCH_RETRY_MS	250
 

@@ -12,7 +12,9 @@
 
 #include "chain.h"
 #include "rocks.h"
-#include "util.h"
+#include "clock.h"
+#include "rng.h"
+#include "xalloc.h"
 #include "workload.h"
 
 /* cf-churn gives up after this many failures in a row: a create that

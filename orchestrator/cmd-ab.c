@@ -12,7 +12,7 @@
 #include "run-args.h"
 #include "scenario.h"
 #include "store.h"
-#include "util.h"
+#include "xalloc.h"
 
 static const char ab_help_extra[] =
     "  --metric NAME        compare only these metrics (repeatable)\n"

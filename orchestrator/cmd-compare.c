@@ -11,7 +11,6 @@
 #include "cmd.h"
 #include "compare.h"
 #include "store.h"
-#include "util.h"
 
 #define MAX_METRICS	64
 

@@ -13,7 +13,8 @@
 #include "metric-table.h"
 #include "outfile.h"
 #include "store.h"
-#include "util.h"
+#include "units.h"
+#include "xalloc.h"
 
 static const char export_help[] =
     "options:\n"

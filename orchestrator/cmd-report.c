@@ -19,7 +19,7 @@
 #include "outfile.h"
 #include "stats.h"
 #include "store.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define MAX_METRICS	64
 #define NBINS		240

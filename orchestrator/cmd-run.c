@@ -12,7 +12,8 @@
 #include "run-args.h"
 #include "scenario.h"
 #include "store.h"
-#include "util.h"
+#include "units.h"
+#include "xalloc.h"
 
 const char run_args_help[] =
     "  --db PATH            sqlite database (default devnet.db)\n"

@@ -6,7 +6,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "qtab.h"
-#include "util.h"
+#include "xalloc.h"
 
 static const char runs_help[] =
     "options:\n"

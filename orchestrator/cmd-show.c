@@ -11,7 +11,8 @@
 #include "compare.h"
 #include "qtab.h"
 #include "store.h"
-#include "util.h"
+#include "units.h"
+#include "xalloc.h"
 
 static const char show_help[] =
     "options:\n"

@@ -11,7 +11,7 @@
 
 #include "cmd.h"
 #include "scenario.h"
-#include "util.h"
+#include "xalloc.h"
 
 static const char *const action_names[] = { "kill", "term", "stop", "cont",
 	"restart" };

@@ -20,7 +20,8 @@
 #include "store.h"
 #include "transport.h"
 #include "trial.h"
-#include "util.h"
+#include "clock.h"
+#include "xalloc.h"
 
 #define COMMIT_MS	250
 /* The store's own batch: fewer, larger commits rewrite fewer leaf pages

@@ -7,7 +7,7 @@
  *
  * Not here: resolving sides to runs (compare-sides.c), the test and the
  * verdict (compare.c), output (compare-render.c).  Reads go through
- * metrics/store.h.
+ * metrics/store/store.h.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@
 #include "metric-table.h"
 #include "stats.h"
 #include "store.h"
-#include "util.h"
+#include "xalloc.h"
 
 const struct derived compare_derived[] = {
 	{ "rss_max", "bytes", "lower", DN_M_RSS_BYTES, -1, F_MAX, 1,

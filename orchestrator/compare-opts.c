@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "compare.h"
-#include "util.h"
+#include "units.h"
+#include "xalloc.h"
 
 int
 compare_format_parse(const char *s, int *format)

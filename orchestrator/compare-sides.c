@@ -5,7 +5,7 @@
  * runs that did not finish are left out of a group with a warning.
  *
  * Not here: reading the runs' samples (compare-derive.c) or testing them
- * (compare.c).  Reads go through metrics/store.h.
+ * (compare.c).  Reads go through metrics/store/store.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,8 @@
 #include "compare.h"
 #include "compare-internal.h"
 #include "store.h"
-#include "util.h"
+#include "units.h"
+#include "xalloc.h"
 
 struct run_rows {
 	struct compare_side	*side;

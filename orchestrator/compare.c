@@ -11,7 +11,7 @@
  * per-trial summary (max over nodes for max-like metrics, mean over nodes
  * otherwise) (compare-derive.c) -> test on the chosen unit (Mann-Whitney,
  * Holm, clustered bootstrap) (here) -> render (compare-render.c).  No
- * sqlite here: reads go through metrics/store.h.  Option parsing is in
+ * sqlite here: reads go through metrics/store/store.h.  Option parsing is in
  * compare-opts.c.
  */
 #include <math.h>
@@ -22,7 +22,7 @@
 #include "compare.h"
 #include "compare-internal.h"
 #include "stats.h"
-#include "util.h"
+#include "xalloc.h"
 
 static int
 wanted(const struct compare_opts *opts, const char *name)

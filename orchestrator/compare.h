@@ -2,7 +2,7 @@
  * compare.h: the A/B analysis behind `devnet compare`, `devnet report` and
  * `devnet ab`: resolve the two sides to runs, summarise every run's
  * steady-state window per node and per trial, test, and render.  Method:
- * docs/statistics.md.  Reads the store only (metrics/store.h).
+ * docs/statistics.md.  Reads the store only (metrics/store/store.h).
  * Files: compare.c (analysis, test, verdict), compare-sides.c,
  * compare-derive.c, compare-render.c, compare-opts.c; compare-internal.h
  * is what they share.

@@ -11,7 +11,9 @@
 #include "loadgen.h"
 #include "runner-internal.h"
 #include "transport.h"
-#include "util.h"
+#include "clock.h"
+#include "sha256.h"
+#include "xalloc.h"
 
 #define STATUS_TIMEOUT_MS	2000
 

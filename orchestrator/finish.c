@@ -13,7 +13,7 @@
 #include "loadgen.h"
 #include "runner-internal.h"
 #include "store.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define DEFAULT_GRACE_MS	5000
 

@@ -26,7 +26,9 @@
 #include "loadgen.h"
 #include "transport.h"
 #include "trial.h"
-#include "util.h"
+#include "clock.h"
+#include "rng.h"
+#include "xalloc.h"
 
 #define BATCH_MAX	4096	/* transactions per message */
 #define SPIN_NS		300000	/* yield instead of sleep this close */

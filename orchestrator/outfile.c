@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "outfile.h"
-#include "util.h"
+#include "xalloc.h"
 
 FILE *
 outfile_open(const char *path, char **tmp, char **cause)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "scenario.h"
-#include "util.h"
+#include "xalloc.h"
 
 /*
  * ABBA, generalised by mirroring: repeat k runs the variants in file order

@@ -9,7 +9,7 @@
 
 #include "loadgen.h"
 #include "runner-internal.h"
-#include "util.h"
+#include "clock.h"
 
 int	runner_progress_tty;
 

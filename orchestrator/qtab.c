@@ -4,7 +4,7 @@
  * The formats are compare's (enum compare_format in compare.h).
  *
  * Not here: the A/B comparison and its output (compare*.c); the store
- * itself (metrics/store.c).
+ * itself (metrics/store/ (schema.c, store-write.c, store-read.c)).
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "compare.h"
 #include "qtab.h"
 #include "store.h"
-#include "util.h"
+#include "xalloc.h"
 
 int
 qtab_row(void *arg, int ncols, const char *const *names,

@@ -21,7 +21,8 @@
 #include "loadgen.h"
 #include "runner-internal.h"
 #include "store.h"
-#include "util.h"
+#include "clock.h"
+#include "xalloc.h"
 
 /* Run the trials TS side by side from spawn to stop. */
 static void

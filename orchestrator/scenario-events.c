@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "scenario-internal.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define SCN_MAX_EVENTS	10000
 

@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "scenario-internal.h"
-#include "util.h"
+#include "units.h"
+#include "xalloc.h"
 
 /* --- pass 2: typed getters ---------------------------------------------- */
 int

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "scenario-internal.h"
-#include "util.h"
+#include "xalloc.h"
 
 static const char *const network_keys[] = { "nodes", "block_interval",
 	"accounts", "block_max_txs", "block_reads", "listen", "tcp_base_port",

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "scenario-internal.h"
-#include "util.h"
+#include "units.h"
+#include "xalloc.h"
 
 /* --- --set overrides ---------------------------------------------------- */
 static int

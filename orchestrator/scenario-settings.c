@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "scenario-internal.h"
-#include "util.h"
+#include "xalloc.h"
 
 static const char *const rocksdb_keys[] = { "options", "block_cache", NULL };
 

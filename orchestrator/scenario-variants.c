@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "scenario-internal.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define SCN_MAX_VARIANTS 64
 

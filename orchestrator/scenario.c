@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "scenario-internal.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define SCN_MAX_BYTES	(1024 * 1024)	/* larger files are refused unread */
 

@@ -22,7 +22,9 @@
 #include "loadgen.h"
 #include "runner-internal.h"
 #include "store.h"
-#include "util.h"
+#include "clock.h"
+#include "sha256.h"
+#include "xalloc.h"
 
 static int
 mkdir_p(const char *path, mode_t mode)

@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "spawn.h"
-#include "util.h"
+#include "clock.h"
+#include "xalloc.h"
 
 extern char **environ;
 

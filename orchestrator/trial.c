@@ -13,7 +13,7 @@
 
 #include "store.h"
 #include "trial.h"
-#include "util.h"
+#include "clock.h"
 
 int64_t
 trial_t_ms(struct trial *t, uint64_t ns)

@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "runner-internal.h"
-#include "util.h"
+#include "clock.h"
+#include "xalloc.h"
 
 static const char *
 action_name(enum scn_action a)

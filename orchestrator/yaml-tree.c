@@ -17,7 +17,7 @@
 #include <yaml.h>
 
 #include "scenario-internal.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define SCN_MAX_DEPTH	32		/* nesting of mappings/sequences */
 

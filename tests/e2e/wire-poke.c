@@ -16,7 +16,8 @@
 #include "metric-table.h"
 #include "protocol.h"
 #include "transport.h"
-#include "util.h"
+#include "clock.h"
+#include "rng.h"
 
 static size_t
 sample(uint8_t *buf, size_t cap, uint64_t token, uint32_t node)

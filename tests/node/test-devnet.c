@@ -1,7 +1,7 @@
 /*
  * test-devnet.c: three real devnet-node processes on ipc endpoints in a
  * temp dir, with a test collector (PULL) and load generator (PUSH TXS)
- * built on metrics/transport.h.  200 transfers are all accounted for in
+ * built on metrics/wire/transport.h.  200 transfers are all accounted for in
  * INCLUDED messages; all nodes reach the same height and state hash; a
  * SIGKILLed node restarts on its directory and catches up; garbage on the
  * wire is counted, not fatal; CTL_STOP and SIGTERM bring a final SAMPLE and
@@ -27,7 +27,8 @@
 #include "metric-table.h"
 #include "protocol.h"
 #include "transport.h"
-#include "util.h"
+#include "clock.h"
+#include "xalloc.h"
 
 #define NODES		3
 #define TXS		200

@@ -19,7 +19,9 @@
 #include "chain.h"
 #include "protocol.h"
 #include "rocks.h"
-#include "util.h"
+#include "rng.h"
+#include "sha256.h"
+#include "xalloc.h"
 
 struct fixture {
 	char		 dir[64];

@@ -17,7 +17,8 @@
 #include <cmocka.h>
 
 #include "scenario.h"
-#include "util.h"
+#include "rng.h"
+#include "xalloc.h"
 
 #define BASE	"name: t\nduration: 10s\nnetwork:\n  nodes: 3\n"
 #define XFER	"workload:\n  kind: transfer\n  tps: 50\n"

@@ -1,6 +1,6 @@
 /*
  * synth.c: dn-store-synth, a generator of synthetic devnet databases written
- * through the store API (metrics/store.h).  Used by the compare tests (A/A
+ * through the store API (metrics/store/store.h).  Used by the compare tests (A/A
  * and known-effect databases) and by the benchmarks in tools/bench/ (ingest
  * rate, compare time on 2 M samples per side).  Not a user command.
  *
@@ -18,7 +18,9 @@
 
 #include "metric-table.h"
 #include "store.h"
-#include "util.h"
+#include "clock.h"
+#include "rng.h"
+#include "xalloc.h"
 
 #define MAX_EFFECTS	16
 

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "stats.h"
-#include "util.h"
+#include "rng.h"
 
 #define NEAR(a, b, eps)	assert_true(fabs((a) - (b)) <= (eps))
 

@@ -15,7 +15,7 @@
 
 #include "metric-table.h"
 #include "store.h"
-#include "util.h"
+#include "xalloc.h"
 
 struct tmp {
 	char	dir[64];

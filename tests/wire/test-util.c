@@ -7,7 +7,9 @@
 
 #include <cmocka.h>
 
-#include "util.h"
+#include "rng.h"
+#include "sha256.h"
+#include "units.h"
 
 static void
 durations(void **state)

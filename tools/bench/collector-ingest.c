@@ -3,7 +3,7 @@
  *
  * Runs the real collector (orchestrator/collector.c) of a synthetic trial
  * on a fresh sqlite store and has SENDERS child processes, one per node
- * index, push real SAMPLE messages (metrics/protocol.h) to it over ipc as
+ * index, push real SAMPLE messages (metrics/wire/protocol.h) to it over ipc as
  * fast as they can.  The clock runs from "go" to the return of
  * collector_stop, which has decoded, validated, written and committed
  * every sample; the stored rows are then counted in the database.
@@ -35,7 +35,8 @@
 #include "store.h"
 #include "transport.h"
 #include "trial.h"
-#include "util.h"
+#include "clock.h"
+#include "xalloc.h"
 
 struct opts {
 	int		 senders;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# ingest.sh: samples/s into the sqlite store (metrics/store.c) through its
+# ingest.sh: samples/s into the sqlite store (metrics/store/ (schema.c, store-write.c, store-read.c)) through its
 # API: dn_store_sample + dn_store_commit, the calls the collector makes.
 # Synthetic samples for 10 nodes x all metrics at 1 Hz (dn-store-synth),
 # one run of SECONDS; only the time inside the store calls is counted.

@@ -3,7 +3,7 @@
  *
  *   dn-observer-bench agent DIR SECONDS [INTERVAL_MS]
  *	Listens on ipc://DIR/c like a collector (a sink thread counts what
- *	arrives), then starts the real agent (metrics/agent.c, the node's
+ *	arrives), then starts the real agent (metrics/agent/agent.c, the node's
  *	own sampler and allocation counter; the fill callback leaves the
  *	node-provided values at 0) and lets it sample for SECONDS.  Prints
  *	key=value pairs: the agent thread's CPU (its per-thread CPU clock),
@@ -24,7 +24,7 @@
 
 #include "agent.h"
 #include "transport.h"
-#include "util.h"
+#include "xalloc.h"
 
 struct sink {
 	struct dn_sock	*sock;

@@ -1,11 +1,11 @@
 /*
- * read-path-malloc.c: what the allocation counter (metrics/alloc.c) adds
+ * read-path-malloc.c: what the allocation counter (metrics/agent/alloc.c) adds
  * to one malloc+free pair.  Built twice by hand, with and without the
  * counter (docs/benchmarks.md, "Node read path"):
  *
  *   gcc -O2 -o /tmp/mb-plain tools/bench/read-path-malloc.c
- *   gcc -O2 -fno-builtin -D_GNU_SOURCE -Imetrics -o /tmp/mb-count \
- *       tools/bench/read-path-malloc.c metrics/alloc.c
+ *   gcc -O2 -fno-builtin -D_GNU_SOURCE -Imetrics/agent -o /tmp/mb-count \
+ *       tools/bench/read-path-malloc.c metrics/agent/alloc.c
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * Fills a DB with the readrandom shape (16-byte keys, 100-byte values)
  * through node/rocks.c, then does random point reads through store_get in
  * the node's cached or per-call mode, counting heap allocations with the
- * node's allocation counter (metrics/alloc.h).  Not a test: timings are
+ * node's allocation counter (metrics/agent/alloc.h).  Not a test: timings are
  * printed, never asserted.
  *
  *   dn-read-path-bench fill DIR KEYS [CACHE_BYTES]
@@ -25,7 +25,9 @@
 #include "alloc.h"
 #include "chain.h"
 #include "rocks.h"
-#include "util.h"
+#include "clock.h"
+#include "rng.h"
+#include "units.h"
 
 static void
 die(const char *what, char *cause)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "scenario.h"
-#include "util.h"
+#include "xalloc.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /*
  * fuzz-wire.c: libFuzzer harness for the wire decoders of
- * metrics/protocol.h.  The input is a whole message as received: its header
+ * metrics/wire/protocol.h.  The input is a whole message as received: its header
  * is checked (with and without a token / node range), and a payload that
  * passes goes to the decoder of its kind.  Every payload decoder also gets
  * the raw input, so they are fuzzed without a valid header in front.
