@@ -65,7 +65,7 @@ struct dn_cp {
 	size_t	n_after;
 	double	mean_before;
 	double	mean_after;
-	double	change_pct;	/* 100 * (after / before - 1); NAN if before 0 */
+	double	change_pct;	/* 100 * (after / before - 1), NAN if 0 */
 	double	p;		/* Student's t, two-sided */
 };
 

@@ -215,7 +215,7 @@ build_fails(void **state)
 	assert_non_null(strstr(cause, "exit 2"));
 	assert_non_null(strstr(cause, "main.c:3: error: boom"));
 	assert_non_null(strstr(cause, "noise 25"));
-	assert_null(strstr(cause, "noise 1\n"));	/* only the last lines */
+	assert_null(strstr(cause, "noise 1\n")); /* only the last lines */
 	free(cause);
 	cause = NULL;
 
