@@ -9,3 +9,5 @@ dn_target(dn-store-synth)
 target_link_libraries(dn-store-synth PRIVATE dn_store)
 dn_test(store stats SOURCES ${DN_TEST_DIR}/test-stats.c LIBS dn_store)
 dn_script_test(store compare ${DN_TEST_DIR}/compare.sh TIMEOUT 300)
+dn_test(store changepoint SOURCES ${DN_TEST_DIR}/test-changepoint.c
+    LIBS dn_store)
