@@ -3,7 +3,9 @@
  * file (inline CSS and SVG, no script, nothing fetched) with the verdict
  * table of compare.c and one time-series chart per base metric: A and B
  * overlaid as a median line with a p10-p90 band across nodes and trials,
- * the warmup window shaded and events marked.
+ * on one time grid (bins of the sample interval from t=0; counters as
+ * per-second rates), the warmup window shaded and events marked.  It does
+ * not compute verdicts (compare.c) and fetches nothing when viewed.
  */
 #include <getopt.h>
 #include <math.h>
@@ -22,10 +24,9 @@
 #include "xalloc.h"
 
 #define MAX_METRICS	64
-#define NBINS		240
 #define CHART_W		1080
 #define CHART_H		250
-#define PAD_L		78
+#define PAD_L		104	/* room for "650 switches/s" */
 #define PAD_R		16
 #define PAD_T		18
 #define PAD_B		34
@@ -99,9 +100,21 @@ html_text(FILE *out, const char *s)
 
 /* --- data: per side, per bin quantiles of one base metric ------------- */
 
+/*
+ * Every series goes onto one time grid: bins of the runs' sample interval
+ * from t=0 (a multiple of it when a long run would need more than
+ * MAX_BINS), so that the samples of all nodes and trials of a side meet in
+ * the same bins whatever their phase.  A bin is drawn at the mean time of
+ * what fell into it; a side's line breaks only where more than GAP_BINS
+ * bins in a row have no data at all.
+ */
+#define MAX_BINS	600	/* the plot is ~990 px wide */
+#define GAP_BINS	2
+
 struct band {
-	double	lo[NBINS], mid[NBINS], hi[NBINS];
-	int	have[NBINS];
+	double	*t;		/* ms: mean time of the bin's values */
+	double	*lo, *mid, *hi;
+	int	*have;
 };
 
 struct event {
@@ -112,56 +125,111 @@ struct event {
 };
 
 struct chart_data {
-	int64_t		 t_max;		/* longest run, ms */
+	int64_t		 t_span;	/* x axis: 0 .. t_span ms */
 	int64_t		 warmup_ms;
+	int64_t		 bin_ms;
+	size_t		 nbins;
 	struct band	 side[2];
 };
 
 /* Values per bin for one side, gathered over runs and nodes. */
 struct bins {
-	double	*v[NBINS];
-	size_t	 n[NBINS], cap[NBINS];
+	size_t	  nbins;
+	int64_t	  bin_ms;
+	double	**v;
+	double	 *tsum;
+	size_t	 *n, *cap;
 };
 
 static void
-bins_add(struct bins *b, int i, double v)
+bins_init(struct bins *b, size_t nbins, int64_t bin_ms)
 {
-	if (i < 0 || i >= NBINS || isnan(v))
+	b->nbins = nbins;
+	b->bin_ms = bin_ms;
+	b->v = dn_xcalloc(nbins, sizeof(*b->v));
+	b->tsum = dn_xcalloc(nbins, sizeof(*b->tsum));
+	b->n = dn_xcalloc(nbins, sizeof(*b->n));
+	b->cap = dn_xcalloc(nbins, sizeof(*b->cap));
+}
+
+/* Value V at time T_MS (ms since t=0); a time past the grid goes into the
+ * last bin. */
+static void
+bins_add(struct bins *b, double t_ms, double v)
+{
+	size_t	i;
+
+	if (isnan(v) || !(t_ms >= 0))
 		return;
+	i = (size_t)(t_ms / (double)b->bin_ms);
+	if (i >= b->nbins)
+		i = b->nbins - 1;
 	if (b->n[i] == b->cap[i]) {
-		b->cap[i] = b->cap[i] ? b->cap[i] * 2 : 64;
+		b->cap[i] = b->cap[i] ? b->cap[i] * 2 : 16;
 		b->v[i] = dn_xreallocarray(b->v[i], b->cap[i], sizeof(double));
 	}
 	b->v[i][b->n[i]++] = v;
+	b->tsum[i] += t_ms;
 }
 
+/* Quantiles per bin into OUT; frees B. */
 static void
 bins_to_band(struct bins *b, struct band *out)
 {
-	int	i;
+	size_t	i, n = b->nbins;
 
-	for (i = 0; i < NBINS; i++) {
+	out->t = dn_xcalloc(n, sizeof(double));
+	out->lo = dn_xcalloc(n, sizeof(double));
+	out->mid = dn_xcalloc(n, sizeof(double));
+	out->hi = dn_xcalloc(n, sizeof(double));
+	out->have = dn_xcalloc(n, sizeof(int));
+	for (i = 0; i < n; i++) {
 		out->have[i] = b->n[i] > 0;
 		if (out->have[i]) {
+			out->t[i] = b->tsum[i] / (double)b->n[i];
 			out->lo[i] = dn_stats_quantile(b->v[i], b->n[i], 0.1);
 			out->mid[i] = dn_stats_median(b->v[i], b->n[i]);
 			out->hi[i] = dn_stats_quantile(b->v[i], b->n[i], 0.9);
 		}
 		free(b->v[i]);
 	}
+	free(b->v);
+	free(b->tsum);
+	free(b->n);
+	free(b->cap);
+	memset(b, 0, sizeof(*b));
 }
 
-/* Add one node's series: gauges as sampled, counters as per-second rates
- * between consecutive samples (a drop is a restart: rate from 0). */
 static void
-bins_series(struct bins *b, const struct dn_series *s, int counter,
-    int64_t t_max)
+band_free(struct band *b)
+{
+	free(b->t);
+	free(b->lo);
+	free(b->mid);
+	free(b->hi);
+	free(b->have);
+	memset(b, 0, sizeof(*b));
+}
+
+static void
+chart_free(struct chart_data *cd)
+{
+	band_free(&cd->side[0]);
+	band_free(&cd->side[1]);
+}
+
+/*
+ * Add one node's series: gauges as sampled; counters (stored cumulative)
+ * as per-second rates between consecutive samples, placed at the middle of
+ * the interval they cover (a drop is a restart: rate from 0).
+ */
+static void
+bins_series(struct bins *b, const struct dn_series *s, int counter)
 {
 	size_t	i;
-	double	scale = (double)NBINS / (double)(t_max + 1);
 
 	for (i = 0; i < s->n; i++) {
-		double	v = s->v[i];
+		double	v = s->v[i], t = (double)s->t_ms[i];
 
 		if (counter) {
 			double	dt;
@@ -175,11 +243,70 @@ bins_series(struct bins *b, const struct dn_series *s, int counter,
 			if (v < 0)
 				v = s->v[i];
 			v /= dt;
+			t = (s->t_ms[i] + s->t_ms[i - 1]) / 2.0;
 		}
-		bins_add(b, (int)(s->t_ms[i] * scale), v);
+		bins_add(b, t, v);
 	}
 }
 
+static int
+interval_row(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types)
+{
+	int64_t	*ms = arg, v;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	v = values[0] ? strtoll(values[0], NULL, 10) : 0;
+	if (v > *ms)
+		*ms = v;
+	return (0);
+}
+
+/*
+ * The time grid shared by every chart: the longest planned run plus one
+ * sample interval (the final sample comes after the end), in bins of the
+ * longest sample interval of the runs on either side.
+ */
+static int
+chart_grid(struct dn_store *s, const struct compare_result *r,
+    struct chart_data *cd, char **cause)
+{
+	const struct compare_side	*sides[2] = { &r->a, &r->b };
+	char				 id[32];
+	const char			*params[1] = { id };
+	int64_t				 iv = 0, k;
+	size_t				 i;
+	int				 side;
+
+	memset(cd, 0, sizeof(*cd));
+	cd->warmup_ms = r->a.nruns ? r->a.runs[0].warmup_ms : 0;
+	for (side = 0; side < 2; side++) {
+		for (i = 0; i < sides[side]->nruns; i++) {
+			const struct compare_run *run = &sides[side]->runs[i];
+
+			if (run->duration_ms > cd->t_span)
+				cd->t_span = run->duration_ms;
+			snprintf(id, sizeof(id), "%lld", (long long)run->id);
+			if (dn_store_query(s, "SELECT sample_interval_ms FROM "
+			    "runs WHERE id = ?1", params, 1, interval_row, &iv,
+			    cause) != 0)
+				return (-1);
+		}
+	}
+	if (iv <= 0)
+		iv = 1000;
+	if (cd->t_span <= 0)
+		cd->t_span = 10 * iv;
+	cd->t_span += iv;
+	k = (cd->t_span / iv + MAX_BINS - 1) / MAX_BINS;
+	cd->bin_ms = iv * (k > 1 ? k : 1);
+	cd->nbins = (size_t)((cd->t_span + cd->bin_ms - 1) / cd->bin_ms);
+	return (0);
+}
+
+/* Load METRIC of every run of both sides onto CD's grid. */
 static int
 chart_load(struct dn_store *s, const struct compare_result *r, int metric,
     struct chart_data *cd, char **cause)
@@ -190,18 +317,11 @@ chart_load(struct dn_store *s, const struct compare_result *r, int metric,
 	int				 k, rc = 0;
 
 	counter = dn_metric_defs[metric].kind == DN_KIND_C;
-	memset(cd, 0, sizeof(*cd));
-	cd->warmup_ms = r->a.nruns ? r->a.runs[0].warmup_ms : 0;
-	for (k = 0; k < 2; k++)
-		for (i = 0; i < sides[k]->nruns; i++)
-			if (sides[k]->runs[i].duration_ms > cd->t_max)
-				cd->t_max = sides[k]->runs[i].duration_ms;
-	if (cd->t_max <= 0)
-		cd->t_max = 1000;
-	for (k = 0; k < 2 && rc == 0; k++) {
+	chart_free(cd);
+	for (k = 0; k < 2; k++) {
 		struct bins	b;
 
-		memset(&b, 0, sizeof(b));
+		bins_init(&b, cd->nbins, cd->bin_ms);
 		for (i = 0; i < sides[k]->nruns && rc == 0; i++) {
 			struct dn_series	*ser;
 			size_t			 nser;
@@ -209,7 +329,7 @@ chart_load(struct dn_store *s, const struct compare_result *r, int metric,
 			rc = dn_store_series(s, sides[k]->runs[i].id, metric,
 			    0, &ser, &nser, cause);
 			for (j = 0; rc == 0 && j < nser; j++)
-				bins_series(&b, &ser[j], counter, cd->t_max);
+				bins_series(&b, &ser[j], counter);
 			if (rc == 0)
 				dn_series_free(ser, nser);
 		}
@@ -288,62 +408,133 @@ nice_step(double range)
 	return ((f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag);
 }
 
-static void
-svg_path(FILE *out, const struct band *b, const double *ys, double x0,
-    double dx, double (*ymap)(double, void *), void *arg)
-{
-	int	i, pen = 0;
-
-	fputs("<path d=\"", out);
-	for (i = 0; i < NBINS; i++) {
-		if (!b->have[i]) {
-			pen = 0;
-			continue;
-		}
-		fprintf(out, "%c%.1f %.1f ", pen ? 'L' : 'M',
-		    x0 + (i + 0.5) * dx, ymap(ys[i], arg));
-		pen = 1;
-	}
-	fputs("\"", out);
-}
-
 struct yscale {
 	double	lo, hi;
 	double	top, h;
 };
 
 static double
-ymap(double v, void *arg)
+ymap(double v, const struct yscale *y)
 {
-	struct yscale	*y = arg;
-
 	return (y->top + y->h - (v - y->lo) / (y->hi - y->lo) * y->h);
 }
 
-static void
-svg_band(FILE *out, const struct band *b, double x0, double dx,
-    struct yscale *ys, const char *color)
-{
-	int	i, j, start;
+struct xscale {
+	double	left, w;
+	double	span;		/* ms */
+};
 
-	/* One polygon per run of consecutive bins with data. */
-	for (i = 0; i < NBINS;) {
-		if (!b->have[i]) {
-			i++;
+static double
+xmap(double t_ms, const struct xscale *x)
+{
+	if (t_ms > x->span)
+		t_ms = x->span;
+	return (x->left + x->w * t_ms / x->span);
+}
+
+/*
+ * The next stretch of bins of B to draw as one piece, from *I on: [*START,
+ * *END) with data at both ends and no more than GAP_BINS empty bins in a
+ * row inside.  0 when there is none left.
+ */
+static int
+band_segment(const struct band *b, size_t nbins, size_t *i, size_t *start,
+    size_t *end)
+{
+	size_t	last;
+
+	while (*i < nbins && !b->have[*i])
+		(*i)++;
+	if (*i >= nbins)
+		return (0);
+	*start = last = *i;
+	for (; *i < nbins && *i - last <= GAP_BINS + 1; (*i)++)
+		if (b->have[*i])
+			last = *i;
+	*end = last + 1;
+	*i = *end;
+	return (1);
+}
+
+/* "M x y" or "L x y" (FIRST) for the first bin with data of [START, END)
+ * taken in order or BACKward, "L x y" for the others: values V of B. */
+static void
+svg_points(FILE *out, const struct band *b, const double *v, size_t start,
+    size_t end, int back, int first, const struct xscale *xs,
+    const struct yscale *ys)
+{
+	size_t	n, j;
+
+	for (n = 0; n < end - start; n++) {
+		j = back ? end - 1 - n : start + n;
+		if (!b->have[j])
+			continue;
+		fprintf(out, "%c%.1f %.1f ", first, xmap(b->t[j], xs),
+		    ymap(v[j], ys));
+		first = 'L';
+	}
+}
+
+/*
+ * One side: its p10-p90 band as one closed polygon per stretch (upper edge
+ * forward, lower edge back), then its median as one path, M then L to
+ * every bin of the stretch.  A stretch of one bin is a dot and a whisker.
+ */
+static void
+svg_side(FILE *out, const struct chart_data *cd, int k,
+    const struct xscale *xs, const struct yscale *ys)
+{
+	const struct band	*b = &cd->side[k];
+	const char		*color = k ? COLOR_B : COLOR_A;
+	const char		*name = k ? "b" : "a";
+	size_t			 i, start, end;
+	double			 x;
+
+	for (i = 0; band_segment(b, cd->nbins, &i, &start, &end);) {
+		if (end - start == 1) {
+			x = xmap(b->t[start], xs);
+			fprintf(out, "<line class=\"band %s\" x1=\"%.1f\" "
+			    "x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+			    "stroke=\"%s\" stroke-opacity=\"0.3\" "
+			    "stroke-width=\"4\"/>\n", name, x, x,
+			    ymap(b->hi[start], ys), ymap(b->lo[start], ys),
+			    color);
 			continue;
 		}
-		for (start = i; i < NBINS && b->have[i]; i++)
-			;
-		fputs("<path d=\"", out);
-		for (j = start; j < i; j++)
-			fprintf(out, "%c%.1f %.1f ", j == start ? 'M' : 'L',
-			    x0 + (j + 0.5) * dx, ymap(b->hi[j], ys));
-		for (j = i - 1; j >= start; j--)
-			fprintf(out, "L%.1f %.1f ", x0 + (j + 0.5) * dx,
-			    ymap(b->lo[j], ys));
+		fprintf(out, "<path class=\"band %s\" d=\"", name);
+		svg_points(out, b, b->hi, start, end, 0, 'M', xs, ys);
+		svg_points(out, b, b->lo, start, end, 1, 'L', xs, ys);
 		fprintf(out, "Z\" fill=\"%s\" fill-opacity=\"0.16\" "
 		    "stroke=\"none\"/>\n", color);
 	}
+	fprintf(out, "<path class=\"median %s\" d=\"", name);
+	for (i = 0; band_segment(b, cd->nbins, &i, &start, &end);)
+		svg_points(out, b, b->mid, start, end, 0, 'M', xs, ys);
+	/* A wider than B, so that A still shows where B lies on top of it. */
+	fprintf(out, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
+	    "stroke-linejoin=\"round\"/>\n", color, k ? "1.6" : "3.2");
+	for (i = 0; band_segment(b, cd->nbins, &i, &start, &end);)
+		if (end - start == 1)
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" "
+			    "r=\"2.5\" fill=\"%s\"/>\n", xmap(b->t[start], xs),
+			    ymap(b->mid[start], ys), color);
+}
+
+/* The unit of the time axis: seconds under 2 minutes, minutes under 2
+ * hours, hours beyond; *DIV is ms per unit. */
+static const char *
+time_unit(int64_t span_ms, double *div)
+{
+	if (span_ms < 2 * 60000) {
+		*div = 1000;
+		return ("s");
+	}
+	if (span_ms < 2 * 3600000) {
+		*div = 60000;
+		return ("min");
+	}
+	*div = 3600000;
+	return ("h");
 }
 
 static void
@@ -352,14 +543,17 @@ svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 {
 	struct yscale	ys = { INFINITY, -INFINITY, PAD_T,
 			    CHART_H - PAD_T - PAD_B };
-	double		pw = CHART_W - PAD_L - PAD_R;
-	double		dx = pw / NBINS, step, v, xmin, xstep, scale;
+	struct xscale	xs = { PAD_L, CHART_W - PAD_L - PAD_R,
+			    (double)cd->t_span };
+	double		step, v, tspan, tstep, tdiv, scale;
+	const char	*tunit;
 	char		buf[64];
-	int		i, k;
+	size_t		i;
+	int		k, n;
 	size_t		e;
 
 	for (k = 0; k < 2; k++) {
-		for (i = 0; i < NBINS; i++) {
+		for (i = 0; i < cd->nbins; i++) {
 			if (!cd->side[k].have[i])
 				continue;
 			ys.lo = fmin(ys.lo, cd->side[k].lo[i]);
@@ -391,13 +585,12 @@ svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 	    CHART_H);
 	/* Warmup, grid, axes. */
 	if (cd->warmup_ms > 0) {
-		double	w = pw * cd->warmup_ms / (double)(cd->t_max + 1);
-
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" "
 		    "height=\"%.1f\" fill=\"#e5e7eb\" fill-opacity=\"0.7\"/>"
 		    "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"#6b7280\""
-		    ">warmup</text>\n", PAD_L, PAD_T, w, ys.h, PAD_L + 4.0,
-		    PAD_T + 12);
+		    ">warmup</text>\n", PAD_L, PAD_T,
+		    xmap((double)cd->warmup_ms, &xs) - PAD_L, ys.h,
+		    PAD_L + 4.0, PAD_T + 12);
 	}
 	for (v = ys.lo; v <= ys.hi + step / 2; v += step) {
 		double	y = ymap(v, &ys);
@@ -411,42 +604,38 @@ svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 		html_text(out, buf);
 		fputs("</text>\n", out);
 	}
-	xmin = cd->t_max / 60000.0;
-	xstep = nice_step(xmin);
-	for (v = 0; v <= xmin + 1e-9; v += xstep) {
-		double	x = PAD_L + pw * v * 60000.0 / (cd->t_max + 1);
+	tunit = time_unit(cd->t_span, &tdiv);
+	tspan = cd->t_span / tdiv;
+	tstep = nice_step(tspan);
+	for (n = 0; n * tstep <= tspan + 1e-9; n++) {
+		double	x = xmap(n * tstep * tdiv, &xs);
 
 		fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" "
-		    "y2=\"%d\" stroke=\"#9ca3af\"/><text x=\"%.1f\" y=\"%d\" "
-		    "font-size=\"11\" fill=\"#6b7280\" text-anchor=\"middle\">"
-		    "%g%s</text>\n", x, x, CHART_H - PAD_B, CHART_H - PAD_B + 4,
-		    x, CHART_H - PAD_B + 16, v, v == 0 ? "" : " min");
+		    "y2=\"%d\" stroke=\"#9ca3af\"/><text class=\"tick\" "
+		    "x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"#6b7280\" "
+		    "text-anchor=\"middle\">%g%s%s</text>\n", x, x,
+		    CHART_H - PAD_B, CHART_H - PAD_B + 4, x,
+		    CHART_H - PAD_B + 16, n * tstep, n ? " " : "",
+		    n ? tunit : "");
 	}
 	fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" "
 	    "stroke=\"#9ca3af\"/>\n", PAD_L, CHART_W - PAD_R, CHART_H - PAD_B,
 	    CHART_H - PAD_B);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
-	    "fill=\"#6b7280\" text-anchor=\"end\">time since t=0</text>\n",
-	    CHART_W - PAD_R, CHART_H - 4);
-	/* Bands, then lines on top. */
+	    "fill=\"#6b7280\" text-anchor=\"end\">time since t=0 (bins of "
+	    "%g s)</text>\n", CHART_W - PAD_R, CHART_H - 4,
+	    cd->bin_ms / 1000.0);
+	/* Bands and lines, A under B. */
 	for (k = 0; k < 2; k++)
-		svg_band(out, &cd->side[k], PAD_L, dx, &ys,
-		    k ? COLOR_B : COLOR_A);
-	for (k = 0; k < 2; k++) {
-		svg_path(out, &cd->side[k], cd->side[k].mid, PAD_L, dx, ymap,
-		    &ys);
-		fprintf(out, " fill=\"none\" stroke=\"%s\" stroke-width="
-		    "\"1.8\" stroke-linejoin=\"round\"/>\n",
-		    k ? COLOR_B : COLOR_A);
-	}
+		svg_side(out, cd, k, &xs, &ys);
 	/* Events: a dashed line and a marker with a hover title. */
 	for (e = 0; e < ev->n; e++) {
 		const struct event	*x = &ev->v[e];
 		double			 px;
 
-		if (x->t_ms < 0 || x->t_ms > cd->t_max)
+		if (x->t_ms < 0 || x->t_ms > cd->t_span)
 			continue;
-		px = PAD_L + pw * x->t_ms / (double)(cd->t_max + 1);
+		px = xmap((double)x->t_ms, &xs);
 		fprintf(out, "<g><title>");
 		html_text(out, x->text);
 		fprintf(out, "</title><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" "
@@ -525,7 +714,8 @@ write_report(struct dn_store *s, const struct compare_result *r,
 	int			 rc = -1;
 
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
-	if (events_load(s, r, &ev, cause) != 0)
+	if (events_load(s, r, &ev, cause) != 0 ||
+	    chart_grid(s, r, cd, cause) != 0)
 		goto out;
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
 	    "charset=\"utf-8\"><title>devnet report: ");
@@ -605,6 +795,7 @@ out:
 	for (i = 0; i < ev.n; i++)
 		free(ev.v[i].text);
 	free(ev.v);
+	chart_free(cd);
 	free(cd);
 	return (rc);
 }
