@@ -7,12 +7,13 @@
  *
  *   probe-victim [--fork] [--threads T] [--allocs N] [--size B]
  *       [--lines L] [--up-after MS] [--listen PORT] [--sleep MS]
- *       [--ignore-term] [--exit CODE]
+ *       [--ignore-term] [--exit CODE] [--orphan-sleep MS]
  *
  * Order: fork and threads at once; after 300 ms the allocations (kept
  * until exit), "DN-VICTIM-ALLOCATED n=N"; the lines "tick value=I"
  * (I = 1..L); after --up-after the listen socket and "DN-VICTIM-UP";
- * then sleep and exit.  The forked child sleeps as long and exits 0.
+ * then sleep and exit.  The forked child sleeps 300 ms longer (or
+ * --orphan-sleep MS) and exits 0.
  */
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -49,6 +50,7 @@ main(int argc, char **argv)
 {
 	long	 threads = 0, allocs = 0, size = 100, lines = 0;
 	long	 up_after = -1, port = 0, sleep_ms = 0, code = 0;
+	long	 orphan_ms = -1;
 	int	 do_fork = 0, ignore_term = 0, i;
 	void	**blocks = NULL;
 	pthread_t t;
@@ -77,6 +79,8 @@ main(int argc, char **argv)
 			sleep_ms = v;
 		else if (strcmp(a, "--exit") == 0 && ++i)
 			code = v;
+		else if (strcmp(a, "--orphan-sleep") == 0 && ++i)
+			orphan_ms = v;
 		else {
 			fprintf(stderr, "probe-victim: bad argument '%s'\n",
 			    a);
@@ -87,7 +91,7 @@ main(int argc, char **argv)
 	if (ignore_term)
 		signal(SIGTERM, SIG_IGN);
 	if (do_fork && fork() == 0) {
-		msleep(sleep_ms + 300);
+		msleep(orphan_ms >= 0 ? orphan_ms : sleep_ms + 300);
 		_exit(0);
 	}
 	for (i = 0; i < threads; i++)

@@ -155,6 +155,18 @@ expect_match "the probe says it killed" "$(cat "$T/kill.err")" \
 	'DN-PROBE-KILL'
 check_none_left "grace -> SIGKILL"
 
+# COMMAND exits and leaves a child running: the probe ends it
+t0=$(date +%s%N)
+"$PROBE" --out "$T/orphan.out" --stop-grace 500 -- "$V" --fork \
+	--orphan-sleep 30000 --sleep 100 --exit 0 2>"$T/orphan.err"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+expect_eq "a left-behind child does not change the exit status" "$rc" 0
+check "the probe ends what COMMAND left running (${ms} ms)" \
+	test "$ms" -lt 3000
+expect_match "and says so" "$(cat "$T/orphan.err")" 'descendants left'
+check_none_left "orphan"
+
 # --- (b) ready checks ----------------------------------------------------
 ready_ms() { sed -n 's/.*DN-PROBE-READY child=[0-9]* after \([0-9]*\) ms.*/\1/p' "$1"; }
 
