@@ -94,42 +94,162 @@ dn_sample_encode(uint8_t *buf, size_t cap, const struct dn_hdr *h,
     const struct dn_sample *s)
 {
 	struct dn_hdr	hh = *h;
-	size_t		need, i;
+	size_t		need, i, off;
+	uint16_t	flags = s->flags & ~DN_SAMPLE_ABSENT;
+	uint64_t	absent = s->absent;
 
 	if (s->count == 0 || s->count > DN_SAMPLE_MAX)
 		return (0);
-	need = DN_HDR_SIZE + 8 + 8 * (size_t)s->count;
+	if (s->count < 64)
+		absent &= (1ull << s->count) - 1;
+	if (absent != 0)
+		flags |= DN_SAMPLE_ABSENT;
+	off = DN_HDR_SIZE + 8 + (absent != 0 ? 8 : 0);
+	need = off + 8 * (size_t)s->count;
 	if (cap < need)
 		return (0);
 	hh.kind = DN_MSG_SAMPLE;
 	hh.len = (uint32_t)(need - DN_HDR_SIZE);
 	dn_hdr_put(buf, &hh);
 	dn_put_u16(buf + DN_HDR_SIZE, s->count);
-	dn_put_u16(buf + DN_HDR_SIZE + 2, s->flags);
+	dn_put_u16(buf + DN_HDR_SIZE + 2, flags);
 	dn_put_u32(buf + DN_HDR_SIZE + 4, s->dropped);
+	if (absent != 0)
+		dn_put_u64(buf + DN_HDR_SIZE + 8, absent);
 	for (i = 0; i < s->count; i++)
-		dn_put_f64(buf + DN_HDR_SIZE + 8 + 8 * i, s->values[i]);
+		dn_put_f64(buf + off + 8 * i,
+		    ((absent >> i) & 1) ? 0.0 : s->values[i]);
 	return (need);
 }
 
 int
 dn_sample_decode(const uint8_t *p, size_t len, struct dn_sample *s)
 {
-	size_t	i;
+	size_t	i, off = 8;
 
 	if (len < 8)
 		return (-DN_REJ_PAYLOAD);
 	s->count = dn_get_u16(p);
 	s->flags = dn_get_u16(p + 2);
 	s->dropped = dn_get_u32(p + 4);
+	s->absent = 0;
+	if (s->flags & DN_SAMPLE_ABSENT) {
+		if (len < 16)
+			return (-DN_REJ_PAYLOAD);
+		s->absent = dn_get_u64(p + 8);
+		off = 16;
+	}
 	if (s->count == 0 || s->count > DN_SAMPLE_MAX ||
-	    len != 8 + 8 * (size_t)s->count)
+	    len != off + 8 * (size_t)s->count)
+		return (-DN_REJ_PAYLOAD);
+	if (s->count < 64 && (s->absent >> s->count) != 0)
 		return (-DN_REJ_PAYLOAD);
 	for (i = 0; i < s->count; i++) {
-		s->values[i] = dn_get_f64(p + 8 + 8 * i);
+		s->values[i] = dn_get_f64(p + off + 8 * i);
 		if (!isfinite(s->values[i]))
 			return (-DN_REJ_PAYLOAD);
+		if (((s->absent >> i) & 1) && s->values[i] != 0.0)
+			return (-DN_REJ_PAYLOAD);
 	}
+	return (0);
+}
+
+int
+dn_named_name_ok(const char *name)
+{
+	size_t	i, len = strnlen(name, DN_NAME_MAX + 1);
+
+	if (len == 0 || len > DN_NAME_MAX)
+		return (0);
+	if ((name[0] >= '0' && name[0] <= '9') || name[0] == '.')
+		return (0);
+	for (i = 0; i < len; i++) {
+		char	c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '_' || c == ':' ||
+		    c == '.'))
+			return (0);
+	}
+	return (dn_metric_lookup(name) < 0);
+}
+
+size_t
+dn_named_encode(uint8_t *buf, size_t cap, const struct dn_hdr *h,
+    uint16_t flags, const struct dn_named *v, size_t n)
+{
+	struct dn_hdr	hh = *h;
+	size_t		need = DN_HDR_SIZE + 8, i, j, off, len;
+
+	if (n == 0 || n > DN_NAMED_MAX || (flags & ~DN_SAMPLE_FINAL) != 0)
+		return (0);
+	for (i = 0; i < n; i++) {
+		if (!dn_named_name_ok(v[i].name) || v[i].kind > 1 ||
+		    !isfinite(v[i].value))
+			return (0);
+		for (j = 0; j < i; j++) {
+			if (strcmp(v[j].name, v[i].name) == 0)
+				return (0);
+		}
+		need += 2 + strlen(v[i].name) + 8;
+	}
+	if (cap < need)
+		return (0);
+	hh.kind = DN_MSG_NAMED;
+	hh.len = (uint32_t)(need - DN_HDR_SIZE);
+	dn_hdr_put(buf, &hh);
+	dn_put_u16(buf + DN_HDR_SIZE, (uint16_t)n);
+	dn_put_u16(buf + DN_HDR_SIZE + 2, flags);
+	dn_put_u32(buf + DN_HDR_SIZE + 4, 0);
+	off = DN_HDR_SIZE + 8;
+	for (i = 0; i < n; i++) {
+		len = strlen(v[i].name);
+		buf[off] = (uint8_t)len;
+		buf[off + 1] = v[i].kind;
+		memcpy(buf + off + 2, v[i].name, len);
+		dn_put_f64(buf + off + 2 + len, v[i].value);
+		off += 2 + len + 8;
+	}
+	return (need);
+}
+
+int
+dn_named_decode(const uint8_t *p, size_t len, uint16_t *flags,
+    struct dn_named *v, size_t cap, size_t *n)
+{
+	size_t		count, off = 8, i, j, l;
+
+	if (len < 8)
+		return (-DN_REJ_PAYLOAD);
+	count = dn_get_u16(p);
+	*flags = dn_get_u16(p + 2);
+	if (count == 0 || count > DN_NAMED_MAX || count > cap ||
+	    (*flags & ~DN_SAMPLE_FINAL) != 0 || dn_get_u32(p + 4) != 0)
+		return (-DN_REJ_PAYLOAD);
+	for (i = 0; i < count; i++) {
+		if (len - off < 2)
+			return (-DN_REJ_PAYLOAD);
+		l = p[off];
+		if (l == 0 || l > DN_NAME_MAX || p[off + 1] > 1 ||
+		    len - off - 2 < l + 8)
+			return (-DN_REJ_PAYLOAD);
+		memcpy(v[i].name, p + off + 2, l);
+		v[i].name[l] = '\0';
+		v[i].kind = p[off + 1];
+		v[i].value = dn_get_f64(p + off + 2 + l);
+		/* strlen != l: a NUL inside the name */
+		if (!dn_named_name_ok(v[i].name) || strlen(v[i].name) != l ||
+		    !isfinite(v[i].value))
+			return (-DN_REJ_PAYLOAD);
+		for (j = 0; j < i; j++) {
+			if (strcmp(v[j].name, v[i].name) == 0)
+				return (-DN_REJ_PAYLOAD);
+		}
+		off += 2 + l + 8;
+	}
+	if (off != len)
+		return (-DN_REJ_PAYLOAD);
+	*n = count;
 	return (0);
 }
 

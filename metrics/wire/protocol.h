@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DN_PROTOCOL_VERSION	2
+#define DN_PROTOCOL_VERSION	3 /* 3: SAMPLE absent bitmap, NAMED */
 #define DN_MAGIC		0x54454e44u /* "DNET" as LE bytes */
 #define DN_HDR_SIZE		40
 #define DN_MSG_MAX		(8u << 20) /* largest message accepted, 8 MiB */
@@ -38,7 +38,9 @@ enum dn_msg_kind {
 	DN_MSG_BLOCK_REQ = 7,	/* node -> node: send me blocks from h */
 	DN_MSG_CTL_STATUS = 8,	/* orchestrator <-> node (req/rep) */
 	DN_MSG_CTL_STOP = 9,	/* orchestrator <-> node (req/rep) */
-	DN_MSG_KIND_MAX = 9
+	DN_MSG_NAMED = 10,	/* node -> collector: (name, value) pairs of
+				   metrics outside the table */
+	DN_MSG_KIND_MAX = 10
 };
 
 /* Why a message was rejected (negative return values of the decoders). */
@@ -115,24 +117,76 @@ int	 dn_hdr_check(const void *buf, size_t len, uint64_t token,
 /* Human name of a reject reason ("bad token"). */
 const char *dn_reject_name(int reason);
 
-/* --- DN_MSG_SAMPLE: u16 count, u16 flags, u32 dropped, count x f64 ---- */
+/* --- DN_MSG_SAMPLE: u16 count, u16 flags, u32 dropped,
+ *     [u64 absent, only when flags has DN_SAMPLE_ABSENT], count x f64 ---
+ *
+ * Value i is metric id i.  A value the sender cannot see (allocations of a
+ * program the counter cannot reach) is absent: its bit in `absent` is set
+ * and it travels as 0.  Absent is not zero: a receiver stores nothing for
+ * it.  Without DN_SAMPLE_ABSENT every value is present (devnet-node). */
 #define DN_SAMPLE_FINAL	0x1	/* the node's last sample before exit */
+#define DN_SAMPLE_ABSENT 0x2	/* the absent bitmap follows `dropped` */
 
 struct dn_sample {
 	uint16_t	count;	/* values present, <= DN_METRIC_COUNT known */
 	uint16_t	flags;
 	uint32_t	dropped; /* messages the agent failed to send so far */
+	uint64_t	absent;	/* bit i set: values[i] unavailable (0) */
 	double		values[64];
 };
 #define DN_SAMPLE_MAX	64
 
-/* Encode a whole message into BUF (size CAP); returns its length or 0. */
+/* 1 if value I of S is absent (not measured). */
+static inline int
+dn_sample_absent(const struct dn_sample *s, int i)
+{
+	return (i < 64 && ((s->absent >> i) & 1) != 0);
+}
+
+/* Encode a whole message into BUF (size CAP); returns its length or 0.
+ * DN_SAMPLE_ABSENT is set from S->absent (nonzero), whatever S->flags
+ * says; absent values are sent as 0. */
 size_t	 dn_sample_encode(uint8_t *buf, size_t cap, const struct dn_hdr *h,
 	    const struct dn_sample *s);
 /* Decode a SAMPLE payload.  Rejects count 0 or > DN_SAMPLE_MAX, length
- * mismatch, and non-finite values.  Returns 0 or -DN_REJ_PAYLOAD. */
+ * mismatch, non-finite values, absent bits at or beyond count and absent
+ * values other than 0.  S->absent is 0 without DN_SAMPLE_ABSENT.
+ * Returns 0 or -DN_REJ_PAYLOAD. */
 int	 dn_sample_decode(const uint8_t *payload, size_t len,
 	    struct dn_sample *s);
+
+/* --- DN_MSG_NAMED: u16 count, u16 flags, u32 0, count x entry --------
+ *   entry: u8 name length L, u8 kind (enum dn_named_kind), L bytes name,
+ *   f64 value
+ *
+ * Metrics that are not in metric-table.h (a foreign node's log extractors
+ * and Prometheus series), sent by devnet-probe beside each SAMPLE with the
+ * same header time.  A name is 1..DN_NAME_MAX bytes of [A-Za-z0-9_:.],
+ * not starting with a digit or '.', unique within the message, and never
+ * the name of a metric of the table (those go in SAMPLE).  Flags: only
+ * DN_SAMPLE_FINAL. */
+#define DN_NAME_MAX	63
+#define DN_NAMED_MAX	256	/* entries per message */
+enum dn_named_kind { DN_NAMED_GAUGE = 0, DN_NAMED_COUNTER = 1 };
+
+struct dn_named {
+	char		name[DN_NAME_MAX + 1];
+	uint8_t		kind;	/* enum dn_named_kind */
+	double		value;
+};
+
+/* 1 if NAME is acceptable as a NAMED metric name (see above). */
+int	 dn_named_name_ok(const char *name);
+/* Encode N entries of V (1..DN_NAMED_MAX, each valid) with FLAGS into
+ * BUF (size CAP); returns the message length or 0. */
+size_t	 dn_named_encode(uint8_t *buf, size_t cap, const struct dn_hdr *h,
+	    uint16_t flags, const struct dn_named *v, size_t n);
+/* Decode a NAMED payload into V (room for CAP entries), *N and *FLAGS.
+ * Rejects count 0, > DN_NAMED_MAX or > CAP, a bad length, a bad name, a
+ * duplicate, a table name, an unknown kind, a non-finite value, unknown
+ * flags and a nonzero reserved word.  Returns 0 or -DN_REJ_PAYLOAD. */
+int	 dn_named_decode(const uint8_t *payload, size_t len, uint16_t *flags,
+	    struct dn_named *v, size_t cap, size_t *n);
 
 /* --- DN_MSG_HELLO: u32 pid, u32 flags -------------------------------- */
 #define DN_HELLO_SIZE	8

@@ -24,6 +24,9 @@ payload(uint16_t kind, const uint8_t *p, size_t len)
 	struct dn_status	 st;
 	struct dn_tx		 tx;
 	const uint8_t		*items;
+	static struct dn_named	 named[DN_NAMED_MAX];
+	size_t			 nnamed, j;
+	uint16_t		 flags;
 	uint64_t		 height, proposed;
 	uint32_t		 count, hops, i;
 
@@ -57,6 +60,15 @@ payload(uint16_t kind, const uint8_t *p, size_t len)
 	case DN_MSG_CTL_STATUS:
 		if (dn_status_get(p, len, &st) == 0)
 			sink += st.height + st.state_hash[31];
+		break;
+	case DN_MSG_NAMED:
+		if (dn_named_decode(p, len, &flags, named, DN_NAMED_MAX,
+		    &nnamed) == 0) {
+			if (nnamed == 0 || nnamed > DN_NAMED_MAX)
+				abort();
+			for (j = 0; j < nnamed; j++)
+				fsink += named[j].value + named[j].name[0];
+		}
 		break;
 	default:
 		break;

@@ -1,0 +1,384 @@
+/*
+ * args.c: devnet-probe's command line into struct probe_opts.  Checks
+ * every value (regexes compile, names are valid, numbers in range); does
+ * not start anything.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metric-table.h"
+#include "probe.h"
+#include "util.h"
+
+const char probe_usage[] =
+"usage: devnet-probe [options] -- COMMAND [ARGS...]\n"
+"\n"
+"Runs COMMAND as a devnet node: its own process group, signals forwarded,\n"
+"its stdout+stderr captured, metrics of its whole process tree sent to\n"
+"devnet's collector.  Exits with COMMAND's status (code, or 128+signal).\n"
+"\n"
+"  --out PATH              append COMMAND's stdout+stderr to PATH\n"
+"                          (default: the probe's stdout)\n"
+"  --metrics URL           the collector's PULL endpoint (absent = none)\n"
+"  --token HEX             the trial's run token (1-16 hex digits)\n"
+"  --index K               node index in every message (default 0)\n"
+"  --sample-interval MS    sample interval (default 1000)\n"
+"  --count-allocs          count COMMAND's heap allocations through\n"
+"                          LD_PRELOAD=libdevnet-alloc.so\n"
+"  --alloc-lib PATH        the shim (default $DN_ALLOC_LIB, else\n"
+"                          ../lib/libdevnet-alloc.so beside the probe)\n"
+"  --alloc-shm PATH        the counter file (default /dev/shm/devnet-\n"
+"                          alloc.PID, removed at exit)\n"
+"  --log-metric NAME=REGEX a metric from the log: REGEX (POSIX extended)\n"
+"                          with one capture group holding a number; the\n"
+"                          last match so far is the value (repeatable)\n"
+"  --ready CHECK           tcp:HOST:PORT | http:URL (2xx) | log:REGEX |\n"
+"                          delay:MS; repeatable, all must pass; default:\n"
+"                          ready once COMMAND is started\n"
+"  --ready-timeout MS      give up (stop COMMAND, exit 124) after MS\n"
+"                          (default 30000)\n"
+"  --stop-signal SIG       what SIGTERM/SIGINT to the probe sends to\n"
+"                          COMMAND's group (default TERM)\n"
+"  --stop-grace MS         then SIGKILL after MS (default 5000)\n"
+"  --env K=V               extra environment for COMMAND (repeatable)\n"
+"  --cwd DIR               COMMAND's working directory\n"
+"  --help\n"
+"\n"
+"Exit status: COMMAND's; 124 when not ready in time; 125 on a usage or\n"
+"probe error; 127 when COMMAND cannot be executed.\n";
+
+enum {
+	O_OUT = 256, O_METRICS, O_TOKEN, O_INDEX, O_INTERVAL, O_ALLOCS,
+	O_ALLOC_LIB, O_ALLOC_SHM, O_LOGM, O_READY, O_READY_TO, O_STOPSIG,
+	O_GRACE, O_ENV, O_CWD, O_HELP
+};
+
+static const struct option longopts[] = {
+	{ "out", required_argument, NULL, O_OUT },
+	{ "metrics", required_argument, NULL, O_METRICS },
+	{ "token", required_argument, NULL, O_TOKEN },
+	{ "index", required_argument, NULL, O_INDEX },
+	{ "sample-interval", required_argument, NULL, O_INTERVAL },
+	{ "count-allocs", no_argument, NULL, O_ALLOCS },
+	{ "alloc-lib", required_argument, NULL, O_ALLOC_LIB },
+	{ "alloc-shm", required_argument, NULL, O_ALLOC_SHM },
+	{ "log-metric", required_argument, NULL, O_LOGM },
+	{ "ready", required_argument, NULL, O_READY },
+	{ "ready-timeout", required_argument, NULL, O_READY_TO },
+	{ "stop-signal", required_argument, NULL, O_STOPSIG },
+	{ "stop-grace", required_argument, NULL, O_GRACE },
+	{ "env", required_argument, NULL, O_ENV },
+	{ "cwd", required_argument, NULL, O_CWD },
+	{ "help", no_argument, NULL, O_HELP },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
+parse_ms(const char *flag, const char *s, int min, int *out, char **cause)
+{
+	int64_t	v;
+
+	if (dn_parse_i64(s, &v) != 0 || v < min || v > 86400000) {
+		*cause = dn_xasprintf("bad value '%s' for --%s: want "
+		    "milliseconds, %d or more", s, flag, min);
+		return (-1);
+	}
+	*out = (int)v;
+	return (0);
+}
+
+static int
+parse_signal(const char *s, int *sig, char **cause)
+{
+	int64_t		v;
+	const char	*name = s;
+	int		i;
+
+	if (dn_parse_i64(s, &v) == 0 && v > 0 && v < NSIG) {
+		*sig = (int)v;
+		return (0);
+	}
+	if (strncmp(name, "SIG", 3) == 0)
+		name += 3;
+	for (i = 1; i < NSIG; i++) {
+		const char	*abbrev = sigabbrev_np(i);
+
+		if (abbrev != NULL && strcmp(abbrev, name) == 0) {
+			*sig = i;
+			return (0);
+		}
+	}
+	*cause = dn_xasprintf("unknown signal '%s' for --stop-signal "
+	    "(try TERM, INT, QUIT or a number)", s);
+	return (-1);
+}
+
+static int
+compile(regex_t *re, const char *pattern, const char *what, size_t nsub,
+    char **cause)
+{
+	char	err[256];
+	int	rv;
+
+	rv = regcomp(re, pattern, REG_EXTENDED);
+	if (rv != 0) {
+		regerror(rv, re, err, sizeof(err));
+		*cause = dn_xasprintf("bad regex '%s' for %s: %s", pattern,
+		    what, err);
+		return (-1);
+	}
+	if (nsub != (size_t)-1 && re->re_nsub != nsub) {
+		*cause = dn_xasprintf("regex '%s' for %s has %zu capture "
+		    "groups; it needs exactly %zu", pattern, what,
+		    (size_t)re->re_nsub, nsub);
+		regfree(re);
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+add_extractor(struct probe_opts *o, const char *arg, char **cause)
+{
+	const char		*eq = strchr(arg, '=');
+	struct probe_extractor	*e;
+	char			*name;
+	size_t			 i;
+	int			 id;
+
+	if (eq == NULL || eq == arg || eq[1] == '\0') {
+		*cause = dn_xasprintf("bad --log-metric '%s': want "
+		    "NAME=REGEX", arg);
+		return (-1);
+	}
+	name = dn_xstrndup(arg, (size_t)(eq - arg));
+	id = dn_metric_lookup(name);
+	if (id >= 0 && dn_metric_defs[id].source != DN_SOURCE_N) {
+		*cause = dn_xasprintf("--log-metric '%s': that metric comes "
+		    "from the load generator, not a node", name);
+		free(name);
+		return (-1);
+	}
+	if (id < 0 && !dn_named_name_ok(name)) {
+		*cause = dn_xasprintf("--log-metric: bad name '%s' (1-%d of "
+		    "A-Z a-z 0-9 _ : ., not starting with a digit)", name,
+		    DN_NAME_MAX);
+		free(name);
+		return (-1);
+	}
+	for (i = 0; i < o->next; i++) {
+		if (strcmp(o->ext[i].name, name) == 0) {
+			*cause = dn_xasprintf("--log-metric '%s' given twice",
+			    name);
+			free(name);
+			return (-1);
+		}
+	}
+	if (o->next >= DN_NAMED_MAX) {
+		*cause = dn_xasprintf("too many --log-metric (at most %d)",
+		    DN_NAMED_MAX);
+		free(name);
+		return (-1);
+	}
+	o->ext = dn_xreallocarray(o->ext, o->next + 1, sizeof(*o->ext));
+	e = &o->ext[o->next];
+	memset(e, 0, sizeof(*e));
+	e->name = name;
+	e->table_id = id;
+	o->next++;
+	if (compile(&e->re, eq + 1, "--log-metric", 1, cause) != 0)
+		return (-1);
+	e->have_re = 1;
+	return (0);
+}
+
+static int
+add_ready(struct probe_opts *o, const char *arg, char **cause)
+{
+	struct probe_ready	*r;
+	const char		*colon;
+
+	o->ready = dn_xreallocarray(o->ready, o->nready + 1,
+	    sizeof(*o->ready));
+	r = &o->ready[o->nready++];
+	memset(r, 0, sizeof(*r));
+	r->spec = dn_xstrdup(arg);
+	if (strncmp(arg, "tcp:", 4) == 0) {
+		r->kind = READY_TCP;
+		colon = strrchr(arg + 4, ':');
+		if (colon == NULL || colon == arg + 4 || colon[1] == '\0')
+			goto bad;
+		r->host = dn_xstrndup(arg + 4, (size_t)(colon - arg - 4));
+		r->port = dn_xstrdup(colon + 1);
+		return (0);
+	}
+	if (strncmp(arg, "http:", 5) == 0) {
+		r->kind = READY_HTTP;
+		r->url = dn_xstrdup(arg + 5);
+		if (strncmp(r->url, "http://", 7) != 0 &&
+		    strncmp(r->url, "https://", 8) != 0)
+			goto bad;
+		return (0);
+	}
+	if (strncmp(arg, "log:", 4) == 0) {
+		r->kind = READY_LOG;
+		if (compile(&r->re, arg + 4, "--ready log:", (size_t)-1,
+		    cause) != 0)
+			return (-1);
+		r->have_re = 1;
+		return (0);
+	}
+	if (strncmp(arg, "delay:", 6) == 0) {
+		int	ms;
+
+		r->kind = READY_DELAY;
+		if (parse_ms("ready delay:", arg + 6, 0, &ms, cause) != 0)
+			return (-1);
+		r->ms = ms;
+		return (0);
+	}
+bad:
+	*cause = dn_xasprintf("bad --ready '%s': want tcp:HOST:PORT, "
+	    "http:URL, log:REGEX or delay:MS", arg);
+	return (-1);
+}
+
+int
+probe_args_parse(struct probe_opts *o, int argc, char **argv, char **cause)
+{
+	int64_t	v;
+	int	ch;
+
+	memset(o, 0, sizeof(*o));
+	o->interval_ms = 1000;
+	o->ready_timeout_ms = 30000;
+	o->stop_signal = SIGTERM;
+	o->stop_grace_ms = 5000;
+	o->env_add = dn_xcalloc(1, sizeof(*o->env_add));
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		switch (ch) {
+		case O_OUT:
+			o->out_path = optarg;
+			break;
+		case O_METRICS:
+			o->metrics_url = optarg;
+			break;
+		case O_TOKEN:
+			if (strlen(optarg) == 0 || strlen(optarg) > 16 ||
+			    strspn(optarg, "0123456789abcdefABCDEF") !=
+			    strlen(optarg)) {
+				*cause = dn_xasprintf("bad value '%s' for "
+				    "--token: want 1-16 hex digits", optarg);
+				return (-1);
+			}
+			o->token = strtoull(optarg, NULL, 16);
+			break;
+		case O_INDEX:
+			if (dn_parse_i64(optarg, &v) != 0 || v < 0 ||
+			    v > 4095) {
+				*cause = dn_xasprintf("bad value '%s' for "
+				    "--index: want 0..4095", optarg);
+				return (-1);
+			}
+			o->index = (uint32_t)v;
+			break;
+		case O_INTERVAL:
+			if (parse_ms("sample-interval", optarg, 10,
+			    &o->interval_ms, cause) != 0)
+				return (-1);
+			break;
+		case O_ALLOCS:
+			o->count_allocs = 1;
+			break;
+		case O_ALLOC_LIB:
+			free(o->alloc_lib);
+			o->alloc_lib = dn_xstrdup(optarg);
+			break;
+		case O_ALLOC_SHM:
+			free(o->alloc_shm);
+			o->alloc_shm = dn_xstrdup(optarg);
+			break;
+		case O_LOGM:
+			if (add_extractor(o, optarg, cause) != 0)
+				return (-1);
+			break;
+		case O_READY:
+			if (add_ready(o, optarg, cause) != 0)
+				return (-1);
+			break;
+		case O_READY_TO:
+			if (parse_ms("ready-timeout", optarg, 1,
+			    &o->ready_timeout_ms, cause) != 0)
+				return (-1);
+			break;
+		case O_STOPSIG:
+			if (parse_signal(optarg, &o->stop_signal, cause) != 0)
+				return (-1);
+			break;
+		case O_GRACE:
+			if (parse_ms("stop-grace", optarg, 0,
+			    &o->stop_grace_ms, cause) != 0)
+				return (-1);
+			break;
+		case O_ENV:
+			if (strchr(optarg, '=') == NULL ||
+			    optarg[0] == '=') {
+				*cause = dn_xasprintf("bad --env '%s': want "
+				    "K=V", optarg);
+				return (-1);
+			}
+			o->env_add = dn_xreallocarray(o->env_add,
+			    o->nenv + 2, sizeof(*o->env_add));
+			o->env_add[o->nenv++] = optarg;
+			o->env_add[o->nenv] = NULL;
+			break;
+		case O_CWD:
+			o->cwd = optarg;
+			break;
+		case O_HELP:
+			return (1);
+		default:
+			*cause = dn_xasprintf("unknown option '%s' (see "
+			    "--help)", argv[optind - 1]);
+			return (-1);
+		}
+	}
+	if (optind >= argc) {
+		*cause = dn_xstrdup("no command given: devnet-probe "
+		    "[options] -- COMMAND [ARGS...]");
+		return (-1);
+	}
+	o->argv = argv + optind;
+	return (0);
+}
+
+void
+probe_args_release(struct probe_opts *o)
+{
+	size_t	i;
+
+	for (i = 0; i < o->next; i++) {
+		free(o->ext[i].name);
+		if (o->ext[i].have_re)
+			regfree(&o->ext[i].re);
+	}
+	free(o->ext);
+	for (i = 0; i < o->nready; i++) {
+		free(o->ready[i].spec);
+		free(o->ready[i].host);
+		free(o->ready[i].port);
+		free(o->ready[i].url);
+		if (o->ready[i].have_re)
+			regfree(&o->ready[i].re);
+	}
+	free(o->ready);
+	free(o->env_add);
+	free(o->alloc_lib);
+	free(o->alloc_shm);
+	memset(o, 0, sizeof(*o));
+}

@@ -1,0 +1,163 @@
+/*
+ * child.c: the probe's child, COMMAND (see probe.h).  Fork/exec with an
+ * argv (PATH searched, never a shell) into its own process group, the
+ * same death-signal dance as orchestrator/spawn.c, signals to the group,
+ * and reaping without and with WNOWAIT.  Knows nothing of metrics.
+ */
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "probe.h"
+#include "util.h"
+
+extern char **environ;
+
+/* Our environment with ADD and then EXTRA overriding same-named entries;
+ * built before fork (the child only execs).  Caller frees the array. */
+static char **
+make_env(char *const *add, char *const *extra)
+{
+	size_t	 n = 0, i, j, k = 0;
+	char	**all, **env;
+
+	for (i = 0; environ[i] != NULL; i++)
+		n++;
+	for (i = 0; add != NULL && add[i] != NULL; i++)
+		n++;
+	for (i = 0; extra != NULL && extra[i] != NULL; i++)
+		n++;
+	all = dn_xcalloc(n + 1, sizeof(*all));
+	for (i = 0; environ[i] != NULL; i++)
+		all[k++] = environ[i];
+	for (i = 0; add != NULL && add[i] != NULL; i++)
+		all[k++] = add[i];
+	for (i = 0; extra != NULL && extra[i] != NULL; i++)
+		all[k++] = extra[i];
+	env = dn_xcalloc(n + 1, sizeof(*env));
+	k = 0;
+	for (i = 0; i < n; i++) {
+		size_t	klen = strcspn(all[i], "=");
+		int	shadowed = 0;
+
+		/* a later definition of the same name wins */
+		for (j = i + 1; j < n && !shadowed; j++) {
+			if (strncmp(all[j], all[i], klen) == 0 &&
+			    all[j][klen] == '=')
+				shadowed = 1;
+		}
+		if (!shadowed)
+			env[k++] = all[i];
+	}
+	free(all);
+	return (env);
+}
+
+int
+child_start(struct probe_child *c, const struct probe_opts *o,
+    char *const *extra_env, int out_fd, char **cause)
+{
+	char	**env;
+	pid_t	  parent = getpid(), pid;
+
+	env = make_env(o->env_add, extra_env);
+	pid = fork();
+	if (pid == -1) {
+		*cause = dn_xasprintf("fork: %s", strerror(errno));
+		free(env);
+		return (-1);
+	}
+	if (pid == 0) {
+		/* Child: async-signal-safe calls only until exec. */
+		sigset_t	 none;
+		const char	*what = "cannot execute";
+		int		 fd, s;
+
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(126);	/* the probe died already */
+		for (s = 1; s < NSIG; s++) {
+			if (s != SIGKILL && s != SIGSTOP)
+				signal(s, SIG_DFL);
+		}
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(out_fd, STDERR_FILENO);
+		if (out_fd > STDERR_FILENO)
+			close(out_fd);
+		fd = open("/dev/null", O_RDONLY);
+		if (fd != -1 && fd != STDIN_FILENO) {
+			dup2(fd, STDIN_FILENO);
+			close(fd);
+		}
+		if (o->cwd != NULL && chdir(o->cwd) == -1)
+			what = "cannot change to --cwd for";
+		else
+			execvpe(o->argv[0], o->argv, env);
+		{
+			const char	*e = strerror(errno);
+			static const char pre[] = "DN-PROBE-EXEC-ERROR ";
+			ssize_t		 w;
+
+			w = write(STDERR_FILENO, pre, sizeof(pre) - 1);
+			w = write(STDERR_FILENO, what, strlen(what));
+			w = write(STDERR_FILENO, " '", 2);
+			w = write(STDERR_FILENO, o->argv[0],
+			    strlen(o->argv[0]));
+			w = write(STDERR_FILENO, "': ", 3);
+			w = write(STDERR_FILENO, e, strlen(e));
+			w = write(STDERR_FILENO, "\n", 1);
+			(void)w;
+		}
+		_exit(127);
+	}
+	/* Also from this side, so a signal sent right away reaches the
+	 * group even before the child ran setpgid. */
+	setpgid(pid, pid);
+	free(env);
+	c->pid = pid;
+	c->status = 0;
+	c->reaped = 0;
+	return (0);
+}
+
+void
+child_signal(struct probe_child *c, int sig)
+{
+	if (c->pid <= 0)
+		return;
+	/* The group, so that whatever COMMAND started goes too; the group
+	 * outlives its leader while members remain. */
+	if (kill(-c->pid, sig) == -1 && !c->reaped)
+		(void)kill(c->pid, sig);
+}
+
+pid_t
+child_reap_any(int *status, struct rusage *ru)
+{
+	pid_t	r;
+
+	do
+		r = wait4(-1, status, WNOHANG, ru);
+	while (r == -1 && errno == EINTR);
+	return (r > 0 ? r : 0);
+}
+
+int
+child_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return (WEXITSTATUS(status));
+	if (WIFSIGNALED(status))
+		return (128 + WTERMSIG(status));
+	return (PROBE_EXIT_ERROR);
+}

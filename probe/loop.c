@@ -1,0 +1,588 @@
+/*
+ * loop.c: devnet-probe's event loop (probe_run in probe.h).  One thread
+ * (nng runs its own): poll on the child's output pipe and a signalfd,
+ * with timers for the sample schedule, the ready checks and the stop
+ * grace.  Here live the lifecycle rules:
+ *
+ *   - SIGTERM and SIGINT to the probe stop COMMAND: --stop-signal to its
+ *     process group and to every descendant, then SIGKILL after
+ *     --stop-grace.  SIGHUP and SIGQUIT are forwarded to the group as
+ *     they are.
+ *   - Ready when every --ready check passed and (with --metrics) the
+ *     collector pipe is up; then one HELLO (pid = COMMAND's pid, flags
+ *     0), as devnet-node sends it.  Not ready within --ready-timeout:
+ *     DN-PROBE-READY-TIMEOUT, COMMAND stopped, exit 124.
+ *   - When COMMAND exits, whatever it left running (in its group or
+ *     escaped, reparented to the probe as child subreaper) gets SIGTERM,
+ *     then SIGKILL after the grace; the probe reaps everything, sends a
+ *     final sample and exits with COMMAND's status.
+ *
+ * Samples: every --sample-interval on a fixed schedule from the start,
+ * like devnet-node's agent: a SAMPLE with every table metric, those the
+ * probe cannot see flagged absent (allocations without a mapped shim, the
+ * devnet-node-only metrics, log extractors before their first match), and
+ * a NAMED message with the extractors whose names are not in the table.
+ */
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "metric-table.h"
+#include "probe.h"
+#include "protocol.h"
+#include "transport.h"
+#include "util.h"
+
+#define READY_POLL_MS		50
+#define FINAL_TIMEOUT_MS	500
+#define HELLO_TIMEOUT_MS	1000
+#define SENDBUF_MSGS		1024
+
+struct run {
+	struct probe_opts	*o;
+	struct probe_child	 child;
+	struct tree		*tree;
+	struct alloc_page	*page;
+	int			 remove_page;
+	char			*page_path;
+	struct logpump		*pump;
+	struct dn_sock		*sock;
+	int			 sigfd;
+	int			 http;
+
+	uint64_t		 start_ns;
+	uint64_t		 next_sample_ns;
+	uint64_t		 sample_seq;
+	uint64_t		 other_seq;
+	uint64_t		 dropped;
+
+	int			 ready;
+	int			 ready_timed_out;
+	int			 stopping;
+	uint64_t		 kill_at_ns;	/* 0: no SIGKILL pending */
+	int			 killed;
+	int			 pipe_eof;
+};
+
+static void
+say(const char *id, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* One line on stderr with a stable id tests can grep. */
+static void
+say(const char *id, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "%s ", id);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* --- messages -------------------------------------------------------- */
+
+static void
+send_msg(struct run *r, const uint8_t *buf, size_t len, int timeout_ms)
+{
+	int	rv;
+
+	if (r->sock == NULL)
+		return;
+	if (timeout_ms > 0) {
+		dn_sock_set_timeouts(r->sock, timeout_ms, -1);
+		rv = dn_sock_send(r->sock, buf, len, 0);
+		dn_sock_set_timeouts(r->sock, -1, -1);
+	} else
+		rv = dn_sock_send(r->sock, buf, len, 1);
+	if (rv != 0)
+		r->dropped++;
+}
+
+static void
+send_hello(struct run *r)
+{
+	struct dn_hdr	h = { .kind = DN_MSG_HELLO, .token = r->o->token,
+			    .node = r->o->index, .len = DN_HELLO_SIZE };
+	uint8_t		buf[DN_HDR_SIZE + DN_HELLO_SIZE];
+
+	h.seq = ++r->other_seq;
+	h.t_ns = dn_now_ns();
+	dn_hdr_put(buf, &h);
+	dn_put_u32(buf + DN_HDR_SIZE, (uint32_t)r->child.pid);
+	dn_put_u32(buf + DN_HDR_SIZE + 4, 0);
+	send_msg(r, buf, sizeof(buf), HELLO_TIMEOUT_MS);
+}
+
+static void
+sample(struct run *r, int final)
+{
+	struct dn_sample	 s;
+	struct dn_hdr		 h = { .token = r->o->token,
+				    .node = r->o->index };
+	struct alloc_totals	 at;
+	struct dn_named		*named = NULL;
+	uint8_t			 buf[DN_HDR_SIZE + 16 + 8 * DN_SAMPLE_MAX];
+	uint8_t			*nbuf = NULL;
+	uint64_t		 present = 0;
+	size_t			 n, nn = 0, i;
+	static const int	 proc_ids[] = { DN_M_RSS_BYTES,
+		DN_M_HWM_BYTES, DN_M_THREADS, DN_M_MINFLT, DN_M_MAJFLT,
+		DN_M_CPU_USER_S, DN_M_CPU_SYS_S, DN_M_CTX_VOL,
+		DN_M_CTX_INVOL, DN_M_IO_READ_BYTES, DN_M_IO_WRITE_BYTES,
+		DN_M_FDS };
+
+	memset(&s, 0, sizeof(s));
+	s.count = DN_METRIC_COUNT;
+	s.flags = final ? DN_SAMPLE_FINAL : 0;
+	tree_read(r->tree, s.values);
+	for (i = 0; i < sizeof(proc_ids) / sizeof(proc_ids[0]); i++)
+		present |= 1ull << proc_ids[i];
+	if (r->page != NULL && alloc_page_read(r->page, r->tree, &at) == 0) {
+		s.values[DN_M_ALLOCS] = (double)at.allocs;
+		s.values[DN_M_FREES] = (double)at.frees;
+		s.values[DN_M_ALLOC_BYTES] = (double)at.alloc_bytes;
+		s.values[DN_M_HEAP_LIVE_BYTES] = (double)at.heap_live_bytes;
+		present |= (1ull << DN_M_ALLOCS) | (1ull << DN_M_FREES) |
+		    (1ull << DN_M_ALLOC_BYTES) |
+		    (1ull << DN_M_HEAP_LIVE_BYTES);
+	}
+	s.values[DN_M_LOG_LINES] = (double)logpump_lines(r->pump);
+	present |= 1ull << DN_M_LOG_LINES;
+	for (i = 0; i < r->o->next; i++) {
+		struct probe_extractor	*e = &r->o->ext[i];
+
+		if (!e->have)
+			continue;
+		if (e->table_id >= 0) {
+			s.values[e->table_id] = e->value;
+			present |= 1ull << e->table_id;
+			continue;
+		}
+		if (named == NULL)
+			named = dn_xcalloc(r->o->next, sizeof(*named));
+		snprintf(named[nn].name, sizeof(named[nn].name), "%s",
+		    e->name);
+		named[nn].kind = DN_NAMED_GAUGE;
+		named[nn].value = e->value;
+		nn++;
+	}
+	s.dropped = (uint32_t)r->dropped;
+	s.values[DN_M_SAMPLES_DROPPED] = (double)r->dropped;
+	present |= 1ull << DN_M_SAMPLES_DROPPED;
+	s.absent = ((1ull << DN_METRIC_COUNT) - 1) & ~present;
+
+	h.seq = ++r->sample_seq;
+	h.t_ns = dn_now_ns();
+	n = dn_sample_encode(buf, sizeof(buf), &h, &s);
+	if (n == 0)
+		r->dropped++;
+	else
+		send_msg(r, buf, n, final ? FINAL_TIMEOUT_MS : 0);
+	if (nn > 0) {
+		size_t	cap = DN_HDR_SIZE + 8 + nn * (2 + DN_NAME_MAX + 8);
+
+		nbuf = dn_xmalloc(cap);
+		h.seq = ++r->other_seq;
+		n = dn_named_encode(nbuf, cap, &h,
+		    final ? DN_SAMPLE_FINAL : 0, named, nn);
+		if (n == 0)
+			r->dropped++;
+		else
+			send_msg(r, nbuf, n, final ? FINAL_TIMEOUT_MS : 0);
+	}
+	free(nbuf);
+	free(named);
+}
+
+/* --- lifecycle ------------------------------------------------------- */
+
+static void
+begin_stop(struct run *r, int sig, const char *why)
+{
+	if (r->stopping)
+		return;
+	r->stopping = 1;
+	say("DN-PROBE-STOP", "%s: SIG%s to pid %d's group, SIGKILL in %d ms",
+	    why, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
+	    (int)r->child.pid, r->o->stop_grace_ms);
+	child_signal(&r->child, SIGCONT);
+	child_signal(&r->child, sig);
+	(void)tree_signal_all(r->tree, sig);
+	r->kill_at_ns = dn_now_ns() + (uint64_t)r->o->stop_grace_ms * 1000000u;
+}
+
+static void
+kill_all(struct run *r)
+{
+	int	n;
+
+	child_signal(&r->child, SIGKILL);
+	n = tree_signal_all(r->tree, SIGKILL);
+	if (!r->killed)
+		say("DN-PROBE-KILL", "grace over: SIGKILL to %d process(es)",
+		    n + (r->child.reaped ? 0 : 1));
+	r->killed = 1;
+	r->kill_at_ns = 0;
+}
+
+static void
+reap(struct run *r)
+{
+	struct rusage	ru;
+	int		status;
+	pid_t		pid;
+
+	while ((pid = child_reap_any(&status, &ru)) > 0) {
+		tree_add_reaped(r->tree, &ru);
+		if (pid == r->child.pid) {
+			r->child.reaped = 1;
+			r->child.status = status;
+		}
+	}
+}
+
+static void
+on_signal(struct run *r)
+{
+	struct signalfd_siginfo	si;
+
+	while (read(r->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		int	sig = (int)si.ssi_signo;
+
+		switch (sig) {
+		case SIGCHLD:
+			reap(r);
+			break;
+		case SIGTERM:
+		case SIGINT:
+			begin_stop(r, r->o->stop_signal,
+			    sig == SIGTERM ? "SIGTERM" : "SIGINT");
+			break;
+		default:	/* SIGHUP, SIGQUIT */
+			if (!r->child.reaped)
+				child_signal(&r->child, sig);
+			break;
+		}
+	}
+}
+
+/* The shim's path: --alloc-lib, $DN_ALLOC_LIB, or beside the probe. */
+static char *
+find_shim(const struct probe_opts *o)
+{
+	char		 exe[PATH_MAX], *slash, *p;
+	const char	*env = getenv("DN_ALLOC_LIB");
+	ssize_t		 n;
+
+	if (o->alloc_lib != NULL)
+		return (dn_xstrdup(o->alloc_lib));
+	if (env != NULL && *env != '\0')
+		return (dn_xstrdup(env));
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return (NULL);
+	exe[n] = '\0';
+	if ((slash = strrchr(exe, '/')) == NULL)
+		return (NULL);
+	*slash = '\0';
+	p = dn_xasprintf("%s/../lib/libdevnet-alloc.so", exe);
+	if (access(p, R_OK) == 0)
+		return (p);
+	free(p);
+	return (dn_xasprintf("%s/libdevnet-alloc.so", exe));
+}
+
+/* LD_PRELOAD and DN_ALLOC_SHM for COMMAND (*ENV, two entries + NULL). */
+static int
+setup_allocs(struct run *r, char **env, char **cause)
+{
+	const char	*pre = NULL;
+	char		*lib;
+	size_t		 i;
+
+	if ((lib = find_shim(r->o)) == NULL || access(lib, R_OK) != 0) {
+		*cause = dn_xasprintf("--count-allocs: cannot find the shim "
+		    "'%s' (use --alloc-lib)", lib ? lib : "libdevnet-alloc.so");
+		free(lib);
+		return (-1);
+	}
+	if (lib[0] != '/') {
+		char	cwd[PATH_MAX], *abs;
+
+		if (getcwd(cwd, sizeof(cwd)) == NULL) {
+			*cause = dn_xstrdup("getcwd failed");
+			free(lib);
+			return (-1);
+		}
+		abs = dn_xasprintf("%s/%s", cwd, lib);
+		free(lib);
+		lib = abs;
+	}
+	if (r->o->alloc_shm != NULL)
+		r->page_path = dn_xstrdup(r->o->alloc_shm);
+	else {
+		r->page_path = dn_xasprintf("%s/devnet-alloc.%d",
+		    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
+		    (int)getpid());
+		r->remove_page = 1;
+	}
+	if (alloc_page_create(&r->page, r->page_path, cause) != 0) {
+		free(lib);
+		return (-1);
+	}
+	/* keep a preload COMMAND's environment already asks for, after ours */
+	for (i = 0; i < r->o->nenv; i++) {
+		if (strncmp(r->o->env_add[i], "LD_PRELOAD=", 11) == 0)
+			pre = r->o->env_add[i] + 11;
+	}
+	if (pre == NULL)
+		pre = getenv("LD_PRELOAD");
+	if (pre != NULL && *pre != '\0')
+		env[0] = dn_xasprintf("LD_PRELOAD=%s:%s", lib, pre);
+	else
+		env[0] = dn_xasprintf("LD_PRELOAD=%s", lib);
+	env[1] = dn_xasprintf("%s=%s", "DN_ALLOC_SHM", r->page_path);
+	free(lib);
+	return (0);
+}
+
+static int
+setup(struct run *r, char **cause)
+{
+	char		*env[3] = { NULL, NULL, NULL };
+	sigset_t	 set;
+	size_t		 i;
+	int		 pfd[2] = { -1, -1 }, rv = -1;
+
+	if (tree_open(&r->tree, cause) != 0)
+		return (-1);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) == -1) {
+		*cause = dn_xasprintf("cannot become a child subreaper: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	r->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (r->sigfd == -1) {
+		*cause = dn_xasprintf("signalfd: %s", strerror(errno));
+		return (-1);
+	}
+	for (i = 0; i < r->o->nready; i++) {
+		if (r->o->ready[i].kind == READY_HTTP && !r->http) {
+			if (http_init(cause) != 0)
+				return (-1);
+			r->http = 1;
+		}
+	}
+	if (r->o->count_allocs && setup_allocs(r, env, cause) != 0)
+		goto out;
+	if (pipe2(pfd, O_CLOEXEC) == -1) {
+		*cause = dn_xasprintf("pipe: %s", strerror(errno));
+		goto out;
+	}
+	if (logpump_open(&r->pump, pfd[0], r->o, cause) != 0) {
+		close(pfd[0]);
+		goto out;
+	}
+	pfd[0] = -1;
+	/* Fork before nng starts its threads (PLATFORM.md). */
+	r->start_ns = dn_now_ns();
+	if (child_start(&r->child, r->o, env, pfd[1], cause) != 0)
+		goto out;
+	say("DN-PROBE-START", "pid=%d child=%d command=%s allocs=%s",
+	    (int)getpid(), (int)r->child.pid, r->o->argv[0],
+	    r->page != NULL ? r->page_path : "off");
+	if (r->o->metrics_url != NULL) {
+		if (dn_sock_open(&r->sock, DN_SOCK_PUSH, cause) != 0)
+			goto out;
+		dn_sock_set_bufs(r->sock, SENDBUF_MSGS, 0);
+		if (dn_sock_dial(r->sock, r->o->metrics_url, cause) != 0)
+			goto out;
+	}
+	rv = 0;
+out:
+	if (pfd[1] != -1)
+		close(pfd[1]);
+	free(env[0]);
+	free(env[1]);
+	return (rv);
+}
+
+static void
+teardown(struct run *r)
+{
+	if (r->sock != NULL) {
+		/* nng gives no linger on close: let the final sample reach
+		 * the wire first. */
+		dn_msleep(50);
+		dn_sock_close(r->sock);
+	}
+	logpump_close(r->pump);
+	alloc_page_destroy(r->page, r->remove_page);
+	free(r->page_path);
+	tree_free(r->tree);
+	if (r->http)
+		http_cleanup();
+	if (r->sigfd >= 0)
+		close(r->sigfd);
+}
+
+/* "status 3" / "killed by SIGKILL" into BUF. */
+static const char *
+status_str(int status, char *buf, size_t len)
+{
+	const char	*name;
+
+	if (WIFSIGNALED(status)) {
+		name = sigabbrev_np(WTERMSIG(status));
+		snprintf(buf, len, "killed by SIG%s", name ? name : "?");
+	} else
+		snprintf(buf, len, "status %d", WEXITSTATUS(status));
+	return (buf);
+}
+
+/* Milliseconds from NOW to AT (0 when past), capped at CAP. */
+static int
+ms_until(uint64_t now, uint64_t at, int cap)
+{
+	uint64_t	ms;
+
+	if (at <= now)
+		return (0);
+	ms = (at - now + 999999) / 1000000;
+	return (ms < (uint64_t)cap ? (int)ms : cap);
+}
+
+int
+probe_run(struct probe_opts *o)
+{
+	struct run	 r;
+	struct rusage	 self;
+	char		*cause = NULL, desc[64];
+	int		 code;
+
+	memset(&r, 0, sizeof(r));
+	r.o = o;
+	r.sigfd = -1;
+	if (setup(&r, &cause) != 0) {
+		say("DN-PROBE-ERROR", "%s", cause);
+		free(cause);
+		if (r.child.pid > 0) {
+			child_signal(&r.child, SIGKILL);
+			(void)waitpid(r.child.pid, NULL, 0);
+		}
+		teardown(&r);
+		return (PROBE_EXIT_ERROR);
+	}
+	r.next_sample_ns = r.start_ns + (uint64_t)o->interval_ms * 1000000u;
+	for (;;) {
+		struct pollfd	pfd[2];
+		uint64_t	now = dn_now_ns();
+		int		timeout, nfd = 0;
+
+		if (r.child.reaped) {
+			/* anything still alive was left behind by COMMAND */
+			int	left = tree_signal_all(r.tree, 0);
+
+			if (left > 0 && !r.stopping)
+				begin_stop(&r, SIGTERM, "command exited, "
+				    "descendants left");
+			if (left == 0 && !r.pipe_eof) {
+				/* nobody left to write: drain, then done */
+				while (logpump_read(r.pump) == 0) {
+					struct pollfd	p1 = {
+					    logpump_fd(r.pump), POLLIN, 0 };
+
+					if (poll(&p1, 1, 0) <= 0)
+						break;
+				}
+				r.pipe_eof = 1;
+			}
+			if (left == 0)
+				break;
+		}
+		if (r.kill_at_ns != 0 && now >= r.kill_at_ns)
+			kill_all(&r);
+		if (!r.ready && !r.stopping && !r.child.reaped) {
+			if (ready_poll(o, r.start_ns) && (r.sock == NULL ||
+			    dn_sock_npipes(r.sock) > 0)) {
+				r.ready = 1;
+				say("DN-PROBE-READY", "child=%d after %llu ms",
+				    (int)r.child.pid, (unsigned long long)
+				    ((dn_now_ns() - r.start_ns) / 1000000));
+				send_hello(&r);
+			} else if (now - r.start_ns >=
+			    (uint64_t)o->ready_timeout_ms * 1000000u) {
+				say("DN-PROBE-READY-TIMEOUT", "child=%d not "
+				    "ready after %d ms: waiting for '%s'",
+				    (int)r.child.pid, o->ready_timeout_ms,
+				    ready_pending(o));
+				r.ready_timed_out = 1;
+				begin_stop(&r, o->stop_signal,
+				    "ready timeout");
+			}
+		}
+		now = dn_now_ns();
+		if (now >= r.next_sample_ns) {
+			sample(&r, 0);
+			while (r.next_sample_ns <= now)
+				r.next_sample_ns +=
+				    (uint64_t)o->interval_ms * 1000000u;
+		}
+		timeout = ms_until(now, r.next_sample_ns, 1000);
+		if (!r.ready && !r.stopping && timeout > READY_POLL_MS)
+			timeout = READY_POLL_MS;
+		if (r.kill_at_ns != 0)
+			timeout = ms_until(now, r.kill_at_ns, timeout);
+		if (r.child.reaped && timeout > 20)
+			timeout = 20;	/* leftovers: poll the tree */
+		pfd[nfd].fd = r.sigfd;
+		pfd[nfd++].events = POLLIN;
+		if (!r.pipe_eof) {
+			pfd[nfd].fd = logpump_fd(r.pump);
+			pfd[nfd++].events = POLLIN;
+		}
+		if (poll(pfd, (nfds_t)nfd, timeout) > 0) {
+			if (pfd[0].revents & POLLIN)
+				on_signal(&r);
+			if (nfd > 1 && (pfd[1].revents & (POLLIN | POLLHUP))) {
+				if (logpump_read(r.pump) == 1)
+					r.pipe_eof = 1;
+			}
+		}
+	}
+	sample(&r, 1);
+	code = r.ready_timed_out ? PROBE_EXIT_READY_TIMEOUT :
+	    child_exit_code(r.child.status);
+	getrusage(RUSAGE_SELF, &self);
+	say("DN-PROBE-EXIT", "child=%d %s exit=%d samples=%llu dropped=%llu "
+	    "log_lines=%llu probe_cpu_ms=%.1f", (int)r.child.pid,
+	    status_str(r.child.status, desc, sizeof(desc)), code,
+	    (unsigned long long)r.sample_seq, (unsigned long long)r.dropped,
+	    (unsigned long long)logpump_lines(r.pump),
+	    (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec) * 1e3 +
+	    (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e3);
+	teardown(&r);
+	return (code);
+}

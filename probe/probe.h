@@ -1,0 +1,185 @@
+/*
+ * probe.h: the modules of devnet-probe, the program that runs a foreign
+ * node for devnet (docs/probe.md).  One job per file:
+ *
+ *   main.c       entry point: parse, run, exit with the child's status
+ *   args.c       the command line into struct probe_opts
+ *   child.c      fork/exec of COMMAND, its process group, signals, reaping
+ *   tree.c       /proc metrics of the child's whole process tree
+ *   alloc-read.c the allocation counter page (alloc-shm.h), reader side
+ *   logpump.c    the child's stdout+stderr: out file, log_lines, extractors
+ *   ready.c      ready checks (tcp, http, log, delay)
+ *   http.c       the only caller of libcurl
+ *   loop.c       the event loop: samples, HELLO, stop sequence
+ *
+ * Nothing here is shared with the orchestrator or devnet-node; the wire
+ * protocol and transport come from metrics/.
+ */
+#ifndef DN_PROBE_H
+#define DN_PROBE_H
+
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "protocol.h"
+
+/* Exit statuses of the probe itself (the child's own pass through). */
+#define PROBE_EXIT_READY_TIMEOUT	124
+#define PROBE_EXIT_ERROR		125	/* usage or probe failure */
+
+/* --- args.c ---------------------------------------------------------- */
+enum ready_kind { READY_TCP, READY_HTTP, READY_LOG, READY_DELAY };
+
+struct probe_ready {
+	enum ready_kind	 kind;
+	char		*spec;		/* as given, for messages */
+	char		*host;		/* tcp */
+	char		*port;		/* tcp */
+	char		*url;		/* http */
+	regex_t		 re;		/* log */
+	int		 have_re;
+	int64_t		 ms;		/* delay */
+	int		 done;
+};
+
+struct probe_extractor {
+	char		*name;
+	regex_t		 re;
+	int		 have_re;
+	int		 table_id;	/* metric-table id, or -1 (NAMED) */
+	int		 have;		/* a value was captured */
+	double		 value;		/* the last one */
+};
+
+struct probe_opts {
+	char			**argv;		/* COMMAND ARGS..., in argv */
+	const char		 *out_path;	/* NULL: our stdout */
+	const char		 *metrics_url;	/* NULL: no reporting */
+	uint64_t		  token;
+	uint32_t		  index;
+	int			  interval_ms;
+	int			  count_allocs;
+	char			 *alloc_lib;
+	char			 *alloc_shm;	/* NULL: made up, removed */
+	struct probe_extractor	 *ext;
+	size_t			  next;
+	struct probe_ready	 *ready;
+	size_t			  nready;
+	int			  ready_timeout_ms;
+	int			  stop_signal;
+	int			  stop_grace_ms;
+	char			**env_add;	/* "K=V", NULL-terminated */
+	size_t			  nenv;
+	const char		 *cwd;
+};
+
+extern const char probe_usage[];
+
+/* Parse ARGV into *O.  Returns 0, 1 for --help, or -1 with *CAUSE (caller
+ * frees).  *O owns what it allocated: probe_args_release. */
+int	 probe_args_parse(struct probe_opts *o, int argc, char **argv,
+	    char **cause);
+void	 probe_args_release(struct probe_opts *o);
+
+/* --- child.c --------------------------------------------------------- */
+struct probe_child {
+	pid_t		pid;
+	int		status;		/* wait status once reaped */
+	int		reaped;
+};
+
+/*
+ * Fork and exec O->argv with O's environment additions (plus EXTRA_ENV,
+ * NULL-terminated, may be NULL), stdout and stderr on OUT_FD, stdin on
+ * /dev/null, in its own process group, with PR_SET_PDEATHSIG(SIGKILL).
+ * Call from the main thread.  Returns 0, or -1 with *CAUSE; an exec
+ * failure shows as exit 127 with the reason on OUT_FD.
+ */
+int	 child_start(struct probe_child *c, const struct probe_opts *o,
+	    char *const *extra_env, int out_fd, char **cause);
+/* Send SIG to C's process group (C itself if the group is gone). */
+void	 child_signal(struct probe_child *c, int sig);
+/* Reap any exited child of ours (COMMAND or an orphan of its tree)
+ * without waiting: its pid, wait status and resource use, or 0. */
+pid_t	 child_reap_any(int *status, struct rusage *ru);
+/* The probe's exit status for wait status STATUS (code or 128+signal). */
+int	 child_exit_code(int status);
+
+/* --- tree.c ---------------------------------------------------------- */
+struct tree;
+
+/* Track the descendants of this process (the probe must be a child
+ * subreaper, so orphans stay in the tree).  Returns 0 or -1 with *CAUSE. */
+int	 tree_open(struct tree **tp, char **cause);
+void	 tree_free(struct tree *t);
+/*
+ * Walk the tree and write rss_bytes, hwm_bytes, threads, minflt, majflt,
+ * cpu_user_s, cpu_sys_s, ctx_vol, ctx_invol, io_read_bytes,
+ * io_write_bytes and fds into VALUES (indexed by metric id).  Counters
+ * never go down (tree.c says how exited processes are kept).
+ */
+void	 tree_read(struct tree *t, double *values);
+/* Account a process this probe reaped (RU from wait4). */
+void	 tree_add_reaped(struct tree *t, const struct rusage *ru);
+/* 1 if PID was alive in the tree at the last tree_read. */
+int	 tree_has(struct tree *t, pid_t pid);
+/* Send SIG to every descendant (found afresh).  Returns how many. */
+int	 tree_signal_all(struct tree *t, int sig);
+
+/* --- alloc-read.c ---------------------------------------------------- */
+struct alloc_page;
+struct alloc_totals {
+	uint64_t	allocs, frees, alloc_bytes, heap_live_bytes;
+};
+
+/* Create the counter file PATH (must not exist) and map it read-only.
+ * Returns 0 or -1 with *CAUSE. */
+int	 alloc_page_create(struct alloc_page **pp, const char *path,
+	    char **cause);
+/* Remove the file (when REMOVE) and unmap; accepts NULL. */
+void	 alloc_page_destroy(struct alloc_page *p, int remove);
+/* Sum the counters into *TOT; heap_live_bytes counts only slots of pids
+ * T has alive.  Returns 0, or -1 when no process ever mapped the page
+ * (allocations unavailable). */
+int	 alloc_page_read(struct alloc_page *p, struct tree *t,
+	    struct alloc_totals *tot);
+
+/* --- logpump.c ------------------------------------------------------- */
+struct logpump;
+
+/* Read FD (the child's output, made non-blocking), append it to OUT_PATH
+ * (NULL: our stdout), count lines, run the extractors and the log ready
+ * checks of O.  Returns 0 or -1 with *CAUSE. */
+int	 logpump_open(struct logpump **lp, int fd, struct probe_opts *o,
+	    char **cause);
+/* Read what is there.  Returns 0, or 1 once the pipe reached EOF. */
+int	 logpump_read(struct logpump *lp);
+int	 logpump_fd(struct logpump *lp);
+uint64_t logpump_lines(struct logpump *lp);
+/* Flush a partial last line (at EOF) through the extractors, close. */
+void	 logpump_close(struct logpump *lp);
+
+/* --- ready.c --------------------------------------------------------- */
+/* Run the checks of O that are not done yet (tcp, http, delay since
+ * START_NS; log checks are marked by the pump).  1 when all are done. */
+int	 ready_poll(struct probe_opts *o, uint64_t start_ns);
+/* The first check not done, for messages. */
+const char *ready_pending(const struct probe_opts *o);
+
+/* --- http.c ---------------------------------------------------------- */
+int	 http_init(char **cause);
+void	 http_cleanup(void);
+/* GET URL with a TIMEOUT_MS limit; *STATUS the HTTP status.  Returns 0,
+ * or -1 with *CAUSE (no answer). */
+int	 http_get_status(const char *url, int timeout_ms, long *status,
+	    char **cause);
+
+/* --- loop.c ---------------------------------------------------------- */
+/* Run the whole probe; returns the exit status of the process. */
+int	 probe_run(struct probe_opts *o);
+
+#endif

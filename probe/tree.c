@@ -1,0 +1,517 @@
+/*
+ * tree.c: /proc metrics of the probe's descendants, COMMAND's whole
+ * process tree (see probe.h).  Not a general process-table reader: it
+ * starts at the probe's own children file and follows
+ * /proc/PID/task/TID/children, so its cost grows with the tree, not with
+ * the machine.  Per-process files are opened once and re-read with pread;
+ * thread files are opened per walk.
+ *
+ * Exited processes and the counters (the choice, and why):
+ *   - minflt, majflt, cpu_user_s, cpu_sys_s: each live process counts
+ *     itself plus its reaped children (/proc/PID/stat fields 10+11,
+ *     12+13, 14+16, 15+17), and processes the probe reaped count through
+ *     wait4's rusage.  When a process exits and its parent reaps it, the
+ *     kernel adds its totals to the parent's c* fields at the moment it
+ *     leaves /proc, so nothing is lost or counted twice, including the
+ *     last moments before exit.  Orphans are reparented to the probe (a
+ *     child subreaper), so every process ends up reaped by someone in
+ *     the tree or by the probe.
+ *   - io_read_bytes, io_write_bytes: /proc/PID/io, which includes reaped
+ *     children the same way; the probe's reaps add ru_inblock/ru_oublock
+ *     x 512 (the kernel's own unit for them).
+ *   - ctx_vol, ctx_invol: Linux keeps no per-process total in /proc, only
+ *     per thread (/proc/PID/task/TID/status).  A process counts the sum
+ *     of its live threads (never less than it counted before); when it
+ *     leaves the tree its last count is kept.  So switches of threads
+ *     that exited within a live process, and of a process's last
+ *     interval, are missed: an undercount, never a drop.
+ *   - Every counter is finally held at its previous value if a walk
+ *     raced an exit (a process read gone before its parent's c* grew).
+ * Gauges (rss_bytes, threads, fds) are sums over live processes;
+ * hwm_bytes is the sum of VmHWM, never lower than before (so peak).
+ * When no process is alive (the final sample after COMMAND exited) the
+ * gauges keep the last walk's values instead of dropping to 0.
+ */
+#include <sys/resource.h>
+#include <sys/syscall.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "metric-table.h"
+#include "probe.h"
+#include "util.h"
+
+#define TREE_MAX	4096	/* processes followed per walk */
+
+struct proc_ent {
+	pid_t		pid;
+	unsigned long long start;	/* starttime: pid reuse guard */
+	int		fd_stat, fd_status, fd_io, fd_fd, fd_task;
+	int		seen;
+	char		state;
+	double		ctx_vol, ctx_invol;	/* this process, clamped */
+};
+
+struct tree {
+	struct proc_ent	*ents;
+	size_t		 n, cap;
+	long		 clk_tck;
+	long		 page;
+	pid_t		 self;
+
+	/* processes reaped by the probe (wait4) */
+	double		 r_user, r_sys, r_minflt, r_majflt, r_rd, r_wr;
+	/* ctx of processes that left the tree */
+	double		 d_vol, d_invol;
+	/* last reported values (monotonic and carried gauges) */
+	double		 last[DN_METRIC_COUNT];
+	int		 have_last;
+};
+
+static ssize_t
+slurp_fd(int fd, char *buf, size_t cap)
+{
+	ssize_t	n;
+
+	if (fd < 0)
+		return (-1);
+	n = pread(fd, buf, cap - 1, 0);
+	if (n < 0)
+		return (-1);
+	buf[n] = '\0';
+	return (n);
+}
+
+static ssize_t
+slurp_path(const char *path, char *buf, size_t cap)
+{
+	ssize_t	n;
+	int	fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return (-1);
+	n = slurp_fd(fd, buf, cap);
+	close(fd);
+	return (n);
+}
+
+/* Value after NAME at a line start of BUF ("VmHWM:\t  123 kB"), or 0. */
+static unsigned long long
+field(const char *buf, const char *name)
+{
+	const char	*p = buf;
+	size_t		 len = strlen(name);
+
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, name, len) == 0)
+			return (strtoull(p + len, NULL, 10));
+		p = strchr(p, '\n');
+		if (p != NULL)
+			p++;
+	}
+	return (0);
+}
+
+/* Entries of an open directory fd (rewound), minus "." and "..": each
+ * name goes to FN (may be NULL); returns how many. */
+static int
+each_dirent(int dirfd, void (*fn)(void *, const char *), void *arg)
+{
+	char	buf[4096];
+	long	n, off;
+	int	count = 0;
+
+	if (dirfd < 0 || lseek(dirfd, 0, SEEK_SET) == -1)
+		return (0);
+	for (;;) {
+		n = syscall(SYS_getdents64, dirfd, buf, sizeof(buf));
+		if (n <= 0)
+			break;
+		for (off = 0; off < n;) {
+			/* struct linux_dirent64: u64 ino, s64 off, u16
+			 * reclen, u8 type, char name[] */
+			unsigned short	reclen;
+			const char	*name = buf + off + 19;
+
+			memcpy(&reclen, buf + off + 16, sizeof(reclen));
+			if (reclen == 0)
+				break;
+			if (strcmp(name, ".") != 0 &&
+			    strcmp(name, "..") != 0) {
+				count++;
+				if (fn != NULL)
+					fn(arg, name);
+			}
+			off += reclen;
+		}
+	}
+	return (count);
+}
+
+static void
+ent_close(struct proc_ent *e)
+{
+	int	*fds[] = { &e->fd_stat, &e->fd_status, &e->fd_io, &e->fd_fd,
+		    &e->fd_task };
+	size_t	 i;
+
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+}
+
+static int
+ent_open(struct proc_ent *e, pid_t pid)
+{
+	char	path[64];
+
+	memset(e, 0, sizeof(*e));
+	e->pid = pid;
+	e->fd_status = e->fd_io = e->fd_fd = e->fd_task = -1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((e->fd_stat = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return (-1);
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	e->fd_status = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
+	e->fd_io = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	e->fd_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	e->fd_task = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return (0);
+}
+
+/* A process left the tree: keep what only it knew (its ctx switches). */
+static void
+ent_retire(struct tree *t, struct proc_ent *e)
+{
+	t->d_vol += e->ctx_vol;
+	t->d_invol += e->ctx_invol;
+	ent_close(e);
+}
+
+int
+tree_open(struct tree **tp, char **cause)
+{
+	struct tree	*t;
+
+	t = dn_xcalloc(1, sizeof(*t));
+	t->clk_tck = sysconf(_SC_CLK_TCK);
+	if (t->clk_tck <= 0)
+		t->clk_tck = 100;
+	t->page = sysconf(_SC_PAGESIZE);
+	if (t->page <= 0)
+		t->page = 4096;
+	t->self = getpid();
+	*tp = t;
+	(void)cause;
+	return (0);
+}
+
+void
+tree_free(struct tree *t)
+{
+	size_t	i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->n; i++)
+		ent_close(&t->ents[i]);
+	free(t->ents);
+	free(t);
+}
+
+void
+tree_add_reaped(struct tree *t, const struct rusage *ru)
+{
+	t->r_user += (double)ru->ru_utime.tv_sec +
+	    (double)ru->ru_utime.tv_usec / 1e6;
+	t->r_sys += (double)ru->ru_stime.tv_sec +
+	    (double)ru->ru_stime.tv_usec / 1e6;
+	t->r_minflt += (double)ru->ru_minflt;
+	t->r_majflt += (double)ru->ru_majflt;
+	t->r_rd += (double)ru->ru_inblock * 512;
+	t->r_wr += (double)ru->ru_oublock * 512;
+}
+
+/* A list of pids to visit. */
+struct pidq {
+	pid_t	pids[TREE_MAX];
+	size_t	n;
+};
+
+/* Append the pids of a children file ("12 34 ") to Q. */
+static void
+add_children(struct pidq *q, const char *path)
+{
+	char	 buf[4096], *p, *end;
+	long	 v;
+
+	if (slurp_path(path, buf, sizeof(buf)) <= 0)
+		return;
+	for (p = buf;;) {
+		v = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		if (v > 0 && q->n < TREE_MAX)
+			q->pids[q->n++] = (pid_t)v;
+		p = end;
+	}
+}
+
+struct thread_walk {
+	pid_t		 pid;
+	struct pidq	*q;
+	double		 vol, invol;
+};
+
+static void
+visit_thread(void *arg, const char *tid)
+{
+	struct thread_walk	*w = arg;
+	char			 path[96], buf[4096];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/children",
+	    (int)w->pid, tid);
+	add_children(w->q, path);
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/status", (int)w->pid,
+	    tid);
+	if (slurp_path(path, buf, sizeof(buf)) > 0) {
+		w->vol += (double)field(buf, "voluntary_ctxt_switches:");
+		w->invol += (double)field(buf, "nonvoluntary_ctxt_switches:");
+	}
+}
+
+static struct proc_ent *
+find(struct tree *t, pid_t pid)
+{
+	size_t	i;
+
+	for (i = 0; i < t->n; i++) {
+		if (t->ents[i].pid == pid)
+			return (&t->ents[i]);
+	}
+	return (NULL);
+}
+
+/* Parse /proc/PID/stat into F (F[i] = field i, 1-based, from 3 on);
+ * returns the state character or 0. */
+static char
+parse_stat(const char *buf, unsigned long long *f, int nf)
+{
+	const char	*p = strrchr(buf, ')');
+	char		*end;
+	char		 state;
+	int		 i;
+
+	if (p == NULL || p[1] != ' ' || p[2] == '\0')
+		return (0);
+	state = p[2];
+	p += 3;
+	for (i = 4; i < nf; i++) {
+		while (*p == ' ')
+			p++;
+		f[i] = strtoull(p, &end, 10);
+		if (end == p) {
+			/* negative fields (priority) parse as 0 */
+			if (*p == '-') {
+				f[i] = 0;
+				p++;
+				(void)strtoull(p, &end, 10);
+			} else
+				break;
+		}
+		p = end;
+	}
+	return (state);
+}
+
+void
+tree_read(struct tree *t, double *v)
+{
+	struct pidq		*q;
+	double			 live[DN_METRIC_COUNT];
+	char			 buf[4096], path[64];
+	size_t			 i, head = 0;
+	int			 nlive = 0;
+
+	memset(live, 0, sizeof(live));
+	q = dn_xmalloc(sizeof(*q));
+	q->n = 0;
+	for (i = 0; i < t->n; i++)
+		t->ents[i].seen = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
+	    (int)t->self, (int)t->self);
+	add_children(q, path);
+	while (head < q->n) {
+		pid_t			 pid = q->pids[head++];
+		struct proc_ent		*e = find(t, pid);
+		unsigned long long	 f[25] = { 0 };
+		struct thread_walk	 w = { .pid = pid, .q = q };
+		char			 state = 0;
+
+		if (e != NULL && e->seen)
+			continue;	/* listed twice (raced a reparent) */
+		if (e != NULL && (slurp_fd(e->fd_stat, buf, sizeof(buf)) <= 0
+		    || (state = parse_stat(buf, f, 25)) == 0 ||
+		    f[22] != e->start)) {
+			/* gone, or the pid was reused */
+			ent_retire(t, e);
+			*e = t->ents[--t->n];
+			e = NULL;
+		}
+		if (e == NULL) {
+			if (t->n == t->cap) {
+				t->cap = t->cap ? t->cap * 2 : 16;
+				t->ents = dn_xreallocarray(t->ents, t->cap,
+				    sizeof(*t->ents));
+			}
+			e = &t->ents[t->n];
+			if (ent_open(e, pid) != 0)
+				continue;
+			if (slurp_fd(e->fd_stat, buf, sizeof(buf)) <= 0 ||
+			    (state = parse_stat(buf, f, 25)) == 0) {
+				ent_close(e);
+				continue;
+			}
+			e->start = f[22];
+			t->n++;
+		}
+		e->seen = 1;
+		e->state = state;
+		live[DN_M_MINFLT] += (double)(f[10] + f[11]);
+		live[DN_M_MAJFLT] += (double)(f[12] + f[13]);
+		live[DN_M_CPU_USER_S] += (double)(f[14] + f[16]) /
+		    (double)t->clk_tck;
+		live[DN_M_CPU_SYS_S] += (double)(f[15] + f[17]) /
+		    (double)t->clk_tck;
+		if (state != 'Z' && state != 'X') {
+			nlive++;
+			live[DN_M_THREADS] += (double)f[20];
+			live[DN_M_RSS_BYTES] += (double)f[24] *
+			    (double)t->page;
+			if (slurp_fd(e->fd_status, buf, sizeof(buf)) > 0)
+				live[DN_M_HWM_BYTES] +=
+				    (double)field(buf, "VmHWM:") * 1024;
+			live[DN_M_FDS] += each_dirent(e->fd_fd, NULL, NULL);
+		}
+		if (slurp_fd(e->fd_io, buf, sizeof(buf)) > 0) {
+			live[DN_M_IO_READ_BYTES] +=
+			    (double)field(buf, "read_bytes:");
+			live[DN_M_IO_WRITE_BYTES] +=
+			    (double)field(buf, "write_bytes:");
+		}
+		/* threads: their children (processes forked by any thread)
+		 * and their context switches */
+		each_dirent(e->fd_task, visit_thread, &w);
+		if (w.vol > e->ctx_vol)
+			e->ctx_vol = w.vol;
+		if (w.invol > e->ctx_invol)
+			e->ctx_invol = w.invol;
+		live[DN_M_CTX_VOL] += e->ctx_vol;
+		live[DN_M_CTX_INVOL] += e->ctx_invol;
+	}
+	free(q);
+	for (i = 0; i < t->n;) {
+		if (!t->ents[i].seen) {
+			ent_retire(t, &t->ents[i]);
+			t->ents[i] = t->ents[--t->n];
+		} else
+			i++;
+	}
+
+	live[DN_M_MINFLT] += t->r_minflt;
+	live[DN_M_MAJFLT] += t->r_majflt;
+	live[DN_M_CPU_USER_S] += t->r_user;
+	live[DN_M_CPU_SYS_S] += t->r_sys;
+	live[DN_M_IO_READ_BYTES] += t->r_rd;
+	live[DN_M_IO_WRITE_BYTES] += t->r_wr;
+	live[DN_M_CTX_VOL] += t->d_vol;
+	live[DN_M_CTX_INVOL] += t->d_invol;
+	/* Hold counters and the peak; carry gauges over an empty tree. */
+	for (i = 0; i < DN_METRIC_COUNT; i++) {
+		int	gauge = i == DN_M_RSS_BYTES || i == DN_M_THREADS ||
+			    i == DN_M_FDS;
+
+		if (t->have_last && gauge && nlive == 0)
+			live[i] = t->last[i];
+		else if (t->have_last && !gauge && live[i] < t->last[i])
+			live[i] = t->last[i];
+	}
+	memcpy(t->last, live, sizeof(live));
+	t->have_last = 1;
+	v[DN_M_RSS_BYTES] = live[DN_M_RSS_BYTES];
+	v[DN_M_HWM_BYTES] = live[DN_M_HWM_BYTES];
+	v[DN_M_THREADS] = live[DN_M_THREADS];
+	v[DN_M_MINFLT] = live[DN_M_MINFLT];
+	v[DN_M_MAJFLT] = live[DN_M_MAJFLT];
+	v[DN_M_CPU_USER_S] = live[DN_M_CPU_USER_S];
+	v[DN_M_CPU_SYS_S] = live[DN_M_CPU_SYS_S];
+	v[DN_M_CTX_VOL] = live[DN_M_CTX_VOL];
+	v[DN_M_CTX_INVOL] = live[DN_M_CTX_INVOL];
+	v[DN_M_IO_READ_BYTES] = live[DN_M_IO_READ_BYTES];
+	v[DN_M_IO_WRITE_BYTES] = live[DN_M_IO_WRITE_BYTES];
+	v[DN_M_FDS] = live[DN_M_FDS];
+}
+
+int
+tree_has(struct tree *t, pid_t pid)
+{
+	struct proc_ent	*e = find(t, pid);
+
+	return (e != NULL && e->state != 'Z' && e->state != 'X');
+}
+
+struct sig_walk {
+	pid_t		 pid;
+	struct pidq	*q;
+};
+
+static void
+sig_thread(void *arg, const char *tid)
+{
+	struct sig_walk	*w = arg;
+	char		 path[96];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/children",
+	    (int)w->pid, tid);
+	add_children(w->q, path);
+}
+
+int
+tree_signal_all(struct tree *t, int sig)
+{
+	struct pidq	*q = dn_xmalloc(sizeof(*q));
+	struct sig_walk	 w = { .q = q };
+	char		 path[64];
+	size_t		 head = 0;
+	int		 n = 0, fd;
+
+	q->n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
+	    (int)t->self, (int)t->self);
+	add_children(q, path);
+	while (head < q->n) {
+		w.pid = q->pids[head++];
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)w.pid);
+		if ((fd = open(path, O_RDONLY | O_DIRECTORY |
+		    O_CLOEXEC)) != -1) {
+			each_dirent(fd, sig_thread, &w);
+			close(fd);
+		}
+		if (kill(w.pid, sig) == 0)
+			n++;
+	}
+	free(q);
+	return (n);
+}

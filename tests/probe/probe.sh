@@ -1,0 +1,223 @@
+#!/bin/bash
+# probe.sh: devnet-probe end to end, around tests/probe/probe-victim.c, with
+# tests/probe/probe-sink.c standing in for the collector.  Asserts what a
+# runner relies on: exact allocation counts through the shim, tree-wide
+# threads and rss, log_lines and extractors, absent allocations where the
+# shim cannot reach, exit status, signal forwarding, grace -> SIGKILL,
+# ready checks and their timeout, and nothing left running.
+. "$DN_SOURCE_DIR/tests/e2e/lib.sh"
+
+PROBE="$DN_BUILD_DIR/bin/devnet-probe"
+SINK="$DN_BUILD_DIR/bin/dn-probe-sink"
+# copies inside $T, so every process of this test is found by its path
+V="$T/victim"
+VS="$T/victim-static"
+cp "$DN_BUILD_DIR/bin/dn-probe-victim" "$V"
+cp "$DN_BUILD_DIR/bin/dn-probe-victim-static" "$VS"
+PORT=$((20000 + $$ % 20000))
+
+# metric NAME FILE [first|last]: a SAMPLE value from the sink's output
+metric() {
+	local pick=${3:-last}
+	grep '^SAMPLE' "$2" | sed -n "s/.* $1=\([^ ]*\).*/\1/p" |
+		if [ "$pick" = first ]; then head -1; else tail -1; fi
+}
+# max NAME FILE: the largest SAMPLE value of NAME
+maxm() {
+	grep '^SAMPLE' "$2" | sed -n "s/.* $1=\([^ ]*\).*/\1/p" |
+		sort -g | tail -1
+}
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+
+# victims still alive (any process whose command line mentions $T)
+alive() {
+	local p out=""
+	for p in $(pgrep -f -- "$T/victim" 2>/dev/null); do
+		[ "$p" = "$$" ] && continue
+		out="$out $p"
+	done
+	echo "$out"
+}
+check_none_left() {
+	local left
+	left=$(alive)
+	if [ -z "$left" ]; then ok "$1: no process left behind"; else
+		fail "$1: left behind:$left"
+		kill -9 $left 2>/dev/null
+	fi
+}
+
+# run_sink NAME: start a sink for this case, sets SINK_PID and URL
+run_sink() {
+	URL="ipc://$T/$1.sock"
+	"$SINK" "$URL" 20000 >"$T/$1.sink" &
+	SINK_PID=$!
+	sleep 0.2
+}
+
+# --- help and usage ---------------------------------------------------
+"$PROBE" --help >"$T/help" 2>&1
+expect_eq "--help exits 0" "$?" 0
+expect_match "--help shows the synopsis" "$(cat "$T/help")" \
+	'devnet-probe \[options\] -- COMMAND'
+"$PROBE" --bogus -- true 2>"$T/usage"
+expect_eq "unknown option exits 125" "$?" 125
+"$PROBE" --log-metric 'x=no capture' -- true 2>"$T/usage"
+expect_eq "extractor without a capture group exits 125" "$?" 125
+expect_match "and says why" "$(cat "$T/usage")" 'exactly 1'
+
+# --- (a) allocations, tree, log, extractors, exit status ----------------
+run_sink alloc
+"$PROBE" --metrics "$URL" --index 0 --sample-interval 100 --count-allocs \
+	--out "$T/alloc.out" --log-metric 'height=value=([0-9]+)' \
+	--log-metric 'victim_ticks=tick value=([0-9]+)' \
+	-- "$V" --fork --threads 3 --allocs 1000 --size 100 --lines 7 \
+	--sleep 1200 --exit 3 2>"$T/alloc.err"
+expect_eq "exit status 3 passes through" "$?" 3
+wait $SINK_PID
+expect_eq "the sink saw a final sample" "$?" 0
+S="$T/alloc.sink"
+a0=$(metric allocs "$S" first)
+a1=$(metric allocs "$S" last)
+b0=$(metric alloc_bytes "$S" first)
+b1=$(metric alloc_bytes "$S" last)
+check "allocs grew by >= 1000 ($a0 -> $a1)" ge "$((a1 - a0))" 1000
+check "and by few more: the count is exact (<= 1010)" \
+	test "$((a1 - a0))" -le 1010
+check "alloc_bytes grew by >= 100000 ($b0 -> $b1)" \
+	ge "$((b1 - b0))" 100000
+check "heap_live_bytes saw the 1000 blocks" \
+	ge "$(maxm heap_live_bytes "$S")" 100000
+# victim main + 3 idle threads + its forked child
+check "threads counted over the whole tree (max $(maxm threads "$S"))" \
+	ge "$(maxm threads "$S")" 5
+check "rss_bytes of the tree is > 1 MB" ge "$(maxm rss_bytes "$S")" 1000000
+expect_eq "log_lines counts every line" "$(metric log_lines "$S")" 8
+expect_eq "a table-named extractor lands in SAMPLE" "$(metric height "$S")" 7
+expect_match "a free-named extractor lands in NAMED" \
+	"$(grep '^NAMED' "$S" | tail -1)" 'final=1 victim_ticks=7$'
+expect_eq "metrics the probe cannot see are absent" \
+	"$(metric txs_applied "$S")" "-"
+expect_match "HELLO carries the child's pid" "$(cat "$S")" \
+	"HELLO node=0 pid=$(sed -n 's/.*DN-PROBE-START.* child=\([0-9]*\).*/\1/p' \
+	"$T/alloc.err") flags=0"
+expect_match "the output file has the child's lines" \
+	"$(cat "$T/alloc.out")" 'tick value=7'
+check "the counter file is removed" \
+	test ! -e "$(sed -n 's/.*allocs=\([^ ]*\).*/\1/p' "$T/alloc.err")"
+check_none_left "exit 3"
+
+# --- allocations unavailable: static binary, and no shim at all --------
+run_sink static
+"$PROBE" --metrics "$URL" --sample-interval 100 --count-allocs \
+	--out "$T/static.out" -- "$VS" --allocs 100 --sleep 300 2>/dev/null
+expect_eq "static victim exits 0" "$?" 0
+wait $SINK_PID
+expect_eq "static binary: allocs absent, not 0" \
+	"$(metric allocs "$T/static.sink")" "-"
+expect_eq "static binary: heap_live_bytes absent" \
+	"$(metric heap_live_bytes "$T/static.sink")" "-"
+run_sink noshim
+"$PROBE" --metrics "$URL" --sample-interval 100 --out "$T/noshim.out" \
+	-- "$V" --allocs 100 --sleep 300 2>/dev/null
+wait $SINK_PID
+expect_eq "without --count-allocs: allocs absent" \
+	"$(metric allocs "$T/noshim.sink")" "-"
+check "but process metrics present" \
+	ge "$(metric rss_bytes "$T/noshim.sink")" 1
+
+# --- signals ------------------------------------------------------------
+"$PROBE" --out "$T/term.out" --ready 'log:DN-VICTIM-UP' -- "$V" --fork \
+	--up-after 0 --sleep 30000 2>"$T/term.err" &
+P=$!
+for _ in $(seq 100); do grep -q DN-PROBE-READY "$T/term.err" && break
+	sleep 0.05; done
+kill -TERM $P
+wait $P
+expect_eq "SIGTERM forwarded: the victim dies of it (128+15)" "$?" 143
+check_none_left "SIGTERM"
+
+"$PROBE" --out "$T/kill.out" --stop-grace 500 --ready 'log:DN-VICTIM-UP' \
+	-- "$V" --fork --ignore-term --up-after 0 --sleep 30000 \
+	2>"$T/kill.err" &
+P=$!
+for _ in $(seq 100); do grep -q DN-PROBE-READY "$T/kill.err" && break
+	sleep 0.05; done
+t0=$(date +%s%N)
+kill -TERM $P
+wait $P
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+expect_eq "SIGTERM ignored: SIGKILL after the grace (128+9)" "$rc" 137
+check "killed after the 500 ms grace, not later (${ms} ms)" \
+	test "$ms" -ge 450 -a "$ms" -lt 3000
+expect_match "the probe says it killed" "$(cat "$T/kill.err")" \
+	'DN-PROBE-KILL'
+check_none_left "grace -> SIGKILL"
+
+# COMMAND exits and leaves a child running: the probe ends it
+t0=$(date +%s%N)
+"$PROBE" --out "$T/orphan.out" --stop-grace 500 -- "$V" --fork \
+	--orphan-sleep 30000 --sleep 100 --exit 0 2>"$T/orphan.err"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+expect_eq "a left-behind child does not change the exit status" "$rc" 0
+check "the probe ends what COMMAND left running (${ms} ms)" \
+	test "$ms" -lt 3000
+expect_match "and says so" "$(cat "$T/orphan.err")" 'descendants left'
+check_none_left "orphan"
+
+# --- (b) ready checks ----------------------------------------------------
+ready_ms() { sed -n 's/.*DN-PROBE-READY child=[0-9]* after \([0-9]*\) ms.*/\1/p' "$1"; }
+
+run_sink tcp
+"$PROBE" --metrics "$URL" --sample-interval 100 --out "$T/tcp.out" \
+	--ready "tcp:127.0.0.1:$PORT" -- "$V" --up-after 500 \
+	--listen "$PORT" --sleep 300 2>"$T/tcp.err"
+expect_eq "tcp: victim exits 0" "$?" 0
+wait $SINK_PID
+check "tcp: ready only once the port listens ($(ready_ms "$T/tcp.err") ms)" \
+	ge "$(ready_ms "$T/tcp.err")" 700
+expect_match "tcp: HELLO sent" "$(cat "$T/tcp.sink")" '^HELLO node=0'
+
+"$PROBE" --out "$T/log.out" --ready 'log:^DN-VICTIM-UP$' -- "$V" \
+	--up-after 400 --sleep 100 2>"$T/log.err"
+check "log: ready at the line ($(ready_ms "$T/log.err") ms)" \
+	ge "$(ready_ms "$T/log.err")" 650
+
+"$PROBE" --out "$T/delay.out" --ready delay:300 -- "$V" --sleep 600 \
+	2>"$T/delay.err"
+check "delay: ready after 300 ms ($(ready_ms "$T/delay.err") ms)" \
+	ge "$(ready_ms "$T/delay.err")" 300
+
+if command -v python3 >/dev/null; then
+	"$PROBE" --out "$T/http.out" --ready "http:http://127.0.0.1:$PORT/" \
+		-- python3 -m http.server --bind 127.0.0.1 "$PORT" \
+		--directory "$T" 2>"$T/http.err" &
+	P=$!
+	for _ in $(seq 200); do grep -q DN-PROBE-READY "$T/http.err" && break
+		sleep 0.05; done
+	expect_match "http: ready on a 2xx" "$(cat "$T/http.err")" \
+		'DN-PROBE-READY'
+	kill -TERM $P
+	wait $P
+fi
+
+t0=$(date +%s%N)
+"$PROBE" --out "$T/timeout.out" --ready "tcp:127.0.0.1:$((PORT + 1))" \
+	--ready-timeout 500 --stop-grace 500 -- "$V" --sleep 30000 \
+	2>"$T/timeout.err"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+expect_eq "ready timeout exits 124" "$rc" 124
+expect_match "ready timeout names the check" "$(cat "$T/timeout.err")" \
+	"DN-PROBE-READY-TIMEOUT .*waiting for 'tcp:127.0.0.1:$((PORT + 1))'"
+check "ready timeout is prompt (${ms} ms)" test "$ms" -lt 3000
+check_none_left "ready timeout"
+
+"$PROBE" --out "$T/noexec.out" -- "$T/does-not-exist" 2>/dev/null
+expect_eq "a command that cannot run exits 127" "$?" 127
+expect_match "and says why in the output" "$(cat "$T/noexec.out")" \
+	'DN-PROBE-EXEC-ERROR'
+
+exit 0
