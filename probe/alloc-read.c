@@ -13,7 +13,7 @@
 
 #include "alloc-shm.h"
 #include "probe.h"
-#include "util.h"
+#include "xalloc.h"
 
 struct alloc_page {
 	const struct dn_ashm	*shm;

@@ -11,7 +11,8 @@
 
 #include "metric-table.h"
 #include "probe.h"
-#include "util.h"
+#include "units.h"
+#include "xalloc.h"
 
 const char probe_usage[] =
 "usage: devnet-probe [options] -- COMMAND [ARGS...]\n"

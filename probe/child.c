@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "probe.h"
-#include "util.h"
+#include "xalloc.h"
 
 extern char **environ;
 

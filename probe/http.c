@@ -9,7 +9,7 @@
 #include <curl/curl.h>
 
 #include "probe.h"
-#include "util.h"
+#include "xalloc.h"
 
 static CURL	*easy;
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "probe.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define LINE_MAX_MATCH	4096	/* bytes of a line the regexes see */
 

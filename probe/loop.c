@@ -43,7 +43,8 @@
 #include "probe.h"
 #include "protocol.h"
 #include "transport.h"
-#include "util.h"
+#include "clock.h"
+#include "xalloc.h"
 
 #define READY_POLL_MS		50
 #define FINAL_TIMEOUT_MS	500

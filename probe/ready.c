@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "probe.h"
-#include "util.h"
+#include "clock.h"
 
 #define CONNECT_TIMEOUT_MS	200
 #define HTTP_TIMEOUT_MS		1000

@@ -46,7 +46,7 @@
 
 #include "metric-table.h"
 #include "probe.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define TREE_MAX	4096	/* processes followed per walk */
 

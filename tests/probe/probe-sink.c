@@ -18,7 +18,8 @@
 #include "metric-table.h"
 #include "protocol.h"
 #include "transport.h"
-#include "util.h"
+#include "clock.h"
+#include "units.h"
 
 static int
 handle(const uint8_t *buf, size_t len)
