@@ -112,6 +112,14 @@ typedef int (*dn_store_row_fn)(void *arg, int ncols, const char *const *names,
 int	 dn_store_query(struct dn_store *s, const char *sql,
 	    const char *const *params, int nparams, dn_store_row_fn row,
 	    void *arg, char **cause);
+/*
+ * A time limit for each later dn_store_query, in ms (0, the default: none;
+ * `devnet query --timeout`).  A query past it is stopped (sqlite's progress
+ * handler) and fails; dn_store_timed_out then returns 1.
+ */
+void	 dn_store_set_timeout(struct dn_store *s, int64_t ms);
+/* Whether the last dn_store_query failed because of the time limit. */
+int	 dn_store_timed_out(const struct dn_store *s);
 
 /*
  * Fast typed reads for the analysis (compare, report, export).

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "metric-table.h"
 #include "store.h"
 #include "xalloc.h"
@@ -397,6 +398,48 @@ summary_stored_at_end(void **state)
 	dn_store_close(s);
 }
 
+/* --timeout: an unbounded recursive CTE is stopped near its limit, says
+ * so, and the next query on the connection is not affected. */
+static void
+query_timeout(void **state)
+{
+	struct tmp	*t = *state;
+	struct dn_store	*s;
+	char		*cause = NULL;
+	uint64_t	 t0;
+	double		 took;
+
+	write_run(t->db, 0);
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
+	dn_store_set_timeout(s, 300);
+	t0 = dn_now_ns();
+	alarm(10);	/* without the limit, SIGALRM ends the test */
+	assert_int_equal(dn_store_query(s, "WITH RECURSIVE c(x) AS (SELECT 1 "
+	    "UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c", NULL, 0,
+	    NULL, NULL, &cause), -1);
+	alarm(0);
+	took = (dn_now_ns() - t0) / 1e9;
+	assert_true(dn_store_timed_out(s));
+	assert_non_null(strstr(cause, "time limit"));
+	free(cause);
+	cause = NULL;
+	if (took < 0.29 || took > 5.0)
+		fail_msg("stopped after %.3f s, want about 0.3 s", took);
+	expect(s, "SELECT count(*) FROM runs", "1");
+	assert_false(dn_store_timed_out(s));
+	/* Other errors are not time-outs. */
+	assert_int_equal(dn_store_query(s, "SELEC x", NULL, 0, NULL, NULL,
+	    &cause), -1);
+	assert_false(dn_store_timed_out(s));
+	free(cause);
+	cause = NULL;
+	/* With the limit off (0), the handler is gone. */
+	dn_store_set_timeout(s, 0);
+	expect(s, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 "
+	    "FROM c) SELECT x FROM c LIMIT 1 OFFSET 99999", "100000");
+	dn_store_close(s);
+}
+
 int
 main(void)
 {
@@ -410,6 +453,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(summary_stored_at_end, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(reap_stale_runs, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(query_timeout, setup,
 		    teardown),
 	};
 
