@@ -1,7 +1,8 @@
 /*
  * schema.c: opening and closing the sqlite store (see store.h; schema:
- * docs/schema.md): access and integrity checks, pragmas, creating and
- * migrating the schema, filling the metrics dictionary and preparing the
+ * docs/schema.md): access and integrity checks, pragmas, creating the
+ * schema and migrating older databases to it (writers) or showing them in
+ * its shape (readers), filling the metrics dictionary and preparing the
  * write statements.  Not the writes or reads themselves (store-write.c,
  * store-read.c).
  */
@@ -13,11 +14,14 @@
 
 #include <sqlite3.h>
 
+#include "clock.h"
 #include "metric-table.h"
 #include "store-internal.h"
 #include "xalloc.h"
 
-#define SCHEMA_VERSION	1
+/* The schema below.  Raising it needs a step in migrations[] and a
+ * fixture made by the release before (docs/schema.md, "Migrations"). */
+#define SCHEMA_VERSION	2
 #define BUSY_TIMEOUT_MS	2000
 /* quick_check reads every page: only on databases small enough for it to
  * be quick (docs/schema.md). */
@@ -26,6 +30,12 @@
 static const char schema_sql[] =
     "CREATE TABLE IF NOT EXISTS schema_version ("
     " version INTEGER NOT NULL);\n"
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    " id INTEGER PRIMARY KEY,"
+    " from_version INTEGER NOT NULL,"
+    " to_version INTEGER NOT NULL,"
+    " applied_ms INTEGER NOT NULL,"
+    " what TEXT NOT NULL);\n"
     "CREATE TABLE IF NOT EXISTS ab_groups ("
     " id INTEGER PRIMARY KEY,"
     " scenario TEXT NOT NULL,"
@@ -57,7 +67,8 @@ static const char schema_sql[] =
     " end_ms INTEGER,"
     " status TEXT NOT NULL DEFAULT 'running'"
     "  CHECK(status IN ('running','ok','failed','interrupted')),"
-    " reason TEXT);\n"
+    " reason TEXT,"
+    " git_commit TEXT);\n"
     "CREATE INDEX IF NOT EXISTS runs_group ON runs(ab_group, variant);\n"
     "CREATE TABLE IF NOT EXISTS nodes ("
     " run_id INTEGER NOT NULL REFERENCES runs(id),"
@@ -65,7 +76,8 @@ static const char schema_sql[] =
     " pid INTEGER,"
     " binary TEXT,"
     " sha256 TEXT,"
-    " cmdline TEXT);\n"
+    " cmdline TEXT,"
+    " host TEXT);\n"
     "CREATE INDEX IF NOT EXISTS nodes_run ON nodes(run_id, node);\n"
     "CREATE TABLE IF NOT EXISTS metrics ("
     " id INTEGER PRIMARY KEY,"
@@ -126,7 +138,7 @@ static const char schema_sql[] =
     "  AND f.node = -1 AND f.key = 'lost_samples') AS lost_samples,"
     " (SELECT count(*) FROM events e WHERE e.run_id = r.id AND e.kind IN"
     "  ('crash','stalled','lost_samples')) AS unplanned_events,"
-    " r.binary_sha256, r.git_describe"
+    " r.binary_sha256, r.git_describe, r.git_commit"
     " FROM runs r;\n"
     /* Aggregate first, name later: joining metrics per group instead of
      * per row halves the cost of a whole-run summary.  Finished runs read
@@ -153,6 +165,33 @@ static const char schema_sql[] =
     " WINDOW w AS (PARTITION BY s.run_id, s.metric_id, s.node"
     "  ORDER BY s.t_ms))"
     " WHERE rate_per_s IS NOT NULL AND rate_per_s >= 0;\n";
+
+/*
+ * The migrations: step i takes a database at version FROM = i + 1 to
+ * FROM + 1, by SQL or by a function (or both: SQL first), inside the
+ * writer's transaction that also recreates the views and refreshes the
+ * dictionary.  schema_sql above is always the newest schema, used as is
+ * for a new file and run after the steps on an old one (it adds new
+ * tables, indexes and views).  A step whose result a reader cannot see
+ * through the newest shape (anything but new columns, tables, indexes and
+ * views: a rename, a new meaning, rewritten rows) sets READERS_REFUSE:
+ * readers then refuse the older file until a writer has migrated it.
+ */
+struct migration {
+	int		  from;
+	const char	 *what;		/* schema_migrations.what */
+	const char	 *sql;		/* or NULL */
+	int		(*fn)(struct dn_store *, char **);	/* or NULL */
+	int		  readers_refuse;
+};
+
+static const struct migration migrations[] = {
+	{ 1, "runs.git_commit, nodes.host, schema_migrations",
+	    "ALTER TABLE runs ADD COLUMN git_commit TEXT;"
+	    "ALTER TABLE nodes ADD COLUMN host TEXT", NULL, 0 },
+};
+_Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==
+    SCHEMA_VERSION - 1, "one migration step per schema version");
 
 /* The INS_ROWS-row sample insert. */
 static int
@@ -190,45 +229,145 @@ better_word(enum dn_metric_better b)
 	return ("neutral");
 }
 
-/* Create or upgrade the schema and refresh the metrics dictionary, in one
+/* The version of S's database: 0 when it has no schema_version table (a
+ * new, empty file). */
+static int
+read_version(struct dn_store *s, int *version, char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 rc = -1, r;
+
+	*version = 0;
+	if (sql_prepare(s, "SELECT count(*) FROM sqlite_master WHERE "
+	    "type = 'table' AND name = 'schema_version'", &st, cause) != 0)
+		return (-1);
+	r = sqlite3_step(st);
+	if (r != SQLITE_ROW) {
+		*cause = sql_cause(s, "read schema version");
+		goto out;
+	}
+	if (sqlite3_column_int(st, 0) == 0) {
+		rc = 0;
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sql_prepare(s, "SELECT max(version) FROM schema_version", &st,
+	    cause) != 0)
+		goto out;
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		*cause = sql_cause(s, "read schema version");
+		goto out;
+	}
+	*version = sqlite3_column_int(st, 0);
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return (rc);
+}
+
+static int
+check_not_newer(struct dn_store *s, int version, char **cause)
+{
+	if (version <= SCHEMA_VERSION)
+		return (0);
+	*cause = dn_xasprintf("database '%s' has schema version %d, newer "
+	    "than this devnet understands (%d); upgrade devnet or use --db",
+	    s->path, version, SCHEMA_VERSION);
+	return (-1);
+}
+
+/* Apply the steps from VERSION to SCHEMA_VERSION (in the caller's
+ * transaction). */
+static int
+apply_steps(struct dn_store *s, int version, char **cause)
+{
+	const struct migration	*m;
+	char			*what;
+	int			 v, rc;
+
+	for (v = version; v < SCHEMA_VERSION; v++) {
+		m = &migrations[v - 1];
+		what = dn_xasprintf("migrate schema %d -> %d", v, v + 1);
+		rc = 0;
+		if (m->from != v) {
+			*cause = dn_xasprintf("database '%s': %s: step %d is "
+			    "out of order (a devnet bug)", s->path, what,
+			    m->from);
+			rc = -1;
+		} else if (m->sql != NULL)
+			rc = sql_exec(s, m->sql, what, cause);
+		if (rc == 0 && m->fn != NULL)
+			rc = m->fn(s, cause);
+		free(what);
+		if (rc != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+/* Set the version and record how it was reached: one row per step, or
+ * one for a new file. */
+static int
+record_version(struct dn_store *s, int version, char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+	char		*sql;
+	int		 v, rc = -1;
+
+	sql = dn_xasprintf("DELETE FROM schema_version; "
+	    "INSERT INTO schema_version VALUES (%d)", SCHEMA_VERSION);
+	rc = sql_exec(s, sql, "schema version", cause);
+	free(sql);
+	if (rc != 0)
+		return (-1);
+	rc = -1;
+	if (sql_prepare(s, "INSERT INTO schema_migrations (from_version, "
+	    "to_version, applied_ms, what) VALUES (?1, ?2, ?3, ?4)", &st,
+	    cause) != 0)
+		return (-1);
+	for (v = version; v < SCHEMA_VERSION; v++) {
+		sqlite3_bind_int(st, 1, v);
+		sqlite3_bind_int(st, 2, version == 0 ? SCHEMA_VERSION : v + 1);
+		sqlite3_bind_int64(st, 3, dn_wall_ms());
+		sql_bind_text(st, 4, version == 0 ? "created" :
+		    migrations[v - 1].what);
+		if (sql_step_done(s, st, "record migration", cause) != 0)
+			goto out;
+		if (version == 0)
+			break;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return (rc);
+}
+
+/* Create or migrate the schema and refresh the metrics dictionary, in one
  * IMMEDIATE transaction (which is also where a competing writer shows). */
 static int
 migrate(struct dn_store *s, char **cause)
 {
 	sqlite3_stmt	*st = NULL;
-	int		 i, version = 0, rc = -1;
+	int		 i, version, rc = -1;
 
 	if (sql_exec(s, "BEGIN IMMEDIATE", "begin", cause) != 0)
 		return (-1);
+	if (read_version(s, &version, cause) != 0 ||
+	    check_not_newer(s, version, cause) != 0)
+		goto out;
 	/* Views hold no data: recreate them so that every database has the
 	 * current definitions. */
 	if (sql_exec(s, "DROP VIEW IF EXISTS run_summary; "
 	    "DROP VIEW IF EXISTS node_summary; "
-	    "DROP VIEW IF EXISTS sample_rates", "drop views", cause) != 0 ||
-	    sql_exec(s, schema_sql, "create schema", cause) != 0)
+	    "DROP VIEW IF EXISTS sample_rates", "drop views", cause) != 0)
 		goto out;
-	if (sql_prepare(s, "SELECT max(version) FROM schema_version", &st,
-	    cause) != 0)
+	if (version > 0 && apply_steps(s, version, cause) != 0)
 		goto out;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		version = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (version > SCHEMA_VERSION) {
-		*cause = dn_xasprintf("database '%s' has schema version %d, "
-		    "newer than this devnet understands (%d); upgrade devnet "
-		    "or use --db", s->path, version, SCHEMA_VERSION);
+	if (sql_exec(s, schema_sql, "create schema", cause) != 0)
 		goto out;
-	}
-	if (version < SCHEMA_VERSION) {
-		char	*sql = dn_xasprintf("DELETE FROM schema_version; "
-		    "INSERT INTO schema_version VALUES (%d)", SCHEMA_VERSION);
-		int	 r = sql_exec(s, sql, "schema version", cause);
-
-		free(sql);
-		if (r != 0)
-			goto out;
-	}
+	if (version < SCHEMA_VERSION && record_version(s, version, cause) != 0)
+		goto out;
 	if (sql_prepare(s, "INSERT OR REPLACE INTO metrics (id, name, unit,"
 	    " kind, better, source, description)"
 	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", &st, cause) != 0)
@@ -254,6 +393,145 @@ out:
 	sqlite3_finalize(st);
 	if (rc != 0)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return (rc);
+}
+
+/*
+ * Whether table NAME of the newest schema (on connection CUR) lacks
+ * columns in S's database; if so, *VIEW is the temporary view that shows
+ * it in the newest shape: the columns it has, NULL for the others, no
+ * rows when the table is missing altogether.
+ */
+static int
+compat_table(struct dn_store *s, sqlite3 *cur, const char *name,
+    char **view, char **cause)
+{
+	sqlite3_stmt	*st = NULL, *has = NULL;
+	char		*cols = dn_xstrdup(""), *next;
+	int		 missing = 0, ntable = 0, rc = -1, r;
+
+	*view = NULL;
+	if (sqlite3_prepare_v2(cur, "SELECT name FROM pragma_table_info(?1) "
+	    "ORDER BY cid", -1, &st, NULL) != SQLITE_OK) {
+		*cause = dn_xasprintf("database '%s': newest schema: %s",
+		    s->path, sqlite3_errmsg(cur));
+		goto out;
+	}
+	if (sql_prepare(s, "SELECT count(*) FROM pragma_table_info(?1, "
+	    "'main') WHERE name = ?2", &has, cause) != 0)
+		goto out;
+	sql_bind_text(st, 1, name);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		const char	*col = (const char *)sqlite3_column_text(st, 0);
+
+		sql_bind_text(has, 1, name);
+		sql_bind_text(has, 2, col);
+		if (sqlite3_step(has) != SQLITE_ROW) {
+			*cause = sql_cause(s, "read table columns");
+			goto out;
+		}
+		if (sqlite3_column_int(has, 0) > 0) {
+			next = dn_xasprintf("%s%s\"%s\"", cols,
+			    *cols ? ", " : "", col);
+			ntable++;
+		} else {
+			next = dn_xasprintf("%s%sNULL AS \"%s\"", cols,
+			    *cols ? ", " : "", col);
+			missing++;
+		}
+		sqlite3_reset(has);
+		free(cols);
+		cols = next;
+	}
+	if (r != SQLITE_DONE) {
+		*cause = dn_xasprintf("database '%s': newest schema: %s",
+		    s->path, sqlite3_errmsg(cur));
+		goto out;
+	}
+	if (missing > 0 && ntable > 0)
+		*view = dn_xasprintf("CREATE TEMP VIEW \"%s\" AS SELECT %s "
+		    "FROM main.\"%s\"", name, cols, name);
+	else if (missing > 0)
+		*view = dn_xasprintf("CREATE TEMP VIEW \"%s\" AS SELECT %s "
+		    "WHERE 0", name, cols);
+	rc = 0;
+out:
+	free(cols);
+	sqlite3_finalize(st);
+	sqlite3_finalize(has);
+	return (rc);
+}
+
+/*
+ * A reader of an older database (VERSION < SCHEMA_VERSION) migrates
+ * nothing: temporary views (connection-local, shadowing the file's tables
+ * and views by name) show it in the newest shape, so that every read
+ * works and columns added since read as NULL.  The newest shape comes
+ * from schema_sql run on a private in-memory database.
+ */
+static int
+reader_compat(struct dn_store *s, int version, char **cause)
+{
+	sqlite3		*cur = NULL;
+	sqlite3_stmt	*st = NULL;
+	char		*view;
+	int		 v, rc = -1, r;
+
+	for (v = version; v < SCHEMA_VERSION; v++) {
+		if (migrations[v - 1].readers_refuse) {
+			*cause = dn_xasprintf("database '%s' has schema "
+			    "version %d, which this devnet reads only once "
+			    "a writer has migrated it to %d: run 'devnet "
+			    "run' with '--db %s' once, or use --db",
+			    s->path, version, SCHEMA_VERSION, s->path);
+			return (-1);
+		}
+	}
+	if (sqlite3_open_v2(":memory:", &cur, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+	    sqlite3_exec(cur, schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(cur, "SELECT type, name, sql FROM "
+	    "sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE "
+	    "'sqlite_%' ORDER BY type = 'view', rowid", -1, &st,
+	    NULL) != SQLITE_OK) {
+		*cause = dn_xasprintf("database '%s': newest schema: %s",
+		    s->path, cur ? sqlite3_errmsg(cur) : "out of memory");
+		goto out;
+	}
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		const char	*type = (const char *)sqlite3_column_text(st, 0);
+		const char	*name = (const char *)sqlite3_column_text(st, 1);
+		const char	*sql = (const char *)sqlite3_column_text(st, 2);
+		static const char create[] = "CREATE VIEW ";
+
+		if (strcmp(type, "view") == 0) {
+			/* Today's definition, over the views above. */
+			if (strncmp(sql, create, sizeof(create) - 1) != 0) {
+				*cause = dn_xasprintf("database '%s': view "
+				    "%s: unexpected definition", s->path,
+				    name);
+				goto out;
+			}
+			view = dn_xasprintf("CREATE TEMP VIEW %s",
+			    sql + sizeof(create) - 1);
+		} else if (compat_table(s, cur, name, &view, cause) != 0)
+			goto out;
+		if (view == NULL)
+			continue;
+		r = sql_exec(s, view, "show the newest schema", cause);
+		free(view);
+		if (r != 0)
+			goto out;
+	}
+	if (r != SQLITE_DONE) {
+		*cause = dn_xasprintf("database '%s': newest schema: %s",
+		    s->path, sqlite3_errmsg(cur));
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(cur);
 	return (rc);
 }
 
@@ -358,6 +636,15 @@ dn_store_open(struct dn_store **sp, const char *path, int flags,
 	    cause) != 0)
 		goto fail;
 	if (s->rdonly) {
+		int	version;
+
+		/* An older file is shown in the newest shape; a newer one
+		 * is refused, as for writers. */
+		if (read_version(s, &version, cause) != 0 ||
+		    check_not_newer(s, version, cause) != 0 ||
+		    (version > 0 && version < SCHEMA_VERSION &&
+		    reader_compat(s, version, cause) != 0))
+			goto fail;
 		/* mmap: readers scan millions of rows (compare); it halves
 		 * their system time against pread of every page. */
 		if (sql_exec(s, "PRAGMA query_only = 1; "

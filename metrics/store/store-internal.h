@@ -42,6 +42,9 @@ struct dn_store {
 	sqlite3_stmt	*ins_event;
 	sqlite3_stmt	*ins_fact;
 	sqlite3_stmt	*sel_series;
+	int64_t		 timeout_ms;	/* dn_store_query's limit, 0: none */
+	uint64_t	 deadline_ns;	/* while a dn_store_query runs */
+	int		 timed_out;	/* the last dn_store_query hit it */
 };
 
 /*

@@ -8,9 +8,40 @@
 
 #include <sqlite3.h>
 
+#include "clock.h"
 #include "store-internal.h"
 #include "xalloc.h"
 
+/* Every this many sqlite VM instructions, look at the clock: well under a
+ * millisecond of work between looks, and one clock read per look. */
+#define PROGRESS_OPS	1000
+
+/* sqlite's progress handler: nonzero stops the running statement with
+ * SQLITE_INTERRUPT.  Only a dn_store_query sets a deadline. */
+static int
+progress_check(void *arg)
+{
+	struct dn_store	*s = arg;
+
+	if (s->deadline_ns == 0 || dn_now_ns() < s->deadline_ns)
+		return (0);
+	s->timed_out = 1;
+	return (1);
+}
+
+void
+dn_store_set_timeout(struct dn_store *s, int64_t ms)
+{
+	s->timeout_ms = ms > 0 ? ms : 0;
+	sqlite3_progress_handler(s->db, s->timeout_ms ? PROGRESS_OPS : 0,
+	    s->timeout_ms ? progress_check : NULL, s);
+}
+
+int
+dn_store_timed_out(const struct dn_store *s)
+{
+	return (s->timed_out);
+}
 
 static int
 only_blanks(const char *p)
@@ -32,6 +63,7 @@ dn_store_query(struct dn_store *s, const char *sql,
 	int		 *types = NULL;
 	int		  i, n, r, rc = -1;
 
+	s->timed_out = 0;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, &tail) != SQLITE_OK) {
 		*cause = dn_xasprintf("sql error: %s", sqlite3_errmsg(s->db));
 		return (-1);
@@ -53,6 +85,9 @@ dn_store_query(struct dn_store *s, const char *sql,
 	for (i = 0; i < nparams; i++)
 		sql_bind_text(st, i + 1, params[i]);
 	n = sqlite3_column_count(st);
+	if (s->timeout_ms > 0)
+		s->deadline_ns = dn_now_ns() +
+		    (uint64_t)s->timeout_ms * 1000000u;
 	names = dn_xcalloc(n + 1, sizeof(*names));
 	vals = dn_xcalloc(n + 1, sizeof(*vals));
 	types = dn_xcalloc(n + 1, sizeof(*types));
@@ -67,7 +102,10 @@ dn_store_query(struct dn_store *s, const char *sql,
 			break;
 	}
 	if (r != SQLITE_ROW && r != SQLITE_DONE) {
-		if ((r & 0xff) == SQLITE_READONLY)
+		if (s->timed_out)
+			*cause = dn_xasprintf("query stopped after its time "
+			    "limit of %lld ms", (long long)s->timeout_ms);
+		else if ((r & 0xff) == SQLITE_READONLY)
 			*cause = dn_xasprintf("database '%s' is open "
 			    "read-only: statements that write are refused",
 			    s->path);
@@ -78,6 +116,7 @@ dn_store_query(struct dn_store *s, const char *sql,
 	}
 	rc = 0;
 out:
+	s->deadline_ns = 0;
 	free(names);
 	free(vals);
 	free(types);

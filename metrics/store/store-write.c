@@ -125,8 +125,8 @@ dn_store_reap_stale(struct dn_store *s, int *n, char **cause)
 	    "AND host = ?1", &sel, cause) != 0 ||
 	    sql_prepare(s, "UPDATE runs SET status = 'interrupted', end_ms = "
 	    "coalesce(start_ms + (SELECT max(t_ms) FROM samples WHERE run_id = "
-	    "?1 AND metric_id = 0), ?2), reason = ?3 WHERE id = ?1 AND status = 'running'", &upd,
-	    cause) != 0)
+	    "?1 AND metric_id = 0), ?2), reason = ?3 WHERE id = ?1 AND "
+	    "status = 'running'", &upd, cause) != 0)
 		goto out;
 	sql_bind_text(sel, 1, host);
 	while ((r = sqlite3_step(sel)) == SQLITE_ROW) {
@@ -193,8 +193,9 @@ dn_store_run_begin(struct dn_store *s, const struct dn_run_info *ri,
 	    "scenario_yaml, variant, trial, repeat, label, binary, "
 	    "binary_sha256, git_describe, host, pid, run_dir, nodes, tps, "
 	    "duration_ms, warmup_ms, sample_interval_ms, token, start_ms, "
-	    "status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-	    "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, 'running')",
+	    "git_commit, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+	    "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
+	    "'running')",
 	    &st, cause) != 0)
 		return (-1);
 	host_name(host, sizeof(host));
@@ -222,6 +223,7 @@ dn_store_run_begin(struct dn_store *s, const struct dn_run_info *ri,
 	sqlite3_bind_int64(st, 19, ri->sample_interval_ms);
 	sql_bind_text(st, 20, token);
 	sqlite3_bind_int64(st, 21, dn_wall_ms());
+	sql_bind_text(st, 22, ri->git_commit);
 	if (write_now(s, st, "insert run", cause) != 0)
 		return (-1);
 	*run_id = sqlite3_last_insert_rowid(s->db);
@@ -279,19 +281,23 @@ dn_store_node_add(struct dn_store *s, int64_t run_id, int node, int pid,
     char **cause)
 {
 	sqlite3_stmt	*st = NULL;
+	char		 host[256];
 
 	if (need_writable(s, cause) != 0)
 		return (-1);
 	if (sql_prepare(s, "INSERT INTO nodes (run_id, node, pid, binary, "
-	    "sha256, cmdline) "
-	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)", &st, cause) != 0)
+	    "sha256, cmdline, host) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", &st, cause) != 0)
 		return (-1);
+	/* Nodes run beside the orchestrator (for now). */
+	host_name(host, sizeof(host));
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, node);
 	sqlite3_bind_int(st, 3, pid);
 	sql_bind_text(st, 4, binary);
 	sql_bind_text(st, 5, sha256);
 	sql_bind_text(st, 6, cmdline);
+	sql_bind_text(st, 7, host);
 	return (write_now(s, st, "insert node", cause));
 }
 

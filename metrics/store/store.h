@@ -49,6 +49,7 @@ struct dn_run_info {
 	const char	*binary;	/* node binary path */
 	const char	*binary_sha256;
 	const char	*git_describe;	/* may be NULL */
+	const char	*git_commit;	/* the binary's commit id, or NULL */
 	const char	*run_dir;
 	int		 nodes;
 	double		 tps;
@@ -68,7 +69,8 @@ int	 dn_store_run_end(struct dn_store *s, int64_t run_id,
 	    const char *status, const char *reason, char **cause);
 
 /* One node of a run: index, pid, binary, sha256, full command line (argv
- * joined with spaces, for humans), environment additions. */
+ * joined with spaces, for humans), environment additions.  Its host is
+ * this one's (nodes.host). */
 int	 dn_store_node_add(struct dn_store *s, int64_t run_id, int node,
 	    int pid, const char *binary, const char *sha256,
 	    const char *cmdline, char **cause);
@@ -112,6 +114,14 @@ typedef int (*dn_store_row_fn)(void *arg, int ncols, const char *const *names,
 int	 dn_store_query(struct dn_store *s, const char *sql,
 	    const char *const *params, int nparams, dn_store_row_fn row,
 	    void *arg, char **cause);
+/*
+ * A time limit for each later dn_store_query, in ms (0, the default: none;
+ * `devnet query --timeout`).  A query past it is stopped (sqlite's progress
+ * handler) and fails; dn_store_timed_out then returns 1.
+ */
+void	 dn_store_set_timeout(struct dn_store *s, int64_t ms);
+/* Whether the last dn_store_query failed because of the time limit. */
+int	 dn_store_timed_out(const struct dn_store *s);
 
 /*
  * Fast typed reads for the analysis (compare, report, export).

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "metric-table.h"
 #include "store.h"
 #include "xalloc.h"
@@ -92,7 +93,8 @@ write_run(const char *db, int group)
 		.scenario_name = "smoke", .scenario_path = "smoke.yaml",
 		.scenario_yaml = "name: smoke\n", .variant = "A",
 		.label = "test", .binary = "/bin/true",
-		.binary_sha256 = "abc", .run_dir = "/tmp/x", .nodes = 2,
+		.binary_sha256 = "abc", .git_commit = "0123abcd",
+		.run_dir = "/tmp/x", .nodes = 2,
 		.tps = 25, .duration_ms = 10000, .warmup_ms = 2000,
 		.sample_interval_ms = 1000, .token = 0xfeedull << 40 };
 	char			*cause = NULL;
@@ -150,7 +152,12 @@ round_trip(void **state)
 	int64_t			 rid = write_run(t->db, 1);
 
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "1");
+	expect(s, "SELECT version FROM schema_version", "2");
+	expect(s, "SELECT from_version, to_version, what FROM "
+	    "schema_migrations", "0,2,created");
+	expect(s, "SELECT git_commit FROM run_summary", "0123abcd");
+	expect(s, "SELECT count(*) FROM nodes WHERE host = (SELECT host FROM "
+	    "runs)", "2");
 	snprintf(sql, sizeof(sql), "SELECT status, variant, nodes, warmup_ms, "
 	    "token, ab_group IS NOT NULL FROM runs WHERE id = %lld",
 	    (long long)rid);
@@ -397,6 +404,245 @@ summary_stored_at_end(void **state)
 	dn_store_close(s);
 }
 
+/* --timeout: an unbounded recursive CTE is stopped near its limit, says
+ * so, and the next query on the connection is not affected. */
+static void
+query_timeout(void **state)
+{
+	struct tmp	*t = *state;
+	struct dn_store	*s;
+	char		*cause = NULL;
+	uint64_t	 t0;
+	double		 took;
+
+	write_run(t->db, 0);
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
+	dn_store_set_timeout(s, 300);
+	t0 = dn_now_ns();
+	alarm(10);	/* without the limit, SIGALRM ends the test */
+	assert_int_equal(dn_store_query(s, "WITH RECURSIVE c(x) AS (SELECT 1 "
+	    "UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c", NULL, 0,
+	    NULL, NULL, &cause), -1);
+	alarm(0);
+	took = (dn_now_ns() - t0) / 1e9;
+	assert_true(dn_store_timed_out(s));
+	assert_non_null(strstr(cause, "time limit"));
+	free(cause);
+	cause = NULL;
+	if (took < 0.29 || took > 5.0)
+		fail_msg("stopped after %.3f s, want about 0.3 s", took);
+	expect(s, "SELECT count(*) FROM runs", "1");
+	assert_false(dn_store_timed_out(s));
+	/* Other errors are not time-outs. */
+	assert_int_equal(dn_store_query(s, "SELEC x", NULL, 0, NULL, NULL,
+	    &cause), -1);
+	assert_false(dn_store_timed_out(s));
+	free(cause);
+	cause = NULL;
+	/* With the limit off (0), the handler is gone. */
+	dn_store_set_timeout(s, 0);
+	expect(s, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 "
+	    "FROM c) SELECT x FROM c LIMIT 1 OFFSET 99999", "100000");
+	dn_store_close(s);
+}
+
+/* Copy file FROM to TO; 0 or -1. */
+static int
+copy_file(const char *from, const char *to)
+{
+	char	 buf[65536];
+	FILE	*in, *out;
+	size_t	 n;
+	int	 rc = 0;
+
+	if ((in = fopen(from, "rb")) == NULL)
+		return (-1);
+	if ((out = fopen(to, "wb")) == NULL) {
+		fclose(in);
+		return (-1);
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
+	if (ferror(in) || fclose(out) != 0)
+		rc = -1;
+	fclose(in);
+	return (rc);
+}
+
+/* Whether files A and B have the same bytes. */
+static int
+same_bytes(const char *a, const char *b)
+{
+	FILE	*fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int	 ca, cb, same = fa != NULL && fb != NULL;
+
+	while (same) {
+		ca = getc(fa);
+		cb = getc(fb);
+		same = ca == cb;
+		if (ca == EOF || cb == EOF)
+			break;
+	}
+	if (fa != NULL)
+		fclose(fa);
+	if (fb != NULL)
+		fclose(fb);
+	return (same);
+}
+
+/* One line per table, index and view, with every table's columns (name,
+ * type, not null, default, key): the shape of a database. */
+static const char shape_sql[] =
+    "SELECT m.type, m.name, (SELECT group_concat(c.name || ' ' || c.type "
+    "|| ' ' || c.\"notnull\" || ' ' || ifnull(c.dflt_value, '-') || ' ' || "
+    "c.pk, '|') FROM pragma_table_info(m.name) c) FROM sqlite_master m "
+    "WHERE m.name NOT LIKE 'sqlite_%' ORDER BY m.type, m.name";
+
+struct shape {
+	char	buf[8192];
+};
+
+static int
+shape_row(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types)
+{
+	struct shape	*sh = arg;
+	size_t		 len = strlen(sh->buf);
+	int		 i;
+
+	(void)names;
+	(void)types;
+	for (i = 0; i < ncols; i++)
+		snprintf(sh->buf + strlen(sh->buf), sizeof(sh->buf) -
+		    strlen(sh->buf), "%s%s", i ? "," : (len ? "\n" : ""),
+		    values[i] ? values[i] : "NULL");
+	assert_true(strlen(sh->buf) < sizeof(sh->buf) - 1);
+	return (0);
+}
+
+static void
+shape_of(const char *db, struct shape *sh)
+{
+	struct dn_store	*s;
+	char		*cause = NULL;
+
+	sh->buf[0] = '\0';
+	assert_int_equal(dn_store_open(&s, db, 0, &cause), 0);
+	assert_int_equal(dn_store_query(s, shape_sql, NULL, 0, shape_row, sh,
+	    &cause), 0);
+	dn_store_close(s);
+}
+
+/* What the fixture holds, the same before and after migration. */
+static const char fixture_data[] =
+    "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM samples), "
+    "(SELECT count(*) FROM series), (SELECT count(*) FROM nodes), "
+    "(SELECT count(*) FROM events), (SELECT count(*) FROM run_facts), "
+    "(SELECT count(*) FROM ab_groups), (SELECT group_concat(variant || "
+    "status, '') FROM (SELECT * FROM runs ORDER BY id)), "
+    "(SELECT printf('%.1f', total(value)) FROM samples), "
+    "(SELECT count(*) || ':' || printf('%.1f', total(avg)) FROM "
+    "node_summary), (SELECT count(*) FROM sample_rates), "
+    "(SELECT group_concat(achieved_tps, ' ') FROM run_summary)";
+
+/*
+ * A version-1 database written by the previous release
+ * (fixtures/README.md): a reader sees it in today's shape without
+ * changing a byte; a writer migrates it to version 2 with every row
+ * intact, once; the result has exactly the shape of a new database.
+ */
+static void
+migrate_v1_fixture(void **state)
+{
+	struct tmp	*t = *state;
+	struct dn_store	*s;
+	struct collect	 before = { .buf = "" }, after = { .buf = "" };
+	struct shape	 fresh, migrated;
+	const char	*src = getenv("DN_SOURCE_DIR");
+	char		*fixture, *fresh_db, *cause = NULL;
+
+	assert_non_null(src);
+	fixture = dn_xasprintf("%s/tests/store/fixtures/schema-v1.db", src);
+	fresh_db = dn_xasprintf("%s/fresh.db", t->dir);
+	assert_int_equal(copy_file(fixture, t->db), 0);
+
+	/* Read: version 1, new columns NULL, the file untouched. */
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
+	expect(s, "SELECT version FROM schema_version", "1");
+	expect(s, "SELECT count(*), count(git_commit), count(git_describe) "
+	    "FROM runs", "4,0,0");
+	expect(s, "SELECT count(*), count(host) FROM nodes", "12,0");
+	expect(s, "SELECT count(*) FROM run_summary WHERE git_commit IS NULL",
+	    "4");
+	expect(s, "SELECT count(*) FROM schema_migrations", "0");
+	assert_int_equal(dn_store_query(s, fixture_data, NULL, 0, collect_row,
+	    &before, &cause), 0);
+	assert_string_equal(before.buf, "4,2064,420,12,4,84,1,AokBokBokAok,"
+	    "2290696989.9,420:459399699.9,912,50.000 50.000 50.000 50.000");
+	dn_store_close(s);
+	assert_true(same_bytes(fixture, t->db));
+
+	/* Write: migrated to 2, one step recorded, data intact. */
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	dn_store_close(s);
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
+	expect(s, "SELECT version FROM schema_version", "2");
+	expect(s, "SELECT from_version, to_version, what FROM "
+	    "schema_migrations", "1,2,runs.git_commit, nodes.host, "
+	    "schema_migrations");
+	assert_int_equal(dn_store_query(s, fixture_data, NULL, 0, collect_row,
+	    &after, &cause), 0);
+	assert_string_equal(before.buf, after.buf);
+	dn_store_close(s);
+
+	/* Twice: nothing more happens. */
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	expect(s, "SELECT count(*), max(version) FROM schema_version", "1,2");
+	expect(s, "SELECT count(*) FROM schema_migrations", "1");
+	dn_store_close(s);
+
+	/* The same shape as a database created at version 2: a change to
+	 * the schema without a migration step shows here. */
+	shape_of(fresh_db, &fresh);
+	shape_of(t->db, &migrated);
+	assert_string_equal(fresh.buf, migrated.buf);
+	assert_non_null(strstr(fresh.buf, "git_commit TEXT"));
+	assert_non_null(strstr(fresh.buf, "host TEXT"));
+
+	/* And it takes new runs, with the new columns filled. */
+	write_run(t->db, 1);
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
+	expect(s, "SELECT count(*), count(git_commit) FROM runs", "5,1");
+	expect(s, "SELECT count(host) FROM nodes", "2");
+	dn_store_close(s);
+	free(fixture);
+	free(fresh_db);
+}
+
+/* A database from a newer devnet is refused, by writers and readers. */
+static void
+newer_refused(void **state)
+{
+	struct tmp	*t = *state;
+	struct dn_store	*s;
+	char		*cause = NULL;
+
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	assert_int_equal(dn_store_query(s, "UPDATE schema_version SET "
+	    "version = 99", NULL, 0, NULL, NULL, &cause), 0);
+	dn_store_close(s);
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), -1);
+	assert_non_null(strstr(cause, "schema version 99, newer than this "
+	    "devnet understands (2); upgrade devnet"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause),
+	    -1);
+	assert_non_null(strstr(cause, "newer than this devnet"));
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -410,6 +656,12 @@ main(void)
 		cmocka_unit_test_setup_teardown(summary_stored_at_end, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(reap_stale_runs, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(query_timeout, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(migrate_v1_fixture, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(newer_refused, setup,
 		    teardown),
 	};
 

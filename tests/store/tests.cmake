@@ -11,3 +11,6 @@ dn_test(store stats SOURCES ${DN_TEST_DIR}/test-stats.c LIBS dn_store)
 dn_script_test(store compare ${DN_TEST_DIR}/compare.sh TIMEOUT 300)
 dn_test(store changepoint SOURCES ${DN_TEST_DIR}/test-changepoint.c
     LIBS dn_store)
+# A version-1 database of the previous release through the CLI, and
+# `devnet query --timeout`.
+dn_script_test(store schema ${DN_TEST_DIR}/schema.sh TIMEOUT 120)
