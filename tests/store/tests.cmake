@@ -9,3 +9,7 @@ dn_target(dn-store-synth)
 target_link_libraries(dn-store-synth PRIVATE dn_store)
 dn_test(store stats SOURCES ${DN_TEST_DIR}/test-stats.c LIBS dn_store)
 dn_script_test(store compare ${DN_TEST_DIR}/compare.sh TIMEOUT 300)
+# The verdict rules of compare.c and the power figures of compare-power.c
+# on hand-made observations (no database).
+dn_test(store verdict-rules SOURCES ${DN_TEST_DIR}/test-compare.c
+    LIBS dn_orch TIMEOUT 120)
