@@ -116,7 +116,8 @@ render_notes(const struct compare_result *r, FILE *out, int md)
 		if (r->target_pct > 0) {
 			fprintf(out, "%snote: %s: a %.3g%% change needs %s "
 			    "(power %.0f%%, at this spread)\n", md ? "- " : "",
-			    row->name, row->target_pct, n, 100 * COMPARE_POWER);
+			    row->name, row->target_pct, n,
+			    100 * COMPARE_POWER);
 			continue;
 		}
 		fmt_ci(row, ci, sizeof(ci));
@@ -176,8 +177,8 @@ render_text(const struct compare_result *r, FILE *out, int md)
 		fprintf(out, "\n~: not significant (p >= %.2f after Holm, "
 		    "|delta| < %.3g%%, or the CI spans 0); p is "
 		    "Holm-adjusted; n = A+B observations\nMDE: the smallest "
-		    "change (%% of A) the test would detect %.0f%% of the time "
-		    "at this spread and n; never: not at this n "
+		    "change (%% of A) the test would detect %.0f%% of the "
+		    "time at this spread and n; never: not at this n "
 		    "(docs/statistics.md)\n", COMPARE_ALPHA, r->threshold_pct,
 		    100 * COMPARE_POWER);
 }

@@ -46,8 +46,9 @@ struct compare_opts {
 	int			 format;	/* enum compare_format */
 	double			 threshold_pct;	/* <= 0: the default, 1% */
 	int			 unit;		/* enum compare_unit, 0 auto */
-	int			 strict;	/* runs that differ in setup or
-						   missed their rate: an error */
+	int			 strict;	/* runs that differ in setup
+						   or missed their rate: an
+						   error */
 	double			 target_pct;	/* --target-effect, 0 none */
 };
 

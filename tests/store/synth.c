@@ -44,7 +44,7 @@ struct synth {
 	int64_t		 batch;	/* rows per commit */
 	int		 events;
 	int		 crash;	/* an unplanned crash in B */
-	int		 rate_missed;	/* B's load generator missed its rate */
+	int		 rate_missed;	/* B's loadgen missed its rate */
 	double		 tps;		/* runs.tps */
 	int		 running;	/* leave the runs running (no run end) */
 	const char	*label;
