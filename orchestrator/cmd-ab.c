@@ -20,7 +20,10 @@ static const char ab_help_extra[] =
     "                       comparison output (default table)\n"
     "  --threshold PCT      smallest change that counts (default 1)\n"
     "  --unit auto|trial|node\n"
-    "                       unit of the statistical test (docs/statistics.md)\n";
+    "                       unit of the statistical test (docs/statistics.md)\n"
+    "  --target-effect PCT  trials per side that would detect a PCT% change\n"
+    "  --strict             runs that differ in setup or missed their load\n"
+    "                       rate make the comparison an error (exit 1)\n";
 
 static char ab_help[sizeof(ab_help_extra) + 2048];
 
@@ -47,12 +50,15 @@ cmd_ab_exec(int argc, char **argv)
 	if ((a.format != NULL && compare_opt_set(&co, 'f', a.format,
 	    &cause) != 0) || (a.threshold != NULL && compare_opt_set(&co,
 	    't', a.threshold, &cause) != 0) || (a.unit != NULL &&
-	    compare_opt_set(&co, 'u', a.unit, &cause) != 0)) {
+	    compare_opt_set(&co, 'u', a.unit, &cause) != 0) ||
+	    (a.target != NULL && compare_opt_set(&co, 'e', a.target,
+	    &cause) != 0)) {
 		cmd_error("%s (see 'devnet ab --help')", cause);
 		free(cause);
 		run_args_free(&a);
 		return (CMD_EXIT_USAGE);
 	}
+	co.strict = a.strict;
 	/* With a machine format, stdout holds only the comparison. */
 	if (co.format != COMPARE_TABLE)
 		a.ro.out = stderr;

@@ -25,6 +25,12 @@ static const char compare_help[] =
     "                     (default 1)\n"
     "  --unit UNIT        auto (default), trial or node: what one\n"
     "                     observation is (docs/statistics.md)\n"
+    "  --target-effect PCT\n"
+    "                     say for every metric how many trials per side\n"
+    "                     would detect a PCT% change\n"
+    "  --strict           runs that differ in scenario, node count, rate,\n"
+    "                     duration or warmup, or that missed their load\n"
+    "                     rate, are an error (exit 1), not a warning\n"
     "  --help             this text\n\n"
     "metrics: rss_max rss_avg hwm_max rss_growth heap_live_avg\n"
     "  allocs_per_s alloc_bytes_per_s threads_avg threads_max minflt_per_s\n"
@@ -38,7 +44,8 @@ static int	cmd_compare_exec(int, char **);
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
 	.usage = "compare [--db PATH] [--metric NAME]... [--format FMT] "
-	    "[--threshold PCT] [--unit auto|trial|node] A B",
+	    "[--threshold PCT] [--unit auto|trial|node] "
+	    "[--target-effect PCT] [--strict] A B",
 	.summary = "compare two runs or sets of runs: the A/B verdict",
 	.help = compare_help,
 	.exec = cmd_compare_exec,
@@ -53,6 +60,8 @@ cmd_compare_exec(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "threshold", required_argument, NULL, 't' },
 		{ "unit", required_argument, NULL, 'u' },
+		{ "target-effect", required_argument, NULL, 'e' },
+		{ "strict", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -80,6 +89,8 @@ cmd_compare_exec(int argc, char **argv)
 		case 'f':
 		case 't':
 		case 'u':
+		case 'e':
+		case 's':
 			if (compare_opt_set(&opts, c, optarg, &cause) != 0) {
 				cmd_error("%s", cause);
 				free(cause);

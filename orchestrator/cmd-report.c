@@ -40,6 +40,8 @@ static const char report_help[] =
     "--help')\n"
     "  --threshold PCT    practical threshold (default 1)\n"
     "  --unit UNIT        auto (default), trial or node\n"
+    "  --strict           runs that differ in setup or missed their load\n"
+    "                     rate are an error, not a warning\n"
     "  --help             this text\n";
 
 static int	cmd_report_exec(int, char **);
@@ -809,6 +811,7 @@ cmd_report_exec(int argc, char **argv)
 		{ "metric", required_argument, NULL, 'm' },
 		{ "threshold", required_argument, NULL, 't' },
 		{ "unit", required_argument, NULL, 'u' },
+		{ "strict", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -840,6 +843,7 @@ cmd_report_exec(int argc, char **argv)
 			break;
 		case 't':
 		case 'u':
+		case 's':
 			if (compare_opt_set(&opts, c, optarg, &cause) != 0) {
 				cmd_error("%s", cause);
 				free(cause);

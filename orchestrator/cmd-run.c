@@ -33,7 +33,7 @@ const char run_args_help[] =
 enum {
 	OPT_DB = 256, OPT_LABEL, OPT_SET, OPT_RUN_DIR, OPT_REPEATS, OPT_ORDER,
 	OPT_READY, OPT_GRACE, OPT_QUIET, OPT_HELP, OPT_METRIC, OPT_FORMAT,
-	OPT_THRESHOLD, OPT_UNIT
+	OPT_THRESHOLD, OPT_UNIT, OPT_TARGET, OPT_STRICT
 };
 
 static int
@@ -63,6 +63,8 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "unit", required_argument, NULL, OPT_UNIT },
+		{ "target-effect", required_argument, NULL, OPT_TARGET },
+		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*why;
@@ -77,7 +79,8 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (!ab && (c == OPT_METRIC || c == OPT_FORMAT ||
-		    c == OPT_THRESHOLD || c == OPT_UNIT))
+		    c == OPT_THRESHOLD || c == OPT_UNIT || c == OPT_TARGET ||
+		    c == OPT_STRICT))
 			c = '?';
 		switch (c) {
 		case OPT_DB:
@@ -154,6 +157,12 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 			break;
 		case OPT_UNIT:
 			a->unit = optarg;
+			break;
+		case OPT_TARGET:
+			a->target = optarg;
+			break;
+		case OPT_STRICT:
+			a->strict = 1;
 			break;
 		default:
 			*exit_status = cmd_bad_option(e, argv[optind - 1]);

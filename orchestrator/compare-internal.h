@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "compare.h"
+#include "stats.h"
 
 struct dn_store;
 
@@ -47,6 +48,36 @@ int	 compare_side_observe(struct dn_store *s,
 	    char **cause);
 /* Free what O holds (not O). */
 void	 compare_obs_release(struct obs *o);
+
+/* The trial unit's choice: Welch's t when the exact rank test cannot
+ * reach significance after Holm over FAMILY metrics at NA vs NB trials
+ * (and each side has 2), the rank test otherwise. */
+int	 compare_uses_welch(size_t na, size_t nb, size_t family);
+
+/* Test one metric (compare.c): fill ROW's statistics, test and raw p
+ * from the observations of UNIT (trial or node), FAMILY metrics in the
+ * Holm family. */
+void	 compare_row_test(struct compare_row *row, const struct obs *oa,
+	    const struct obs *ob, int unit, size_t family);
+/* Decide ROW from its Holm-adjusted p (set by the caller): significant
+ * and verdict, at the practical threshold THRESHOLD_PCT. */
+void	 compare_row_decide(struct compare_row *row, double threshold_pct);
+
+/* Simulated power figures shared by the rows of one analysis
+ * (compare-power.c). */
+struct compare_power_cache {
+	double	alpha;
+	double	mwu_eq[DN_MWU_EXACT_MAX + 1];	/* by n, 0 = not yet */
+	size_t	na, nb;				/* the one unequal pair */
+	double	mwu_ab;
+};
+/* Fill ROW's mde_pct, and target_pct / trials_needed when asked for
+ * (TARGET_PCT > 0) or when ROW is a `same` whose interval excludes 0
+ * (docs/statistics.md, section 4).  ROW must be tested and decided. */
+void	 compare_row_power(struct compare_row *row, const struct obs *oa,
+	    const struct obs *ob, int unit, size_t family,
+	    double threshold_pct, double target_pct,
+	    struct compare_power_cache *pc);
 
 /* Resolve SPEC into SIDE (runs and their faults); warnings about runs
  * left out go to RES.  0, or -1 with *CAUSE.  compare_side_release frees

@@ -1,8 +1,9 @@
 /*
  * compare-opts.c: the comparison options shared by `devnet compare`,
- * `devnet report` and `devnet ab` (--format, --threshold, --unit): their
- * values and their error messages, in one place.  The --format names also
- * serve `devnet runs` and `devnet query`.
+ * `devnet report` and `devnet ab` (--format, --threshold, --unit,
+ * --target-effect, --strict): their values and their error messages, in
+ * one place.  The --format names also serve `devnet runs` and `devnet
+ * query`.
  *
  * Not here: the commands' getopt loops and help text (cmd-*.c), or
  * --metric, which the analysis checks against its table (compare.c).
@@ -52,6 +53,16 @@ compare_opt_set(struct compare_opts *o, int opt, const char *val,
 		*cause = dn_xasprintf("unknown --unit '%s' (auto, trial or "
 		    "node)", val);
 		return (-1);
+	case 'e':
+		if (dn_parse_double(val, &o->target_pct) == 0 &&
+		    o->target_pct > 0 && o->target_pct <= 1000)
+			return (0);
+		*cause = dn_xasprintf("bad --target-effect '%s' (a percentage "
+		    "above 0 such as 1 or 0.5)", val);
+		return (-1);
+	case 's':
+		o->strict = 1;
+		return (0);
 	}
 	*cause = dn_xasprintf("unknown comparison option '%c'", opt);
 	return (-1);

@@ -77,9 +77,63 @@ fmt_ci(const struct compare_row *row, char *buf, size_t len)
 }
 
 static void
+fmt_mde(const struct compare_row *row, char *buf, size_t len)
+{
+	if (isnan(row->mde_pct))
+		snprintf(buf, len, "-");
+	else if (isinf(row->mde_pct))
+		snprintf(buf, len, "never");
+	else if (row->mde_pct < 100)
+		snprintf(buf, len, "%.3g%%", row->mde_pct);
+	else if (row->mde_pct < 1e5)
+		snprintf(buf, len, "%.0f%%", row->mde_pct);
+	else
+		snprintf(buf, len, ">1e5%%");
+}
+
+/* The trials_needed notes under the table (section 4 of
+ * docs/statistics.md). */
+static void
+render_notes(const struct compare_result *r, FILE *out, int md)
+{
+	char	n[64], ci[48];
+	size_t	i;
+	int	any = 0;
+
+	for (i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		if (row->trials_needed == 0)
+			continue;
+		if (row->trials_needed < 0)
+			snprintf(n, sizeof(n), "more than %d trials per side",
+			    COMPARE_MAX_TRIALS);
+		else
+			snprintf(n, sizeof(n), "about %ld trials per side",
+			    row->trials_needed);
+		fputs(any ? "" : "\n", out);
+		any = 1;
+		if (r->target_pct > 0) {
+			fprintf(out, "%snote: %s: a %.3g%% change needs %s "
+			    "(power %.0f%%, at this spread)\n", md ? "- " : "",
+			    row->name, row->target_pct, n,
+			    100 * COMPARE_POWER);
+			continue;
+		}
+		fmt_ci(row, ci, sizeof(ci));
+		fprintf(out, "%snote: %s: same, but the 95%% CI %s excludes "
+		    "0; deciding a %.3g%% change needs %s (power %.0f%%, at "
+		    "this spread; --target-effect PCT for another size)\n",
+		    md ? "- " : "", row->name, ci, row->target_pct, n,
+		    100 * COMPARE_POWER);
+	}
+}
+
+static void
 render_text(const struct compare_result *r, FILE *out, int md)
 {
 	char	ra[256], rb[256], va[48], vb[48], d[32], ci[48], pn[48];
+	char	mde[32];
 	size_t	i;
 
 	fprintf(out, "%sA = %s (runs %s), B = %s (runs %s)\n", md ? "" : "",
@@ -89,11 +143,12 @@ render_text(const struct compare_result *r, FILE *out, int md)
 	    r->unit_note, r->threshold_pct, r->nrows);
 	if (md)
 		fprintf(out, "| metric | A | B | delta | 95%% CI | p | n "
-		    "| verdict |\n|---|---:|---:|---:|---:|---:|---:|---|\n");
+		    "| verdict | MDE |\n"
+		    "|---|---:|---:|---:|---:|---:|---:|---|---:|\n");
 	else
-		fprintf(out, "%-18s %17s %17s %8s %18s %7s %6s  %s\n",
+		fprintf(out, "%-18s %17s %17s %8s %18s %7s %6s  %-7s %7s\n",
 		    "metric", "A median", "B median", "delta", "95% CI",
-		    "p", "n", "verdict");
+		    "p", "n", "verdict", "MDE");
 	for (i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 
@@ -102,15 +157,17 @@ render_text(const struct compare_result *r, FILE *out, int md)
 		fmt_delta(row, d, sizeof(d));
 		fmt_ci(row, ci, sizeof(ci));
 		snprintf(pn, sizeof(pn), "%zu+%zu", row->a.n, row->b.n);
+		fmt_mde(row, mde, sizeof(mde));
 		if (md)
 			fprintf(out, "| %s | %s | %s | %s | %s | %.3g | %s "
-			    "| %s |\n", row->name, va, vb, d, ci, row->p, pn,
-			    row->verdict);
+			    "| %s | %s |\n", row->name, va, vb, d, ci, row->p,
+			    pn, row->verdict, mde);
 		else
 			fprintf(out, "%-18s %17s %17s %8s %18s %7.2g %6s  "
-			    "%s\n", row->name, va, vb, d, ci, row->p, pn,
-			    row->verdict);
+			    "%-7s %7s\n", row->name, va, vb, d, ci, row->p, pn,
+			    row->verdict, mde);
 	}
+	render_notes(r, out, md);
 	if (r->nwarnings > 0)
 		fputc('\n', out);
 	for (i = 0; i < r->nwarnings; i++)
@@ -119,8 +176,11 @@ render_text(const struct compare_result *r, FILE *out, int md)
 	if (!md)
 		fprintf(out, "\n~: not significant (p >= %.2f after Holm, "
 		    "|delta| < %.3g%%, or the CI spans 0); p is "
-		    "Holm-adjusted; n = A+B observations\n", COMPARE_ALPHA,
-		    r->threshold_pct);
+		    "Holm-adjusted; n = A+B observations\nMDE: the smallest "
+		    "change (%% of A) the test would detect %.0f%% of the "
+		    "time at this spread and n; never: not at this n "
+		    "(docs/statistics.md)\n", COMPARE_ALPHA, r->threshold_pct,
+		    100 * COMPARE_POWER);
 }
 
 static void
@@ -186,6 +246,16 @@ json_side(FILE *out, const char *key, const struct compare_side *sd)
 		fputs("}", out);
 		first = 0;
 	}
+	fputs("], \"rate_missed_runs\": [", out);
+	for (i = 0, first = 1; i < sd->nruns; i++) {
+		if (sd->runs[i].rate_missed == NULL)
+			continue;
+		fprintf(out, "%s{\"run\": %lld, \"detail\": ",
+		    first ? "" : ", ", (long long)sd->runs[i].id);
+		compare_json_str(out, sd->runs[i].rate_missed);
+		fputs("}", out);
+		first = 0;
+	}
 	fputs("]}", out);
 }
 
@@ -202,7 +272,10 @@ render_json(const struct compare_result *r, FILE *out)
 	    r->unit == COMPARE_UNIT_NODE ? "node" : "trial");
 	compare_json_str(out, r->unit_note);
 	fprintf(out, ",\n  \"alpha\": %g,\n  \"threshold_pct\": %g,\n"
-	    "  \"warnings\": [", COMPARE_ALPHA, r->threshold_pct);
+	    "  \"power\": %g,\n  \"target_effect_pct\": ", COMPARE_ALPHA,
+	    r->threshold_pct, COMPARE_POWER);
+	json_num(out, r->target_pct > 0 ? r->target_pct : NAN);
+	fputs(",\n  \"warnings\": [", out);
 	for (i = 0; i < r->nwarnings; i++) {
 		fputs(i ? ", " : "", out);
 		compare_json_str(out, r->warnings[i]);
@@ -229,9 +302,16 @@ render_json(const struct compare_result *r, FILE *out)
 		fputs(", \"deff\": ", out);
 		json_num(out, row->deff);
 		fprintf(out, ", \"test\": \"%s\", \"significant\": %s, "
-		    "\"verdict\": \"%s\"}%s\n", row->test,
-		    row->significant ? "true" : "false", row->verdict,
-		    i + 1 < r->nrows ? "," : "");
+		    "\"verdict\": \"%s\", \"constant\": %s, \"mde_pct\": ",
+		    row->test, row->significant ? "true" : "false",
+		    row->verdict, row->constant ? "true" : "false");
+		json_num(out, row->mde_pct);
+		fputs(", \"target_pct\": ", out);
+		json_num(out, row->target_pct);
+		fputs(", \"trials_needed\": ", out);
+		json_num(out, row->trials_needed > 0 ?
+		    (double)row->trials_needed : NAN);
+		fprintf(out, "}%s\n", i + 1 < r->nrows ? "," : "");
 	}
 	fputs("  ]\n}\n", out);
 }
@@ -243,7 +323,8 @@ render_csv(const struct compare_result *r, FILE *out)
 
 	fputs("name,unit,better,a_n,a_median,a_mean,a_ci_low,a_ci_high,"
 	    "b_n,b_median,b_mean,b_ci_low,b_ci_high,delta_pct,delta_ci_low,"
-	    "delta_ci_high,p,p_raw,significant,verdict\n", out);
+	    "delta_ci_high,p,p_raw,significant,verdict,mde_pct,target_pct,"
+	    "trials_needed\n", out);
 	for (i = 0; i < r->nrows; i++) {
 		const struct compare_row	*row = &r->rows[i];
 		const struct compare_stat	*st[2] = { &row->a, &row->b };
@@ -254,10 +335,14 @@ render_csv(const struct compare_result *r, FILE *out)
 			fprintf(out, ",%zu,%.10g,%.10g,%.10g,%.10g", st[j]->n,
 			    st[j]->median, st[j]->mean, st[j]->ci_low,
 			    st[j]->ci_high);
-		fprintf(out, ",%.10g,%.10g,%.10g,%.10g,%.10g,%s,%s\n",
+		fprintf(out, ",%.10g,%.10g,%.10g,%.10g,%.10g,%s,%s",
 		    row->delta_pct, row->delta_ci_low, row->delta_ci_high,
 		    row->p, row->p_raw, row->significant ? "true" : "false",
 		    row->verdict);
+		fprintf(out, ",%.10g,%.10g,", row->mde_pct, row->target_pct);
+		if (row->trials_needed > 0)
+			fprintf(out, "%ld", row->trials_needed);
+		fputc('\n', out);
 	}
 }
 

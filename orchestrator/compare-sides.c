@@ -1,7 +1,8 @@
 /*
  * compare-sides.c: resolve one side of a comparison (a run id, a comma
  * list of run ids, or GROUP:VARIANT) to its runs, with their warmup,
- * duration, and unplanned faults (crash, stalled, lost_samples events);
+ * duration, setup (scenario, nodes, rate), unplanned faults (crash,
+ * stalled, lost_samples events) and missed load rates (rate_missed);
  * runs that did not finish are left out of a group with a warning.
  *
  * Not here: reading the runs' samples (compare-derive.c) or testing them
@@ -46,11 +47,14 @@ add_run_row(void *arg, int ncols, const char *const *names,
 	if (v[5] != NULL)
 		dn_parse_i64(v[5], &r->duration_ms);
 	r->nodes = v[6] ? atoi(v[6]) : 0;
+	r->scenario = dn_xstrdup(v[7] ? v[7] : "");
+	if (v[8] == NULL || dn_parse_double(v[8], &r->tps) != 0)
+		r->tps = 0;
 	return (0);
 }
 
 #define RUN_COLS "SELECT id, ab_group, variant, status, warmup_ms, " \
-	"duration_ms, nodes FROM runs "
+	"duration_ms, nodes, scenario, tps FROM runs "
 
 static int
 fault_row(void *arg, int ncols, const char *const *names,
@@ -66,6 +70,20 @@ fault_row(void *arg, int ncols, const char *const *names,
 	    r->faults ? ", " : "", v[0], v[1]);
 	free(r->faults);
 	r->faults = s;
+	return (0);
+}
+
+static int
+rate_row(void *arg, int ncols, const char *const *names,
+    const char *const *v, const int *types)
+{
+	struct compare_run	*r = arg;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	if (r->rate_missed == NULL)
+		r->rate_missed = dn_xstrdup(v[0] ? v[0] : "rate missed");
 	return (0);
 }
 
@@ -120,6 +138,7 @@ compare_side_resolve(struct dn_store *s, const char *spec,
 			    (long long)r0->id, spec, r0->status);
 			free(r0->variant);
 			free(r0->status);
+			free(r0->scenario);
 			memmove(r0, r0 + 1, (side->nruns - i - 1) *
 			    sizeof(*r0));
 			side->nruns--;
@@ -175,6 +194,11 @@ faults:
 		    "'lost_samples') GROUP BY kind ORDER BY kind", params, 1,
 		    fault_row, &side->runs[i], cause) != 0)
 			return (-1);
+		if (dn_store_query(s, "SELECT detail FROM events WHERE "
+		    "run_id = ?1 AND kind = 'rate_missed' ORDER BY t_ms, id "
+		    "LIMIT 1", params, 1, rate_row, &side->runs[i],
+		    cause) != 0)
+			return (-1);
 	}
 	return (0);
 fail:
@@ -191,6 +215,8 @@ compare_side_release(struct compare_side *side)
 		free(side->runs[i].variant);
 		free(side->runs[i].status);
 		free(side->runs[i].faults);
+		free(side->runs[i].scenario);
+		free(side->runs[i].rate_missed);
 	}
 	free(side->runs);
 	free(side->spec);

@@ -3,14 +3,17 @@
  * the options, resolve both sides, gather observations, pick the unit, test
  * every derived metric (Mann-Whitney or Welch on trials, clustered
  * Mann-Whitney on nodes, bootstrap CIs, Holm), and assemble the verdicts and
- * warnings into a struct compare_result.
+ * warnings -- also about runs that are not comparable (setup differences,
+ * a missed load rate; errors with --strict) -- into a struct
+ * compare_result.
  *
  * Pipeline: resolve each side to runs (compare-sides.c) -> per run, read
  * the steady-state window (t_ms >= warmup_ms) of the base metrics -> derive
  * one value per node per derived metric (max, mean, p99, slope, rate) -> a
  * per-trial summary (max over nodes for max-like metrics, mean over nodes
  * otherwise) (compare-derive.c) -> test on the chosen unit (Mann-Whitney,
- * Holm, clustered bootstrap) (here) -> render (compare-render.c).  No
+ * Holm, clustered bootstrap) (here) -> what could not be seen
+ * (compare-power.c) -> render (compare-render.c).  No
  * sqlite here: reads go through metrics/store/store.h.  Option parsing is in
  * compare-opts.c.
  */
@@ -56,6 +59,25 @@ add_warning(struct compare_result *r, char *w)
 	r->warnings[r->nwarnings++] = w;
 }
 
+int
+compare_uses_welch(size_t na, size_t nb, size_t family)
+{
+	return (dn_stats_mwu_min_p(na, nb) * family >= COMPARE_ALPHA &&
+	    na >= 2 && nb >= 2);
+}
+
+/* Every value of V equal (and at least one). */
+static int
+constant(const double *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] != v[0])
+			return (0);
+	return (n > 0);
+}
+
 static const char *
 verdict_of(const struct compare_row *row)
 {
@@ -66,9 +88,9 @@ verdict_of(const struct compare_row *row)
 	return ("worse");
 }
 
-static void
-test_row(struct compare_row *row, const struct obs *oa, const struct obs *ob,
-    int unit, size_t family)
+void
+compare_row_test(struct compare_row *row, const struct obs *oa,
+    const struct obs *ob, int unit, size_t family)
 {
 	const double	*va, *vb;
 	const int	*ca = NULL, *cb = NULL;
@@ -106,8 +128,7 @@ test_row(struct compare_row *row, const struct obs *oa, const struct obs *ob,
 	if (unit == COMPARE_UNIT_NODE) {
 		dn_stats_mwu_clustered(va, ca, na, vb, cb, nb, &mw);
 		row->test = "mwu-clustered";
-	} else if (dn_stats_mwu_min_p(na, nb) * family >= COMPARE_ALPHA &&
-	    na >= 2 && nb >= 2) {
+	} else if (compare_uses_welch(na, nb, family)) {
 		struct dn_welch	w;
 
 		dn_stats_welch(va, na, vb, nb, &w);
@@ -120,6 +141,37 @@ test_row(struct compare_row *row, const struct obs *oa, const struct obs *ob,
 	}
 	row->p_raw = mw.p;
 	row->deff = mw.deff;
+	/*
+	 * Zero spread on both sides (docs/statistics.md, "zero spread"):
+	 * equal values are no difference (p = 1); different ones are a
+	 * complete separation, whose exact rank-test p, 2 / C(nA + nB, nA)
+	 * over the trials, is the only evidence there is -- never Welch's,
+	 * which is undefined there, nor the normal approximation's, which
+	 * the ties make too small.  Trials, not nodes: nodes of a trial
+	 * share its luck.
+	 */
+	row->constant = constant(va, na) && constant(vb, nb);
+	if (row->constant) {
+		row->p_raw = va[0] == vb[0] ? 1 :
+		    dn_stats_mwu_min_p(oa->ntrial, ob->ntrial);
+		row->test = "mwu";
+		row->deff = 1;
+	}
+}
+
+void
+compare_row_decide(struct compare_row *row, double threshold_pct)
+{
+	int	ci_clear;
+
+	/* An interval that could not be computed (a resampled median of A
+	 * was 0) is no evidence: it never clears 0. */
+	ci_clear = !isnan(row->delta_ci_low) && !isnan(row->delta_ci_high) &&
+	    (row->delta_ci_low > 0 || row->delta_ci_high < 0);
+	row->significant = !isnan(row->p) && row->p < COMPARE_ALPHA &&
+	    !isnan(row->delta_pct) && fabs(row->delta_pct) >= threshold_pct &&
+	    ci_clear;
+	row->verdict = verdict_of(row);
 }
 
 /* Say which metrics can never be significant with the observations at
@@ -154,6 +206,154 @@ too_few(struct compare_result *r)
 	free(names);
 }
 
+/* One setup field of a run, as text: what differs between runs. */
+enum setup_field { SF_SCENARIO, SF_NODES, SF_TPS, SF_DURATION, SF_WARMUP,
+    SF_COUNT };
+
+static char *
+setup_value(const struct compare_run *run, int f)
+{
+	switch (f) {
+	case SF_SCENARIO:
+		return (dn_xasprintf("'%s'", run->scenario));
+	case SF_NODES:
+		return (dn_xasprintf("%d", run->nodes));
+	case SF_TPS:
+		return (dn_xasprintf("%g tx/s", run->tps));
+	case SF_DURATION:
+		return (dn_xasprintf("%g s", run->duration_ms / 1000.0));
+	default:
+		return (dn_xasprintf("%g s", run->warmup_ms / 1000.0));
+	}
+}
+
+/* A value of a setup field and the runs of each side that have it. */
+struct setup_group {
+	char	*value;
+	char	*runs[2];	/* "1, 2" for A and for B, or NULL */
+};
+
+static void
+add_mismatch(struct compare_result *r, char *w, char **strict)
+{
+	char	*t;
+
+	t = dn_xasprintf("%s%s%s", *strict ? *strict : "", *strict ? "; " :
+	    "", w);
+	free(*strict);
+	*strict = t;
+	add_warning(r, w);
+	r->nmismatch++;
+}
+
+/*
+ * Warn about what makes the runs not comparable: a setup that differs
+ * between runs (scenario, node count, target rate, duration, warmup) and
+ * runs whose load generator missed its rate.  The warnings go to R (and
+ * count in r->nmismatch); *STRICT gets them joined, for --strict.
+ */
+static void
+check_comparable(struct compare_result *r, char **strict)
+{
+	static const char *const	 names[SF_COUNT] = { "scenario",
+					    "node count", "target rate",
+					    "duration", "warmup" };
+	const struct compare_side	*sd[2] = { &r->a, &r->b };
+	struct setup_group		*g;
+	size_t				 ng, i, j, k;
+	int				 f, side;
+	char				*v, *t, *w;
+
+	g = dn_xcalloc(r->a.nruns + r->b.nruns, sizeof(*g));
+	for (f = 0; f < SF_COUNT; f++) {
+		ng = 0;
+		for (side = 0; side < 2; side++) {
+			for (i = 0; i < sd[side]->nruns; i++) {
+				v = setup_value(&sd[side]->runs[i], f);
+				for (k = 0; k < ng; k++)
+					if (strcmp(g[k].value, v) == 0)
+						break;
+				if (k == ng)
+					g[ng++].value = v;
+				else
+					free(v);
+				t = dn_xasprintf("%s%s%lld",
+				    g[k].runs[side] ? g[k].runs[side] : "",
+				    g[k].runs[side] ? ", " : "",
+				    (long long)sd[side]->runs[i].id);
+				free(g[k].runs[side]);
+				g[k].runs[side] = t;
+			}
+		}
+		if (ng > 1) {
+			w = dn_xasprintf("runs differ in %s:", names[f]);
+			for (k = 0; k < ng; k++) {
+				t = dn_xasprintf("%s%s %s (%s%s%s%s%s)", w,
+				    k ? "," : "", g[k].value,
+				    g[k].runs[0] ? "A runs " : "",
+				    g[k].runs[0] ? g[k].runs[0] : "",
+				    g[k].runs[0] && g[k].runs[1] ? "; " : "",
+				    g[k].runs[1] ? "B runs " : "",
+				    g[k].runs[1] ? g[k].runs[1] : "");
+				free(w);
+				w = t;
+			}
+			t = dn_xasprintf("%s: the comparison mixes setups",
+			    w);
+			free(w);
+			add_mismatch(r, t, strict);
+		}
+		for (k = 0; k < ng; k++) {
+			free(g[k].value);
+			for (j = 0; j < 2; j++)
+				free(g[k].runs[j]);
+		}
+		memset(g, 0, ng * sizeof(*g));
+	}
+	free(g);
+	for (side = 0; side < 2; side++) {
+		for (i = 0; i < sd[side]->nruns; i++) {
+			const struct compare_run *run = &sd[side]->runs[i];
+
+			if (run->rate_missed == NULL)
+				continue;
+			add_mismatch(r, dn_xasprintf("run %lld (%s) missed "
+			    "its load rate (%s): it ran under less load than "
+			    "planned", (long long)run->id, side ? "B" : "A",
+			    run->rate_missed), strict);
+		}
+	}
+}
+
+/* Name the metrics that were constant within each side but different
+ * between them: their p is the exact rank test's, and says so. */
+static void
+zero_spread(struct compare_result *r)
+{
+	char	*names = NULL, *t;
+	size_t	 i;
+
+	for (i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		if (!row->constant || row->p_raw == 1)
+			continue;
+		t = dn_xasprintf("%s%s%s", names ? names : "",
+		    names ? ", " : "", row->name);
+		free(names);
+		names = t;
+	}
+	if (names == NULL)
+		return;
+	add_warning(r, dn_xasprintf("%s: constant within each side and "
+	    "different between them; no spread to test against, so p is "
+	    "the exact rank test's for a complete separation of the trials "
+	    "(%.3g with %zu vs %zu), not Welch's", names,
+	    dn_stats_mwu_min_p(r->a.nruns, r->b.nruns), r->a.nruns,
+	    r->b.nruns));
+	free(names);
+}
+
 int
 compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
     const struct compare_opts *opts, struct compare_result **rp,
@@ -161,16 +361,19 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 {
 	struct compare_result	*r = dn_xcalloc(1, sizeof(*r));
 	struct obs		 oa[NDERIVED], ob[NDERIVED];
+	struct compare_power_cache pc;
 	int			 use[NDERIVED];
 	double			*praw = NULL, *padj = NULL;
-	size_t			 i, j, k, family = 0, nta, ntb;
+	size_t			 i, j, k, family = 0, nta, ntb, rk[NDERIVED];
 	int			 unit;
+	char			*strict = NULL;
 
 	*rp = NULL;
 	memset(oa, 0, sizeof(oa));
 	memset(ob, 0, sizeof(ob));
 	r->threshold_pct = (opts && opts->threshold_pct > 0) ?
 	    opts->threshold_pct : COMPARE_THRESHOLD_PCT;
+	r->target_pct = opts ? opts->target_pct : 0;
 	for (i = 0; opts != NULL && i < opts->nmetrics; i++) {
 		for (k = 0; k < NDERIVED; k++)
 			if (strcmp(compare_derived[k].name,
@@ -197,6 +400,12 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 				goto fail;
 			}
 		}
+	}
+	check_comparable(r, &strict);
+	if (strict != NULL && opts != NULL && opts->strict) {
+		*cause = dn_xasprintf("runs not comparable (--strict): %s "
+		    "(drop --strict to compare anyway)", strict);
+		goto fail;
 	}
 	if (compare_side_observe(s, &r->a, use, oa, cause) != 0 ||
 	    compare_side_observe(s, &r->b, use, ob, cause) != 0)
@@ -247,22 +456,22 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		row->better = compare_derived[k].better;
 		row->desc = compare_derived[k].desc;
 		row->base_metric = compare_derived[k].m1;
-		test_row(row, &oa[k], &ob[k], unit, family);
+		compare_row_test(row, &oa[k], &ob[k], unit, family);
+		rk[r->nrows] = k;
 		praw[r->nrows++] = row->p_raw;
 	}
 	dn_stats_holm(praw, r->nrows, padj);
 	too_few(r);
+	zero_spread(r);
+	memset(&pc, 0, sizeof(pc));
+	pc.alpha = COMPARE_ALPHA / family;
 	for (i = 0; i < r->nrows; i++) {
 		struct compare_row	*row = &r->rows[i];
-		int			 ci_clear;
 
 		row->p = padj[i];
-		ci_clear = isnan(row->delta_ci_low) ||
-		    row->delta_ci_low > 0 || row->delta_ci_high < 0;
-		row->significant = !isnan(row->p) && row->p < COMPARE_ALPHA &&
-		    !isnan(row->delta_pct) &&
-		    fabs(row->delta_pct) >= r->threshold_pct && ci_clear;
-		row->verdict = verdict_of(row);
+		compare_row_decide(row, r->threshold_pct);
+		compare_row_power(row, &oa[rk[i]], &ob[rk[i]], unit, family,
+		    r->threshold_pct, r->target_pct, &pc);
 	}
 	for (i = 0; i < 2; i++) {
 		const struct compare_side *sd = i ? &r->b : &r->a;
@@ -281,8 +490,10 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		compare_obs_release(&ob[k]);
 	}
 	*rp = r;
+	free(strict);
 	return (0);
 fail:
+	free(strict);
 	for (k = 0; k < NDERIVED; k++) {
 		compare_obs_release(&oa[k]);
 		compare_obs_release(&ob[k]);

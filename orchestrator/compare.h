@@ -4,8 +4,9 @@
  * steady-state window per node and per trial, test, and render.  Method:
  * docs/statistics.md.  Reads the store only (metrics/store/store.h).
  * Files: compare.c (analysis, test, verdict), compare-sides.c,
- * compare-derive.c, compare-render.c, compare-opts.c; compare-internal.h
- * is what they share.
+ * compare-derive.c, compare-power.c (what could not be seen),
+ * compare-render.c, compare-opts.c; compare-internal.h is what they
+ * share.
  */
 #ifndef DN_COMPARE_H
 #define DN_COMPARE_H
@@ -33,6 +34,10 @@ enum compare_unit {
 #define COMPARE_THRESHOLD_PCT	1.0	/* default practical threshold */
 #define COMPARE_BOOT_ITERS	2000
 #define COMPARE_BOOT_SEED	20240611
+#define COMPARE_POWER		0.8	/* for the MDE and trials_needed */
+#define COMPARE_POWER_ITERS	4000	/* simulated sets per MDE */
+#define COMPARE_POWER_SEED	20240612
+#define COMPARE_MAX_TRIALS	1000	/* trials_needed beyond: "more" */
 
 struct compare_opts {
 	const char *const	*metrics;	/* derived metric names, or
@@ -41,6 +46,10 @@ struct compare_opts {
 	int			 format;	/* enum compare_format */
 	double			 threshold_pct;	/* <= 0: the default, 1% */
 	int			 unit;		/* enum compare_unit, 0 auto */
+	int			 strict;	/* runs that differ in setup
+						   or missed their rate: an
+						   error */
+	double			 target_pct;	/* --target-effect, 0 none */
 };
 
 /*
@@ -65,6 +74,10 @@ struct compare_run {
 	int64_t		 duration_ms;
 	int		 nodes;
 	char		*faults;	/* unplanned events ("crash x1"),
+					   NULL if none */
+	char		*scenario;	/* scenario name */
+	double		 tps;		/* target rate */
+	char		*rate_missed;	/* the rate_missed event's detail,
 					   NULL if none */
 };
 
@@ -92,6 +105,17 @@ struct compare_row {
 	const char		*test;		/* mwu|welch|mwu-clustered */
 	int			 significant;
 	const char		*verdict;	/* better|worse|same */
+	int			 constant;	/* no spread on either side */
+	/* What could not be seen (compare-power.c): the smallest change,
+	 * in % of A's mean, the test used would detect with power
+	 * COMPARE_POWER (INFINITY: never at these trial counts; NAN: no
+	 * spread or no mean to scale by); and for a `same` whose interval
+	 * excludes 0, or every metric with --target-effect, the trials per
+	 * side that would detect TARGET_PCT (0 not computed, -1 more than
+	 * COMPARE_MAX_TRIALS). */
+	double			 mde_pct;
+	double			 target_pct;	/* NAN when not computed */
+	long			 trials_needed;
 };
 
 struct compare_result {
@@ -103,6 +127,9 @@ struct compare_result {
 	size_t			 nrows;
 	char			**warnings;
 	size_t			 nwarnings;
+	size_t			 nmismatch;	/* warnings that --strict
+						   makes errors */
+	double			 target_pct;	/* --target-effect, 0 none */
 };
 
 int	 compare_analyze(struct dn_store *s, const char *side_a,
@@ -122,9 +149,10 @@ int	 compare_threshold_parse(const char *s, double *pct);
 
 /*
  * Set one comparison option from the command line: OPT is 'f' (--format),
- * 't' (--threshold) or 'u' (--unit).  Returns 0, or -1 with *CAUSE saying
- * what the option takes (caller frees).  The one place these options'
- * values and messages live, for compare, report and ab.
+ * 't' (--threshold), 'u' (--unit), 'e' (--target-effect PCT) or 's'
+ * (--strict, VAL unused).  Returns 0, or -1 with *CAUSE saying what the
+ * option takes (caller frees).  The one place these options' values and
+ * messages live, for compare, report and ab.
  */
 int	 compare_opt_set(struct compare_opts *o, int opt, const char *val,
 	    char **cause);

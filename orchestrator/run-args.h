@@ -24,6 +24,8 @@ struct run_args {
 	const char	*format;
 	const char	*threshold;
 	const char	*unit;
+	const char	*target;	/* --target-effect */
+	int		 strict;
 };
 
 /* Options text for --help of run and ab. */

@@ -56,8 +56,10 @@ double	 dn_stats_mwu_min_p(size_t nx, size_t ny);
 /*
  * Welch's two-sample t-test, two-sided: T, its Welch-Satterthwaite degrees
  * of freedom DF and P.  Needs at least 2 values per sample; identical
- * values on both sides give p = 1, zero variance with different means
- * p = 0.  Returns -1 when a sample has fewer than 2 values.
+ * values on both sides give p = 1; zero variance on both sides with
+ * different means gives p = NAN (t is infinite only because the spread
+ * estimate is 0: no evidence either way).  Returns -1 when a sample has
+ * fewer than 2 values.
  */
 struct dn_welch {
 	double	t;
@@ -92,5 +94,35 @@ struct dn_boot {
 int	 dn_stats_bootstrap(const double *a, const int *ca, size_t na,
 	    const double *b, const int *cb, size_t nb, int iters,
 	    uint64_t seed, double conf, struct dn_boot *out);
+
+/*
+ * Power (docs/statistics.md, section 4).  The quantile of the standard
+ * normal at P; the two-sided critical value of Student's t at level ALPHA
+ * with DF degrees of freedom (P(|T| > t) = ALPHA).
+ */
+double	 dn_stats_norm_quantile(double p);
+double	 dn_stats_t_crit(double alpha, double df);
+/*
+ * Minimum detectable difference of means for Welch's test at level ALPHA
+ * and power POWER, for normal values with SDs SA, SB and NA, NB values per
+ * side: the shift at which the test as dn_stats_welch runs it (df
+ * estimated from each set) rejects in a fraction POWER of ITERS simulated
+ * A/B sets (deterministic in SEED), in the values' unit.  NAN when a side
+ * has fewer than 2 values or both SDs are 0.
+ */
+double	 dn_stats_mde_welch(double sa, size_t na, double sb, size_t nb,
+	    double alpha, double power, int iters, uint64_t seed);
+/*
+ * Minimum detectable shift of the Mann-Whitney test as dn_stats_mwu runs
+ * it (exact up to DN_MWU_EXACT_MAX values per side, normal approximation
+ * above) at level ALPHA and power POWER, in units of the common SD, for
+ * normal values: ITERS simulated A/B sets (deterministic in SEED), the
+ * same sets at every shift, bisected on the shift.  INFINITY when no
+ * outcome at these sizes reaches ALPHA (the exact test's floor,
+ * dn_stats_mwu_min_p).  Very large sizes use the asymptotic relative
+ * efficiency 3/pi instead of simulating.
+ */
+double	 dn_stats_mde_mwu(size_t na, size_t nb, double alpha, double power,
+	    int iters, uint64_t seed);
 
 #endif

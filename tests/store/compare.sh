@@ -34,12 +34,13 @@ python3 - ab.json <<'PY' || fail "effect not found or JSON incomplete"
 import json, sys
 d = json.load(open(sys.argv[1]))
 for k in ("sides", "unit", "unit_note", "alpha", "threshold_pct",
-          "warnings", "metrics"):
+          "power", "target_effect_pct", "warnings", "metrics"):
     assert k in d, k
 assert d["sides"]["a"]["runs"] and d["sides"]["b"]["runs"]
 for m in d["metrics"]:
     for k in ("name", "unit", "better", "a", "b", "delta_pct", "p",
-              "significant", "verdict"):
+              "significant", "verdict", "mde_pct", "trials_needed",
+              "target_pct", "constant"):
         assert k in m, (m["name"], k)
     for s in ("a", "b"):
         for k in ("n", "median", "mean", "ci_low", "ci_high"):
@@ -49,6 +50,9 @@ for m in d["metrics"]:
 a = {m["name"]: m for m in d["metrics"]}["allocs_per_s"]
 assert a["significant"] and a["verdict"] == "better", a
 assert -25 < a["delta_pct"] < -15, a
+# Found, so it was above what could be seen; nothing left to decide.
+assert 0 < a["mde_pct"] < 20 and a["trials_needed"] is None, a
+assert not d["warnings"], d["warnings"]
 others = [m["name"] for m in d["metrics"] if m["significant"] and
           m["name"] != "allocs_per_s"]
 assert not others, others
@@ -64,7 +68,7 @@ ids_a=$("$B/devnet" query --db ab.db --format csv \
     "\"$ids_b\"" "\"$ids_a\"" >/dev/null 2>&1 && fail "quoted ids accepted"
 "$B/devnet" compare --db ab.db --metric allocs_per_s --format csv \
     "$ids_b" "$ids_a" >ba.csv || fail "compare by ids"
-grep -q '^allocs_per_s,.*,true,worse$' ba.csv || fail "B->A not worse: $(cat ba.csv)"
+grep -q '^allocs_per_s,.*,true,worse,' ba.csv || fail "B->A not worse: $(cat ba.csv)"
 # Text and markdown render.
 "$B/devnet" compare --db ab.db 1:A 1:B >ab.txt || fail "table"
 grep -q 'allocs_per_s' ab.txt && grep -q 'better' ab.txt || fail "table body"
@@ -82,6 +86,77 @@ grep -q 'can never be significant' crash.txt || fail "small n not warned"
 "$B/devnet" compare --db ab.db --format json 2:A 2:B |
     python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["sides"]["b"]["faulted_runs"][0]["run"] == 10' ||
     fail "crash not in JSON"
+
+# Runs that are not comparable: warned about (table and JSON), an error
+# with --strict.  Group 3: 3 nodes, 30 s at 25 tx/s, B missed its rate;
+# group 4: 2 nodes, 40 s at 50 tx/s.
+"$B/dn-store-synth" --db mm.db --trials 2 --nodes 3 --seconds 30 \
+    --warmup 5 --seed 3 --rate-missed >/dev/null || fail "synth mm"
+"$B/dn-store-synth" --db mm.db --trials 2 --nodes 2 --seconds 40 \
+    --warmup 5 --seed 4 --tps 50 >/dev/null || fail "synth mm 2"
+"$B/devnet" compare --db mm.db 1,4 5,8 >mm.txt || fail "compare mm"
+for w in "runs differ in node count: 3 (A runs 1, 4), 2 (B runs 5, 8)" \
+    "runs differ in target rate: 25 tx/s (A runs 1, 4), 50 tx/s (B runs 5, 8)" \
+    "runs differ in duration: 30 s (A runs 1, 4), 40 s (B runs 5, 8)"; do
+	grep -qF "warning: $w" mm.txt || fail "not warned: $w: $(cat mm.txt)"
+done
+grep -q "runs differ in scenario\|runs differ in warmup" mm.txt &&
+    fail "warned about what is the same: $(cat mm.txt)"
+"$B/devnet" compare --db mm.db --format json 1:A 1:B |
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+w = [x for x in d["warnings"] if "missed its load rate" in x]
+assert len(w) == 2 and "run 2 (B)" in w[0], d["warnings"]
+assert [r["run"] for r in d["sides"]["b"]["rate_missed_runs"]] == [2, 3]
+assert d["sides"]["a"]["rate_missed_runs"] == []' ||
+    fail "rate_missed not in JSON"
+out=$("$B/devnet" compare --db mm.db --strict 1,4 5,8 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "runs not comparable (--strict): runs differ in node count" ||
+    fail "--strict did not refuse: $rc $out"
+out=$("$B/devnet" compare --db mm.db --strict 1:A 1:B 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "run 2 (B) missed its load rate" ||
+    fail "--strict did not refuse a missed rate: $rc $out"
+"$B/devnet" compare --db mm.db --strict 5:A 5:B >/dev/null 2>&1 &&
+    fail "group 5 should not exist"
+"$B/devnet" compare --db mm.db --strict 2:A 2:B >/dev/null ||
+    fail "--strict refused comparable runs"
+out=$("$B/devnet" report --db mm.db --strict 1,4 5,8 -o mm.html 2>&1); rc=$?
+[ $rc = 1 ] && [ ! -e mm.html ] || fail "report --strict: $rc $out"
+
+# Zero spread: every metric constant within each side (no noise), threads
+# 5% higher on B.  2 + 2 trials are no evidence: same, with a warning that
+# says why; never Welch's p = 0.
+"$B/dn-store-synth" --db zero.db --trials 2 --nodes 2 --seconds 30 \
+    --warmup 5 --seed 3 --trial-sd 0 --node-sd 0 --sample-sd 0 \
+    --effect threads=5 >/dev/null || fail "synth zero"
+"$B/devnet" compare --db zero.db 1:A 1:B >zero.txt || fail "compare zero"
+grep -q "threads_avg, threads_max: constant within each side" zero.txt ||
+    fail "zero spread not explained: $(cat zero.txt)"
+"$B/devnet" compare --db zero.db --format json 1:A 1:B | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+m = {x["name"]: x for x in d["metrics"]}
+t = m["threads_max"]
+assert t["constant"] and t["test"] == "mwu", t
+assert abs(t["p_raw"] - 1 / 3) < 1e-9 and t["verdict"] == "same", t
+assert not any(x["significant"] for x in d["metrics"])' ||
+    fail "zero spread called significant"
+
+# --target-effect: trials per side for every metric, in JSON and notes.
+"$B/devnet" compare --db ab.db --target-effect 5 --format json 1:A 1:B |
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["target_effect_pct"] == 5
+r = {x["name"]: x for x in d["metrics"]}["rss_max"]
+assert r["target_pct"] == 5 and r["trials_needed"] >= 2, r' ||
+    fail "--target-effect json"
+"$B/devnet" compare --db ab.db --target-effect 5 1:A 1:B |
+    grep -q "^note: rss_max: a 5% change needs about [0-9]* trials per side" ||
+    fail "--target-effect note"
+"$B/devnet" compare --db ab.db --target-effect 0 1:A 1:B >/dev/null 2>&1
+[ $? = 2 ] || fail "--target-effect 0 accepted"
 
 # Bad input: clear errors, right exit codes.
 out=$("$B/devnet" compare --db ab.db 999 1 2>&1); rc=$?

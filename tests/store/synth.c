@@ -46,6 +46,8 @@ struct synth {
 	int64_t		 batch;	/* rows per commit */
 	int		 events;
 	int		 crash;	/* an unplanned crash in B */
+	int		 rate_missed;	/* B's loadgen missed its rate */
+	double		 tps;		/* runs.tps */
 	int		 running;	/* leave the runs running (no run end) */
 	const char	*label;
 };
@@ -123,7 +125,7 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 		.variant = variant, .trial = trial, .repeat = repeat,
 		.label = sy->label, .binary = "/usr/bin/devnet-node",
 		.binary_sha256 = "0123456789abcdef", .run_dir = "/tmp/synth",
-		.nodes = sy->nodes, .tps = 25,
+		.nodes = sy->nodes, .tps = sy->tps,
 		.duration_ms = sy->seconds * 1000,
 		.warmup_ms = sy->warmup_s * 1000,
 		.sample_interval_ms = sy->interval_ms, .token = 42 };
@@ -204,6 +206,10 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 	    sy->warmup_s * 1000 + 1500, "crash", "signal 11 (SIGSEGV)",
 	    &cause) != 0)
 		goto fail;
+	if (sy->rate_missed && isb && dn_store_event(s, rid, -1,
+	    sy->seconds * 1000, "rate_missed", "achieved 20.00 tx/s of 25.00",
+	    &cause) != 0)
+		goto fail;
 	if (dn_store_fact(s, rid, -1, "achieved_tps", "25.0", &cause) != 0 ||
 	    (!sy->running && dn_store_run_end(s, rid, "ok", NULL, &cause) !=
 	    0))
@@ -225,7 +231,7 @@ usage(void)
 	    "    [--metrics N] [--seed N] [--trial-sd X] [--node-sd X] "
 	    "[--sample-sd X]\n    [--effect METRIC=PCT]... [--variants A,B] "
 	    "[--label L] [--events] [--crash] [--time]\n    [--batch ROWS] "
-	    "[--running]\n");
+	    "[--running] [--rate-missed] [--tps X]\n");
 }
 
 int
@@ -251,6 +257,8 @@ main(int argc, char **argv)
 		{ "time", no_argument, NULL, 'z' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "running", no_argument, NULL, 'R' },
+		{ "rate-missed", no_argument, NULL, 'M' },
+		{ "tps", required_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct synth	 sy = { .trials = 4, .nodes = 4, .seconds = 120,
@@ -258,6 +266,7 @@ main(int argc, char **argv)
 			    .nmetrics = DN_METRIC_COUNT, .seed = 1,
 			    .trial_sd = 0.02, .node_sd = 0.03,
 			    .sample_sd = 0.02, .label = "synthetic",
+			    .tps = 25,
 			    .batch = 10000 };
 	const char	*variants = "A,B";
 	struct dn_store	*s = NULL;
@@ -286,6 +295,8 @@ main(int argc, char **argv)
 		case 'z': sy.timed = 1; break;
 		case 'b': sy.batch = atoll(optarg); break;
 		case 'R': sy.running = 1; break;
+		case 'M': sy.rate_missed = 1; break;
+		case 'x': sy.tps = atof(optarg); break;
 		case 'v': variants = optarg; break;
 		case 'e':
 			if (sy.neffects == MAX_EFFECTS ||

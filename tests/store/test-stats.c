@@ -208,6 +208,15 @@ welch_reference(void **state)
 	assert_true(w.p > 0.03 && w.p < 0.04);
 	assert_int_equal(dn_stats_welch(c, 3, c, 3, &w), 0);
 	NEAR(w.p, 1, 1e-12);
+	/* Both sides constant but different: no spread to scale the
+	 * difference by, so no p at all -- never 0 (docs/statistics.md). */
+	{
+		const double	c2[] = { 6, 6, 6 };
+
+		assert_int_equal(dn_stats_welch(c, 3, c2, 3, &w), 0);
+		assert_true(isnan(w.p));
+		assert_true(isinf(w.t));
+	}
 	assert_int_equal(dn_stats_welch(x, 1, y, 5, &w), -1);
 }
 
@@ -230,6 +239,111 @@ mwu_clustered_design_effect(void **state)
 	NEAR(clus.u, naive.u, 1e-12);
 }
 
+static void
+quantiles_reference(void **state)
+{
+	(void)state;
+	/* R: qnorm(0.975), qnorm(0.8), qt(0.975, 4), qt(1 - 0.05/58, 2). */
+	NEAR(dn_stats_norm_quantile(0.975), 1.959963984540054, 1e-12);
+	NEAR(dn_stats_norm_quantile(0.8), 0.8416212335729143, 1e-12);
+	NEAR(dn_stats_norm_quantile(0.5), 0, 1e-12);
+	NEAR(dn_stats_t_crit(0.05, 4), 2.776445105, 1e-8);
+	/* df 2 in closed form: t = sqrt(2 / (a (2 - a)) - 2), a = alpha. */
+	NEAR(dn_stats_t_crit(0.05 / 29, 2),
+	    sqrt(2 / ((0.05 / 29) * (2 - 0.05 / 29)) - 2), 1e-6);
+	/* df 1 is Cauchy: t = tan(pi / 2 (1 - alpha)). */
+	NEAR(dn_stats_t_crit(0.1, 1), tan(M_PI / 2 * 0.9), 1e-8);
+}
+
+/* Fraction of NSIM simulated A/B sets of N + N normal values (SD 1, B
+ * shifted by SHIFT) in which the test rejects at ALPHA. */
+static double
+sim_power(int mwu, size_t n, double shift, double alpha, int nsim,
+    uint64_t seed)
+{
+	double		x[64], y[64];
+	uint64_t	rng = seed;
+	int		it, hits = 0;
+	size_t		i;
+
+	for (it = 0; it < nsim; it++) {
+		for (i = 0; i < n; i++) {
+			x[i] = 100 + gauss(&rng);
+			y[i] = 100 + shift + gauss(&rng);
+		}
+		if (mwu) {
+			struct dn_mwu	r;
+
+			dn_stats_mwu(x, n, y, n, &r);
+			hits += r.p < alpha;
+		} else {
+			struct dn_welch	w;
+
+			dn_stats_welch(x, n, y, n, &w);
+			hits += w.p < alpha;
+		}
+	}
+	return ((double)hits / nsim);
+}
+
+/*
+ * The minimum detectable effect is what it says: simulate trial sets with
+ * a true shift equal to the computed MDE, run the real test, and the
+ * observed power must be close to the 0.8 asked for; at half the MDE it
+ * must be clearly lower.  Independent random numbers from the ones the
+ * MDE was computed with; fixed seeds.  Alpha 0.05 / 29 is one metric of a
+ * full comparison after Holm.
+ */
+static void
+mde_power_simulated(void **state)
+{
+	static const struct {
+		int	mwu;
+		size_t	n;
+		double	alpha;
+	} cases[] = {
+		{ 0, 2, 0.05 }, { 0, 3, 0.05 / 29 }, { 0, 4, 0.05 },
+		{ 0, 6, 0.05 / 29 }, { 1, 4, 0.05 }, { 1, 7, 0.05 / 29 },
+		{ 1, 12, 0.05 / 29 }, { 1, 40, 0.05 / 29 },
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double	mde, full, half;
+
+		mde = cases[i].mwu ?
+		    dn_stats_mde_mwu(cases[i].n, cases[i].n, cases[i].alpha,
+		    0.8, 4000, 42) :
+		    dn_stats_mde_welch(1, cases[i].n, 1, cases[i].n,
+		    cases[i].alpha, 0.8, 4000, 42);
+		full = sim_power(cases[i].mwu, cases[i].n, mde,
+		    cases[i].alpha, 4000, 1000 + i);
+		half = sim_power(cases[i].mwu, cases[i].n, mde / 2,
+		    cases[i].alpha, 4000, 2000 + i);
+		print_message("%s %zu+%zu alpha %.4f: MDE %.3f SD, power "
+		    "%.3f at the MDE, %.3f at half\n", cases[i].mwu ? "mwu" :
+		    "welch", cases[i].n, cases[i].n, cases[i].alpha, mde,
+		    full, half);
+		assert_true(isfinite(mde) && mde > 0);
+		assert_true(fabs(full - 0.8) < 0.04);
+		assert_true(half < full - 0.15);
+		if (cases[i].n > 2)
+			assert_true(half < 0.5);
+	}
+	/* Out of reach: the exact test at 4 + 4 cannot get under 0.05 / 29;
+	 * no spread at all leaves nothing to scale by. */
+	assert_true(isinf(dn_stats_mde_mwu(4, 4, 0.05 / 29, 0.8, 100, 1)));
+	assert_true(isnan(dn_stats_mde_welch(0, 3, 0, 3, 0.05, 0.8, 100, 1)));
+	assert_true(isnan(dn_stats_mde_welch(1, 1, 1, 3, 0.05, 0.8, 100, 1)));
+	/* Deterministic in the seed. */
+	assert_true(dn_stats_mde_welch(1, 3, 2, 4, 0.05, 0.8, 500, 9) ==
+	    dn_stats_mde_welch(1, 3, 2, 4, 0.05, 0.8, 500, 9));
+	/* Scales with the spread. */
+	NEAR(dn_stats_mde_welch(3, 3, 3, 3, 0.05, 0.8, 500, 9),
+	    3 * dn_stats_mde_welch(1, 3, 1, 3, 0.05, 0.8, 500, 9), 1e-9);
+}
+
 int
 main(void)
 {
@@ -242,6 +356,8 @@ main(void)
 		cmocka_unit_test(welch_reference),
 		cmocka_unit_test(mwu_clustered_design_effect),
 		cmocka_unit_test(bootstrap_contains_truth),
+		cmocka_unit_test(quantiles_reference),
+		cmocka_unit_test(mde_power_simulated),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

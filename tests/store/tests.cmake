@@ -14,3 +14,7 @@ dn_test(store changepoint SOURCES ${DN_TEST_DIR}/test-changepoint.c
 # A version-1 database of the previous release through the CLI, and
 # `devnet query --timeout`.
 dn_script_test(store schema ${DN_TEST_DIR}/schema.sh TIMEOUT 120)
+# The verdict rules of compare.c and the power figures of compare-power.c
+# on hand-made observations (no database).
+dn_test(store verdict-rules SOURCES ${DN_TEST_DIR}/test-compare.c
+    LIBS dn_orch TIMEOUT 120)
