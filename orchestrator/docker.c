@@ -115,7 +115,8 @@ dk_swarm_manager(char **addr, char **cause)
 	return (0);
 }
 
-/* Field 22 of /proc/PID/stat (start time in clock ticks), or 0. */
+/* Field 22 of /proc/PID/stat (start time in clock ticks), or 0; 0 too
+ * for a zombie (a killed devnet nobody reaped yet is gone). */
 static unsigned long long
 start_time(pid_t pid)
 {
@@ -132,10 +133,11 @@ start_time(pid_t pid)
 	if (n <= 0)
 		return (0);
 	buf[n] = '\0';
-	if ((p = strrchr(buf, ')')) == NULL)
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ' || p[2] == 'Z' ||
+	    p[2] == 'X')
 		return (0);
 	/* after ") " comes field 3 */
-	for (f = 3; f < 22 && p != NULL; f++)
+	for (f = 3; f <= 22 && p != NULL; f++)
 		p = strchr(p + 1, ' ');
 	if (p != NULL)
 		v = strtoull(p + 1, NULL, 10);
@@ -183,7 +185,7 @@ dk_owner_alive(const char *owner)
 	st = strtoull(c2 + 1, NULL, 10);
 	if (pid <= 0 || (kill((pid_t)pid, 0) == -1 && errno == ESRCH))
 		return (0);
-	return (start_time((pid_t)pid) == st);
+	return (st != 0 && start_time((pid_t)pid) == st);
 }
 
 static void

@@ -72,4 +72,12 @@ int	 provider_check_images(const struct scenario *, int quiet,
 int	 provider_check_ports(const struct scenario *, const char *addr,
 	    char **cause);
 
+/* --- provider-swarm.c -------------------------------------------------- */
+
+/* The Compose file of one trial of V (endpoints EP, object labels
+ * LABELS "K=V") to OUT.  -1 with *CAUSE when a node's argv fails. */
+int	 swarm_compose(FILE *out, const struct scenario *,
+	    const struct scn_variant *v, const struct plan_endpoints *ep,
+	    const char *const *labels, char **cause);
+
 #endif
