@@ -38,6 +38,8 @@
 
 /* How long a CLI may take to exit after its container was killed. */
 #define CLI_EXIT_MS	15000
+/* Teardown passes, 0.5 s apart, until one removes nothing new. */
+#define TEARDOWN_PASSES	6
 
 static char *
 ctr_name(const struct trial *t, int k)
@@ -237,9 +239,19 @@ docker_teardown(struct trial *t)
 	char		*own = dn_xasprintf(DK_LABEL_OWNER "=%s", dk_owner());
 	const char	*f[] = { run, own, NULL };
 	char		*cause = NULL;
-	int		 n = 0;
+	int		 n = 0, i, before;
 
-	if (dk_remove_labelled(f, 0, &n, &cause) != 0) {
+	/* A CLI killed while dockerd was still creating its container
+	 * leaves one that appears after the first pass: look again. */
+	for (i = 0; i < TEARDOWN_PASSES; i++) {
+		before = n;
+		if (dk_remove_labelled(f, 0, &n, &cause) != 0)
+			break;
+		if (i > 0 && n == before)
+			break;
+		nanosleep(&(struct timespec){ 0, 500 * 1000 * 1000 }, NULL);
+	}
+	if (cause != NULL) {
 		trial_event(t, -1, "teardown", "%s", cause);
 		fprintf(stderr, "devnet: run %lld: teardown: %s\n",
 		    (long long)t->run_id, cause);
