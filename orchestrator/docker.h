@@ -54,8 +54,8 @@ int	 dk_owner_alive(const char *owner);
 struct dk_container {
 	const char	 *name;
 	const char	 *image;
-	char *const	 *argv;		/* the command inside, NULL-terminated */
-	char *const	 *env;		/* "K=V", NULL-terminated, may be NULL */
+	char *const	 *argv;		/* the command, NULL-terminated */
+	char *const	 *env;		/* "K=V", NULL-terminated, or NULL */
 	char *const	 *mounts;	/* host dirs bound at the same path */
 	char *const	 *labels;	/* "K=V", NULL-terminated */
 	double		  cpus;		/* 0 = no limit */

@@ -7,7 +7,8 @@
  * cpu_sys_s, ctx_vol, ctx_invol, io_read_bytes, io_write_bytes, fds
  * and cgroup_mem_bytes; nothing else.  cgroup_mem_bytes is read from the
  * file named by $DN_CGROUP_MEM_FILE (the container providers set it to
- * the container's memory.usage_in_bytes or memory.current), else 0.  Not thread-safe: one sampler per thread.
+ * the container's memory.usage_in_bytes or memory.current), else 0.
+ * Not thread-safe: one sampler per thread.
  */
 #ifndef DN_SAMPLER_H
 #define DN_SAMPLER_H

@@ -16,7 +16,8 @@ skip() {
 	exit 77
 }
 
-command -v docker >/dev/null 2>&1 || skip "no docker CLI (apt-get install docker.io)"
+command -v docker >/dev/null 2>&1 ||
+	skip "no docker CLI (apt-get install docker.io)"
 if ! docker info >/dev/null 2>&1; then
 	command -v dockerd >/dev/null 2>&1 || [ -x /usr/sbin/dockerd ] ||
 		skip "no dockerd"
@@ -60,7 +61,8 @@ labelled() {
 		n=$((n + $(docker $k -q --filter label=devnet.owner | wc -l)))
 	done
 	if docker service ls -q >/dev/null 2>&1; then
-		n=$((n + $(docker service ls -q --filter label=devnet.owner | wc -l)))
+		n=$((n + $(docker service ls -q --filter label=devnet.owner |
+		    wc -l)))
 	fi
 	echo "$n"
 }
@@ -87,11 +89,14 @@ for run in $(q "select id from runs order by id"); do
 			ok "run $run node $node cgroup_mem_bytes $cg" ||
 			fail "run $run node $node cgroup_mem_bytes '$cg'"
 	done
-	sub=$(q "select value from run_facts where run_id = $run and key = 'tx_submitted'")
-	inc=$(q "select value from run_facts where run_id = $run and key = 'tx_included'")
-	fl=$(q "select value from run_facts where run_id = $run and key = 'tx_failed'")
-	pend=$(q "select value from run_facts where run_id = $run and key = 'tx_pending'")
-	dup=$(q "select value from run_facts where run_id = $run and key = 'tx_duplicates'")
+	fact() {
+		q "select value from run_facts where run_id = $run and key = '$1'"
+	}
+	sub=$(fact tx_submitted)
+	inc=$(fact tx_included)
+	fl=$(fact tx_failed)
+	pend=$(fact tx_pending)
+	dup=$(fact tx_duplicates)
 	[ "$sub" -gt 0 ] 2>/dev/null && ok "run $run submitted $sub" ||
 		fail "run $run submitted '$sub'"
 	expect_eq "run $run: included + failed + pending = submitted" \
@@ -109,7 +114,8 @@ expect_eq "nothing labelled left after the runs" "$(labelled)" 0
     --set repeats=1 --db "$DB" --run-dir "$RUNS" --quiet >/dev/null 2>&1 &
 dpid=$!
 for _ in $(seq 1 150); do
-	[ "$(docker ps -q --filter label=devnet.owner | wc -l)" -ge 3 ] && break
+	[ "$(docker ps -q --filter label=devnet.owner | wc -l)" -ge 3 ] &&
+		break
 	sleep 0.2
 done
 sleep 1
