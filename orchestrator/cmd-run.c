@@ -27,13 +27,16 @@ const char run_args_help[] =
     "  --ready-timeout DUR  how long nodes may take to become ready\n"
     "                       (default 10s + 200ms per node)\n"
     "  --grace DUR          SIGTERM to SIGKILL at the end (default 5s)\n"
+    "  --provider local|docker|swarm\n"
+    "                       where the nodes run (overrides `provider`;\n"
+    "                       docs/providers.md)\n"
     "  --quiet              no progress and no summaries\n"
     "  --help               this text\n";
 
 enum {
 	OPT_DB = 256, OPT_LABEL, OPT_SET, OPT_RUN_DIR, OPT_REPEATS, OPT_ORDER,
 	OPT_READY, OPT_GRACE, OPT_QUIET, OPT_HELP, OPT_METRIC, OPT_FORMAT,
-	OPT_THRESHOLD, OPT_UNIT, OPT_TARGET, OPT_STRICT
+	OPT_THRESHOLD, OPT_UNIT, OPT_TARGET, OPT_STRICT, OPT_PROVIDER
 };
 
 static int
@@ -65,6 +68,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		{ "unit", required_argument, NULL, OPT_UNIT },
 		{ "target-effect", required_argument, NULL, OPT_TARGET },
 		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "provider", required_argument, NULL, OPT_PROVIDER },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*why;
@@ -140,6 +144,20 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		case OPT_QUIET:
 			a->ro.quiet = 1;
 			break;
+		case OPT_PROVIDER:
+			if (strcmp(optarg, "local") != 0 &&
+			    strcmp(optarg, "docker") != 0 &&
+			    strcmp(optarg, "swarm") != 0) {
+				*exit_status = usage_error(e, "--provider "
+				    "takes local, docker or swarm, not",
+				    optarg);
+				return (-1);
+			}
+			/* The same as --set provider=X (added after the
+			 * options, so it wins); the last one counts. */
+			free(a->provider_set);
+			a->provider_set = dn_xasprintf("provider=%s", optarg);
+			break;
 		case OPT_HELP:
 			cmd_usage(e, stdout);
 			*exit_status = 0;
@@ -176,6 +194,11 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		return (-1);
 	}
 	a->scenario = argv[optind];
+	if (a->provider_set != NULL) {
+		a->sets = dn_xreallocarray(a->sets, a->nsets + 1,
+		    sizeof(*a->sets));
+		a->sets[a->nsets++] = a->provider_set;
+	}
 	return (0);
 }
 
@@ -184,6 +207,7 @@ run_args_free(struct run_args *a)
 {
 	free(a->sets);
 	free(a->metrics);
+	free(a->provider_set);
 }
 
 int

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "provider.h"
 #include "scenario.h"
 #include "xalloc.h"
 
@@ -110,16 +111,39 @@ out:
 	return (rc);
 }
 
+/* provider swarm: the Compose file of each variant's trials. */
+static int
+print_compose(FILE *out, const struct scenario *s, char **cause)
+{
+	struct plan_endpoints	 ep = { .run_dir = "/RUN_DIR",
+				    .metrics_url = NULL };
+	const char *const	 labels[] = { "devnet.run=RUN_ID",
+				    "devnet.trial=VARIANT.TRIAL",
+				    "devnet.owner=HOST:PID:START", NULL };
+	size_t			 i;
+
+	for (i = 0; i < s->nvariants; i++) {
+		fprintf(out, "\ncompose file of variant %s (`docker stack "
+		    "deploy`; RUN_DIR and the ids are chosen at run time):\n"
+		    "\n", s->variants[i].name);
+		if (swarm_compose(out, s, &s->variants[i], &ep, labels,
+		    cause) != 0)
+			return (-1);
+	}
+	return (0);
+}
+
 static int
 cmd_validate_exec(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "set", required_argument, NULL, 's' },
+		{ "provider", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct scenario	 *s = NULL;
-	char		**sets = NULL, *cause = NULL;
+	char		**sets = NULL, *cause = NULL, *pset = NULL;
 	size_t		  nsets = 0;
 	int		  ch, rc = 1;
 
@@ -127,6 +151,11 @@ cmd_validate_exec(int argc, char **argv)
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "s:h", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'p':
+			/* --set provider=X, after the others (it wins) */
+			free(pset);
+			pset = dn_xasprintf("provider=%s", optarg);
+			break;
 		case 's':
 			sets = dn_xreallocarray(sets, nsets + 1,
 			    sizeof(*sets));
@@ -153,12 +182,18 @@ cmd_validate_exec(int argc, char **argv)
 		free(sets);
 		return (CMD_EXIT_USAGE);
 	}
+	if (pset != NULL) {
+		sets = dn_xreallocarray(sets, nsets + 1, sizeof(*sets));
+		sets[nsets++] = pset;
+	}
 	if (scenario_load(&s, argv[optind], sets, nsets,
 	    cmd_default_node_binary(), &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		goto out;
 	}
-	if (print_plan(stdout, s, &cause) != 0) {
+	if (print_plan(stdout, s, &cause) != 0 ||
+	    (s->provider == SCN_PROV_SWARM && print_compose(stdout, s,
+	    &cause) != 0)) {
 		cmd_error("%s", cause);
 		goto out;
 	}
@@ -166,6 +201,7 @@ cmd_validate_exec(int argc, char **argv)
 out:
 	free(cause);
 	free(sets);
+	free(pset);
 	scenario_free(s);
 	return (rc);
 }
@@ -178,6 +214,9 @@ const struct cmd_entry cmd_validate_entry = {
 "  --set KEY.PATH=VALUE  override a value of the scenario, with the\n"
 "                        same checks (e.g. --set workload.tps=100,\n"
 "                        --set variants.B.read_options=per-call)\n"
+"  --provider local|docker|swarm\n"
+"                        where the nodes run (--set provider=X); with\n"
+"                        swarm the generated Compose file is printed\n"
 "  --help                this text\n"
 "\nPrints the trials in run order and each node's command line per\n"
 "variant; exits 0 when the scenario is valid, 1 when it is not\n"

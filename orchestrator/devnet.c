@@ -21,6 +21,7 @@ static const struct cmd_entry *cmd_table[] = {
 	&cmd_report_entry,
 	&cmd_query_entry,
 	&cmd_export_entry,
+	&cmd_image_entry,
 };
 #define NCMDS	(sizeof(cmd_table) / sizeof(cmd_table[0]))
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "loadgen.h"
+#include "provider.h"
 #include "runner-internal.h"
 #include "transport.h"
 #include "clock.h"
@@ -135,7 +136,7 @@ trial_check_state(struct trial *t)
 	ask = dn_xcalloc((size_t)t->nnodes, sizeof(*ask));
 	for (k = 0; k < t->nnodes; k++)
 		ask[k] = !t->nodes[k].down && !t->nodes[k].stopped &&
-		    !spawn_poll(&t->nodes[k].proc);
+		    !provider_poll(t, k);
 	deadline = dn_now_ns() + (uint64_t)(10 *
 	    t->scn->network.block_interval_ms + 5000) * 1000000u;
 	for (;;) {

@@ -11,6 +11,7 @@
 
 #include "collector.h"
 #include "loadgen.h"
+#include "provider.h"
 #include "runner-internal.h"
 #include "store.h"
 #include "xalloc.h"
@@ -69,7 +70,6 @@ void
 trial_finish(struct trial *t, const struct runner_opts *o)
 {
 	struct loadgen_stats	 st = { 0 };
-	struct proc		**ps;
 	int64_t			 lost = 0, pending;
 	const char		*status;
 	char			*cause = NULL, *reason = NULL;
@@ -80,11 +80,8 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 		trial_check_state(t);
 	grace = runner_sig_count > 1 ? 0 : o->grace_ms ? o->grace_ms :
 	    DEFAULT_GRACE_MS;
-	ps = dn_xcalloc((size_t)t->nnodes, sizeof(*ps));
-	for (k = 0; k < t->nnodes; k++)
-		ps[k] = &t->nodes[k].proc;
-	killed = spawn_stop_all(ps, t->nnodes, grace);
-	free(ps);
+	killed = provider_stop_all(t, grace);
+	provider_teardown(t);
 	if (killed > 0)
 		trial_event(t, -1, "sigkill", "%d node(s) needed SIGKILL after "
 		    "the %d ms grace period", killed, grace);

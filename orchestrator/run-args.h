@@ -18,6 +18,7 @@ struct run_args {
 	int		 repeats;	/* 0 = the scenario's */
 	int		 order;		/* -1 = the scenario's */
 	struct runner_opts ro;
+	char		*provider_set;	/* "provider=X" from --provider */
 	/* devnet ab only */
 	const char	**metrics;
 	size_t		 nmetrics;

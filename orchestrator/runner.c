@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "loadgen.h"
+#include "provider.h"
 #include "runner-internal.h"
 #include "store.h"
 #include "clock.h"
@@ -117,6 +118,8 @@ runner_run(struct scenario *scn, struct dn_store *store,
 	if (reaped > 0 && !o->quiet)
 		fprintf(stderr, "devnet: marked %d run(s) of a dead "
 		    "orchestrator as interrupted\n", reaped);
+	if (provider_prepare(scn, o, cause) != 0)
+		return (-1);
 	if (plan_trials(scn, &plan, &n) != 0 || n == 0) {
 		*cause = dn_xstrdup("the scenario plans no trial");
 		goto out;

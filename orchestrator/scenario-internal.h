@@ -122,6 +122,13 @@ int	 scn_load_workload(struct ctx *c, struct scenario *s,
 /* N may be NULL: then one variant "A" with no changes. */
 int	 scn_load_variants(struct ctx *c, struct scenario *s,
 	    const struct ynode *n);		/* scenario-variants.c */
+/* scenario-provider.c: provider, image, resources, placement at the top
+ * level; image and resources of a variant or an override (WHAT names the
+ * mapping N, "" at the top level). */
+int	 scn_load_provider(struct ctx *c, struct scenario *s,
+	    const struct ynode *root);
+int	 scn_load_container(struct ctx *c, const struct ynode *n,
+	    const char *what, struct scn_settings *set);
 /* After network, duration and variants are loaded. */
 int	 scn_load_events(struct ctx *c, struct scenario *s,
 	    const struct ynode *n);		/* scenario-events.c */

@@ -12,7 +12,8 @@ static const char *const network_keys[] = { "nodes", "block_interval",
 	"accounts", "block_max_txs", "block_reads", "listen", "tcp_base_port",
 	"overrides", NULL };
 static const char *const override_keys[] = { "node", "binary",
-	"read_options", "write_options", "rocksdb", "args", "env", NULL };
+	"read_options", "write_options", "rocksdb", "args", "env", "image",
+	"resources", NULL };
 static const char *const listen_names[] = { "ipc", "tcp", NULL };
 
 int

@@ -154,6 +154,8 @@ scn_load_settings(struct ctx *c, const struct ynode *n, const char *what,
 			    k->value, x->value);
 		}
 	}
+	if (scn_load_container(c, n, what, set) != 0)
+		goto out;
 #undef SUB
 	rc = 0;
 out:
@@ -176,4 +178,5 @@ scn_settings_release(struct scn_settings *set)
 	for (i = 0; i < set->nenv; i++)
 		free(set->env[i]);
 	free(set->env);
+	free(set->image);
 }

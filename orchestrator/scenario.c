@@ -34,7 +34,7 @@
 static const char *const top_keys[] = { "name", "description", "duration",
 	"warmup", "sample_interval", "seed", "network", "workload", "rocksdb",
 	"read_options", "write_options", "variants", "repeats", "order",
-	"events", NULL };
+	"events", "provider", "image", "resources", "placement", NULL };
 static const char *const order_names[] = { "abba", "concurrent", NULL };
 
 static int
@@ -125,6 +125,8 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 	if ((v = ymap_get(root, "events")) != NULL &&
 	    scn_load_events(c, s, v) != 0)
 		return (-1);
+	if (scn_load_provider(c, s, root) != 0)
+		return (-1);
 	return (0);
 }
 
@@ -183,6 +185,8 @@ scenario_free(struct scenario *s)
 	for (i = 0; i < s->nevents; i++)
 		free(s->events[i].variant);
 	free(s->events);
+	scn_settings_release(&s->container);
+	free(s->placement);
 	free(s);
 }
 

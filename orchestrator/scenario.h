@@ -22,6 +22,9 @@ enum scn_workload {
 };
 enum scn_dist { SCN_DIST_UNIFORM, SCN_DIST_ZIPF };
 enum scn_order { SCN_ORDER_ABBA, SCN_ORDER_CONCURRENT };
+/* Where the nodes run (docs/providers.md): processes of this machine, a
+ * container each on the local Docker engine, or a Docker Swarm stack. */
+enum scn_provider { SCN_PROV_LOCAL, SCN_PROV_DOCKER, SCN_PROV_SWARM };
 enum scn_action {
 	SCN_EV_KILL,	/* SIGKILL */
 	SCN_EV_TERM,	/* SIGTERM */
@@ -42,6 +45,10 @@ struct scn_settings {
 	size_t		 nargs;
 	char		**env;		/* "K=V" added to the node's env */
 	size_t		 nenv;
+	/* docker and swarm only (docs/providers.md) */
+	char		*image;		/* container image */
+	double		 cpus;		/* resources.cpus, 0 = not set */
+	uint64_t	 memory;	/* resources.memory bytes, 0 = not set */
 };
 
 struct scn_variant {
@@ -113,6 +120,11 @@ struct scenario {
 	enum scn_order	 order;
 	struct scn_event *events;
 	size_t		 nevents;
+
+	/* Where the nodes run (scenario-provider.c, docs/providers.md). */
+	enum scn_provider provider;
+	struct scn_settings container;	/* base image and resources only */
+	char		*placement;	/* swarm: "spread" or "LABEL=VALUE" */
 };
 
 /*
@@ -131,6 +143,8 @@ int	 scenario_load_buffer(struct scenario **sp, const char *name,
 	    const char *buf, size_t len, char *const *sets, size_t nsets,
 	    const char *default_binary, char **cause);
 void	 scenario_free(struct scenario *);
+/* "local", "docker" or "swarm". */
+const char *scn_provider_name(enum scn_provider);
 /* A duration the way a scenario writes it ("2h", "90s", "500ms") into
  * BUF of CAP bytes. */
 void	 scenario_fmt_ms(char *buf, size_t cap, int64_t ms);

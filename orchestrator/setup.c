@@ -20,6 +20,7 @@
 
 #include "collector.h"
 #include "loadgen.h"
+#include "provider.h"
 #include "runner-internal.h"
 #include "store.h"
 #include "clock.h"
@@ -254,8 +255,7 @@ trial_start(struct trial *t, char **cause)
 	for (i = 0; i < t->nnodes; i++) {
 		struct trial_node	*n = &t->nodes[i];
 
-		if (spawn_start(&n->proc, n->argv, n->env, n->out_path,
-		    cause) != 0)
+		if (provider_start(t, i, cause) != 0)
 			return (-1);
 		pthread_mutex_lock(t->store_mu);
 		rv = dn_store_node_add(t->store, t->run_id, i, n->proc.pid,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "provider.h"
 #include "runner-internal.h"
 #include "clock.h"
 #include "xalloc.h"
@@ -63,7 +64,7 @@ runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
 				pthread_mutex_lock(&t->mu);
 				hello = t->nodes[k].hello;
 				pthread_mutex_unlock(&t->mu);
-				if (spawn_poll(&t->nodes[k].proc)) {
+				if (provider_poll(t, k)) {
 					char *m = trial_post_mortem(t, k,
 					    "exited before it was ready");
 					trial_fail(t, "%s", m);
@@ -122,7 +123,7 @@ fire_event(struct trial *t, const struct scn_event *ev)
 {
 	struct trial_node	*n = &t->nodes[ev->node];
 	char			*cause = NULL;
-	int			 alive = !spawn_poll(&n->proc);
+	int			 alive = !provider_poll(t, ev->node);
 
 	switch (ev->action) {
 	case SCN_EV_KILL:
@@ -134,8 +135,8 @@ fire_event(struct trial *t, const struct scn_event *ev)
 		}
 		n->down = 1;
 		atomic_store(&n->up, 0);
-		spawn_signal(&n->proc, ev->action == SCN_EV_KILL ? SIGKILL :
-		    SIGTERM);
+		provider_signal(t, ev->node, ev->action == SCN_EV_KILL ?
+		    SIGKILL : SIGTERM);
 		trial_event(t, ev->node, action_name(ev->action), "pid %d",
 		    (int)n->proc.pid);
 		break;
@@ -148,7 +149,7 @@ fire_event(struct trial *t, const struct scn_event *ev)
 		}
 		n->stopped = ev->action == SCN_EV_STOP;
 		atomic_store(&n->up, !n->stopped);
-		spawn_signal(&n->proc, n->stopped ? SIGSTOP : SIGCONT);
+		provider_signal(t, ev->node, n->stopped ? SIGSTOP : SIGCONT);
 		trial_event(t, ev->node, action_name(ev->action), "pid %d",
 		    (int)n->proc.pid);
 		if (!n->stopped)
@@ -157,15 +158,14 @@ fire_event(struct trial *t, const struct scn_event *ev)
 	case SCN_EV_RESTART:
 		atomic_store(&n->up, 0);
 		if (alive) {
-			spawn_signal(&n->proc, SIGKILL);
-			while (!spawn_poll(&n->proc))
+			provider_signal(t, ev->node, SIGKILL);
+			while (!provider_poll(t, ev->node))
 				runner_tick(1);
 		}
 		pthread_mutex_lock(&t->mu);
 		n->hello = 0;
 		pthread_mutex_unlock(&t->mu);
-		if (spawn_start(&n->proc, n->argv, n->env, n->out_path,
-		    &cause) != 0) {
+		if (provider_start(t, ev->node, &cause) != 0) {
 			trial_event(t, ev->node, "restart", "failed: %s", cause);
 			free(cause);
 			n->down = 1;
@@ -212,7 +212,7 @@ trial_watch(struct trial *t, char *fired)
 		int			 hello;
 		double			 h, best;
 
-		if (!n->proc.exited && spawn_poll(&n->proc)) {
+		if (!n->proc.exited && provider_poll(t, k)) {
 			atomic_store(&n->up, 0);
 			spawn_status_str(n->proc.status, st, sizeof(st));
 			if (n->down) {

@@ -4,9 +4,11 @@
 # only when something is missing.
 set -eu
 
+# docker.io: provider docker and tests/e2e/docker.sh (which starts dockerd
+# itself, and is skipped where it cannot).
 PKGS="build-essential cmake pkg-config git
 librocksdb-dev rocksdb-tools libnng-dev libsqlite3-dev sqlite3 libyaml-dev
-libcmocka-dev clang libclang-rt-14-dev libcurl4-openssl-dev"
+libcmocka-dev clang libclang-rt-14-dev libcurl4-openssl-dev docker.io"
 
 missing=""
 for p in $PKGS; do

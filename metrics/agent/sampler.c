@@ -16,11 +16,16 @@
 int
 dn_sampler_open(struct dn_sampler *sp, char **cause)
 {
+	const char	*cg;
+
 	sp->fd_status = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 	sp->fd_stat = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
 	sp->fd_io = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
 	sp->fd_fds = open("/proc/self/fd",
 	    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cg = getenv("DN_CGROUP_MEM_FILE");
+	sp->fd_cgmem = cg != NULL && cg[0] != '\0' ?
+	    open(cg, O_RDONLY | O_CLOEXEC) : -1;
 	sp->clk_tck = sysconf(_SC_CLK_TCK);
 	if (sp->clk_tck <= 0)
 		sp->clk_tck = 100;
@@ -37,7 +42,7 @@ void
 dn_sampler_close(struct dn_sampler *sp)
 {
 	int	*fds[] = { &sp->fd_status, &sp->fd_stat, &sp->fd_io,
-		    &sp->fd_fds };
+		    &sp->fd_fds, &sp->fd_cgmem };
 	size_t	 i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -160,4 +165,6 @@ dn_sampler_read(struct dn_sampler *sp, double *v)
 		v[DN_M_IO_WRITE_BYTES] = (double)field(buf, "write_bytes:");
 	}
 	v[DN_M_FDS] = count_fds(sp->fd_fds);
+	if (slurp(sp->fd_cgmem, buf, sizeof(buf)) > 0)
+		v[DN_M_CGROUP_MEM_BYTES] = (double)strtoull(buf, NULL, 10);
 }

@@ -4,8 +4,11 @@
  * re-read with pread at offset 0 (PLATFORM.md: ~13 us per sample).
  *
  * Fills rss_bytes, hwm_bytes, threads, minflt, majflt, cpu_user_s,
- * cpu_sys_s, ctx_vol, ctx_invol, io_read_bytes, io_write_bytes and fds;
- * nothing else.  Not thread-safe: one sampler per thread.
+ * cpu_sys_s, ctx_vol, ctx_invol, io_read_bytes, io_write_bytes, fds
+ * and cgroup_mem_bytes; nothing else.  cgroup_mem_bytes is read from the
+ * file named by $DN_CGROUP_MEM_FILE (the container providers set it to
+ * the container's memory.usage_in_bytes or memory.current), else 0.
+ * Not thread-safe: one sampler per thread.
  */
 #ifndef DN_SAMPLER_H
 #define DN_SAMPLER_H
@@ -15,6 +18,7 @@ struct dn_sampler {
 	int	fd_stat;	/* /proc/self/stat */
 	int	fd_io;		/* /proc/self/io, -1 when not readable */
 	int	fd_fds;		/* /proc/self/fd (directory) */
+	int	fd_cgmem;	/* $DN_CGROUP_MEM_FILE, -1 when unset */
 	long	clk_tck;
 };
 

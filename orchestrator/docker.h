@@ -1,0 +1,95 @@
+/*
+ * docker.h: the one module that runs Docker.  Everything devnet asks of
+ * a Docker engine goes through here, as the `docker` CLI fork/exec'd
+ * with argv arrays (never a shell), its output captured.
+ *
+ * Every object devnet creates carries labels: devnet.run=<run id>,
+ * devnet.trial=<variant>/<trial index> and devnet.owner=<host>:<pid>:
+ * <start time> of the devnet process that created it, so that a trial's
+ * objects can be removed when it ends and a later devnet can remove what
+ * a killed one left (dk_sweep).
+ *
+ * Not here: what a node is, scenarios, the runner (provider-docker.c,
+ * provider-swarm.c use this); what goes into an image (image.c).
+ */
+#ifndef DN_DOCKER_H
+#define DN_DOCKER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DK_LABEL_RUN	"devnet.run"
+#define DK_LABEL_TRIAL	"devnet.trial"
+#define DK_LABEL_OWNER	"devnet.owner"
+
+/*
+ * Run `docker ARGS...` (ARGS NULL-terminated, without "docker"), stdin
+ * from IN_PATH when not NULL.  Returns 0 when it exits 0, with its stdout
+ * in *OUT (caller frees; OUT may be NULL); -1 with *CAUSE naming the
+ * command and docker's last line of stderr.
+ */
+int	 dk_cmd(const char *const *args, const char *in_path, char **out,
+	    char **cause);
+
+/* Is there a Docker CLI and a daemon answering it?  0 with the server's
+ * version in *VERSION (may be NULL), or -1 with *CAUSE "no Docker daemon:
+ * ..." */
+int	 dk_engine_check(char **version, char **cause);
+
+/* 1 when IMAGE is on the local engine, 0 when not, -1 with *CAUSE. */
+int	 dk_image_exists(const char *image, char **cause);
+
+/* 0 when this engine is a swarm manager, else -1 with *CAUSE saying what
+ * to do.  *ADDR (may be NULL) gets the node's advertise address. */
+int	 dk_swarm_manager(char **addr, char **cause);
+
+/* "host:pid:starttime" of this process, for the devnet.owner label. */
+const char *dk_owner(void);
+
+/* Is the devnet process named by OWNER (a devnet.owner label) still
+ * running?  Objects of another host's devnet count as alive. */
+int	 dk_owner_alive(const char *owner);
+
+/* One container to run attached (dk_run_argv). */
+struct dk_container {
+	const char	 *name;
+	const char	 *image;
+	char *const	 *argv;		/* the command, NULL-terminated */
+	char *const	 *env;		/* "K=V", NULL-terminated, or NULL */
+	char *const	 *mounts;	/* host dirs bound at the same path */
+	char *const	 *labels;	/* "K=V", NULL-terminated */
+	double		  cpus;		/* 0 = no limit */
+	uint64_t	  memory;	/* bytes, 0 = no limit */
+};
+
+/*
+ * The argv of `docker run` for C: attached (the CLI lives as long as the
+ * container, forwards its output and exits with its status), removed when
+ * it exits, host network, the caller's uid:gid.  The runner starts it like
+ * a local node.  NULL-terminated, owned by the caller (dk_argv_free).
+ */
+char	**dk_run_argv(const struct dk_container *c);
+void	 dk_argv_free(char **argv);
+
+/* SIG to container NAME: SIGSTOP and SIGCONT as pause and unpause (the
+ * cgroup freezer), others as `docker kill --signal`. */
+int	 dk_signal(const char *name, int sig, char **cause);
+
+/*
+ * Remove every service, container, network and volume whose labels match
+ * all of FILTERS (NULL-terminated: "devnet.run=12", or just
+ * "devnet.owner"), and whose owner is gone when ONLY_DEAD.  Adds how
+ * many to *N.  Returns 0 or -1 with *CAUSE (a missing daemon is an
+ * error).
+ */
+int	 dk_remove_labelled(const char *const *filters, int only_dead,
+	    int *n, char **cause);
+
+/* dk_remove_labelled("devnet.owner", 1, ...): what killed devnets left. */
+int	 dk_sweep(int *n, char **cause);
+
+/* Number of containers, services, networks and volumes labelled by a
+ * devnet (the tests' "nothing left" check), or -1. */
+int	 dk_count_labelled(char **cause);
+
+#endif

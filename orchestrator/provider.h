@@ -1,0 +1,83 @@
+/*
+ * provider.h: where a trial's nodes run.  The runner (setup.c, watch.c,
+ * endcheck.c, finish.c) starts, watches, signals and stops nodes only
+ * through these calls; the scenario's `provider:` picks the
+ * implementation (docs/providers.md):
+ *
+ *   local   provider.c: fork/exec on this machine (spawn.h), as always
+ *   docker  provider-docker.c: one container per node on the local
+ *           Docker engine, host network, the trial dir bind-mounted at
+ *           the same path, limits from `resources:`
+ *   swarm   provider-swarm.c: one Docker Swarm stack per trial
+ *
+ * Every call runs in the main thread.  Not here: the Docker CLI itself
+ * (docker.h), images (image.h), what a node's argv is (plan.c).
+ */
+#ifndef DN_PROVIDER_H
+#define DN_PROVIDER_H
+
+#include "runner.h"
+#include "trial.h"
+
+struct provider_ops {
+	const char	*name;
+	/* Once per `devnet run`, before any trial: check the engine and
+	 * images, remove what killed devnets left.  May be NULL. */
+	int	(*prepare)(const struct scenario *, const struct runner_opts *,
+		    char **cause);
+	/* Start node K of T (n->proc describes what runs it here). */
+	int	(*start)(struct trial *t, int k, char **cause);
+	/* 1 once node K has exited (status in n->proc), 0 while running. */
+	int	(*poll)(struct trial *t, int k);
+	/* Deliver SIG to node K (SIGSTOP/SIGCONT pause and resume it). */
+	int	(*signal)(struct trial *t, int k, int sig);
+	/* SIGTERM every running node, SIGKILL after GRACE_MS; how many
+	 * needed SIGKILL. */
+	int	(*stop_all)(struct trial *t, int grace_ms);
+	/* Remove everything the trial created (containers, stacks). */
+	void	(*teardown)(struct trial *t);
+};
+
+extern const struct provider_ops provider_local;
+extern const struct provider_ops provider_docker;
+extern const struct provider_ops provider_swarm;
+
+const struct provider_ops *provider_of(const struct scenario *);
+
+int	 provider_prepare(const struct scenario *, const struct runner_opts *,
+	    char **cause);
+int	 provider_start(struct trial *t, int k, char **cause);
+int	 provider_poll(struct trial *t, int k);
+int	 provider_signal(struct trial *t, int k, int sig);
+int	 provider_stop_all(struct trial *t, int grace_ms);
+void	 provider_teardown(struct trial *t);
+
+/* --- shared by the container providers (provider-docker.c) ------------- */
+
+/* The image node K of T runs: override > variant > top level > the
+ * image devnet builds from the node binary (image_default_tag).  Caller
+ * frees. */
+char	*provider_node_image(const struct scenario *,
+	    const struct scn_variant *, int k);
+/* resources.cpus and resources.memory of node K (0 = not set). */
+void	 provider_node_limits(const struct scenario *,
+	    const struct scn_variant *, int k, double *cpus, uint64_t *mem);
+/* The labels of every object of T: "K=V", NULL-terminated; caller frees
+ * with dk_argv_free. */
+char	**provider_labels(const struct trial *t);
+/* Check images (building devnet's own when missing) and, with tcp, that
+ * the port range is free.  For prepare. */
+int	 provider_check_images(const struct scenario *, int quiet,
+	    char **cause);
+int	 provider_check_ports(const struct scenario *, const char *addr,
+	    char **cause);
+
+/* --- provider-swarm.c -------------------------------------------------- */
+
+/* The Compose file of one trial of V (endpoints EP, object labels
+ * LABELS "K=V") to OUT.  -1 with *CAUSE when a node's argv fails. */
+int	 swarm_compose(FILE *out, const struct scenario *,
+	    const struct scn_variant *v, const struct plan_endpoints *ep,
+	    const char *const *labels, char **cause);
+
+#endif
