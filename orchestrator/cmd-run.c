@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build.h"
 #include "cmd.h"
 #include "run-args.h"
 #include "scenario.h"
@@ -201,6 +202,14 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		scn->repeats = a->repeats;
 	if (a->order >= 0)
 		scn->order = (enum scn_order)a->order;
+	/* Every rev is built before the first trial: a revision that does
+	 * not build stops here, with the build's last lines. */
+	if (build_variants(scn, a->ro.quiet ? NULL : stderr, &cause) != 0) {
+		cmd_error("%s", cause);
+		free(cause);
+		scenario_free(scn);
+		return (1);
+	}
 	if (dn_store_open(&store, a->db, 0, &cause) != 0) {
 		cmd_error("%s", cause);
 		free(cause);

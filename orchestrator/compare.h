@@ -132,6 +132,20 @@ int	 compare_opt_set(struct compare_opts *o, int opt, const char *val,
 /* Names of the derived metrics compare knows, NULL-terminated (static). */
 const char *const *compare_metric_names(void);
 
+/*
+ * One run's per-trial observation of every derived metric K with USE[K]
+ * set (USE and OUT are indexed like compare_metric_names()), from its
+ * samples at t_ms >= WARMUP_MS: exactly the values a comparison of that
+ * run would test.  OUT[K] is NAN when not used or without data.  For
+ * devnet history, which puts them in commit order.  0, or -1 with *CAUSE.
+ */
+int	 compare_run_observe(struct dn_store *s, int64_t run_id,
+	    int64_t warmup_ms, const int *use, double *out, char **cause);
+/* Unit, better direction (lower|higher|neutral) and description of the
+ * K-th derived metric (static strings); -1 when K is out of range. */
+int	 compare_metric_info(size_t k, const char **unit, const char **better,
+	    const char **desc);
+
 /* Human form of V in UNIT ("251.3 MiB", "20.1k allocs/s") into BUF. */
 void	 compare_fmt_value(double v, const char *unit, char *buf,
 	    size_t len);

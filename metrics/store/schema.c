@@ -17,7 +17,8 @@
 #include "store-internal.h"
 #include "xalloc.h"
 
-#define SCHEMA_VERSION	1
+/* 1: the first schema.  2: runs.git_commit (issue 14; migrate_v2). */
+#define SCHEMA_VERSION	2
 #define BUSY_TIMEOUT_MS	2000
 /* quick_check reads every page: only on databases small enough for it to
  * be quick (docs/schema.md). */
@@ -44,6 +45,7 @@ static const char schema_sql[] =
     " binary TEXT,"
     " binary_sha256 TEXT,"
     " git_describe TEXT,"
+    " git_commit TEXT,"
     " host TEXT,"
     " pid INTEGER,"
     " run_dir TEXT,"
@@ -126,7 +128,7 @@ static const char schema_sql[] =
     "  AND f.node = -1 AND f.key = 'lost_samples') AS lost_samples,"
     " (SELECT count(*) FROM events e WHERE e.run_id = r.id AND e.kind IN"
     "  ('crash','stalled','lost_samples')) AS unplanned_events,"
-    " r.binary_sha256, r.git_describe"
+    " r.binary_sha256, r.git_describe, r.git_commit"
     " FROM runs r;\n"
     /* Aggregate first, name later: joining metrics per group instead of
      * per row halves the cost of a whole-run summary.  Finished runs read
@@ -190,6 +192,34 @@ better_word(enum dn_metric_better b)
 	return ("neutral");
 }
 
+/*
+ * Schema step 2: runs.git_commit, the commit a `rev:` variant was built
+ * from (devnet history orders runs by it).  A database created before it
+ * has a runs table without the column; new ones get it from schema_sql.
+ * Runs before the views are created, since run_summary names the column.
+ */
+static int
+migrate_v2(struct dn_store *s, char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 have_runs = 0, have_col = 0;
+
+	if (sql_prepare(s, "SELECT (SELECT count(*) FROM sqlite_master"
+	    " WHERE type = 'table' AND name = 'runs'),"
+	    " (SELECT count(*) FROM pragma_table_info('runs')"
+	    " WHERE name = 'git_commit')", &st, cause) != 0)
+		return (-1);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		have_runs = sqlite3_column_int(st, 0);
+		have_col = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (!have_runs || have_col)
+		return (0);
+	return (sql_exec(s, "ALTER TABLE runs ADD COLUMN git_commit TEXT",
+	    "add runs.git_commit", cause));
+}
+
 /* Create or upgrade the schema and refresh the metrics dictionary, in one
  * IMMEDIATE transaction (which is also where a competing writer shows). */
 static int
@@ -205,6 +235,7 @@ migrate(struct dn_store *s, char **cause)
 	if (sql_exec(s, "DROP VIEW IF EXISTS run_summary; "
 	    "DROP VIEW IF EXISTS node_summary; "
 	    "DROP VIEW IF EXISTS sample_rates", "drop views", cause) != 0 ||
+	    migrate_v2(s, cause) != 0 ||
 	    sql_exec(s, schema_sql, "create schema", cause) != 0)
 		goto out;
 	if (sql_prepare(s, "SELECT max(version) FROM schema_version", &st,

@@ -193,8 +193,9 @@ dn_store_run_begin(struct dn_store *s, const struct dn_run_info *ri,
 	    "scenario_yaml, variant, trial, repeat, label, binary, "
 	    "binary_sha256, git_describe, host, pid, run_dir, nodes, tps, "
 	    "duration_ms, warmup_ms, sample_interval_ms, token, start_ms, "
-	    "status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-	    "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, 'running')",
+	    "git_commit, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+	    "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, "
+	    "?22, 'running')",
 	    &st, cause) != 0)
 		return (-1);
 	host_name(host, sizeof(host));
@@ -222,6 +223,7 @@ dn_store_run_begin(struct dn_store *s, const struct dn_run_info *ri,
 	sqlite3_bind_int64(st, 19, ri->sample_interval_ms);
 	sql_bind_text(st, 20, token);
 	sqlite3_bind_int64(st, 21, dn_wall_ms());
+	sql_bind_text(st, 22, ri->git_commit);
 	if (write_now(s, st, "insert run", cause) != 0)
 		return (-1);
 	*run_id = sqlite3_last_insert_rowid(s->db);

@@ -49,6 +49,7 @@ struct dn_run_info {
 	const char	*binary;	/* node binary path */
 	const char	*binary_sha256;
 	const char	*git_describe;	/* may be NULL */
+	const char	*git_commit;	/* full id of a built rev, or NULL */
 	const char	*run_dir;
 	int		 nodes;
 	double		 tps;
