@@ -34,7 +34,7 @@ const char run_args_help[] =
 enum {
 	OPT_DB = 256, OPT_LABEL, OPT_SET, OPT_RUN_DIR, OPT_REPEATS, OPT_ORDER,
 	OPT_READY, OPT_GRACE, OPT_QUIET, OPT_HELP, OPT_METRIC, OPT_FORMAT,
-	OPT_THRESHOLD, OPT_UNIT
+	OPT_THRESHOLD, OPT_UNIT, OPT_FAIL_ON
 };
 
 static int
@@ -64,6 +64,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "unit", required_argument, NULL, OPT_UNIT },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*why;
@@ -78,7 +79,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (!ab && (c == OPT_METRIC || c == OPT_FORMAT ||
-		    c == OPT_THRESHOLD || c == OPT_UNIT))
+		    c == OPT_THRESHOLD || c == OPT_UNIT || c == OPT_FAIL_ON))
 			c = '?';
 		switch (c) {
 		case OPT_DB:
@@ -155,6 +156,9 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 			break;
 		case OPT_UNIT:
 			a->unit = optarg;
+			break;
+		case OPT_FAIL_ON:
+			a->fail_on = optarg;
 			break;
 		default:
 			*exit_status = cmd_bad_option(e, argv[optind - 1]);

@@ -153,4 +153,37 @@ void	 compare_fmt_value(double v, const char *unit, char *buf,
  * (also used by qtab.c). */
 void	 compare_json_str(FILE *out, const char *s);
 
+/*
+ * The CI gate (compare-gate.c).  --fail-on worse|changed: a command exits
+ * COMPARE_EXIT_GATE after printing when a compared metric is worse
+ * (worse) or anything is not same (changed).
+ */
+#define COMPARE_EXIT_GATE	3
+enum compare_fail_on {
+	COMPARE_FAIL_NONE = 0,
+	COMPARE_FAIL_WORSE,
+	COMPARE_FAIL_CHANGED
+};
+/* Parse "worse" or "changed" into *FAIL_ON; -1 if unknown. */
+int	 compare_fail_on_parse(const char *s, int *fail_on);
+/* Does R trip the FAIL_ON policy? */
+int	 compare_gate_tripped(const struct compare_result *r, int fail_on);
+/* JUnit XML: BEGIN and END around one testsuite per comparison (RENDER:
+ * one testcase per metric, a failure per worse, named TITLE). */
+void	 compare_junit_begin(FILE *out);
+void	 compare_junit_render(const struct compare_result *r,
+	    const char *title, FILE *out);
+void	 compare_junit_end(FILE *out);
+/* "### :x: TITLE: 1 worse, 0 better, 28 same", before a markdown table
+ * that goes into a pull-request comment. */
+void	 compare_markdown_heading(const struct compare_result *r,
+	    const char *title, FILE *out);
+/* compare_print with the gate: JUNIT renders a testsuite instead of
+ * OPTS->format; *TRIPPED says whether FAIL_ON tripped.  0, or -1 with
+ * *CAUSE. */
+int	 compare_gate_print(struct dn_store *s, const char *side_a,
+	    const char *side_b, const struct compare_opts *opts, int junit,
+	    int fail_on, const char *title, FILE *out, int *tripped,
+	    char **cause);
+
 #endif

@@ -24,6 +24,7 @@ struct run_args {
 	const char	*format;
 	const char	*threshold;
 	const char	*unit;
+	const char	*fail_on;
 };
 
 /* Options text for --help of run and ab. */
