@@ -57,7 +57,8 @@ cmd_ab_exec(int argc, char **argv)
 	/* Checked before anything runs: a typo must not cost a run. */
 	if (a.format != NULL && strcmp(a.format, "junit") == 0) {
 		junit = 1;
-		co.format = COMPARE_JSON;	/* a machine format: see below */
+		/* A machine format: run output goes to stderr below. */
+		co.format = COMPARE_JSON;
 	} else if (a.format != NULL && compare_opt_set(&co, 'f', a.format,
 	    &cause) != 0)
 		goto bad;

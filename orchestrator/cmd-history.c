@@ -299,8 +299,8 @@ cmd_history_exec(int argc, char **argv)
 		case 'f':
 			if (compare_format_parse(optarg, &format) != 0 ||
 			    format == COMPARE_MARKDOWN) {
-				cmd_error("unknown format '%s' (table, json or "
-				    "csv)", optarg);
+				cmd_error("unknown format '%s' (table, json "
+				    "or csv)", optarg);
 				return (CMD_EXIT_USAGE);
 			}
 			break;

@@ -84,8 +84,8 @@ print_plan(FILE *out, const struct scenario *s, char **cause)
 
 			/* Built by `run` and `ab` before any trial (build.c);
 			 * validate builds nothing. */
-			fprintf(out, "  rev %s: built in a worktree of %s with",
-			    s->variants[i].set.rev, s->build.repo);
+			fprintf(out, "  rev %s: built in a worktree of %s "
+			    "with", s->variants[i].set.rev, s->build.repo);
 			for (c = 0; c < s->build.ncommand; c++) {
 				fputc(' ', out);
 				plan_put_quoted(out, s->build.command[c]);

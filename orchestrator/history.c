@@ -304,6 +304,11 @@ history_load(struct dn_store *s, const struct history_opts *o,
 	*hp = NULL;
 	while (names[nm] != NULL)
 		nm++;
+	if (nm > sizeof(use) / sizeof(use[0])) {
+		*cause = dn_xasprintf("%zu metrics: more than history knows",
+		    nm);
+		return (-1);
+	}
 	if (o->metrics == NULL || o->nmetrics == 0) {
 		for (k = 0; k < nm; k++)
 			use[k] = 1;

@@ -19,9 +19,9 @@ struct dn_store;
 struct history_opts {
 	const char		*scenario;	/* NULL: the only one stored */
 	const char		*variant;	/* NULL: every variant */
-	const char *const	*metrics;	/* NULL: every derived metric */
+	const char *const	*metrics;	/* NULL: every metric */
 	size_t			 nmetrics;
-	const char		*repo;		/* for commit order; NULL "." */
+	const char		*repo;		/* orders commits; NULL "." */
 	int			 search_kappa;	/* dn_cp_opts.search_kappa */
 };
 

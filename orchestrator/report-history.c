@@ -209,8 +209,8 @@ page(FILE *out, const struct history *h, const char *db)
 
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-	    "<title>devnet history: ", out);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head>"
+	    "<meta charset=\"utf-8\"><title>devnet history: ", out);
 	html(out, h->scenario);
 	fprintf(out, "</title>\n<style>%s</style></head><body><main>\n"
 	    "<h1>History of ", css);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "metric-table.h"
 #include "store.h"
@@ -138,6 +139,47 @@ write_run(const char *db, int group)
 	return (rid);
 }
 
+/* Schema step 2: a version 1 database (runs without git_commit) gets the
+ * column when opened for writing, and keeps its runs. */
+static void
+migrate_v1(void **state)
+{
+	struct tmp		*t = *state;
+	struct dn_store		*s;
+	struct dn_run_info	 ri = { .scenario_name = "m", .variant = "A",
+				    .git_commit = "0123abcd",
+				    .git_describe = "v1-2-g0123abc" };
+	sqlite3			*db;
+	char			*cause = NULL;
+	int64_t			 rid;
+
+	assert_int_equal(sqlite3_open(t->db, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+	    "CREATE TABLE schema_version (version INTEGER NOT NULL);"
+	    "INSERT INTO schema_version VALUES (1);"
+	    "CREATE TABLE runs (id INTEGER PRIMARY KEY, ab_group INTEGER,"
+	    " scenario TEXT NOT NULL, scenario_path TEXT, scenario_yaml TEXT,"
+	    " variant TEXT, trial INTEGER, repeat INTEGER, label TEXT,"
+	    " binary TEXT, binary_sha256 TEXT, git_describe TEXT, host TEXT,"
+	    " pid INTEGER, run_dir TEXT, nodes INTEGER, tps REAL,"
+	    " duration_ms INTEGER, warmup_ms INTEGER NOT NULL DEFAULT 0,"
+	    " sample_interval_ms INTEGER, token TEXT,"
+	    " start_ms INTEGER NOT NULL, end_ms INTEGER,"
+	    " status TEXT NOT NULL DEFAULT 'running', reason TEXT);"
+	    "INSERT INTO runs (scenario, start_ms, status) VALUES"
+	    " ('old', 1, 'ok');", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	if (dn_store_open(&s, t->db, 0, &cause) != 0)
+		fail_msg("open v1: %s", cause);
+	expect(s, "SELECT version FROM schema_version", "2");
+	expect(s, "SELECT scenario, git_commit IS NULL FROM runs", "old,1");
+	assert_int_equal(dn_store_run_begin(s, &ri, &rid, &cause), 0);
+	assert_int_equal(dn_store_commit(s, &cause), 0);
+	expect(s, "SELECT git_commit, git_describe FROM run_summary WHERE "
+	    "scenario = 'm'", "0123abcd,v1-2-g0123abc");
+	dn_store_close(s);
+}
+
 static void
 round_trip(void **state)
 {
@@ -150,7 +192,7 @@ round_trip(void **state)
 	int64_t			 rid = write_run(t->db, 1);
 
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "1");
+	expect(s, "SELECT version FROM schema_version", "2");
 	snprintf(sql, sizeof(sql), "SELECT status, variant, nodes, warmup_ms, "
 	    "token, ab_group IS NOT NULL FROM runs WHERE id = %lld",
 	    (long long)rid);
@@ -402,6 +444,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(migrate_v1, setup, teardown),
 		cmocka_unit_test_setup_teardown(readonly_refuses_writes, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(bad_files, setup, teardown),
