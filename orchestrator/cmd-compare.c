@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "store.h"
+#include "xalloc.h"
 
 #define MAX_METRICS	64
 
@@ -20,7 +21,9 @@ static const char compare_help[] =
     "options:\n"
     "  --db PATH          database (default devnet.db)\n"
     "  --metric NAME      compare only NAME (repeatable)\n"
-    "  --format FMT       table (default), markdown, csv or json\n"
+    "  --format FMT       table (default), markdown (a pull-request\n"
+    "                     comment), csv, json or junit (JUnit XML: one\n"
+    "                     test case per metric, a failure per worse)\n"
     "  --threshold PCT    practical threshold: smaller changes are 'same'\n"
     "                     (default 1)\n"
     "  --unit UNIT        auto (default), trial or node: what one\n"
@@ -31,7 +34,12 @@ static const char compare_help[] =
     "  --strict           runs that differ in scenario, node count, rate,\n"
     "                     duration or warmup, or that missed their load\n"
     "                     rate, are an error (exit 1), not a warning\n"
+    "  --fail-on worse|changed\n"
+    "                     exit 3 after printing when a metric is worse\n"
+    "                     (or, with changed, anything is not same)\n"
     "  --help             this text\n\n"
+    "exit status: 0 compared (and the gate did not trip), 1 error (a bad\n"
+    "side, no data, a store error), 2 usage, 3 --fail-on tripped.\n\n"
     "metrics: rss_max rss_avg hwm_max rss_growth heap_live_avg\n"
     "  allocs_per_s alloc_bytes_per_s threads_avg threads_max minflt_per_s\n"
     "  majflt_per_s cpu_s_per_s ctx_per_s lag_blocks_mean lag_blocks_p99\n"
@@ -45,7 +53,7 @@ const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
 	.usage = "compare [--db PATH] [--metric NAME]... [--format FMT] "
 	    "[--threshold PCT] [--unit auto|trial|node] "
-	    "[--target-effect PCT] [--strict] A B",
+	    "[--target-effect PCT] [--strict] [--fail-on worse|changed] A B",
 	.summary = "compare two runs or sets of runs: the A/B verdict",
 	.help = compare_help,
 	.exec = cmd_compare_exec,
@@ -62,14 +70,16 @@ cmd_compare_exec(int argc, char **argv)
 		{ "unit", required_argument, NULL, 'u' },
 		{ "target-effect", required_argument, NULL, 'e' },
 		{ "strict", no_argument, NULL, 's' },
+		{ "fail-on", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char		*db = CMD_DEFAULT_DB, *metrics[MAX_METRICS];
 	struct compare_opts	 opts = { .metrics = metrics };
 	struct dn_store		*s = NULL;
-	char			*cause = NULL;
-	int			 c, rc = 1;
+	char			*cause = NULL, *title = NULL;
+	int			 c, rc = 1, junit = 0, fail_on = 0;
+	int			 tripped = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -86,7 +96,20 @@ cmd_compare_exec(int argc, char **argv)
 			}
 			metrics[opts.nmetrics++] = optarg;
 			break;
+		case 'F':
+			if (compare_fail_on_parse(optarg, &fail_on) != 0) {
+				cmd_error("unknown --fail-on '%s' (worse or "
+				    "changed)", optarg);
+				return (CMD_EXIT_USAGE);
+			}
+			break;
 		case 'f':
+			if (strcmp(optarg, "junit") == 0) {
+				junit = 1;
+				break;
+			}
+			junit = 0;
+			/* FALLTHROUGH */
 		case 't':
 		case 'u':
 		case 'e':
@@ -110,14 +133,26 @@ cmd_compare_exec(int argc, char **argv)
 		    "compare --help')");
 		return (CMD_EXIT_USAGE);
 	}
+	title = dn_xasprintf("%s vs %s", argv[optind], argv[optind + 1]);
+	if (junit)
+		compare_junit_begin(stdout);
 	if (dn_store_open(&s, db, DN_STORE_RDONLY, &cause) != 0 ||
-	    compare_print(s, argv[optind], argv[optind + 1], &opts, stdout,
-	    &cause) != 0) {
+	    compare_gate_print(s, argv[optind], argv[optind + 1], &opts,
+	    junit, fail_on, title, stdout, &tripped, &cause) != 0) {
 		cmd_error("%s", cause);
 		goto out;
 	}
-	rc = 0;
+	if (junit)
+		compare_junit_end(stdout);
+	/* The verdict is printed whole before the gate says no. */
+	fflush(stdout);
+	rc = tripped ? COMPARE_EXIT_GATE : 0;
+	if (tripped)
+		cmd_error("--fail-on %s: %s", fail_on == COMPARE_FAIL_WORSE ?
+		    "worse" : "changed", fail_on == COMPARE_FAIL_WORSE ?
+		    "a metric is worse" : "a metric changed");
 out:
+	free(title);
 	free(cause);
 	dn_store_close(s);
 	return (rc);

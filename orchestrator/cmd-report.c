@@ -19,6 +19,7 @@
 #include "compare.h"
 #include "metric-table.h"
 #include "outfile.h"
+#include "report-history.h"
 #include "stats.h"
 #include "store.h"
 #include "xalloc.h"
@@ -42,6 +43,12 @@ static const char report_help[] =
     "  --unit UNIT        auto (default), trial or node\n"
     "  --strict           runs that differ in setup or missed their load\n"
     "                     rate are an error, not a warning\n"
+    "  --history          instead of A and B: the history page of a\n"
+    "                     scenario (see 'devnet history'), per metric the\n"
+    "                     series in commit order with its change points\n"
+    "  --scenario NAME    with --history (default: the only one stored)\n"
+    "  --repo PATH        with --history: the git repository that orders\n"
+    "                     the commits (default: the current directory)\n"
     "  --help             this text\n";
 
 static int	cmd_report_exec(int, char **);
@@ -49,7 +56,8 @@ static int	cmd_report_exec(int, char **);
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
 	.usage = "report [--db PATH] [--metric NAME]... [--threshold PCT] "
-	    "[--unit UNIT] -o FILE A B",
+	    "[--unit UNIT] -o FILE A B | report --history [--scenario NAME] "
+	    "-o FILE",
 	.summary = "write an HTML report: verdict table and charts",
 	.help = report_help,
 	.exec = cmd_report_exec,
@@ -812,9 +820,14 @@ cmd_report_exec(int argc, char **argv)
 		{ "threshold", required_argument, NULL, 't' },
 		{ "unit", required_argument, NULL, 'u' },
 		{ "strict", no_argument, NULL, 's' },
+		{ "history", no_argument, NULL, 'H' },
+		{ "scenario", required_argument, NULL, 'S' },
+		{ "repo", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct history_opts	 ho = { .metrics = NULL };
+	int			 history = 0;
 	const char		*db = CMD_DEFAULT_DB, *output = NULL;
 	const char		*metrics[MAX_METRICS];
 	struct compare_opts	 opts = { .metrics = metrics };
@@ -850,6 +863,15 @@ cmd_report_exec(int argc, char **argv)
 				return (CMD_EXIT_USAGE);
 			}
 			break;
+		case 'H':
+			history = 1;
+			break;
+		case 'S':
+			ho.scenario = optarg;
+			break;
+		case 'r':
+			ho.repo = optarg;
+			break;
 		case 'h':
 			cmd_usage(&cmd_report_entry, stdout);
 			return (0);
@@ -857,6 +879,23 @@ cmd_report_exec(int argc, char **argv)
 			return (cmd_bad_option(&cmd_report_entry,
 			    argv[optind - 1]));
 		}
+	}
+	if (history) {
+		/* report-history.c: the page of devnet history. */
+		if (argc != optind || output == NULL) {
+			cmd_error("report --history: want -o FILE and no "
+			    "sides (see 'devnet report --help')");
+			return (CMD_EXIT_USAGE);
+		}
+		ho.metrics = metrics;
+		ho.nmetrics = opts.nmetrics;
+		if (report_history_write(db, &ho, output, &cause) != 0) {
+			cmd_error("%s", cause);
+			free(cause);
+			return (1);
+		}
+		printf("wrote %s\n", output);
+		return (0);
 	}
 	if (argc - optind != 2 || output == NULL) {
 		cmd_error("report: want -o FILE and two sides, A and B (see "

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build.h"
 #include "cmd.h"
 #include "run-args.h"
 #include "scenario.h"
@@ -36,7 +37,8 @@ const char run_args_help[] =
 enum {
 	OPT_DB = 256, OPT_LABEL, OPT_SET, OPT_RUN_DIR, OPT_REPEATS, OPT_ORDER,
 	OPT_READY, OPT_GRACE, OPT_QUIET, OPT_HELP, OPT_METRIC, OPT_FORMAT,
-	OPT_THRESHOLD, OPT_UNIT, OPT_TARGET, OPT_STRICT, OPT_PROVIDER
+	OPT_THRESHOLD, OPT_UNIT, OPT_TARGET, OPT_STRICT, OPT_PROVIDER,
+	OPT_FAIL_ON
 };
 
 static int
@@ -69,6 +71,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		{ "target-effect", required_argument, NULL, OPT_TARGET },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "provider", required_argument, NULL, OPT_PROVIDER },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*why;
@@ -84,7 +87,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (!ab && (c == OPT_METRIC || c == OPT_FORMAT ||
 		    c == OPT_THRESHOLD || c == OPT_UNIT || c == OPT_TARGET ||
-		    c == OPT_STRICT))
+		    c == OPT_STRICT || c == OPT_FAIL_ON))
 			c = '?';
 		switch (c) {
 		case OPT_DB:
@@ -182,6 +185,9 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		case OPT_STRICT:
 			a->strict = 1;
 			break;
+		case OPT_FAIL_ON:
+			a->fail_on = optarg;
+			break;
 		default:
 			*exit_status = cmd_bad_option(e, argv[optind - 1]);
 			return (-1);
@@ -234,6 +240,14 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		scn->repeats = a->repeats;
 	if (a->order >= 0)
 		scn->order = (enum scn_order)a->order;
+	/* Every rev is built before the first trial: a revision that does
+	 * not build stops here, with the build's last lines. */
+	if (build_variants(scn, a->ro.quiet ? NULL : stderr, &cause) != 0) {
+		cmd_error("%s", cause);
+		free(cause);
+		scenario_free(scn);
+		return (1);
+	}
 	if (dn_store_open(&store, a->db, 0, &cause) != 0) {
 		cmd_error("%s", cause);
 		free(cause);

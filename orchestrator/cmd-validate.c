@@ -80,6 +80,20 @@ print_plan(FILE *out, const struct scenario *s, char **cause)
 	    "the token are chosen\nat run time):\n");
 	for (i = 0; i < s->nvariants; i++) {
 		fprintf(out, "\nvariant %s:\n", s->variants[i].name);
+		if (s->variants[i].set.rev != NULL) {
+			size_t	c;
+
+			/* Built by `run` and `ab` before any trial (build.c);
+			 * validate builds nothing. */
+			fprintf(out, "  rev %s: built in a worktree of %s "
+			    "with", s->variants[i].set.rev, s->build.repo);
+			for (c = 0; c < s->build.ncommand; c++) {
+				fputc(' ', out);
+				plan_put_quoted(out, s->build.command[c]);
+			}
+			fprintf(out, "; the node is its %s\n",
+			    s->build.binary);
+		}
 		for (k = 0; k < s->network.nodes; k++) {
 			if (plan_node_argv(s, &s->variants[i], k, &ep, &argv,
 			    &env, cause) != 0)

@@ -256,3 +256,44 @@ compare_side_observe(struct dn_store *s, const struct compare_side *side,
 	}
 	return (0);
 }
+
+/* --- one run at a time (devnet history) -------------------------------- */
+
+int
+compare_run_observe(struct dn_store *s, int64_t run_id, int64_t warmup_ms,
+    const int *use, double *out, char **cause)
+{
+	struct compare_run	 run;
+	struct compare_side	 side;
+	struct obs		 o[NDERIVED];
+	size_t			 k;
+	int			 rc;
+
+	memset(&run, 0, sizeof(run));
+	run.id = run_id;
+	run.warmup_ms = warmup_ms;
+	side.spec = NULL;
+	side.runs = &run;
+	side.nruns = 1;
+	memset(o, 0, sizeof(o));
+	/* The very observations a comparison of this run would test. */
+	rc = compare_side_observe(s, &side, use, o, cause);
+	for (k = 0; k < NDERIVED; k++) {
+		out[k] = rc == 0 && use[k] && o[k].ntrial == 1 ?
+		    o[k].trial_v[0] : NAN;
+		compare_obs_release(&o[k]);
+	}
+	return (rc);
+}
+
+int
+compare_metric_info(size_t k, const char **unit, const char **better,
+    const char **desc)
+{
+	if (k >= NDERIVED)
+		return (-1);
+	*unit = compare_derived[k].unit;
+	*better = compare_derived[k].better;
+	*desc = compare_derived[k].desc;
+	return (0);
+}

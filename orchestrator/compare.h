@@ -160,11 +160,58 @@ int	 compare_opt_set(struct compare_opts *o, int opt, const char *val,
 /* Names of the derived metrics compare knows, NULL-terminated (static). */
 const char *const *compare_metric_names(void);
 
+/*
+ * One run's per-trial observation of every derived metric K with USE[K]
+ * set (USE and OUT are indexed like compare_metric_names()), from its
+ * samples at t_ms >= WARMUP_MS: exactly the values a comparison of that
+ * run would test.  OUT[K] is NAN when not used or without data.  For
+ * devnet history, which puts them in commit order.  0, or -1 with *CAUSE.
+ */
+int	 compare_run_observe(struct dn_store *s, int64_t run_id,
+	    int64_t warmup_ms, const int *use, double *out, char **cause);
+/* Unit, better direction (lower|higher|neutral) and description of the
+ * K-th derived metric (static strings); -1 when K is out of range. */
+int	 compare_metric_info(size_t k, const char **unit, const char **better,
+	    const char **desc);
+
 /* Human form of V in UNIT ("251.3 MiB", "20.1k allocs/s") into BUF. */
 void	 compare_fmt_value(double v, const char *unit, char *buf,
 	    size_t len);
 /* Write S to OUT as a JSON string, with the escapes RFC 8259 requires
  * (also used by qtab.c). */
 void	 compare_json_str(FILE *out, const char *s);
+
+/*
+ * The CI gate (compare-gate.c).  --fail-on worse|changed: a command exits
+ * COMPARE_EXIT_GATE after printing when a compared metric is worse
+ * (worse) or anything is not same (changed).
+ */
+#define COMPARE_EXIT_GATE	3
+enum compare_fail_on {
+	COMPARE_FAIL_NONE = 0,
+	COMPARE_FAIL_WORSE,
+	COMPARE_FAIL_CHANGED
+};
+/* Parse "worse" or "changed" into *FAIL_ON; -1 if unknown. */
+int	 compare_fail_on_parse(const char *s, int *fail_on);
+/* Does R trip the FAIL_ON policy? */
+int	 compare_gate_tripped(const struct compare_result *r, int fail_on);
+/* JUnit XML: BEGIN and END around one testsuite per comparison (RENDER:
+ * one testcase per metric, a failure per worse, named TITLE). */
+void	 compare_junit_begin(FILE *out);
+void	 compare_junit_render(const struct compare_result *r,
+	    const char *title, FILE *out);
+void	 compare_junit_end(FILE *out);
+/* "### :x: TITLE: 1 worse, 0 better, 28 same", before a markdown table
+ * that goes into a pull-request comment. */
+void	 compare_markdown_heading(const struct compare_result *r,
+	    const char *title, FILE *out);
+/* compare_print with the gate: JUNIT renders a testsuite instead of
+ * OPTS->format; *TRIPPED says whether FAIL_ON tripped.  0, or -1 with
+ * *CAUSE. */
+int	 compare_gate_print(struct dn_store *s, const char *side_a,
+	    const char *side_b, const struct compare_opts *opts, int junit,
+	    int fail_on, const char *title, FILE *out, int *tripped,
+	    char **cause);
 
 #endif

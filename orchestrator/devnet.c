@@ -19,6 +19,7 @@ static const struct cmd_entry *cmd_table[] = {
 	&cmd_show_entry,
 	&cmd_compare_entry,
 	&cmd_report_entry,
+	&cmd_history_entry,
 	&cmd_query_entry,
 	&cmd_export_entry,
 	&cmd_image_entry,
@@ -37,7 +38,10 @@ usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", cmd_table[i]->name,
 		    cmd_table[i]->summary);
 	fprintf(out, "\n`devnet COMMAND --help` for a command's options; "
-	    "docs/ for the rest.\n");
+	    "docs/ for the rest.\n\nexit status: 0 done, 1 error (or a "
+	    "failed trial), 2 usage error,\n3 `--fail-on` tripped (compare, "
+	    "ab), 130/143 interrupted (run, ab);\ndocs/cli.md has every "
+	    "command's.\n");
 }
 
 int

@@ -477,3 +477,56 @@ out:
 	free(cache);
 	return (rc);
 }
+
+int
+git_order(const char *repo, char *const *ids, size_t n, long *pos,
+    char **cause)
+{
+	char	**argv, *out = NULL, *line, *nl;
+	size_t	  i, k = 0;
+	long	  at = 0;
+	int	  st, rc = -1;
+
+	for (i = 0; i < n; i++) {
+		pos[i] = -1;
+		/* Handed to git as arguments: commit ids only. */
+		if (ids[i][0] == '\0' || strspn(ids[i],
+		    "0123456789abcdef") != strlen(ids[i])) {
+			*cause = dn_xasprintf("'%s' is not a commit id",
+			    ids[i]);
+			return (-1);
+		}
+	}
+	argv = dn_xcalloc(n + 8, sizeof(*argv));
+	argv[k++] = (char *)"git";
+	argv[k++] = (char *)"-C";
+	argv[k++] = (char *)repo;
+	argv[k++] = (char *)"rev-list";
+	argv[k++] = (char *)"--topo-order";
+	argv[k++] = (char *)"--reverse";
+	for (i = 0; i < n; i++)
+		argv[k++] = ids[i];
+	argv[k] = NULL;
+	st = run(NULL, argv, -1, &out, cause);
+	if (st == -1)
+		goto out;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		*cause = dn_xasprintf("git rev-list in '%s': %s", repo,
+		    out != NULL ? last_line(out) : "failed");
+		goto out;
+	}
+	for (line = out; *line != '\0'; line = nl + 1, at++) {
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl = '\0';
+		for (i = 0; i < n; i++)
+			if (strcmp(line, ids[i]) == 0)
+				pos[i] = at;
+		if (nl == NULL)
+			break;
+	}
+	rc = 0;
+out:
+	free(out);
+	free(argv);
+	return (rc);
+}

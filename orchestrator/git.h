@@ -93,4 +93,14 @@ struct git_build {
 int	 git_build(const struct git_build *b, char **commit,
 	    char **binary_path, int *cached, char **cause);
 
+/*
+ * The positions of the commits IDS[0..N) (full ids) in the history of
+ * REPO, parents before children (`rev-list --topo-order --reverse`):
+ * POS[i] is IDS[i]'s position, comparable between the ids, or -1 when
+ * REPO does not have it.  For ordering runs by commit (devnet history).
+ * Returns 0, or -1 with *CAUSE (not a repository, an id unknown to git).
+ */
+int	 git_order(const char *repo, char *const *ids, size_t n, long *pos,
+	    char **cause);
+
 #endif

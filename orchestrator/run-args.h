@@ -27,6 +27,7 @@ struct run_args {
 	const char	*unit;
 	const char	*target;	/* --target-effect */
 	int		 strict;
+	const char	*fail_on;
 };
 
 /* Options text for --help of run and ab. */

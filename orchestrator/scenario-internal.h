@@ -4,9 +4,10 @@
  * Shared by the files of the loader only: yaml-tree.c (libyaml -> tree,
  * located errors), scenario-set.c (--set), scenario-keys.c (known keys),
  * scenario-get.c (typed getters), scenario-settings.c, scenario-network.c,
- * scenario-workload.c, scenario-variants.c, scenario-events.c (the
- * sections) and scenario.c (the top level and the public API).  Not a
- * public interface: nothing outside those files includes it.
+ * scenario-workload.c, scenario-variants.c, scenario-build.c,
+ * scenario-events.c (the sections) and scenario.c (the top level and the
+ * public API).  Not a public interface: nothing outside those files
+ * includes it.
  */
 #ifndef DN_SCENARIO_INTERNAL_H
 #define DN_SCENARIO_INTERNAL_H
@@ -129,6 +130,11 @@ int	 scn_load_provider(struct ctx *c, struct scenario *s,
 	    const struct ynode *root);
 int	 scn_load_container(struct ctx *c, const struct ynode *n,
 	    const char *what, struct scn_settings *set);
+/* After the variants: the build: section N (may be NULL: then the default
+ * recipe when a variant names a rev); and freeing it. */
+int	 scn_load_build(struct ctx *c, struct scenario *s,
+	    const struct ynode *n);		/* scenario-build.c */
+void	 scn_build_release(struct scn_build *b);
 /* After network, duration and variants are loaded. */
 int	 scn_load_events(struct ctx *c, struct scenario *s,
 	    const struct ynode *n);		/* scenario-events.c */

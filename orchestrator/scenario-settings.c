@@ -1,6 +1,7 @@
 /*
  * scenario-settings.c: the settings a variant or a per-node override may
- * change (binary, read_options, write_options, rocksdb, args, env), and
+ * change (binary, rev, read_options, write_options, rocksdb, args, env;
+ * rev is for variants only), and
  * the rocksdb: {options, block_cache} mapping the top level shares.  A
  * binary is resolved to an absolute path and checked to be executable.
  * Not here: which variants or overrides exist (scenario-variants.c,
@@ -103,6 +104,17 @@ scn_load_settings(struct ctx *c, const struct ynode *n, const char *what,
 	if ((v = ymap_get(n, "binary")) != NULL &&
 	    load_binary(c, v, SUB("binary"), &set->binary) != 0)
 		goto out;
+	if ((v = ymap_get(n, "rev")) != NULL) {
+		if (scn_get_str(c, v, SUB("rev"), &set->rev) != 0)
+			goto out;
+		/* Handed to git as an argument: never an option. */
+		if (set->rev[0] == '\0' || set->rev[0] == '-') {
+			scn_fail(c, v, "%s must be a git revision (HEAD~1, a "
+			    "tag, a branch, a commit id), not '%s'", w,
+			    set->rev);
+			goto out;
+		}
+	}
 	if ((v = ymap_get(n, "read_options")) != NULL &&
 	    scn_get_mode(c, v, SUB("read_options"), &set->read_options) != 0)
 		goto out;
@@ -169,6 +181,7 @@ scn_settings_release(struct scn_settings *set)
 	size_t	i;
 
 	free(set->binary);
+	free(set->rev);
 	free(set->read_options);
 	free(set->write_options);
 	free(set->rocksdb_options);

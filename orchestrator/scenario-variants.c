@@ -1,6 +1,8 @@
 /*
  * scenario-variants.c: the variants: section, NAME: {settings} per variant
- * (one variant "A" with no changes when absent).  Not here: the settings
+ * (one variant "A" with no changes when absent); a variant may name a git
+ * revision (`rev:`) instead of a binary, built before the trials
+ * (build.c).  Not here: the settings
  * (scenario-settings.c), the order trials run in (plan.c).
  */
 #include <stdlib.h>
@@ -11,8 +13,8 @@
 
 #define SCN_MAX_VARIANTS 64
 
-static const char *const settings_keys[] = { "binary", "read_options",
-	"write_options", "rocksdb", "args", "env", "image",
+static const char *const settings_keys[] = { "binary", "rev",
+	"read_options", "write_options", "rocksdb", "args", "env", "image",
 	"resources", NULL };
 
 static int
@@ -60,6 +62,10 @@ scn_load_variants(struct ctx *c, struct scenario *s, const struct ynode *n)
 		free(w);
 		if (rc != 0)
 			return (-1);
+		if (var->set.rev != NULL && var->set.binary != NULL)
+			return (scn_fail(c, ymap_get(v, "rev"), "variants.%s "
+			    "sets both 'binary' and 'rev'; a variant runs "
+			    "one or the other", var->name));
 	}
 	return (0);
 }

@@ -11,7 +11,7 @@
  * scenario, checking every key, type and range.  This file reads the file,
  * runs the passes, walks the top level and resolves the node binaries; the
  * sections have their own loaders (scenario-network.c, -workload.c,
- * -variants.c, -events.c, -settings.c), built on the key checks
+ * -variants.c, -build.c, -events.c, -settings.c), built on the key checks
  * (scenario-keys.c) and the typed getters (scenario-get.c).  Internal
  * interfaces: scenario-internal.h.  Not here: the trial plan and node argv
  * (plan.c).
@@ -33,8 +33,9 @@
 /* --- pass 2: the schema ------------------------------------------------- */
 static const char *const top_keys[] = { "name", "description", "duration",
 	"warmup", "sample_interval", "seed", "network", "workload", "rocksdb",
-	"read_options", "write_options", "variants", "repeats", "order",
-	"events", "provider", "image", "resources", "placement", NULL };
+	"read_options", "write_options", "variants", "build", "repeats",
+	"order", "events", "provider", "image", "resources", "placement",
+	NULL };
 static const char *const order_names[] = { "abba", "concurrent", NULL };
 
 static int
@@ -104,7 +105,8 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 	if ((v = ymap_get(root, "write_options")) != NULL &&
 	    scn_get_mode(c, v, "write_options", &s->write_options) != 0)
 		return (-1);
-	if (scn_load_variants(c, s, ymap_get(root, "variants")) != 0)
+	if (scn_load_variants(c, s, ymap_get(root, "variants")) != 0 ||
+	    scn_load_build(c, s, ymap_get(root, "build")) != 0)
 		return (-1);
 	if ((v = ymap_get(root, "repeats")) != NULL &&
 	    scn_get_int32(c, v, "repeats", 1, 1000, &s->repeats) != 0)
@@ -130,7 +132,8 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 	return (0);
 }
 
-/* Every variant runs a binary: its own, or the default one. */
+/* Every variant runs a binary: its own, the default one, or (rev) the one
+ * built before the trials (build.c). */
 static int
 resolve_binaries(struct ctx *c, struct scenario *s)
 {
@@ -141,7 +144,8 @@ resolve_binaries(struct ctx *c, struct scenario *s)
 	if (c->default_binary == NULL)
 		return (0);
 	for (i = 0; i < s->nvariants; i++) {
-		if (s->variants[i].set.binary != NULL)
+		if (s->variants[i].set.binary != NULL ||
+		    s->variants[i].set.rev != NULL)
 			continue;
 		if ((abs = realpath(c->default_binary, NULL)) == NULL ||
 		    stat(abs, &st) != 0 || !S_ISREG(st.st_mode) ||
@@ -179,8 +183,11 @@ scenario_free(struct scenario *s)
 	free(s->write_options);
 	for (i = 0; i < s->nvariants; i++) {
 		free(s->variants[i].name);
+		free(s->variants[i].git_commit);
+		free(s->variants[i].git_describe);
 		scn_settings_release(&s->variants[i].set);
 	}
+	scn_build_release(&s->build);
 	free(s->variants);
 	for (i = 0; i < s->nevents; i++)
 		free(s->events[i].variant);

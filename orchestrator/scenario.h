@@ -37,6 +37,8 @@ enum scn_action {
  * set (inherit). */
 struct scn_settings {
 	char		*binary;	/* absolute path once loaded */
+	char		*rev;		/* variants only: a git revision to
+					   build instead (build.c) */
 	char		*read_options;	/* "cached" | "per-call" */
 	char		*write_options;
 	char		*rocksdb_options; /* rocksdb options string */
@@ -54,6 +56,20 @@ struct scn_settings {
 struct scn_variant {
 	char			*name;
 	struct scn_settings	 set;
+	/* Filled before the trials by build_variants (build.c), stored
+	 * with every run; NULL when unknown. */
+	char			*git_commit;	/* rev variants only */
+	char			*git_describe;
+};
+
+/* How a variant's `rev:` becomes a binary (top-level `build:`, or the
+ * default recipe for devnet-node when a variant names a rev). */
+struct scn_build {
+	char		*repo;		/* absolute once loaded */
+	char		**command;	/* argv, NULL-terminated */
+	size_t		 ncommand;
+	char		*binary;	/* relative to the worktree */
+	int		 given;		/* 1: from the file or --set */
 };
 
 struct scn_override {
@@ -116,6 +132,7 @@ struct scenario {
 
 	struct scn_variant *variants;
 	size_t		 nvariants;
+	struct scn_build build;		/* repo NULL: no variant has a rev */
 	int		 repeats;		/* default 1 */
 	enum scn_order	 order;
 	struct scn_event *events;

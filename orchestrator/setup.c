@@ -163,6 +163,8 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 	ri.label = o->label;
 	ri.binary = binary;
 	ri.binary_sha256 = sha;
+	ri.git_describe = t->var->git_describe;
+	ri.git_commit = t->var->git_commit;
 	ri.nodes = t->nnodes;
 	ri.tps = scn->workload.kind == SCN_WL_TRANSFER ? scn->workload.tps : 0;
 	ri.duration_ms = scn->duration_ms;

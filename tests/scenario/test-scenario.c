@@ -87,6 +87,21 @@ struct bad {
 };
 
 static const struct bad bad_files[] = {
+	{ "rev and binary", BASE "variants:\n  A: {binary: /bin/true, rev: "
+	  "HEAD}\n", NULL, ":6:31:", "sets both 'binary' and 'rev'" },
+	{ "option-like rev", BASE "variants:\n  A: {rev: --all}\n", NULL,
+	  ":6:12:", "must be a git revision" },
+	{ "rev in an override", BASE "  overrides:\n    - {node: 0, rev: "
+	  "HEAD}\n", NULL, ":6:17:", "unknown key 'rev'" },
+	{ "build without command", BASE "build: {repo: ., binary: x}\n",
+	  NULL, ":5:8:", "build needs 'command'" },
+	{ "build command not a list", BASE "build: {repo: ., command: make, "
+	  "binary: x}\n", NULL, ":5:27:", "build.command must be a list" },
+	{ "build binary absolute", BASE "build: {repo: ., command: [make], "
+	  "binary: /x}\n", NULL, ":5:43:", "must be a path relative" },
+	{ "build repo missing", BASE "build: {repo: /nonexistent/r, "
+	  "command: [make], binary: x}\n", NULL, ":5:15:",
+	  "build.repo '/nonexistent/r' is not a directory" },
 	{ "unknown key", BASE "workload:\n  kind: transfer\n  tsp: 50\n", NULL,
 	  ":7:3:", "unknown key 'tsp' in workload (did you mean 'tps'?)" },
 	{ "unknown top key", BASE "durtion: 5s\n", NULL, ":5:1:",

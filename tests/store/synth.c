@@ -50,6 +50,8 @@ struct synth {
 	double		 tps;		/* runs.tps */
 	int		 running;	/* leave the runs running (no run end) */
 	const char	*label;
+	const char	*scenario;
+	const char	*commit;	/* stored as runs.git_commit */
 };
 
 static double
@@ -119,7 +121,7 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
     int64_t *nsamples, int64_t *run_out)
 {
 	struct dn_run_info	 ri = {
-		.group_id = gid, .scenario_name = "synthetic",
+		.group_id = gid, .scenario_name = sy->scenario,
 		.scenario_path = "synthetic.yaml",
 		.scenario_yaml = "name: synthetic\n# written by dn-store-synth\n",
 		.variant = variant, .trial = trial, .repeat = repeat,
@@ -128,7 +130,8 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 		.nodes = sy->nodes, .tps = sy->tps,
 		.duration_ms = sy->seconds * 1000,
 		.warmup_ms = sy->warmup_s * 1000,
-		.sample_interval_ms = sy->interval_ms, .token = 42 };
+		.sample_interval_ms = sy->interval_ms, .token = 42,
+		.git_commit = sy->commit, .git_describe = sy->commit };
 	struct series_state	*ss;
 	char			*cause = NULL;
 	int64_t			 rid, t, n = 0;
@@ -231,7 +234,7 @@ usage(void)
 	    "    [--metrics N] [--seed N] [--trial-sd X] [--node-sd X] "
 	    "[--sample-sd X]\n    [--effect METRIC=PCT]... [--variants A,B] "
 	    "[--label L] [--events] [--crash] [--time]\n    [--batch ROWS] "
-	    "[--running] [--rate-missed] [--tps X]\n");
+	    "[--running] [--rate-missed] [--tps X]\n    [--scenario NAME] [--commit ID]\n");
 }
 
 int
@@ -259,6 +262,8 @@ main(int argc, char **argv)
 		{ "running", no_argument, NULL, 'R' },
 		{ "rate-missed", no_argument, NULL, 'M' },
 		{ "tps", required_argument, NULL, 'x' },
+		{ "scenario", required_argument, NULL, 'c' },
+		{ "commit", required_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct synth	 sy = { .trials = 4, .nodes = 4, .seconds = 120,
@@ -267,6 +272,7 @@ main(int argc, char **argv)
 			    .trial_sd = 0.02, .node_sd = 0.03,
 			    .sample_sd = 0.02, .label = "synthetic",
 			    .tps = 25,
+			    .scenario = "synthetic",
 			    .batch = 10000 };
 	const char	*variants = "A,B";
 	struct dn_store	*s = NULL;
@@ -298,6 +304,8 @@ main(int argc, char **argv)
 		case 'M': sy.rate_missed = 1; break;
 		case 'x': sy.tps = atof(optarg); break;
 		case 'v': variants = optarg; break;
+		case 'c': sy.scenario = optarg; break;
+		case 'g': sy.commit = optarg; break;
 		case 'e':
 			if (sy.neffects == MAX_EFFECTS ||
 			    (eq = strchr(optarg, '=')) == NULL) {
@@ -331,7 +339,7 @@ main(int argc, char **argv)
 	}
 	rng = sy.seed;
 	if (dn_store_open(&s, sy.db, 0, &cause) != 0 ||
-	    dn_store_group_create(s, "synthetic", sy.label, &gid,
+	    dn_store_group_create(s, sy.scenario, sy.label, &gid,
 	    &cause) != 0) {
 		fprintf(stderr, "dn-store-synth: %s\n", cause);
 		free(cause);
