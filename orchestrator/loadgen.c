@@ -74,6 +74,34 @@ rate_at(const struct scenario *scn, double s)
 	return (scn->workload.tps);
 }
 
+/*
+ * Intended send time of transaction K, in seconds after t=0: the time at
+ * which the integral of the target rate reaches K.  With a linear ramp
+ * from r0 to r1 over R seconds that integral is r0 s + (r1 - r0) s^2 / 2R,
+ * so s solves a quadratic; written as 2K / (r0 + sqrt(r0^2 + 4aK)) it has
+ * no cancellation and holds for r0 = 0 (a ramp from 0, where the rate at
+ * t=0 is 0 and stepping by 1 / rate would never leave t=0) and for a ramp
+ * down.  After the ramp the rate is constant.
+ */
+static double
+intended_s(const struct scenario *scn, uint64_t k)
+{
+	double	r0 = scn->workload.ramp_from_tps, r1 = scn->workload.tps;
+	double	ramp = (double)scn->workload.ramp_ms / 1000.0;
+	double	kk = (double)k, in_ramp, a, disc;
+
+	if (k == 0)
+		return (0);
+	if (ramp <= 0)
+		return (kk / r1);
+	in_ramp = ramp * (r0 + r1) / 2;
+	if (kk >= in_ramp)
+		return (ramp + (kk - in_ramp) / r1);
+	a = (r1 - r0) / (2 * ramp);
+	disc = r0 * r0 + 4 * a * kk;
+	return (2 * kk / (r0 + sqrt(disc > 0 ? disc : 0)));
+}
+
 static uint32_t
 pick_account(struct loadgen *l)
 {
@@ -235,10 +263,7 @@ loadgen_main(void *arg)
 			}
 			add_lag(l, (double)(dn_now_ns() - due) / 1e3);
 			/* The schedule: intended times from the rate alone. */
-			if (scn->workload.ramp_ms > 0)
-				next_s += 1.0 / rate_at(scn, next_s);
-			else
-				next_s = (double)id / scn->workload.tps;
+			next_s = intended_s(scn, id);
 			due = t0 + (uint64_t)llround(next_s * 1e9);
 		}
 		if (node >= 0)
