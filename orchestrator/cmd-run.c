@@ -228,6 +228,9 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		    (long long)res->group_id);
 		fflush(f);
 	}
+	/* The trials are over: from here a signal ends devnet at once (the
+	 * comparison of `devnet ab` takes no more signals synchronously). */
+	runner_unblock_signals();
 	*storep = store;
 	*scnp = scn;
 	return (runner_exit_status(res));

@@ -152,7 +152,7 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 		reason = dn_xstrdup(t->fail_reason ? t->fail_reason : "failed");
 	else if (runner_sig_count)
 		reason = dn_xasprintf("stopped by %s",
-		    runner_sig_first == SIGINT ? "SIGINT" : "SIGTERM");
+		    runner_sig_name(runner_sig_first));
 	else if (t->unplanned > 0)
 		reason = dn_xasprintf("%d unplanned fault(s): see events",
 		    t->unplanned);

@@ -196,9 +196,7 @@ out:
 int
 runner_exit_status(const struct runner_result *res)
 {
-	if (res->signal == SIGINT)
-		return (130);
-	if (res->signal == SIGTERM)
-		return (143);
+	if (res->signal > 0)
+		return (128 + res->signal);
 	return (res->nfailed > 0 ? 1 : 0);
 }
