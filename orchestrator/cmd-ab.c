@@ -59,6 +59,8 @@ cmd_ab_exec(int argc, char **argv)
 	status = run_args_execute(&a, &res, &store, &scn);
 	if (store == NULL)
 		goto out;
+	if (res.store_failed)
+		goto out;	/* said why; the plan did not finish */
 	if (res.signal != 0) {
 		fprintf(stderr, "devnet: interrupted: no comparison (the runs "
 		    "so far are stored)\n");

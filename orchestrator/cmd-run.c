@@ -218,7 +218,18 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		}
 		res->nfailed++;
 	}
-	if (res->nruns > 0) {
+	if (res->store_failed && res->nruns > 0) {
+		/* Not 'stored': the last runs lost samples and the rest of
+		 * the plan did not run. */
+		fprintf(stderr, "devnet: stopped: the database '%s' could not "
+		    "be written (see above); run%s", a->db, res->nruns > 1 ?
+		    "s" : "");
+		for (i = 0; i < res->nruns; i++)
+			fprintf(stderr, " %lld", (long long)res->run_ids[i]);
+		fprintf(stderr, " recorded; those running then are "
+		    "marked failed and keep the samples committed before "
+		    "it\n");
+	} else if (res->nruns > 0) {
 		FILE	*f = a->ro.out != NULL ? a->ro.out : stdout;
 
 		fprintf(f, "stored run%s", res->nruns > 1 ? "s" : "");

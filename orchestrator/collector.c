@@ -379,6 +379,11 @@ writer_main(void *arg)
 
 		if (n > 0) {
 			pthread_mutex_lock(t->store_mu);
+			/* Once a write failed (disk full) nothing more goes
+			 * in: what space is left is for recording the ends of
+			 * the runs (runner.c, the reserve). */
+			if (t->store_down != NULL && *t->store_down)
+				n = 0;
 			for (i = 0; i < n; i++) {
 				if (dn_store_sample(t->store, t->run_id,
 				    rows[i].node, rows[i].metric, rows[i].t_ms,
@@ -394,7 +399,8 @@ writer_main(void *arg)
 		if (pending >= COMMIT_ROWS || stop || (pending > 0 &&
 		    dn_now_ns() - last_commit >= COMMIT_MS * 1000000ull)) {
 			pthread_mutex_lock(t->store_mu);
-			if (dn_store_commit(t->store, &cause) != 0) {
+			if (!(t->store_down != NULL && *t->store_down) &&
+			    dn_store_commit(t->store, &cause) != 0) {
 				trial_store_error(t, cause);
 				cause = NULL;
 			}

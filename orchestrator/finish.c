@@ -91,6 +91,15 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 	collector_stop(t->col, runner_sig_count > 1 ? 100 : 1000);
 	t->col = NULL;
 
+	/* The facts, events and end of the run in one commit: a few pages,
+	 * not a few per fact (what the reserve of a full disk must hold). */
+	pthread_mutex_lock(t->store_mu);
+	if (dn_store_begin(t->store, &cause) != 0) {
+		free(cause);
+		cause = NULL;
+	}
+	pthread_mutex_unlock(t->store_mu);
+
 	for (k = 0; k < t->nnodes; k++)
 		lost += t->nodes[k].lost;
 	trial_fact(t, -1, "lost_samples", "%lld", (long long)lost);
@@ -141,6 +150,12 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 	if (t->store_failed)
 		trial_fail(t, "cannot write to the database: %s",
 		    t->store_error ? t->store_error : "?");
+	/* The store went down in this slot (runner.c released the reserve
+	 * for what follows): say so among the events too. */
+	if (t->store_down != NULL && *t->store_down)
+		trial_event(t, -1, "store_failed", "%s; samples committed "
+		    "before it are kept, later ones lost", t->fail_reason ?
+		    t->fail_reason : "cannot write to the database");
 
 	if (runner_sig_count)
 		status = "interrupted";

@@ -31,6 +31,7 @@ struct runner_result {
 	size_t		 nruns;
 	int		 nfailed;
 	int		 signal;	/* the stop signal that stopped it, or 0 */
+	int		 store_failed;	/* a write failed: runs after not run */
 };
 
 /*
