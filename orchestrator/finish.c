@@ -139,6 +139,15 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 		    loadgen_lag_quantile(t->lg, 0.999));
 		trial_fact(t, -1, "send_lag_max_us", "%.1f",
 		    loadgen_lag_quantile(t->lg, 1.0));
+		/* How it waited: sleep or spin, at a real-time priority or
+		 * not (docs/benchmarks.md, "Load generator wait"). */
+		trial_fact(t, -1, "loadgen_wait", "%s", st.wait);
+		trial_fact(t, -1, "loadgen_realtime", "%d", st.realtime);
+		if (t->scn->workload.realtime && !st.realtime)
+			trial_event(t, -1, "realtime_denied", "workload."
+			    "realtime: SCHED_FIFO not allowed here (root or "
+			    "CAP_SYS_NICE); the load generator ran at the "
+			    "default priority");
 		if (!runner_sig_count && st.elapsed_s > 0 &&
 		    achieved < 0.99 * st.target_tps)
 			trial_event(t, -1, "rate_missed", "achieved %.2f tx/s "

@@ -835,7 +835,7 @@ static const char *const network_keys[] = { "nodes", "block_interval",
 	"overrides", NULL };
 static const char *const workload_keys[] = { "kind", "tps", "ramp", "keys",
 	"zipf_s", "read_rate", "read_keys", "reads", "cf_count", "cf_options",
-	"cf_cycles", NULL };
+	"cf_cycles", "realtime", NULL };
 static const char *const ramp_keys[] = { "from", "over", NULL };
 static const char *const rocksdb_keys[] = { "options", "block_cache", NULL };
 static const char *const settings_keys[] = { "binary", "read_options",
@@ -847,6 +847,7 @@ static const char *const event_keys[] = { "at", "action", "node", "variant",
 static const char *const wl_names[] = { "transfer", "readrandom", "cf-churn",
 	"idle", NULL };
 static const char *const dist_names[] = { "uniform", "zipf", NULL };
+static const char *const bool_names[] = { "false", "true", NULL };
 static const char *const order_names[] = { "abba", "concurrent", NULL };
 static const char *const action_names[] = { "kill", "term", "stop", "cont",
 	"restart", NULL };
@@ -1114,6 +1115,11 @@ load_workload(struct ctx *c, struct scenario *s, const struct ynode *n)
 		    1, 30 * DAY_MS, &s->workload.ramp_ms) != 0)
 			return (-1);
 	}
+	k = 0;
+	if ((v = map_get(n, "realtime")) != NULL &&
+	    get_enum(c, v, "workload.realtime", bool_names, &k) != 0)
+		return (-1);
+	s->workload.realtime = k;
 	k = SCN_DIST_UNIFORM;
 	if ((v = map_get(n, "keys")) != NULL &&
 	    get_enum(c, v, "workload.keys", dist_names, &k) != 0)

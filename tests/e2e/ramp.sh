@@ -1,6 +1,8 @@
 # ramp.sh: a load that ramps up from 0 TPS sends what the integral of its
 # ramp says, on schedule: it once sent one transaction at t=0 and nothing
-# more, and the run still ended ok.
+# more, and the run still ended ok.  Also how the load generator waits:
+# sleeping at the default priority unless workload.realtime asks for
+# SCHED_FIFO.
 . "$(dirname "$0")/lib.sh"
 
 # 0 -> 50 TPS over 2 s, then 50 TPS for 2 s: 2 x 25 + 2 x 50 = 150
@@ -33,4 +35,21 @@ half=$(q "select cast(value as int) from samples where run_id = 1 and node = -1 
 [ -n "$half" ] && [ "$half" -ge 45 ] && [ "$half" -le 55 ] &&
 	ok "ramp from 0: $half submitted by 2 s (50 due)" ||
 	fail "ramp from 0: submitted by 2 s: '$half', want about 50"
+expect_eq "default wait: sleep" "$(fact loadgen_wait)" sleep
+expect_eq "default priority: not real-time" "$(fact loadgen_realtime)" 0
+
+"$DEVNET" run "$T/ramp.yaml" --db "$DB" --run-dir "$RUNS" --quiet \
+    --set duration=2s --set workload.realtime=true >"$T/out.rt" 2>&1
+expect_eq "workload.realtime: exit 0" "$?" 0
+expect_eq "workload.realtime: spins before each send" \
+    "$(q "select value from run_facts where run_id = 2 and key = 'loadgen_wait'")" spin
+rt=$(q "select value from run_facts where run_id = 2 and key = 'loadgen_realtime'")
+denied=$(q "select count(*) from events where run_id = 2 and kind = 'realtime_denied'")
+if [ "$rt" = 1 ] && [ "$denied" = 0 ]; then
+	ok "workload.realtime: SCHED_FIFO granted"
+elif [ "$rt" = 0 ] && [ "$denied" = 1 ]; then
+	ok "workload.realtime: not allowed here, and said so"
+else
+	fail "workload.realtime: loadgen_realtime '$rt', realtime_denied $denied"
+fi
 finish
