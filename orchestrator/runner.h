@@ -30,8 +30,8 @@ struct runner_result {
 	int64_t		*run_ids;	/* owned: free() */
 	size_t		 nruns;
 	int		 nfailed;
-	int		 signal;	/* the stop signal that stopped it, or 0 */
-	int		 store_failed;	/* a write failed: runs after not run */
+	int		 signal;	/* stop signal that stopped it, or 0 */
+	int		 store_failed;	/* a write failed; plan cut short */
 };
 
 /*

@@ -115,8 +115,8 @@ runner_tick(int ms)
 static void
 on_stop_signal(int sig)
 {
-	static const char	msg[] = "devnet: stopped by a signal (the runs "
-				    "so far are stored)\n";
+	static const char	msg[] = "devnet: stopped by a signal (the "
+				    "runs so far are stored)\n";
 	ssize_t			w;
 
 	w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
