@@ -87,6 +87,8 @@ bad:
 	status = run_args_execute(&a, &res, &store, &scn);
 	if (store == NULL)
 		goto out;
+	if (res.store_failed)
+		goto out;	/* said why; the plan did not finish */
 	if (res.signal != 0) {
 		fprintf(stderr, "devnet: interrupted: no comparison (the runs "
 		    "so far are stored)\n");

@@ -266,7 +266,18 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		}
 		res->nfailed++;
 	}
-	if (res->nruns > 0) {
+	if (res->store_failed && res->nruns > 0) {
+		/* Not 'stored': the last runs lost samples and the rest of
+		 * the plan did not run. */
+		fprintf(stderr, "devnet: stopped: the database '%s' could not "
+		    "be written (see above); run%s", a->db, res->nruns > 1 ?
+		    "s" : "");
+		for (i = 0; i < res->nruns; i++)
+			fprintf(stderr, " %lld", (long long)res->run_ids[i]);
+		fprintf(stderr, " recorded; those running then are "
+		    "marked failed and keep the samples committed before "
+		    "it\n");
+	} else if (res->nruns > 0) {
 		FILE	*f = a->ro.out != NULL ? a->ro.out : stdout;
 
 		fprintf(f, "stored run%s", res->nruns > 1 ? "s" : "");
@@ -276,6 +287,9 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		    (long long)res->group_id);
 		fflush(f);
 	}
+	/* The trials are over: from here a signal ends devnet at once (the
+	 * comparison of `devnet ab` takes no more signals synchronously). */
+	runner_unblock_signals();
 	*storep = store;
 	*scnp = scn;
 	return (runner_exit_status(res));

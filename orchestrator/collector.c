@@ -173,14 +173,14 @@ on_sample(struct collector *c, const struct dn_hdr *h,
 	pthread_mutex_unlock(&t->mu);
 }
 
-/* 1 if ID had no outcome before (and marks it), 0 if it had. */
+/* 1 if ID had no outcome before (and marks it), 0 if it had.  ID is one
+ * the load generator submitted (on_included checked), so the bitmap never
+ * grows beyond one bit per transaction sent. */
 static int
 mark_seen(struct collector *c, uint64_t id)
 {
 	size_t	byte = (size_t)(id / 8);
 
-	if (id > (uint64_t)1 << 40)
-		return (1); /* not one of ours; cannot track */
 	if (byte >= c->seen_bytes) {
 		size_t	nb = c->seen_bytes ? c->seen_bytes : 4096;
 
@@ -196,13 +196,30 @@ mark_seen(struct collector *c, uint64_t id)
 	return (1);
 }
 
+/*
+ * Transactions submitted so far: the load generator numbers them from 0
+ * and counts one before it sends it, so an id at or above this count (or
+ * any id at all without a load generator) was never sent by us.
+ */
+static uint64_t
+submitted_ids(struct collector *c)
+{
+	struct trial_load	*ld = c->t->load;
+	long long		 n;
+
+	if (ld == NULL)
+		return (0);
+	n = atomic_load(&ld->submitted);
+	return (n > 0 ? (uint64_t)n : 0);
+}
+
 static void
 on_included(struct collector *c, const uint8_t *p, size_t len,
     uint32_t node)
 {
 	struct trial	*t = c->t;
-	const uint8_t	*e;
-	uint64_t	 height, proposed_ns;
+	const uint8_t	*e, *first;
+	uint64_t	 height, proposed_ns, limit;
 	uint32_t	 count, i;
 	int64_t		 ok = 0, bad = 0, dup = 0;
 
@@ -211,7 +228,16 @@ on_included(struct collector *c, const uint8_t *p, size_t len,
 		reject(c, -DN_REJ_PAYLOAD, node);
 		return;
 	}
-	for (i = 0; i < count; i++, e += DN_INCL_ENTRY) {
+	/* All or nothing: a message naming one transaction we never sent
+	 * is not from an honest node, and none of it is counted. */
+	limit = submitted_ids(c);
+	for (i = 0, first = e; i < count; i++, e += DN_INCL_ENTRY) {
+		if (dn_get_u64(e) >= limit) {
+			reject(c, -DN_REJ_TX_ID, node);
+			return;
+		}
+	}
+	for (i = 0, e = first; i < count; i++, e += DN_INCL_ENTRY) {
 		uint64_t	id = dn_get_u64(e);
 		uint64_t	intended = dn_get_u64(e + 8);
 		uint32_t	status = dn_get_u32(e + 16);
@@ -354,6 +380,11 @@ writer_main(void *arg)
 
 		if (n > 0) {
 			pthread_mutex_lock(t->store_mu);
+			/* Once a write failed (disk full) nothing more goes
+			 * in: what space is left is for recording the ends of
+			 * the runs (runner.c, the reserve). */
+			if (t->store_down != NULL && *t->store_down)
+				n = 0;
 			for (i = 0; i < n; i++) {
 				if (dn_store_sample(t->store, t->run_id,
 				    rows[i].node, rows[i].metric, rows[i].t_ms,
@@ -369,7 +400,8 @@ writer_main(void *arg)
 		if (pending >= COMMIT_ROWS || stop || (pending > 0 &&
 		    dn_now_ns() - last_commit >= COMMIT_MS * 1000000ull)) {
 			pthread_mutex_lock(t->store_mu);
-			if (dn_store_commit(t->store, &cause) != 0) {
+			if (!(t->store_down != NULL && *t->store_down) &&
+			    dn_store_commit(t->store, &cause) != 0) {
 				trial_store_error(t, cause);
 				cause = NULL;
 			}

@@ -88,6 +88,15 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 	collector_stop(t->col, runner_sig_count > 1 ? 100 : 1000);
 	t->col = NULL;
 
+	/* The facts, events and end of the run in one commit: a few pages,
+	 * not a few per fact (what the reserve of a full disk must hold). */
+	pthread_mutex_lock(t->store_mu);
+	if (dn_store_begin(t->store, &cause) != 0) {
+		free(cause);
+		cause = NULL;
+	}
+	pthread_mutex_unlock(t->store_mu);
+
 	for (k = 0; k < t->nnodes; k++)
 		lost += t->nodes[k].lost;
 	trial_fact(t, -1, "lost_samples", "%lld", (long long)lost);
@@ -127,6 +136,15 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 		    loadgen_lag_quantile(t->lg, 0.999));
 		trial_fact(t, -1, "send_lag_max_us", "%.1f",
 		    loadgen_lag_quantile(t->lg, 1.0));
+		/* How it waited: sleep or spin, at a real-time priority or
+		 * not (docs/benchmarks.md, "Load generator wait"). */
+		trial_fact(t, -1, "loadgen_wait", "%s", st.wait);
+		trial_fact(t, -1, "loadgen_realtime", "%d", st.realtime);
+		if (t->scn->workload.realtime && !st.realtime)
+			trial_event(t, -1, "realtime_denied", "workload."
+			    "realtime: SCHED_FIFO not allowed here (root or "
+			    "CAP_SYS_NICE); the load generator ran at the "
+			    "default priority");
 		if (!runner_sig_count && st.elapsed_s > 0 &&
 		    achieved < 0.99 * st.target_tps)
 			trial_event(t, -1, "rate_missed", "achieved %.2f tx/s "
@@ -138,6 +156,12 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 	if (t->store_failed)
 		trial_fail(t, "cannot write to the database: %s",
 		    t->store_error ? t->store_error : "?");
+	/* The store went down in this slot (runner.c released the reserve
+	 * for what follows): say so among the events too. */
+	if (t->store_down != NULL && *t->store_down)
+		trial_event(t, -1, "store_failed", "%s; samples committed "
+		    "before it are kept, later ones lost", t->fail_reason ?
+		    t->fail_reason : "cannot write to the database");
 
 	if (runner_sig_count)
 		status = "interrupted";
@@ -149,7 +173,7 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 		reason = dn_xstrdup(t->fail_reason ? t->fail_reason : "failed");
 	else if (runner_sig_count)
 		reason = dn_xasprintf("stopped by %s",
-		    runner_sig_first == SIGINT ? "SIGINT" : "SIGTERM");
+		    runner_sig_name(runner_sig_first));
 	else if (t->unplanned > 0)
 		reason = dn_xasprintf("%d unplanned fault(s): see events",
 		    t->unplanned);

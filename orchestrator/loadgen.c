@@ -10,12 +10,21 @@
  * message for the next node that is up (round-robin); from SPIN_MAX_TPS
  * there is at most one such round per TICK_NS.
  *
+ * By default it waits for the next intended time with an absolute
+ * clock_nanosleep (timer slack 1 ns) at the default scheduling priority:
+ * it must not compete with the nodes it measures.  workload.realtime opts
+ * in to SCHED_FIFO and to sleeping until SPIN_NS before each send and
+ * yielding the rest: sends on time under load, at the nodes' expense
+ * (docs/benchmarks.md, "Load generator wait").
+ *
  * It reads only the trial's data (trial.h): the node endpoints the runner
  * named (in_url) and which nodes are up; its counters live in a struct
  * trial_load it publishes as trial->load for the collector to read.
  *
  * Not here: inclusion accounting (collector.c).
  */
+#include <sys/prctl.h>
+
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -31,7 +40,7 @@
 #include "xalloc.h"
 
 #define BATCH_MAX	4096	/* transactions per message */
-#define SPIN_NS		300000	/* yield instead of sleep this close */
+#define SPIN_NS		300000	/* spin wait: yield this close */
 #define SPIN_MAX_TPS	1000	/* from here: batches, no per-tx spin */
 #define TICK_NS		1000000	/* from SPIN_MAX_TPS: one round per ms */
 /* Whole-run send-lag histogram: bucket 0 below 1 µs, bucket b >= 1 holds
@@ -61,7 +70,33 @@ struct loadgen {
 	uint8_t		**bufs;		/* per node: header + batch */
 	uint32_t	*counts;
 	uint64_t	 seq;
+
+	int		 spin;		/* yield the last SPIN_NS */
+	atomic_int	 realtime;	/* SCHED_FIFO granted */
 };
+
+/*
+ * How this trial's generator waits: it sleeps to the send time, or with
+ * workload.realtime sleeps to SPIN_NS before it and yields the rest (at
+ * SCHED_FIFO only that met send lag p99 < 1 ms under load; docs/
+ * benchmarks.md, "Load generator wait").  DN_LOADGEN_WAIT=spin, sleep or
+ * alternate (spin on even trials, sleep on odd ones: both side by side
+ * in one run) overrides it for the benchmark: a measuring knob, not a
+ * setting.
+ */
+static int
+wait_spins(const struct trial *t)
+{
+	const char	*w = getenv("DN_LOADGEN_WAIT");
+
+	if (w == NULL || *w == '\0')
+		return (t->scn->workload.realtime);
+	if (strcmp(w, "spin") == 0)
+		return (1);
+	if (strcmp(w, "alternate") == 0)
+		return (t->pt.index % 2 == 0);
+	return (0);
+}
 
 /* Target rate at S seconds after t=0. */
 static double
@@ -74,6 +109,34 @@ rate_at(const struct scenario *scn, double s)
 		    (scn->workload.tps - scn->workload.ramp_from_tps) * s /
 		    ramp);
 	return (scn->workload.tps);
+}
+
+/*
+ * Intended send time of transaction K, in seconds after t=0: the time at
+ * which the integral of the target rate reaches K.  With a linear ramp
+ * from r0 to r1 over R seconds that integral is r0 s + (r1 - r0) s^2 / 2R,
+ * so s solves a quadratic; written as 2K / (r0 + sqrt(r0^2 + 4aK)) it has
+ * no cancellation and holds for r0 = 0 (a ramp from 0, where the rate at
+ * t=0 is 0 and stepping by 1 / rate would never leave t=0) and for a ramp
+ * down.  After the ramp the rate is constant.
+ */
+static double
+intended_s(const struct scenario *scn, uint64_t k)
+{
+	double	r0 = scn->workload.ramp_from_tps, r1 = scn->workload.tps;
+	double	ramp = (double)scn->workload.ramp_ms / 1000.0;
+	double	kk = (double)k, in_ramp, a, disc;
+
+	if (k == 0)
+		return (0);
+	if (ramp <= 0)
+		return (kk / r1);
+	in_ramp = ramp * (r0 + r1) / 2;
+	if (kk >= in_ramp)
+		return (ramp + (kk - in_ramp) / r1);
+	a = (r1 - r0) / (2 * ramp);
+	disc = r0 * r0 + 4 * a * kk;
+	return (2 * kk / (r0 + sqrt(disc > 0 ? disc : 0)));
 }
 
 static uint32_t
@@ -164,9 +227,14 @@ loadgen_main(void *arg)
 	int			 rr = 0;
 	struct sched_param	 sp = { .sched_priority = 1 };
 
-	/* Send on time even when the nodes keep both cores busy: a real-time
-	 * priority where allowed (root), silently the default otherwise. */
-	(void)pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	/* Wake-ups on time without a higher priority: no slack added to
+	 * the timer (50 µs by default). */
+	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	/* Opt-in: a real-time priority sends on time even when the nodes
+	 * keep every core busy, but takes that time from them. */
+	if (scn->workload.realtime && pthread_setschedparam(pthread_self(),
+	    SCHED_FIFO, &sp) == 0)
+		atomic_store(&l->realtime, 1);
 
 	while (!atomic_load(&l->stop)) {
 		uint64_t	now = dn_now_ns();
@@ -186,15 +254,14 @@ loadgen_main(void *arg)
 			uint64_t	wake;
 			struct timespec	ts;
 
-			/* The last SPIN_NS before a send are spent yielding,
-			 * not sleeping: a timer wake-up on a busy 2-core VM
-			 * is late by a millisecond or more (docs/
-			 * benchmarks.md, send lag). */
-			if (!fast && go - now <= SPIN_NS) {
+			/* Spin wait only: the last SPIN_NS before a send
+			 * are spent yielding, not sleeping (docs/
+			 * benchmarks.md, "Load generator wait"). */
+			if (l->spin && !fast && go - now <= SPIN_NS) {
 				sched_yield();
 				continue;
 			}
-			wake = fast ? go : go - SPIN_NS;
+			wake = fast || !l->spin ? go : go - SPIN_NS;
 			/* Wake at least every 50 ms to notice a stop. */
 			if (wake > now + 50000000u)
 				wake = now + 50000000u;
@@ -237,10 +304,7 @@ loadgen_main(void *arg)
 			}
 			add_lag(l, (double)(dn_now_ns() - due) / 1e3);
 			/* The schedule: intended times from the rate alone. */
-			if (scn->workload.ramp_ms > 0)
-				next_s += 1.0 / rate_at(scn, next_s);
-			else
-				next_s = (double)id / scn->workload.tps;
+			next_s = intended_s(scn, id);
 			due = t0 + (uint64_t)llround(next_s * 1e9);
 		}
 		if (node >= 0)
@@ -271,6 +335,8 @@ loadgen_create(struct trial *t, struct loadgen **lp, char **cause)
 	atomic_init(&l->load.elapsed_ns, 0);
 	pthread_mutex_init(&l->load.mu, NULL);
 	l->rng = scn->seed ^ 0x6c6f616467656e00ull ^ (uint64_t)t->pt.index;
+	l->spin = wait_spins(t);
+	atomic_init(&l->realtime, 0);
 	l->accounts = scn->network.accounts ? scn->network.accounts : 1;
 	l->nonces = dn_xcalloc(l->accounts, sizeof(*l->nonces));
 	if (scn->workload.dist == SCN_DIST_ZIPF) {
@@ -372,6 +438,8 @@ loadgen_stats(struct loadgen *l, struct loadgen_stats *st)
 	double			 e;
 
 	st->submitted = atomic_load(&l->load.submitted);
+	st->wait = l->spin ? "spin" : "sleep";
+	st->realtime = atomic_load(&l->realtime);
 	st->send_errors = atomic_load(&l->load.send_errors);
 	e = (double)atomic_load(&l->load.elapsed_ns) / 1e9;
 	st->elapsed_s = e;

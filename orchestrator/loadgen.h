@@ -34,6 +34,8 @@ struct loadgen_stats {
 	int64_t		send_errors;
 	double		elapsed_s;	/* of the schedule so far */
 	double		target_tps;	/* mean target over elapsed */
+	const char	*wait;		/* "sleep" or "spin", static */
+	int		realtime;	/* SCHED_FIFO was granted */
 };
 void	 loadgen_stats(struct loadgen *l, struct loadgen_stats *st);
 /*

@@ -1,17 +1,32 @@
 /*
  * progress.c: the runner's status line on stderr while trials run
- * (elapsed time, load, heights, samples, problems).
+ * (elapsed time, load, heights, samples, problems), for any number of
+ * trials side by side (up to 64 variants in `order: concurrent`).
  *
  * Not here: the per-run summaries printed at the end (finish.c).
  */
+#include <sys/ioctl.h>
+
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "loadgen.h"
 #include "runner-internal.h"
 #include "clock.h"
+#include "xalloc.h"
 
 int	runner_progress_tty;
+
+/* What one trial shows. */
+struct view {
+	double		hmin, hmax, lag;
+	double		target_tps, tps;
+	int64_t		problems, samples;
+	int		has_load;
+};
 
 static void
 fmt_hms(char *buf, size_t len, double s)
@@ -25,71 +40,145 @@ fmt_hms(char *buf, size_t len, double s)
 		snprintf(buf, len, "%02ld:%02ld", v / 60, v % 60);
 }
 
-/* One status line: on a terminal rewritten in place, else every 10 s. */
+static void
+view_of(struct trial *t, struct view *v)
+{
+	struct loadgen_stats	 st = { 0 };
+	int			 k;
+
+	memset(v, 0, sizeof(*v));
+	v->hmin = v->hmax = -1;
+	if (t->lg != NULL) {
+		loadgen_stats(t->lg, &st);
+		v->has_load = 1;
+		v->target_tps = st.target_tps;
+		v->tps = st.elapsed_s > 0 ? (double)(st.submitted -
+		    st.send_errors) / st.elapsed_s : 0.0;
+	}
+	pthread_mutex_lock(&t->mu);
+	for (k = 0; k < t->nnodes; k++) {
+		struct trial_node *n = &t->nodes[k];
+
+		if (n->proc.exited || n->hello == 0)
+			continue;
+		if (v->hmin < 0 || n->last[DN_M_HEIGHT] < v->hmin)
+			v->hmin = n->last[DN_M_HEIGHT];
+		if (n->last[DN_M_HEIGHT] > v->hmax)
+			v->hmax = n->last[DN_M_HEIGHT];
+		if (n->last[DN_M_LAG_BLOCKS] > v->lag)
+			v->lag = n->last[DN_M_LAG_BLOCKS];
+	}
+	v->problems = t->rejected + t->unplanned;
+	for (k = 0; k < t->nnodes; k++)
+		v->problems += t->nodes[k].lost;
+	v->samples = t->samples_stored;
+	pthread_mutex_unlock(&t->mu);
+}
+
+static void
+put_view(FILE *f, const struct view *v)
+{
+	if (v->has_load)
+		fprintf(f, "  tps %.0f/%.1f", v->target_tps, v->tps);
+	fprintf(f, "  height %.0f..%.0f  lag %.0f  samples %lld",
+	    v->hmin < 0 ? 0 : v->hmin, v->hmax < 0 ? 0 : v->hmax, v->lag,
+	    (long long)v->samples);
+	if (v->problems > 0)
+		fprintf(f, "  problems %lld", (long long)v->problems);
+}
+
+/* Columns of the terminal on stderr; 0 when unknown. */
+static size_t
+term_cols(void)
+{
+	struct winsize	ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return (ws.ws_col);
+	return (0);
+}
+
+/*
+ * One status line: on a terminal rewritten in place, else every 10 s.
+ * Every trial has its part of the line; on a terminal too narrow for them
+ * all, the trials are summed up in one part instead (and the line cut at
+ * the edge), since a line that wraps cannot be rewritten in place.
+ */
 void
 runner_progress(struct trial **ts, int nt, const struct runner_opts *o,
     int force)
 {
-	static uint64_t	last_ns;
-	uint64_t	now = dn_now_ns();
-	char		el[32], tot[32], line[512];
-	size_t		off = 0;
-	int		i, k;
+	static uint64_t	 last_ns;
+	uint64_t	 now = dn_now_ns();
+	struct view	*vs = NULL, sum;
+	char		 el[32], tot[32], *line = NULL, *all = NULL;
+	size_t		 len = 0, alllen = 0, cols;
+	FILE		*f;
+	int		 i;
 
-	if (o->quiet)
+	if (o->quiet || nt <= 0)
 		return;
 	if (!force && now - last_ns < (runner_progress_tty ? 250000000ull :
 	    10000000000ull))
 		return;
 	last_ns = now;
+	vs = dn_xcalloc((size_t)nt, sizeof(*vs));
+	for (i = 0; i < nt; i++)
+		view_of(ts[i], &vs[i]);
+	fmt_hms(el, sizeof(el), (double)trial_t_ms(ts[0], now) / 1000.0);
+	fmt_hms(tot, sizeof(tot), (double)ts[0]->scn->duration_ms / 1000.0);
+
+	if ((f = open_memstream(&line, &len)) == NULL)
+		goto out;
 	for (i = 0; i < nt; i++) {
-		struct trial		*t = ts[i];
-		struct loadgen_stats	 st = { 0 };
-		double			 hmin = -1, hmax = -1, lag = 0;
-		int64_t			 problems, samples;
-
-		if (t->lg != NULL)
-			loadgen_stats(t->lg, &st);
-		pthread_mutex_lock(&t->mu);
-		for (k = 0; k < t->nnodes; k++) {
-			struct trial_node *n = &t->nodes[k];
-
-			if (n->proc.exited || n->hello == 0)
-				continue;
-			if (hmin < 0 || n->last[DN_M_HEIGHT] < hmin)
-				hmin = n->last[DN_M_HEIGHT];
-			if (n->last[DN_M_HEIGHT] > hmax)
-				hmax = n->last[DN_M_HEIGHT];
-			if (n->last[DN_M_LAG_BLOCKS] > lag)
-				lag = n->last[DN_M_LAG_BLOCKS];
-		}
-		problems = t->rejected + t->unplanned;
-		for (k = 0; k < t->nnodes; k++)
-			problems += t->nodes[k].lost;
-		samples = t->samples_stored;
-		pthread_mutex_unlock(&t->mu);
-		fmt_hms(el, sizeof(el), (double)trial_t_ms(t, now) / 1000.0);
-		fmt_hms(tot, sizeof(tot), (double)t->scn->duration_ms / 1000.0);
-		off += (size_t)snprintf(line + off, sizeof(line) - off,
-		    "%strial %d/%zu %s  %s/%s", i ? " | " : "",
-		    t->pt.index + 1, t->ntrials, t->var->name, el, tot);
-		if (t->lg != NULL)
-			off += (size_t)snprintf(line + off, sizeof(line) - off,
-			    "  tps %.0f/%.1f", st.target_tps, st.elapsed_s > 0 ?
-			    (double)(st.submitted - st.send_errors) /
-			    st.elapsed_s : 0.0);
-		off += (size_t)snprintf(line + off, sizeof(line) - off,
-		    "  height %.0f..%.0f  lag %.0f  samples %lld",
-		    hmin < 0 ? 0 : hmin, hmax < 0 ? 0 : hmax, lag,
-		    (long long)samples);
-		if (off < sizeof(line) && problems > 0)
-			off += (size_t)snprintf(line + off, sizeof(line) - off,
-			    "  problems %lld", (long long)problems);
-		if (off >= sizeof(line))
-			off = sizeof(line) - 1;
+		fprintf(f, "%strial %d/%zu %s  %s/%s", i ? " | " : "",
+		    ts[i]->pt.index + 1, ts[i]->ntrials, ts[i]->var->name, el,
+		    tot);
+		put_view(f, &vs[i]);
 	}
+	if (fclose(f) != 0)
+		goto out;
+
+	cols = runner_progress_tty ? term_cols() : 0;
+	if (cols > 0 && len >= cols && nt > 1) {
+		/* The slot as one: sums, and the extremes over trials. */
+		sum = vs[0];
+		for (i = 1; i < nt; i++) {
+			if (vs[i].hmin >= 0 && (sum.hmin < 0 ||
+			    vs[i].hmin < sum.hmin))
+				sum.hmin = vs[i].hmin;
+			if (vs[i].hmax > sum.hmax)
+				sum.hmax = vs[i].hmax;
+			if (vs[i].lag > sum.lag)
+				sum.lag = vs[i].lag;
+			sum.target_tps += vs[i].target_tps;
+			sum.tps += vs[i].tps;
+			sum.samples += vs[i].samples;
+			sum.problems += vs[i].problems;
+			sum.has_load |= vs[i].has_load;
+		}
+		if ((f = open_memstream(&all, &alllen)) == NULL)
+			goto out;
+		fprintf(f, "trials %d..%d of %zu (%d side by side)  %s/%s",
+		    ts[0]->pt.index + 1, ts[nt - 1]->pt.index + 1,
+		    ts[0]->ntrials, nt, el, tot);
+		put_view(f, &sum);
+		if (fclose(f) != 0)
+			goto out;
+		free(line);
+		line = all;
+		len = alllen;
+		all = NULL;
+	}
+	/* Never wider than the terminal: a wrapped line is not rewritten. */
+	if (cols > 0 && len >= cols)
+		line[cols - 1] = '\0';
 	if (runner_progress_tty)
 		fprintf(stderr, "\r\033[K%s", line);
 	else
 		fprintf(stderr, "%s\n", line);
+out:
+	free(all);
+	free(line);
+	free(vs);
 }

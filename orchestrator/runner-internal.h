@@ -6,8 +6,8 @@
  * and watches the nodes while a trial runs (events, crashes, stalls,
  * rejoins); endcheck.c drains the transactions and checks the state hash;
  * finish.c stops a trial and records its outcome; progress.c prints the
- * status line; signals.c takes SIGINT/SIGTERM synchronously and is the
- * main thread's clock.
+ * status line; signals.c takes the stop signals (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT) synchronously and is the main thread's clock.
  *
  * Not for anyone outside the runner: `devnet run` and `devnet ab` use
  * runner.h.  The runner uses collector.h and loadgen.h; neither of them,
@@ -30,8 +30,11 @@
 extern int	 runner_sig_count;
 extern int	 runner_sig_first;
 
-/* Sleep up to MS, returning early on SIGINT/SIGTERM (counted). */
+/* Sleep up to MS, returning early on a stop signal (counted). */
 void	 runner_tick(int ms);
+
+/* "SIGINT", "SIGHUP", ... for a stop signal (static string). */
+const char *runner_sig_name(int sig);
 
 /* --- progress.c --------------------------------------------------------- */
 

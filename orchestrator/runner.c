@@ -10,8 +10,13 @@
  * one slot (order: concurrent) run side by side; otherwise one at a time.
  *
  * This file is the run loop over the plan's slots and trials; its parts
- * are listed in runner-internal.h.
+ * are listed in runner-internal.h.  It also keeps the database's reserve:
+ * a file beside the database for as long as the run lasts, deleted when
+ * a write fails (disk full) so that the failed runs can still be recorded
+ * as failed (status, reason, facts, events).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +29,112 @@
 #include "store.h"
 #include "clock.h"
 #include "xalloc.h"
+
+/*
+ * What recording the end of the runs of one slot may write once the disk
+ * is full: per run two commits (facts and events; status and per-series
+ * aggregates), a few WAL pages each plus a page per few nodes
+ * (docs/architecture.md, "A full disk"), with room to spare.
+ */
+#define RESERVE_BASE		((off_t)1 << 20)
+#define RESERVE_PER_TRIAL	((off_t)128 << 10)
+#define RESERVE_PER_NODE	((off_t)4 << 10)
+
+static char	*reserve_path;
+
+/* The reserve for SCN's plan PLAN (N trials): by its largest slot. */
+static off_t
+reserve_bytes(const struct scenario *scn, const struct plan_trial *plan,
+    size_t n)
+{
+	size_t	i, j, most = 1;
+
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && plan[j].slot == plan[i].slot; j++)
+			;
+		if (j - i > most)
+			most = j - i;
+	}
+	return (RESERVE_BASE + (off_t)most * (RESERVE_PER_TRIAL +
+	    (off_t)scn->network.nodes * RESERVE_PER_NODE));
+}
+
+/* Take SIZE bytes beside the database at PATH.  -1 with *CAUSE when the
+ * disk has not even that much free; 0 (and no reserve) when the file
+ * system cannot preallocate. */
+static int
+reserve_take(const char *path, off_t size, char **cause)
+{
+	char	*rp = dn_xasprintf("%s-reserve", path);
+	int	 fd, rv;
+
+	fd = open(rp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd == -1) {
+		free(rp);
+		return (0);
+	}
+	rv = posix_fallocate(fd, 0, size);
+	close(fd);
+	if (rv == ENOSPC) {
+		unlink(rp);
+		*cause = dn_xasprintf("database '%s': disk full: less than "
+		    "%.1f MiB free beside it; free space or use --db "
+		    "elsewhere", path, (double)size / 1048576.0);
+		free(rp);
+		return (-1);
+	}
+	if (rv != 0) {
+		unlink(rp);
+		free(rp);
+		return (0);
+	}
+	reserve_path = rp;
+	return (0);
+}
+
+/* Give the reserve back to the disk (it may be taken again next run). */
+static void
+reserve_release(void)
+{
+	if (reserve_path == NULL)
+		return;
+	unlink(reserve_path);
+	free(reserve_path);
+	reserve_path = NULL;
+}
+
+/*
+ * The store is down (a write failed): the trials of the slot lost
+ * samples, so each one fails with the store's first error, and the
+ * reserve is released so that their ends can be recorded.
+ */
+static void
+slot_store_down(struct trial **ts, int nt)
+{
+	const char	*why = NULL;
+	int		 i;
+
+	for (i = 0; i < nt && why == NULL; i++) {
+		pthread_mutex_lock(&ts[i]->mu);
+		why = ts[i]->store_error;
+		pthread_mutex_unlock(&ts[i]->mu);
+	}
+	for (i = 0; i < nt; i++)
+		trial_fail(ts[i], "cannot write to the database: %s",
+		    why != NULL ? why : "?");
+	reserve_release();
+}
+
+static int
+store_is_down(struct trial *t)
+{
+	int	down;
+
+	pthread_mutex_lock(t->store_mu);
+	down = *t->store_down;
+	pthread_mutex_unlock(t->store_mu);
+	return (down);
+}
 
 /* Run the trials TS side by side from spawn to stop. */
 static void
@@ -81,12 +192,14 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 	}
 	for (i = 0; i < nt; i++)
 		loadgen_halt(ts[i]->lg);
-	if (!runner_sig_count)
+	if (!runner_sig_count && !store_is_down(ts[0]))
 		runner_drain_txs(ts, nt);
 	runner_progress(ts, nt, o, 1);
 	if (runner_progress_tty && !o->quiet)
 		fputc('\n', stderr);
 stop:
+	if (store_is_down(ts[0]))
+		slot_store_down(ts, nt);
 	for (i = 0; i < nt; i++) {
 		trial_finish(ts[i], o);
 		free(fired[i]);
@@ -102,7 +215,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 	struct plan_trial	*plan = NULL;
 	struct trial		*trials = NULL, **slot = NULL;
 	size_t			 n = 0, i, j;
-	int			 rv = -1, reaped = 0;
+	int			 rv = -1, reaped = 0, store_down = 0;
 
 	memset(res, 0, sizeof(*res));
 	runner_progress_tty = isatty(STDERR_FILENO);
@@ -124,6 +237,9 @@ runner_run(struct scenario *scn, struct dn_store *store,
 		*cause = dn_xstrdup("the scenario plans no trial");
 		goto out;
 	}
+	if (reserve_take(dn_store_path(store), reserve_bytes(scn, plan, n),
+	    cause) != 0)
+		goto out;
 	if (dn_store_group_create(store, scn->name, o->label, &res->group_id,
 	    cause) != 0 || dn_store_commit(store, cause) != 0)
 		goto out;
@@ -143,6 +259,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 			t->ntrials = n;
 			t->store = store;
 			t->store_mu = &store_mu;
+			t->store_down = &store_down;
 			if (trial_prepare(t, o, res->group_id, cause) != 0) {
 				if (t->run_id > 0) {
 					char *c2 = NULL;
@@ -171,6 +288,13 @@ runner_run(struct scenario *scn, struct dn_store *store,
 		for (j = 0; j < (size_t)nt; j++)
 			res->nfailed += slot[j]->failed;
 		i += (size_t)nt;
+		/* A database that cannot be written fails every trial after
+		 * this one too (and the reserve is spent). */
+		if (store_down) {
+			res->store_failed = 1;
+			rv = 0;
+			goto out;
+		}
 		/* A devnet that could not even start will not start next
 		 * time either: stop instead of failing every trial. */
 		for (j = 0; j < (size_t)nt; j++) {
@@ -186,6 +310,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 	}
 	rv = 0;
 out:
+	reserve_release();
 	res->signal = runner_sig_count ? runner_sig_first : 0;
 	for (i = 0; trials != NULL && i < n; i++) {
 		if (trials[i].scn != NULL)
@@ -200,9 +325,7 @@ out:
 int
 runner_exit_status(const struct runner_result *res)
 {
-	if (res->signal == SIGINT)
-		return (130);
-	if (res->signal == SIGTERM)
-		return (143);
+	if (res->signal > 0)
+		return (128 + res->signal);
 	return (res->nfailed > 0 ? 1 : 0);
 }

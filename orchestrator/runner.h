@@ -30,15 +30,24 @@ struct runner_result {
 	int64_t		*run_ids;	/* owned: free() */
 	size_t		 nruns;
 	int		 nfailed;
-	int		 signal;	/* SIGINT/SIGTERM that stopped it, or 0 */
+	int		 signal;	/* stop signal that stopped it, or 0 */
+	int		 store_failed;	/* a write failed; plan cut short */
 };
 
 /*
- * Block SIGINT and SIGTERM in the calling (main) thread: call before any
- * thread or nng socket exists, so that every thread inherits the mask and
- * the runner takes the signals synchronously.
+ * Block the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) in the calling
+ * (main) thread: call before any thread or nng socket exists, so that
+ * every thread inherits the mask and the runner takes the signals
+ * synchronously.
  */
 void	 runner_block_signals(void);
+/*
+ * After runner_run, when nothing takes the stop signals any more: from
+ * here one of them (or one that came since the last trial stopped
+ * waiting) prints a line and exits 128 + its number at once.  Main
+ * thread, once the other threads are gone.
+ */
+void	 runner_unblock_signals(void);
 
 /*
  * Run every trial of SCN's plan, storing into STORE.  Prints progress and
@@ -50,7 +59,8 @@ int	 runner_run(struct scenario *scn, struct dn_store *store,
 	    const struct runner_opts *o, struct runner_result *res,
 	    char **cause);
 
-/* The exit status a command should return for RES. */
+/* The exit status a command should return for RES: 128 + the signal
+ * that stopped it, else 1 when a trial failed, else 0. */
 int	 runner_exit_status(const struct runner_result *res);
 
 #endif

@@ -10,11 +10,12 @@
 
 static const char *const workload_keys[] = { "kind", "tps", "ramp", "keys",
 	"zipf_s", "read_rate", "read_keys", "reads", "cf_count", "cf_options",
-	"cf_cycles", NULL };
+	"cf_cycles", "realtime", NULL };
 static const char *const ramp_keys[] = { "from", "over", NULL };
 static const char *const wl_names[] = { "transfer", "readrandom", "cf-churn",
 	"idle", NULL };
 static const char *const dist_names[] = { "uniform", "zipf", NULL };
+static const char *const bool_names[] = { "false", "true", NULL };
 
 #define MAX_TPS		1000000.0
 
@@ -60,6 +61,11 @@ scn_load_workload(struct ctx *c, struct scenario *s, const struct ynode *n)
 		    &s->workload.ramp_ms) != 0)
 			return (-1);
 	}
+	k = 0;
+	if ((v = ymap_get(n, "realtime")) != NULL &&
+	    scn_get_enum(c, v, "workload.realtime", bool_names, &k) != 0)
+		return (-1);
+	s->workload.realtime = k;
 	k = SCN_DIST_UNIFORM;
 	if ((v = ymap_get(n, "keys")) != NULL &&
 	    scn_get_enum(c, v, "workload.keys", dist_names, &k) != 0)

@@ -111,6 +111,7 @@ struct scenario {
 		double		 tps;		/* transfer: total tx/s */
 		double		 ramp_from_tps;	/* ramp start (0 = no ramp) */
 		int64_t		 ramp_ms;	/* ramp length */
+		int		 realtime;	/* SCHED_FIFO + spin */
 		enum scn_dist	 dist;
 		double		 zipf_s;
 		double		 read_rate;	/* readrandom: reads/s per node, 0 = flat out */

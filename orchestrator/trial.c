@@ -28,6 +28,8 @@ trial_t_ms(struct trial *t, uint64_t ns)
 void
 trial_store_error(struct trial *t, char *cause)
 {
+	if (t->store_down != NULL)
+		*t->store_down = 1;
 	pthread_mutex_lock(&t->mu);
 	if (!t->store_failed) {
 		t->store_failed = 1;
@@ -92,10 +94,8 @@ trial_fact(struct trial *t, int node, const char *key, const char *fmt,
 	va_end(ap);
 	pthread_mutex_lock(t->store_mu);
 	if (v != NULL && dn_store_fact(t->store, t->run_id, node, key, v,
-	    &cause) != 0) {
-		free(cause);
-		t->store_failed = 1;
-	}
+	    &cause) != 0)
+		trial_store_error(t, cause);
 	pthread_mutex_unlock(t->store_mu);
 	free(v);
 }

@@ -97,6 +97,10 @@ struct trial {
 	pthread_mutex_t			 mu;
 	pthread_mutex_t			*store_mu;
 	struct dn_store			*store;
+	/* Shared by every trial of the run, under store_mu: a write to
+	 * the store failed (disk full, ...), so no more samples are
+	 * written; the runner ends the trials failed and runs no more. */
+	int				*store_down;
 	struct collector		*col;	/* the runner's handles */
 	struct loadgen			*lg;
 	struct trial_load		*load;	/* NULL: no load generator */
@@ -123,7 +127,8 @@ struct trial {
 /* Milliseconds since the trial's t=0 (negative before it). */
 int64_t	 trial_t_ms(struct trial *t, uint64_t ns);
 
-/* Remember the first store error of T (takes mu); CAUSE is consumed. */
+/* Remember the first store error of T (takes mu) and mark the store
+ * down (the caller holds store_mu); CAUSE is consumed. */
 void	 trial_store_error(struct trial *t, char *cause);
 
 /* Record an event (takes store_mu); logs store errors into T. */

@@ -67,6 +67,14 @@ dn_store_commit(struct dn_store *s, char **cause)
 	return (0);
 }
 
+int
+dn_store_begin(struct dn_store *s, char **cause)
+{
+	if (need_writable(s, cause) != 0)
+		return (-1);
+	return (txn_begin(s, cause));
+}
+
 /* Run a one-shot write now and make it (and any open batch) durable, so
  * that other readers see runs and groups as soon as they exist. */
 static int

@@ -91,6 +91,10 @@ int	 dn_store_node_add(struct dn_store *s, int64_t run_id, int node,
 int	 dn_store_sample(struct dn_store *s, int64_t run_id, int node,
 	    int metric_id, int64_t t_ms, double value, char **cause);
 int	 dn_store_commit(struct dn_store *s, char **cause);
+/* Open the transaction now (if none is open): the writes up to the next
+ * dn_store_commit land together, in one commit that writes each page it
+ * touches once (the end of a run on a nearly full disk). */
+int	 dn_store_begin(struct dn_store *s, char **cause);
 
 /* An event: KIND is a short word (kill, term, stop, cont, restart, crash,
  * exit, stalled, rejoined, rejected, lost_samples, rate_missed, ...), NODE

@@ -80,6 +80,7 @@ dn_reject_name(int reason)
 		[DN_REJ_LENGTH] = "length mismatch",
 		[DN_REJ_KIND] = "unknown message kind",
 		[DN_REJ_PAYLOAD] = "malformed payload",
+		[DN_REJ_TX_ID] = "transaction id never submitted",
 	};
 
 	if (reason < 0)

@@ -53,6 +53,7 @@ enum dn_reject {
 	DN_REJ_LENGTH,		/* payload length disagrees with the message */
 	DN_REJ_KIND,
 	DN_REJ_PAYLOAD,		/* payload malformed for its kind */
+	DN_REJ_TX_ID,		/* INCLUDED names a tx never submitted */
 	DN_REJ_COUNT
 };
 

@@ -5,9 +5,12 @@
  *
  * Sends, in order: random bytes, a truncated header, a wrong magic, a
  * wrong version, a wrong token, a node index out of range, a SAMPLE with a
- * length that disagrees, a SAMPLE with a NaN, an unknown kind, and an
- * oversized message; each one a message of its own.  Prints how many it
- * sent.  Exit 0 when all went out.
+ * length that disagrees, a SAMPLE with a NaN, an unknown kind, an
+ * oversized message, and two well-formed INCLUDED messages from node 0
+ * naming transaction ids the load generator never submitted (one just
+ * below 2^40, which once made the collector allocate 128 GiB, and one
+ * near 2^64); each one a message of its own.  Prints how many it sent.
+ * Exit 0 when all went out.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,27 @@ sample(uint8_t *buf, size_t cap, uint64_t token, uint32_t node)
 
 	h.t_ns = dn_now_ns();
 	return (dn_sample_encode(buf, cap, &h, &s));
+}
+
+/* An INCLUDED of one transaction ID in block 1, from node 0. */
+static size_t
+included(uint8_t *buf, uint64_t token, uint64_t id)
+{
+	struct dn_hdr	h = { .kind = DN_MSG_INCLUDED, .token = token,
+			    .node = 0, .seq = 1 };
+	uint8_t		*p = buf + DN_HDR_SIZE;
+
+	h.t_ns = dn_now_ns();
+	h.len = 24 + DN_INCL_ENTRY;
+	memset(p, 0, h.len);
+	dn_put_u64(p, 1);			/* height */
+	dn_put_u64(p + 8, h.t_ns);		/* proposed */
+	dn_put_u32(p + 16, 1);			/* count */
+	dn_put_u64(p + 24, id);
+	dn_put_u64(p + 32, h.t_ns - 1000000);	/* intended */
+	dn_put_u32(p + 40, DN_TX_OK);
+	dn_hdr_put(buf, &h);
+	return (DN_HDR_SIZE + h.len);
 }
 
 int
@@ -84,8 +108,12 @@ main(int argc, char **argv)
 	n = sample(buf, sizeof(buf), token, 0);
 	dn_put_u32(buf + 20, (uint32_t)(sizeof(buf) - DN_HDR_SIZE));
 	SEND(buf, sizeof(buf));				/* oversized */
+	n = included(buf, token, ((uint64_t)1 << 40) - 8);
+	SEND(buf, n);					/* tx id 2^40 */
+	n = included(buf, token, UINT64_MAX - 7);
+	SEND(buf, n);					/* tx id 2^64 */
 	dn_msleep(200);	/* let the pipe drain before closing */
 	dn_sock_close(s);
 	printf("%d\n", sent);
-	return (sent == 10 ? 0 : 1);
+	return (sent == 12 ? 0 : 1);
 }
