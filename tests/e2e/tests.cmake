@@ -4,7 +4,8 @@ foreach(t smoke signals faults bad-input help db-errors)
 	dn_script_test(e2e ${t} ${DN_TEST_DIR}/${t}.sh TIMEOUT 300)
 endforeach()
 # 16 short trials: ~100 s alone, far more on a loaded machine or under ASan.
-dn_script_test(e2e verdict ${DN_TEST_DIR}/verdict.sh TIMEOUT 900)
+dn_script_test(e2e verdict ${DN_TEST_DIR}/verdict.sh TIMEOUT 900
+    LABELS slow)
 
 # wire-poke: sends hostile messages to a collector (hostile.sh).
 add_executable(dn-wire-poke ${DN_TEST_DIR}/wire-poke.c)
