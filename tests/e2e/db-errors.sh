@@ -49,6 +49,7 @@ if mkdir -p "$T/ro" && mount -t tmpfs -o size=4m tmpfs "$T/ro" 2>/dev/null; then
 	expect_match "full disk: says why" "$out" "full|disk|space"
 	umount "$T/full"
 else
-	echo "skip: cannot mount tmpfs here (read-only and full-disk cases)"
+	skip "read-only and full-disk cases: cannot mount a tmpfs here" \
+	    "(needs root or CAP_SYS_ADMIN)"
 fi
 finish

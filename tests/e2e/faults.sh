@@ -38,6 +38,25 @@ expect_eq "cont event" "$(ev 2 cont)" 1
 expect_eq "resumed node rejoined" "$(ev 2 rejoined)" 1
 expect_eq "one state hash across all three nodes" \
     "$(q "select count(distinct value) || '/' || count(*) from run_facts where run_id = $run and key = 'state_hash'")" "1/3"
+# Each node's samples are its own: the killed node has none while it is
+# down, the paused one none while it is paused, and the others keep
+# sampling through both (a collector filing samples under another node
+# breaks all of these).
+between() {
+	q "select count(*) from samples s join metrics m on m.id = s.metric_id
+	    where run_id = $run and node = $1 and m.name = 'height'
+	    and t_ms between $2 and $3"
+}
+expect_eq "node 1: no samples while killed (3.3-4.9 s)" "$(between 1 3300 4900)" 0
+expect_eq "node 2: no samples while stopped (8.3-10.9 s)" "$(between 2 8300 10900)" 0
+for k in 0 2; do
+	[ "$(between $k 3300 4900)" -ge 4 ] && ok "node $k sampled while node 1 was down" ||
+		fail "node $k: $(between $k 3300 4900) samples while node 1 was down"
+done
+for k in 0 1; do
+	[ "$(between $k 8300 10900)" -ge 6 ] && ok "node $k sampled while node 2 was stopped" ||
+		fail "node $k: $(between $k 8300 10900) samples while node 2 was stopped"
+done
 fact() { q "select value from run_facts where run_id = $run and key = '$1'"; }
 expect_eq "every transaction accounted for" \
     "$(( $(fact tx_included) + $(fact tx_failed) + $(fact tx_pending) + $(fact tx_send_errors) ))" \

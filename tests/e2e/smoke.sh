@@ -1,11 +1,33 @@
-# smoke.sh: `devnet run scenarios/smoke.yaml` end to end: exit 0, every node
-# has samples of every node metric, heights advance, the load generator
-# held its rate within 2%, every transaction is accounted for exactly once,
-# all nodes agree on the state, nothing is left running.
+# smoke.sh: `devnet run scenarios/smoke.yaml` end to end: exit 0, no node of
+# the first trial still runs during the second, every node has samples of
+# every node metric, as many as its schedule sent, heights advance, the
+# load generator held its rate within 2%, every transaction is accounted
+# for exactly once, all nodes agree on the state, nothing is left running.
 . "$(dirname "$0")/lib.sh"
 
-out=$("$DEVNET" run "$SCN/smoke.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
+"$DEVNET" run "$SCN/smoke.yaml" --db "$DB" --run-dir "$RUNS" >"$T/out" 2>&1 &
+pid=$!
+# While the second trial runs, nothing of the first may: devnet's own exit
+# would kill a leftover (PR_SET_PDEATHSIG) and hide it from the check at
+# the end.
+running2() {
+	[ "$(q "select exists(select 1 from samples where run_id = 2) and
+	    (select status from runs where id = 2) = 'running'" 2>/dev/null)" = 1 ]
+}
+if wait_for 120 running2; then
+	# trial 1's own dir, where its nodes keep theirs (--dir DIR/node-K)
+	dir1=$(q "select cmdline from nodes where run_id = 1 and node = 0" |
+	    sed -n 's/.* --net \([^ ]*\) .*/\1/p')
+	left=$(pgrep -f -- "--dir $dir1/" | tr '\n' ' ')
+	[ -n "$dir1" ] && [ -z "$left" ] && ! alive $(node_pids 1) &&
+		ok "trial 2 running, no process of trial 1 left" ||
+		fail "trial 2 running, processes of trial 1 ($dir1) alive: $left"
+else
+	fail "never saw trial 2 running"
+fi
+wait "$pid"
 rc=$?
+out=$(cat "$T/out")
 printf '%s\n' "$out"
 expect_eq "devnet run exits 0" "$rc" 0
 expect_match "prints the stored run ids" "$out" "stored runs [0-9]+ [0-9]+ in"
@@ -16,6 +38,7 @@ nmetrics=$(q "select count(*) from metrics where source = 'node'")
 [ "$nmetrics" -ge 27 ] && ok "node metrics in the dictionary ($nmetrics)" ||
 	fail "node metrics in the dictionary: $nmetrics"
 for run in $(q "select id from runs order by id"); do
+	interval=$(q "select sample_interval_ms from runs where id = $run")
 	for node in 0 1 2; do
 		got=$(q "select count(distinct metric_id) from samples
 		    where run_id = $run and node = $node")
@@ -23,6 +46,22 @@ for run in $(q "select id from runs order by id"); do
 		adv=$(q "select max(value) - min(value) from samples s
 		    join metrics m on m.id = s.metric_id
 		    where run_id = $run and node = $node and m.name = 'height'")
+		# Every sample the node sent is stored, under this node.  The
+		# agent samples on a fixed schedule (start + k * interval),
+		# then once more when it stops: leaving out the latest sample,
+		# N samples span N - 1 intervals (each sample may be up to
+		# half an interval late; tests/orch counts exactly).
+		IFS='|' read -r n span <<<"$(q "select count(*) - 1,
+		    (select t_ms from samples s join metrics m on
+		    m.id = s.metric_id where run_id = $run and node = $node
+		    and m.name = 'height' order by t_ms desc limit 1 offset 1)
+		    - min(t_ms) from samples s join metrics m on
+		    m.id = s.metric_id where run_id = $run and node = $node and
+		    m.name = 'height'")"
+		want=$(awk -v s="$span" -v i="$interval" \
+		    'BEGIN { printf "%d", s / i + 1.5 }')
+		expect_eq "run $run node $node: samples on schedule over $span ms" \
+		    "$n" "$want"
 		[ "${adv%.*}" -ge 10 ] 2>/dev/null &&
 			ok "run $run node $node height advanced by $adv" ||
 			fail "run $run node $node height advanced by '$adv'"

@@ -7,7 +7,8 @@ endforeach()
 # Needs a tmpfs mount: skipped (77) where that is not allowed.
 set_tests_properties(dn.e2e.disk-full PROPERTIES SKIP_RETURN_CODE 77)
 # 16 short trials: ~100 s alone, far more on a loaded machine or under ASan.
-dn_script_test(e2e verdict ${DN_TEST_DIR}/verdict.sh TIMEOUT 900)
+dn_script_test(e2e verdict ${DN_TEST_DIR}/verdict.sh TIMEOUT 900
+    LABELS slow)
 
 # wire-poke: sends hostile messages to a collector (hostile.sh).
 add_executable(dn-wire-poke ${DN_TEST_DIR}/wire-poke.c)

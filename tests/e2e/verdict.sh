@@ -58,7 +58,8 @@ YAML
 rc=$?
 expect_eq "idle A/B: devnet ab exits 0" "$rc" 0
 if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
-	echo "skip: allocation counter off in this build (sanitizers)"
+	skip "idle A/B allocs/s verdict: the allocation counter is off in" \
+	    "this build (sanitizers replace malloc)"
 else
 	expect_eq "idle A/B: allocs_per_s significant" "$(metric "$T/idle.json" allocs_per_s significant)" true
 	expect_eq "idle A/B: cached is better" "$(metric "$T/idle.json" allocs_per_s verdict)" better

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,5 +90,15 @@ main(void)
 		cmocka_unit_test(counts_known_allocations),
 	};
 
+#ifndef DN_ALLOC_COUNT
+	/* Checked above; the counting itself cannot be: say so (CTest
+	 * shows exit 77 as skipped). */
+	if (cmocka_run_group_tests(tests, NULL, NULL) != 0)
+		return (1);
+	printf("SKIP: the allocation counter is off in this build "
+	    "(sanitizers replace malloc)\n");
+	return (77);
+#else
 	return (cmocka_run_group_tests(tests, NULL, NULL));
+#endif
 }

@@ -4,6 +4,11 @@ dn_test(node rules SOURCES ${DN_TEST_DIR}/test-rules.c LIBS dn_node_core
     TIMEOUT 60)
 dn_test(node alloc SOURCES ${DN_TEST_DIR}/test-alloc.c LIBS dn_agent
     TIMEOUT 30)
+# read_options: cached vs per-call through the allocation counter: exactly
+# one allocation per read apart (seconds, where the verdict test takes
+# minutes).
+dn_test(node readopts SOURCES ${DN_TEST_DIR}/test-readopts.c
+    LIBS dn_node_core dn_agent TIMEOUT 60)
 dn_test(node devnet SOURCES ${DN_TEST_DIR}/test-devnet.c LIBS dn_wire
     TIMEOUT 120)
 if(DN_ALLOC_COUNT)

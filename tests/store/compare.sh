@@ -212,8 +212,21 @@ PY
 "$B/devnet" report --db ab.db 1:A 1:B -o r.html >/dev/null || fail "report"
 grep -q '<svg' r.html && grep -q 'allocs_per_s' r.html || fail "report body"
 grep -qi '<script' r.html && fail "report has a script"
-grep -q 'http://\|https://' r.html && ! grep -v 'xmlns="http://www.w3.org/2000/svg"' r.html | grep -q 'https\?://' ||
-    true
+# No external URL: the only one allowed is the SVG namespace, which names
+# and loads nothing.  The check is first shown to catch one.
+external_urls() {
+	sed 's#xmlns="http://www.w3.org/2000/svg"##g' "$1" |
+	    grep -Eo -e '(https?|ftp)://[^"'"'"' <>)]*' \
+	    -e '(src|href)=["'"'"']?//[^"'"'"' <>]*'
+}
+for bad in '<img src="https://example.com/x.png">' \
+    "<link href='//cdn.example.com/a.css'>"; do
+	{ cat r.html; echo "$bad"; } >r-bad.html
+	external_urls r-bad.html >/dev/null ||
+		fail "URL check misses an injected $bad"
+done
+url=$(external_urls r.html | head -3)
+[ -z "$url" ] || fail "report links external URLs: $url"
 "$B/devnet" report --db ab.db 1:A 1:B >/dev/null 2>&1; [ $? = 2 ] || fail "report without -o"
 "$B/devnet" report --db ab.db 1:A 1:B -o /nonexistent/dir/r.html >/dev/null 2>&1
 [ $? = 1 ] || fail "report to bad path"
