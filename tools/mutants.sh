@@ -37,9 +37,9 @@ MUTANTS=(
 	# 3. read_options: cached creates ReadOptions per read anyway.
 	"cached-readoptions-per-read|s->read_mode = c->read_mode;|s->read_mode = STORE_PER_CALL;"
 	# 4. The runner leaves one node running after its trial ends.
-	"runner-leaves-node|killed = spawn_stop_all(ps, t->nnodes, grace);|killed = spawn_stop_all(ps, t->nnodes - 1, grace);"
+	"runner-leaves-node|killed = spawn_stop_all(ps, t->nnodes, grace_ms);|killed = spawn_stop_all(ps, t->nnodes - 1, grace_ms);"
 	# 5. The load generator sends at 90 % of the rate.
-	"loadgen-90pct|next_s = (double)id / scn->workload.tps;|next_s = (double)id / (0.9 * scn->workload.tps);"
+	"loadgen-90pct|return (kk / r1);|return (kk / (0.9 * r1));"
 	# 6. Holm's correction dropped: the raw p values are used.
 	"holm-dropped|dn_stats_holm(praw, r->nrows, padj);|memcpy(padj, praw, r->nrows * sizeof(*padj));"
 	# 7. The sign of delta flipped.

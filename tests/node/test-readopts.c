@@ -22,7 +22,8 @@
 #include "alloc.h"
 #include "chain.h"
 #include "rocks.h"
-#include "util.h"
+#include "rng.h"
+#include "xalloc.h"
 
 #define KEYS	2000
 #define READS	10000

@@ -25,7 +25,9 @@
 #include "store.h"
 #include "transport.h"
 #include "trial.h"
-#include "util.h"
+#include "clock.h"
+#include "collector.h"
+#include "xalloc.h"
 
 #define NODES		3
 #define SAMPLES		97	/* per node; not a multiple of anything */
