@@ -4,8 +4,8 @@
  * Shared by the files of the loader only: yaml-tree.c (libyaml -> tree,
  * located errors), scenario-set.c (--set), scenario-keys.c (known keys),
  * scenario-get.c (typed getters), scenario-settings.c, scenario-network.c,
- * scenario-workload.c, scenario-variants.c, scenario-events.c (the
- * sections) and scenario.c (the top level and the public API).  Not a
+ * scenario-workload.c, scenario-variants.c, scenario-events.c,
+ * scenario-node.c (the sections) and scenario.c (the top level and the public API).  Not a
  * public interface: nothing outside those files includes it.
  */
 #ifndef DN_SCENARIO_INTERNAL_H
@@ -122,6 +122,12 @@ int	 scn_load_workload(struct ctx *c, struct scenario *s,
 /* N may be NULL: then one variant "A" with no changes. */
 int	 scn_load_variants(struct ctx *c, struct scenario *s,
 	    const struct ynode *n);		/* scenario-variants.c */
+/* scenario-node.c: VAR's node: the top level's TOP, then the variant's
+ * OWN (either may be NULL); after network, variants and order. */
+int	 scn_load_node(struct ctx *c, struct scenario *s,
+	    const struct ynode *top, const struct ynode *own,
+	    struct scn_variant *var);
+void	 scn_node_release(struct scn_node *node);
 /* After network, duration and variants are loaded. */
 int	 scn_load_events(struct ctx *c, struct scenario *s,
 	    const struct ynode *n);		/* scenario-events.c */

@@ -12,7 +12,7 @@
 #define SCN_MAX_VARIANTS 64
 
 static const char *const settings_keys[] = { "binary", "read_options",
-	"write_options", "rocksdb", "args", "env", NULL };
+	"write_options", "rocksdb", "args", "env", "node", NULL };
 
 static int
 valid_variant_name(const char *s)

@@ -50,7 +50,7 @@ int
 runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
 {
 	uint64_t	deadline = dn_now_ns() + (uint64_t)timeout_ms * 1000000u;
-	int		i, k, ready;
+	int		i, k, ready, rv;
 
 	for (;;) {
 		ready = 1;
@@ -64,7 +64,14 @@ runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
 				hello = t->nodes[k].hello;
 				pthread_mutex_unlock(&t->mu);
 				if (spawn_poll(&t->nodes[k].proc)) {
-					char *m = trial_post_mortem(t, k,
+					char *m;
+
+					rv = foreign_ready_exit(t, k);
+					if (rv > 0)
+						continue;
+					if (rv < 0)
+						return (-1);
+					m = trial_post_mortem(t, k,
 					    "exited before it was ready");
 					trial_fail(t, "%s", m);
 					free(m);
@@ -213,6 +220,8 @@ trial_watch(struct trial *t, char *fired)
 		double			 h, best;
 
 		if (!n->proc.exited && spawn_poll(&n->proc)) {
+			if (foreign_exited(t, k))
+				continue;
 			atomic_store(&n->up, 0);
 			spawn_status_str(n->proc.status, st, sizeof(st));
 			if (n->down) {
@@ -278,6 +287,7 @@ trial_watch(struct trial *t, char *fired)
 			}
 		}
 	}
+	foreign_watch(t);
 	if (t->store_failed && !t->failed)
 		trial_fail(t, "cannot write to the database: %s",
 		    t->store_error ? t->store_error : "?");
