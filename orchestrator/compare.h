@@ -41,6 +41,11 @@ struct compare_opts {
 	int			 format;	/* enum compare_format */
 	double			 threshold_pct;	/* <= 0: the default, 1% */
 	int			 unit;		/* enum compare_unit, 0 auto */
+	/* Also the metrics outside the table that foreign nodes sent
+	 * (ops_per_s from a log extractor, ...): mean per trial for a gauge,
+	 * rate for a counter.  Rows of such metrics have base_metric
+	 * >= DN_STORE_NAMED_BASE (not a metric-table id). */
+	int			 named;
 };
 
 /*
@@ -103,6 +108,8 @@ struct compare_result {
 	size_t			 nrows;
 	char			**warnings;
 	size_t			 nwarnings;
+	char			**owned;	/* named metrics' strings */
+	size_t			 nowned;
 };
 
 int	 compare_analyze(struct dn_store *s, const char *side_a,

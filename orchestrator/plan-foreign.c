@@ -108,7 +108,9 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 			flag(&a, "--prom-keep", dn_xstrdup(o->prom_keep[i]));
 	}
 	add(&a, dn_xstrdup("--"));
-	add(&a, dn_xstrdup(o->command[0]));
+	/* The program as resolved at load time (PATH, relative paths). */
+	add(&a, dn_xstrdup(var->set.binary != NULL ? var->set.binary :
+	    o->command[0]));
 	for (i = 1; i < o->ncommand; i++)
 		add(&a, plan_expand(s, var, node, rd, o->command[i]));
 	add(&e, NULL);	/* an empty environment is still an array */

@@ -33,7 +33,9 @@ trial_post_mortem(struct trial *t, int k, const char *what)
 
 	tail = spawn_tail(n->out_path, 5);
 	tail2 = spawn_tail(n->log_path, 5);
-	msg = dn_xasprintf("node %d (%s) %s%s%s%s%s%s%s", k, n->argv[0], what,
+	/* A foreign node is named by its command, not by its probe. */
+	msg = dn_xasprintf("node %d (%s) %s%s%s%s%s%s%s", k, t->foreign ?
+	    t->var->node.command[0] : n->argv[0], what,
 	    n->proc.exited ? " (" : "", n->proc.exited ?
 	    spawn_status_str(n->proc.status, st, sizeof(st)) : "",
 	    n->proc.exited ? ")" : "",

@@ -1,6 +1,6 @@
 # End-to-end tests: the real devnet and devnet-node binaries, private temp
 # dirs, assertions on exit codes, messages and rows in sqlite.
-foreach(t smoke signals faults bad-input help db-errors report)
+foreach(t smoke signals faults bad-input help db-errors report foreign)
 	dn_script_test(e2e ${t} ${DN_TEST_DIR}/${t}.sh TIMEOUT 300)
 endforeach()
 # 16 short trials: ~100 s alone, far more on a loaded machine or under ASan.
