@@ -1,8 +1,8 @@
 /*
  * plan.c: turn a loaded scenario into trials in run order and, per trial
  * and node, the exact devnet-node argv (docs/node.md) and environment
- * additions (a foreign node's: plan-foreign.c).  Pure computation: no I/O, no processes, no shell — argv
- * arrays only.  Not here: loading (scenario.c), spawning (cmd-run.c).
+ * additions (a foreign node's: plan-foreign.c).  Pure computation: no
+ * I/O, no processes, no shell — argv arrays only.  Not here: loading (scenario.c), spawning (cmd-run.c).
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -88,7 +88,7 @@ void	 runner_drain_txs(struct trial **ts, int nt);
 /* Halt the nodes and check that they agree on the state (endcheck.c). */
 void	 trial_check_state(struct trial *t);
 
-/* --- foreign.c: foreign nodes (node.command) ------------------------------ */
+/* --- foreign.c: foreign nodes (node.command) -------------------------- */
 
 /* T->foreign, and EP's probe and its ready timeout (trial_prepare). */
 void	 foreign_prepare(struct trial *t, const struct runner_opts *o,

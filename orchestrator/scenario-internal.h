@@ -5,8 +5,9 @@
  * located errors), scenario-set.c (--set), scenario-keys.c (known keys),
  * scenario-get.c (typed getters), scenario-settings.c, scenario-network.c,
  * scenario-workload.c, scenario-variants.c, scenario-events.c,
- * scenario-node.c (the sections) and scenario.c (the top level and the public API).  Not a
- * public interface: nothing outside those files includes it.
+ * scenario-node.c (the sections) and scenario.c (the top level and the
+ * public API).  Not a public interface: nothing outside those files
+ * includes it.
  */
 #ifndef DN_SCENARIO_INTERNAL_H
 #define DN_SCENARIO_INTERNAL_H

@@ -245,8 +245,8 @@ load_ready(struct ctx *c, const struct ynode *n, struct scn_node *o,
 	if (scn_check_map(c, n, "node.ready", ready_keys) != 0)
 		return (-1);
 	if (n->nkids == 0)
-		return (scn_fail(c, n, "node.ready needs one of tcp, http, log "
-		    "or delay"));
+		return (scn_fail(c, n, "node.ready needs one of tcp, http, "
+		    "log or delay"));
 	for (i = 0; i < o->nready; i++)
 		free(o->ready[i].arg);
 	free(o->ready);
@@ -634,8 +634,8 @@ scn_load_node(struct ctx *c, struct scenario *s, const struct ynode *top,
 	span = o->ports_per_node * s->network.nodes *
 	    (s->order == SCN_ORDER_CONCURRENT ? (int)s->nvariants : 1);
 	if (o->port_base + span > 65536) {
-		rc = scn_fail(c, where, "node.port_base %d + %d ports (nodes x "
-		    "ports_per_node%s) passes 65535; lower it", o->port_base,
+		rc = scn_fail(c, where, "node.port_base %d + %d ports (nodes "
+		    "x ports_per_node%s) passes 65535; lower it", o->port_base,
 		    span, s->order == SCN_ORDER_CONCURRENT ? " x variants" :
 		    "");
 		goto out;

@@ -55,8 +55,8 @@ load_nodes(struct ctx *c, struct scenario *s, const struct ynode *root)
 			    "workload"), "kind"), "workload kind %s needs "
 			    "devnet-node nodes, but variant %s runs "
 			    "node.command (a foreign node); use kind none",
-			    ymap_get(ymap_get(root, "workload"), "kind")->value,
-			    s->variants[i].name));
+			    ymap_get(ymap_get(root, "workload"),
+			    "kind")->value, s->variants[i].name));
 		if (plan_is_foreign(&s->variants[i]) &&
 		    s->workload.tps > 0)
 			return (scn_fail(c, ymap_get(ymap_get(root,

@@ -65,12 +65,12 @@ struct scn_ready {
 struct scn_log_metric {
 	char		*name;
 	char		*regex;		/* POSIX extended, one capture */
-	char		*better;	/* "higher" | "lower" | NULL (neutral) */
+	char		*better;	/* higher | lower | NULL (neutral) */
 };
 
 struct scn_node {
 	enum scn_node_kind	 kind;
-	char			**command;	/* templates; [0] the program */
+	char			**command;	/* templates; [0] program */
 	size_t			 ncommand;
 	char			**env;		/* "K=V", V a template */
 	size_t			 nenv;
