@@ -55,6 +55,7 @@ cmd_ab_exec(int argc, char **argv)
 	if (run_args_parse(&a, &cmd_ab_entry, argc, argv, 1, &status) != 0)
 		return (status);
 	memset(&co, 0, sizeof(co));
+	co.named = 1;
 	co.metrics = a.metrics;
 	co.nmetrics = a.nmetrics;
 	/* Checked before anything runs: a typo must not cost a run. */

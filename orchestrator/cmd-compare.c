@@ -75,7 +75,7 @@ cmd_compare_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char		*db = CMD_DEFAULT_DB, *metrics[MAX_METRICS];
-	struct compare_opts	 opts = { .metrics = metrics };
+	struct compare_opts	 opts = { .metrics = metrics, .named = 1 };
 	struct dn_store		*s = NULL;
 	char			*cause = NULL, *title = NULL;
 	int			 c, rc = 1, junit = 0, fail_on = 0;

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "provider.h"
+#include "runner.h"
 #include "scenario.h"
 #include "xalloc.h"
 
@@ -33,7 +34,8 @@ print_plan(FILE *out, const struct scenario *s, char **cause)
 {
 	struct plan_trial	*t = NULL;
 	struct plan_endpoints	 ep = { .run_dir = "RUN_DIR",
-				    .metrics_url = "ipc://RUN_DIR/collector" };
+				    .metrics_url = "ipc://RUN_DIR/collector",
+				    .probe = runner_probe_path() };
 	char			**argv = NULL, **env = NULL;
 	size_t			 nt, i, j;
 	int			 k, rc = -1;

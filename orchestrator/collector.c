@@ -1,11 +1,17 @@
 /*
- * collector.c: the trial's collector thread.  Pulls HELLO, SAMPLE and
- * INCLUDED messages from the trial's nodes, checks each (size, magic,
+ * collector.c: the trial's collector thread.  Pulls HELLO, SAMPLE, NAMED
+ * and INCLUDED messages from the trial's nodes, checks each (size, magic,
  * version, token, node index, payload), counts what it rejects and the
  * samples it never got (sequence gaps), and writes samples to the store in
  * batches.  It also turns load generator counters (trial->load, which it
  * reads without calling the load generator) and inclusion latencies into
  * load generator samples (node -1) once per sample interval.
+ *
+ * Protocol 3 (docs/probe.md): a metric a foreign node's probe marks absent
+ * is not stored (nothing, not 0) and does not count in the trial's
+ * summaries; NAMED values are stored under their own names (a dictionary
+ * row per new name, store-names.c); a foreign node's lag comes from the
+ * heights of all nodes (foreign-lag.c).
  *
  * Not here: spawning, events, the schedule of the load (runner.c,
  * loadgen.c); the trial's clock and events (trial.c).
@@ -56,6 +62,11 @@ struct collector {
 	int64_t		 prev_submitted; /* at the previous one */
 
 	/* inclusion bookkeeping */
+	/* NAMED: names seen and their metric ids (collector thread only) */
+	char		**names;
+	int		*name_ids;
+	size_t		 nnames;
+
 	uint8_t		*seen;		/* bitmap of tx ids with an outcome */
 	size_t		 seen_bytes;
 	double		*lat;		/* ms, this interval */
@@ -103,13 +114,14 @@ reject(struct collector *c, int reason, uint32_t node)
 }
 
 static void
-on_hello(struct collector *c, const struct dn_hdr *h)
+on_hello(struct collector *c, const struct dn_hdr *h, uint32_t pid)
 {
 	struct trial		*t = c->t;
 	struct trial_node	*n = &t->nodes[h->node];
 
 	pthread_mutex_lock(&t->mu);
 	n->hello++;
+	n->cmd_pid = (pid_t)pid;
 	n->have_seq = 0;	/* a new process counts from its own start */
 	n->last_msg_ns = dn_now_ns();
 	pthread_mutex_unlock(&t->mu);
@@ -122,10 +134,27 @@ on_sample(struct collector *c, const struct dn_hdr *h,
 	struct trial		*t = c->t;
 	struct trial_node	*n = &t->nodes[h->node];
 	int64_t			 tm = trial_t_ms(t, h->t_ns), gap = 0;
-	int			 i, count;
+	double			 values[DN_METRIC_COUNT], lagb, lagm;
+	uint64_t		 present;
+	int			 i, count, stored = 0;
+
+	memcpy(values, s->values, sizeof(values));
 
 	count = s->count < DN_METRIC_COUNT ? s->count : DN_METRIC_COUNT;
+	present = ~s->absent;
+	if (count < 64)
+		present &= ((uint64_t)1 << count) - 1;
 	pthread_mutex_lock(&t->mu);
+	/* A foreign node knows its height only: its lag comes from all. */
+	if (t->foreign && dn_sample_absent(s, DN_M_LAG_BLOCKS) &&
+	    !dn_sample_absent(s, DN_M_HEIGHT) && tm != INT64_MIN) {
+		foreign_lag(t, (int)h->node, tm, s->values[DN_M_HEIGHT],
+		    &lagb, &lagm);
+		values[DN_M_LAG_BLOCKS] = lagb;
+		values[DN_M_LAG_MS] = lagm;
+		present |= (uint64_t)1 << DN_M_LAG_BLOCKS |
+		    (uint64_t)1 << DN_M_LAG_MS;
+	}
 	if (n->have_seq && h->seq > n->next_seq) {
 		gap = (int64_t)(h->seq - n->next_seq);
 		n->lost += gap;
@@ -135,24 +164,36 @@ on_sample(struct collector *c, const struct dn_hdr *h,
 	n->last_msg_ns = dn_now_ns();
 	if (s->flags & DN_SAMPLE_FINAL)
 		n->final_seen = 1;
-	memcpy(n->last, s->values, (size_t)count * sizeof(double));
+	for (i = 0; i < count; i++)
+		if (present >> i & 1)
+			n->last[i] = values[i];
+	n->have_last |= present;
 	if (tm != INT64_MIN && tm >= t->scn->warmup_ms) {
-		double	rss = s->values[DN_M_RSS_BYTES];
-		double	lag = s->values[DN_M_LAG_BLOCKS];
+		double	rss = values[DN_M_RSS_BYTES];
+		double	lag = values[DN_M_LAG_BLOCKS];
 
 		if (!n->have_first) {
-			memcpy(n->first, s->values,
-			    (size_t)count * sizeof(double));
 			n->first_t = tm;
 			n->have_first = 1;
 		}
+		/* Each metric's first value is its first present one. */
+		for (i = 0; i < count; i++) {
+			if ((present >> i & 1) && !(n->have_firsts >> i & 1))
+				n->first[i] = values[i];
+		}
+		n->have_firsts |= present;
 		n->last_t = tm;
-		n->rss_sum += rss;
-		n->rss_n++;
-		if (rss > n->rss_max)
-			n->rss_max = rss;
-		if (lag > n->lag_max)
-			n->lag_max = lag;
+		if (present >> DN_M_RSS_BYTES & 1) {
+			n->rss_sum += rss;
+			n->rss_n++;
+			if (rss > n->rss_max)
+				n->rss_max = rss;
+		}
+		if (present >> DN_M_LAG_BLOCKS & 1) {
+			n->lag_n++;
+			if (lag > n->lag_max)
+				n->lag_max = lag;
+		}
 	}
 	pthread_mutex_unlock(&t->mu);
 	if (gap > 0)
@@ -164,12 +205,82 @@ on_sample(struct collector *c, const struct dn_hdr *h,
 
 	pthread_mutex_lock(&c->wmu);
 	for (i = 0; i < count; i++) {
-		if (dn_metric_defs[i].source == DN_SOURCE_N)
-			put(c, (int)h->node, i, tm, s->values[i]);
+		if (dn_metric_defs[i].source == DN_SOURCE_N &&
+		    (present >> i & 1)) {
+			put(c, (int)h->node, i, tm, values[i]);
+			stored++;
+		}
 	}
 	queue_end(c);
 	pthread_mutex_lock(&t->mu);
-	t->samples_stored += count;
+	t->samples_stored += stored;
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* The metric id of NAMED name NAME (a dictionary row if new), or -1 when
+ * the store refused (the error goes to the trial). */
+static int
+named_id(struct collector *c, const char *name, int counter)
+{
+	struct trial	*t = c->t;
+	char		*cause = NULL;
+	size_t		 i;
+	int		 id;
+
+	for (i = 0; i < c->nnames; i++)
+		if (strcmp(c->names[i], name) == 0)
+			return (c->name_ids[i]);
+	pthread_mutex_lock(t->store_mu);
+	if (dn_store_metric_named(t->store, name, counter, NULL, &id,
+	    &cause) != 0) {
+		pthread_mutex_unlock(t->store_mu);
+		trial_store_error(t, cause);
+		return (-1);
+	}
+	pthread_mutex_unlock(t->store_mu);
+	c->names = dn_xreallocarray(c->names, c->nnames + 1,
+	    sizeof(*c->names));
+	c->name_ids = dn_xreallocarray(c->name_ids, c->nnames + 1,
+	    sizeof(*c->name_ids));
+	c->names[c->nnames] = dn_xstrdup(name);
+	c->name_ids[c->nnames++] = id;
+	return (id);
+}
+
+/* NAMED: each (name, value) stored for the node at the header's time. */
+static void
+on_named(struct collector *c, const struct dn_hdr *h, const uint8_t *p)
+{
+	struct dn_named		 v[DN_NAMED_MAX];	/* ~20 kB */
+	struct trial		*t = c->t;
+	struct trial_node	*n = &t->nodes[h->node];
+	int64_t			 tm = trial_t_ms(t, h->t_ns);
+	uint16_t		 flags;
+	size_t			 nv, i;
+	int			 rv, ids[DN_NAMED_MAX];
+
+	if ((rv = dn_named_decode(p, h->len, &flags, v, DN_NAMED_MAX,
+	    &nv)) != 0) {
+		reject(c, rv, h->node);
+		return;
+	}
+	pthread_mutex_lock(&t->mu);
+	n->last_msg_ns = dn_now_ns();
+	if (flags & DN_SAMPLE_FINAL)
+		n->final_seen = 1;
+	pthread_mutex_unlock(&t->mu);
+	if (tm == INT64_MIN)
+		return;	/* before t=0: not part of the trial */
+	for (i = 0; i < nv; i++)
+		ids[i] = named_id(c, v[i].name, v[i].kind ==
+		    DN_NAMED_COUNTER);
+	pthread_mutex_lock(&c->wmu);
+	for (i = 0; i < nv; i++)
+		if (ids[i] >= 0)
+			put(c, (int)h->node, ids[i], tm, v[i].value);
+	queue_end(c);
+	pthread_mutex_lock(&t->mu);
+	t->samples_stored += (int64_t)nv;
 	pthread_mutex_unlock(&t->mu);
 }
 
@@ -435,7 +546,9 @@ handle(struct collector *c, const uint8_t *buf, size_t len)
 			reject(c, -DN_REJ_PAYLOAD, h.node);
 			return;
 		}
-		on_hello(c, &h);	/* pid: the nodes table has it */
+		/* A probe's HELLO carries its COMMAND's pid (the group
+		 * the runner ends last, foreign.c). */
+		on_hello(c, &h, dn_get_u32(buf + DN_HDR_SIZE));
 		break;
 	case DN_MSG_SAMPLE:
 		if ((rv = dn_sample_decode(buf + DN_HDR_SIZE, h.len, &s)) != 0) {
@@ -446,6 +559,9 @@ handle(struct collector *c, const uint8_t *buf, size_t len)
 		break;
 	case DN_MSG_INCLUDED:
 		on_included(c, buf + DN_HDR_SIZE, h.len, h.node);
+		break;
+	case DN_MSG_NAMED:
+		on_named(c, &h, buf + DN_HDR_SIZE);
 		break;
 	default:
 		reject(c, -DN_REJ_KIND, h.node);
@@ -559,6 +675,8 @@ fail:
 void
 collector_stop(struct collector *c, int drain_ms)
 {
+	size_t	i;
+
 	if (c == NULL)
 		return;
 	c->drain_ms = drain_ms;
@@ -570,5 +688,9 @@ collector_stop(struct collector *c, int drain_ms)
 	free(c->pend);
 	free(c->seen);
 	free(c->lat);
+	for (i = 0; i < c->nnames; i++)
+		free(c->names[i]);
+	free(c->names);
+	free(c->name_ids);
 	free(c);
 }

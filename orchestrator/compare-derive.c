@@ -160,9 +160,12 @@ node_value(const struct derived *d, const struct dn_series *s1,
 	return (NAN);
 }
 
+/* A run's series: per metric-table id, and one per named metric. */
 struct run_data {
 	struct dn_series	*ser[DN_METRIC_COUNT];
 	size_t			 nser[DN_METRIC_COUNT];
+	struct dn_series	*named;
+	size_t			 nnamed;
 };
 
 static const struct dn_series *
@@ -180,12 +183,19 @@ static void
 obs_add_run(struct obs *o, const struct derived *d, const struct run_data *rd,
     int trial)
 {
-	const struct dn_series	*s1;
+	const struct dn_series	*s1, *base;
 	double			 agg = NAN, sum = 0, v;
-	size_t			 i, n = 0;
+	size_t			 i, n = 0, nbase;
 
-	for (i = 0; i < rd->nser[d->m1]; i++) {
-		s1 = &rd->ser[d->m1][i];
+	if (d->m1 >= DN_METRIC_COUNT) {
+		base = rd->named;
+		nbase = rd->nnamed;
+	} else {
+		base = rd->ser[d->m1];
+		nbase = rd->nser[d->m1];
+	}
+	for (i = 0; i < nbase; i++) {
+		s1 = &base[i];
 		v = node_value(d, s1, d->m2 >= 0 ? find_node(rd, d->m2,
 		    s1->node) : NULL);
 		if (isnan(v))
@@ -216,21 +226,22 @@ compare_obs_release(struct obs *o)
 	free(o->trial_v);
 }
 
-/* Read every run of SIDE and add its observations to O[NDERIVED]. */
+/* Read every run of SIDE and add its observations to O[N]. */
 int
 compare_side_observe(struct dn_store *s, const struct compare_side *side,
-    const int *use, struct obs *o, char **cause)
+    const struct derived *defs, size_t nd, const int *use, struct obs *o,
+    char **cause)
 {
 	int	need[DN_METRIC_COUNT] = { 0 };
 	size_t	i, k;
 	int	m;
 
-	for (k = 0; k < NDERIVED; k++) {
-		if (!use[k])
+	for (k = 0; k < nd; k++) {
+		if (!use[k] || defs[k].m1 >= DN_METRIC_COUNT)
 			continue;
-		need[compare_derived[k].m1] = 1;
-		if (compare_derived[k].m2 >= 0)
-			need[compare_derived[k].m2] = 1;
+		need[defs[k].m1] = 1;
+		if (defs[k].m2 >= 0)
+			need[defs[k].m2] = 1;
 	}
 	for (i = 0; i < side->nruns; i++) {
 		struct run_data	rd;
@@ -243,11 +254,18 @@ compare_side_observe(struct dn_store *s, const struct compare_side *side,
 				    side->runs[i].warmup_ms, &rd.ser[m],
 				    &rd.nser[m], cause);
 		}
-		if (rc == 0) {
-			for (k = 0; k < NDERIVED; k++)
-				if (use[k])
-					obs_add_run(&o[k], &compare_derived[k],
-					    &rd, (int)i);
+		for (k = 0; k < nd && rc == 0; k++) {
+			if (!use[k])
+				continue;
+			if (defs[k].m1 >= DN_METRIC_COUNT)
+				rc = dn_store_series(s, side->runs[i].id,
+				    defs[k].m1, side->runs[i].warmup_ms,
+				    &rd.named, &rd.nnamed, cause);
+			if (rc == 0)
+				obs_add_run(&o[k], &defs[k], &rd, (int)i);
+			dn_series_free(rd.named, rd.nnamed);
+			rd.named = NULL;
+			rd.nnamed = 0;
 		}
 		for (m = 0; m < DN_METRIC_COUNT; m++)
 			dn_series_free(rd.ser[m], rd.nser[m]);
@@ -277,7 +295,8 @@ compare_run_observe(struct dn_store *s, int64_t run_id, int64_t warmup_ms,
 	side.nruns = 1;
 	memset(o, 0, sizeof(o));
 	/* The very observations a comparison of this run would test. */
-	rc = compare_side_observe(s, &side, use, o, cause);
+	rc = compare_side_observe(s, &side, compare_derived, NDERIVED, use, o,
+	    cause);
 	for (k = 0; k < NDERIVED; k++) {
 		out[k] = rc == 0 && use[k] && o[k].ntrial == 1 ?
 		    o[k].trial_v[0] : NAN;

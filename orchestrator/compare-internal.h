@@ -41,11 +41,13 @@ struct obs {
 	size_t	 ntrial;
 };
 
-/* Read every run of SIDE and add its observations to O[NDERIVED], for
- * the metrics K with USE[K] set.  0, or -1 with *CAUSE. */
+/* Read every run of SIDE and add its observations to O[N], for the
+ * metrics DEFS[K] with USE[K] set (DEFS: compare_derived, then any named
+ * metrics, whose m1 is a store id >= DN_STORE_NAMED_BASE).  0, or -1
+ * with *CAUSE. */
 int	 compare_side_observe(struct dn_store *s,
-	    const struct compare_side *side, const int *use, struct obs *o,
-	    char **cause);
+	    const struct compare_side *side, const struct derived *defs,
+	    size_t n, const int *use, struct obs *o, char **cause);
 /* Free what O holds (not O). */
 void	 compare_obs_release(struct obs *o);
 

@@ -25,6 +25,7 @@
 #include "compare.h"
 #include "compare-internal.h"
 #include "stats.h"
+#include "store.h"
 #include "xalloc.h"
 
 static int
@@ -351,6 +352,91 @@ zero_spread(struct compare_result *r)
 	    "(%.3g with %zu vs %zu), not Welch's", names,
 	    dn_stats_mwu_min_p(r->a.nruns, r->b.nruns), r->a.nruns,
 	    r->b.nruns));
+}
+
+/* Add named metric ID (a foreign node's, outside the table) to DEFS:
+ * mean per node for a gauge, rate for a counter; its strings go into R. */
+static int
+add_named(struct dn_store *s, struct compare_result *r, struct derived **defs,
+    size_t *nd, int id, char **cause)
+{
+	struct dn_metric_info	 info;
+	struct derived		*d;
+	char			*name;
+	size_t			 k;
+
+	for (k = NDERIVED; k < *nd; k++)
+		if ((*defs)[k].m1 == id)
+			return (0);
+	if (dn_store_metric_name(s, id, &name, &info, cause) != 0)
+		return (-1);
+	r->owned = dn_xreallocarray(r->owned, r->nowned + 2,
+	    sizeof(*r->owned));
+	r->owned[r->nowned++] = name;
+	r->owned[r->nowned++] = dn_xstrdup(info.better);
+	*defs = dn_xreallocarray(*defs, *nd + 1, sizeof(**defs));
+	d = &(*defs)[(*nd)++];
+	memset(d, 0, sizeof(*d));
+	d->name = name;
+	d->unit = info.counter ? "/s" : "";
+	d->better = r->owned[r->nowned - 1];
+	d->m1 = id;
+	d->m2 = -1;
+	d->fn = info.counter ? F_RATE : F_MEAN;
+	d->desc = info.counter ? "a node's own counter, per second (named)" :
+	    "a node's own metric, mean (named)";
+	return (0);
+}
+
+/* Every named metric with samples in a run of either side. */
+static int
+add_all_named(struct dn_store *s, struct compare_result *r,
+    struct derived **defs, size_t *nd, char **cause)
+{
+	size_t	i, j, n;
+	int	*ids, side;
+
+	for (side = 0; side < 2; side++) {
+		const struct compare_side *sd = side ? &r->b : &r->a;
+
+		for (i = 0; i < sd->nruns; i++) {
+			if (dn_store_run_named(s, sd->runs[i].id, &ids, &n,
+			    cause) != 0)
+				return (-1);
+			for (j = 0; j < n; j++) {
+				if (add_named(s, r, defs, nd, ids[j],
+				    cause) != 0) {
+					free(ids);
+					return (-1);
+				}
+			}
+			free(ids);
+		}
+	}
+	return (0);
+}
+
+/* Metrics measured on one side only: "not measured" on the other, which
+ * is not a difference (never "0 vs X"). */
+static void
+one_sided(struct compare_result *r, const struct derived *defs,
+    const int *use, const struct obs *oa, const struct obs *ob, size_t nd)
+{
+	char	*names = NULL, *t;
+	size_t	 k;
+
+	for (k = 0; k < nd; k++) {
+		if (!use[k] || (oa[k].ntrial > 0) == (ob[k].ntrial > 0))
+			continue;
+		t = dn_xasprintf("%s%s%s (%s only)", names ? names : "",
+		    names ? ", " : "", defs[k].name, oa[k].ntrial > 0 ? "A" :
+		    "B");
+		free(names);
+		names = t;
+	}
+	if (names != NULL)
+		add_warning(r, dn_xasprintf("not measured on both sides, not "
+		    "compared: %s", names));
 	free(names);
 }
 
@@ -360,17 +446,19 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
     char **cause)
 {
 	struct compare_result	*r = dn_xcalloc(1, sizeof(*r));
-	struct obs		 oa[NDERIVED], ob[NDERIVED];
+	struct derived		*defs;
+	struct obs		*oa = NULL, *ob = NULL;
 	struct compare_power_cache pc;
-	int			 use[NDERIVED];
+	int			*use = NULL, id;
 	double			*praw = NULL, *padj = NULL;
-	size_t			 i, j, k, family = 0, nta, ntb, rk[NDERIVED];
+	size_t			 i, j, k, family = 0, nta, ntb, nd = NDERIVED;
+	size_t			*rk = NULL;
 	int			 unit;
 	char			*strict = NULL;
 
 	*rp = NULL;
-	memset(oa, 0, sizeof(oa));
-	memset(ob, 0, sizeof(ob));
+	defs = dn_xreallocarray(NULL, NDERIVED, sizeof(*defs));
+	memcpy(defs, compare_derived, NDERIVED * sizeof(*defs));
 	r->threshold_pct = (opts && opts->threshold_pct > 0) ?
 	    opts->threshold_pct : COMPARE_THRESHOLD_PCT;
 	r->target_pct = opts ? opts->target_pct : 0;
@@ -379,18 +467,33 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 			if (strcmp(compare_derived[k].name,
 			    opts->metrics[i]) == 0)
 				break;
-		if (k == NDERIVED) {
+		if (k < NDERIVED)
+			continue;
+		id = -1;
+		if (opts->named && dn_store_metric_find(s, opts->metrics[i],
+		    &id, NULL, cause) != 0)
+			goto fail;
+		if (id < DN_STORE_NAMED_BASE) {
 			*cause = dn_xasprintf("unknown metric '%s' (see "
-			    "'devnet compare --help' for the list)",
-			    opts->metrics[i]);
+			    "'devnet compare --help' for the list%s)",
+			    opts->metrics[i], opts->named ? "; a foreign "
+			    "node's own metric must have been stored" : "");
 			goto fail;
 		}
+		if (add_named(s, r, &defs, &nd, id, cause) != 0)
+			goto fail;
 	}
-	for (k = 0; k < NDERIVED; k++)
-		use[k] = wanted(opts, compare_derived[k].name);
 	if (compare_side_resolve(s, side_a, &r->a, r, cause) != 0 ||
 	    compare_side_resolve(s, side_b, &r->b, r, cause) != 0)
 		goto fail;
+	if (opts != NULL && opts->named && opts->nmetrics == 0 &&
+	    add_all_named(s, r, &defs, &nd, cause) != 0)
+		goto fail;
+	oa = dn_xcalloc(nd, sizeof(*oa));
+	ob = dn_xcalloc(nd, sizeof(*ob));
+	use = dn_xcalloc(nd, sizeof(*use));
+	for (k = 0; k < nd; k++)
+		use[k] = wanted(opts, defs[k].name);
 	for (i = 0; i < r->a.nruns; i++) {
 		for (j = 0; j < r->b.nruns; j++) {
 			if (r->a.runs[i].id == r->b.runs[j].id) {
@@ -407,12 +510,13 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		    "(drop --strict to compare anyway)", strict);
 		goto fail;
 	}
-	if (compare_side_observe(s, &r->a, use, oa, cause) != 0 ||
-	    compare_side_observe(s, &r->b, use, ob, cause) != 0)
+	if (compare_side_observe(s, &r->a, defs, nd, use, oa, cause) != 0 ||
+	    compare_side_observe(s, &r->b, defs, nd, use, ob, cause) != 0)
 		goto fail;
+	one_sided(r, defs, use, oa, ob, nd);
 
 	/* The family: metrics with data on both sides. */
-	for (k = 0; k < NDERIVED; k++) {
+	for (k = 0; k < nd; k++) {
 		use[k] = use[k] && oa[k].ntrial > 0 && ob[k].ntrial > 0;
 		family += use[k];
 	}
@@ -445,17 +549,18 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	r->rows = dn_xcalloc(family, sizeof(*r->rows));
 	praw = dn_xcalloc(family, sizeof(double));
 	padj = dn_xcalloc(family, sizeof(double));
-	for (k = 0; k < NDERIVED; k++) {
+	rk = dn_xcalloc(family, sizeof(*rk));
+	for (k = 0; k < nd; k++) {
 		struct compare_row	*row;
 
 		if (!use[k])
 			continue;
 		row = &r->rows[r->nrows];
-		row->name = compare_derived[k].name;
-		row->unit = compare_derived[k].unit;
-		row->better = compare_derived[k].better;
-		row->desc = compare_derived[k].desc;
-		row->base_metric = compare_derived[k].m1;
+		row->name = defs[k].name;
+		row->unit = defs[k].unit;
+		row->better = defs[k].better;
+		row->desc = defs[k].desc;
+		row->base_metric = defs[k].m1;
 		compare_row_test(row, &oa[k], &ob[k], unit, family);
 		rk[r->nrows] = k;
 		praw[r->nrows++] = row->p_raw;
@@ -485,19 +590,31 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	}
 	free(praw);
 	free(padj);
-	for (k = 0; k < NDERIVED; k++) {
+	free(rk);
+	for (k = 0; k < nd; k++) {
 		compare_obs_release(&oa[k]);
 		compare_obs_release(&ob[k]);
 	}
+	free(oa);
+	free(ob);
+	free(use);
+	free(defs);
 	*rp = r;
 	free(strict);
 	return (0);
 fail:
 	free(strict);
-	for (k = 0; k < NDERIVED; k++) {
+	free(praw);
+	free(padj);
+	free(rk);
+	for (k = 0; oa != NULL && k < nd; k++) {
 		compare_obs_release(&oa[k]);
 		compare_obs_release(&ob[k]);
 	}
+	free(oa);
+	free(ob);
+	free(use);
+	free(defs);
 	compare_result_free(r);
 	return (-1);
 }
@@ -514,6 +631,9 @@ compare_result_free(struct compare_result *r)
 	for (i = 0; i < r->nwarnings; i++)
 		free(r->warnings[i]);
 	free(r->warnings);
+	for (i = 0; i < r->nowned; i++)
+		free(r->owned[i]);
+	free(r->owned);
 	free(r->rows);
 	free(r->unit_note);
 	free(r);

@@ -50,6 +50,11 @@ struct compare_opts {
 						   or missed their rate: an
 						   error */
 	double			 target_pct;	/* --target-effect, 0 none */
+	/* Also the metrics outside the table that foreign nodes sent
+	 * (ops_per_s from a log extractor, ...): mean per trial for a gauge,
+	 * rate for a counter.  Rows of such metrics have base_metric
+	 * >= DN_STORE_NAMED_BASE (not a metric-table id). */
+	int			 named;
 };
 
 /*
@@ -130,6 +135,8 @@ struct compare_result {
 	size_t			 nmismatch;	/* warnings that --strict
 						   makes errors */
 	double			 target_pct;	/* --target-effect, 0 none */
+	char			**owned;	/* named metrics' strings */
+	size_t			 nowned;
 };
 
 int	 compare_analyze(struct dn_store *s, const char *side_a,

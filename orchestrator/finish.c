@@ -18,6 +18,18 @@
 
 #define DEFAULT_GRACE_MS	5000
 
+/* V with %.1f (SUFFIX " M") or %.0f into BUF, or "n/a" unless HAVE. */
+static void
+put_num(char *buf, int have, double v, const char *suffix)
+{
+	if (!have)
+		snprintf(buf, 32, "n/a");
+	else if (suffix[0] != '\0')
+		snprintf(buf, 32, "%.1f%s", v, suffix);
+	else
+		snprintf(buf, 32, "%.0f", v);
+}
+
 static void
 print_summary(struct trial *t, const struct runner_opts *o)
 {
@@ -52,13 +64,25 @@ print_summary(struct trial *t, const struct runner_opts *o)
 		struct trial_node	*n = &t->nodes[k];
 		double			 dt = (double)(n->last_t - n->first_t) /
 					    1000.0;
+		char			 c[4][32];
 
-		fprintf(f, "  %-4d %8.1f M %8.1f M %10.0f %8.0f %8.0f %7lld%s\n", k,
-		    n->rss_max / 1048576.0, n->rss_n ? n->rss_sum /
-		    (double)n->rss_n / 1048576.0 : 0,
+		/* What a foreign node's probe could not see is "n/a",
+		 * never 0 (protocol 3, docs/probe.md). */
+		put_num(c[0], n->rss_n > 0, n->rss_max / 1048576.0, " M");
+		put_num(c[1], n->rss_n > 0, n->rss_n ? n->rss_sum /
+		    (double)n->rss_n / 1048576.0 : 0, " M");
+		put_num(c[2], (n->have_firsts >> DN_M_ALLOCS & 1) && dt > 0,
 		    dt > 0 ? (n->last[DN_M_ALLOCS] - n->first[DN_M_ALLOCS]) /
-		    dt : 0, n->lag_max, n->last[DN_M_HEIGHT],
-		    (long long)n->lost, n->crashed ? "  crashed" : "");
+		    dt : 0, "");
+		put_num(c[3], n->lag_n > 0, n->lag_max, "");
+		fprintf(f, "  %-4d %10s %10s %10s %8s ", k, c[0], c[1], c[2],
+		    c[3]);
+		if (n->have_last >> DN_M_HEIGHT & 1)
+			fprintf(f, "%8.0f", n->last[DN_M_HEIGHT]);
+		else
+			fprintf(f, "%8s", "n/a");
+		fprintf(f, " %7lld%s\n", (long long)n->lost, n->crashed ?
+		    "  crashed" : "");
 	}
 	if (t->rejected > 0)
 		fprintf(f, "  %lld message(s) rejected\n", (long long)t->rejected);
@@ -78,13 +102,14 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 	loadgen_disconnect(t->lg);
 	if (t->t0_ns != 0 && !t->failed && !runner_sig_count)
 		trial_check_state(t);
-	grace = runner_sig_count > 1 ? 0 : o->grace_ms ? o->grace_ms :
-	    DEFAULT_GRACE_MS;
+	grace = foreign_grace(t, runner_sig_count > 1 ? 0 : o->grace_ms ?
+	    o->grace_ms : DEFAULT_GRACE_MS);
 	killed = provider_stop_all(t, grace);
 	provider_teardown(t);
 	if (killed > 0)
 		trial_event(t, -1, "sigkill", "%d node(s) needed SIGKILL after "
 		    "the %d ms grace period", killed, grace);
+	foreign_reap(t);
 	collector_stop(t->col, runner_sig_count > 1 ? 100 : 1000);
 	t->col = NULL;
 

@@ -1,8 +1,8 @@
 /*
  * plan.c: turn a loaded scenario into trials in run order and, per trial
  * and node, the exact devnet-node argv (docs/node.md) and environment
- * additions.  Pure computation: no I/O, no processes, no shell — argv
- * arrays only.  Not here: loading (scenario.c), spawning (cmd-run.c).
+ * additions (a foreign node's: plan-foreign.c).  Pure computation: no
+ * I/O, no processes, no shell — argv arrays only.  Not here: loading (scenario.c), spawning (cmd-run.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -69,6 +69,8 @@ const char *
 plan_binary(const struct scenario *s, const struct scn_variant *v)
 {
 	(void)s;
+	if (v->set.binary == NULL && plan_is_foreign(v))
+		return (v->node.command[0]);
 	return (v->set.binary != NULL ? v->set.binary : "devnet-node");
 }
 
@@ -156,6 +158,9 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
 		*cause = dn_xstrdup("no run directory for the trial");
 		return (-1);
 	}
+	if (plan_is_foreign(var))
+		return (plan_foreign_argv(s, var, node, ep, argvp, envp,
+		    cause));
 	if (o == NULL)
 		o = &none;
 	strv_add(&a, dn_xstrdup(pick(o->binary, plan_binary(s, var), NULL)));

@@ -5,9 +5,10 @@
  * slot; setup.c lays out and starts a trial; watch.c waits for readiness
  * and watches the nodes while a trial runs (events, crashes, stalls,
  * rejoins); endcheck.c drains the transactions and checks the state hash;
- * finish.c stops a trial and records its outcome; progress.c prints the
- * status line; signals.c takes the stop signals (SIGINT, SIGTERM, SIGHUP,
- * SIGQUIT) synchronously and is the main thread's clock.
+ * finish.c stops a trial and records its outcome; foreign.c is what
+ * differs for foreign nodes; progress.c prints the status line;
+ * signals.c takes the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT)
+ * synchronously and is the main thread's clock.
  *
  * Not for anyone outside the runner: `devnet run` and `devnet ab` use
  * runner.h.  The runner uses collector.h and loadgen.h; neither of them,
@@ -89,6 +90,33 @@ void	 runner_drain_txs(struct trial **ts, int nt);
 
 /* Halt the nodes and check that they agree on the state (endcheck.c). */
 void	 trial_check_state(struct trial *t);
+
+/* --- foreign.c: foreign nodes (node.command) -------------------------- */
+
+/* T->foreign, and EP's probe and its ready timeout (trial_prepare). */
+void	 foreign_prepare(struct trial *t, const struct runner_opts *o,
+	    struct plan_endpoints *ep);
+/* Node dirs and the scenario's named metrics (trial_start). */
+int	 foreign_start(struct trial *t, char **cause);
+/* Node K exited before all were ready: 1 = it finished (exit: expected,
+ * status 0), counts as ready; -1 = T failed with the reason; 0 = not a
+ * foreign node. */
+int	 foreign_ready_exit(struct trial *t, int k);
+/* Node K exited during the trial: 1 if handled here (a completed node or
+ * a failed trial), 0 for the usual handling. */
+int	 foreign_exited(struct trial *t, int k);
+/* Once per tick: output over node.log_limit fails the trial. */
+void	 foreign_watch(struct trial *t);
+/* 1 when every trial of TS runs to completion and all its nodes did. */
+int	 foreign_all_done(struct trial **ts, int nt);
+/* After the run loop: an exit-expected node still running fails. */
+void	 foreign_after_run(struct trial **ts, int nt);
+/* 1 (and an event and fact saying so) when T has no state to check. */
+int	 foreign_skip_state_check(struct trial *t);
+/* The grace period for T's nodes: at least the probe's own + 1 s. */
+int	 foreign_grace(struct trial *t, int grace);
+/* SIGKILL what is left of each node's command group. */
+void	 foreign_reap(struct trial *t);
 
 /* --- finish.c ----------------------------------------------------------- */
 

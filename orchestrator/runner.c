@@ -185,11 +185,12 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 			trial_watch(ts[i], fired[i]);
 			failed |= ts[i]->failed;
 		}
-		if (failed)
+		if (failed || foreign_all_done(ts, nt))
 			break;
 		runner_progress(ts, nt, o, 0);
 		runner_tick(TICK_MS);
 	}
+	foreign_after_run(ts, nt);
 	for (i = 0; i < nt; i++)
 		loadgen_halt(ts[i]->lg);
 	if (!runner_sig_count && !store_is_down(ts[0]))

@@ -5,7 +5,8 @@
  * located errors), scenario-set.c (--set), scenario-keys.c (known keys),
  * scenario-get.c (typed getters), scenario-settings.c, scenario-network.c,
  * scenario-workload.c, scenario-variants.c, scenario-build.c,
- * scenario-events.c (the sections) and scenario.c (the top level and the
+ * scenario-events.c, scenario-node.c (the sections) and scenario.c (the
+ * top level and the
  * public API).  Not a public interface: nothing outside those files
  * includes it.
  */
@@ -135,6 +136,12 @@ int	 scn_load_container(struct ctx *c, const struct ynode *n,
 int	 scn_load_build(struct ctx *c, struct scenario *s,
 	    const struct ynode *n);		/* scenario-build.c */
 void	 scn_build_release(struct scn_build *b);
+/* scenario-node.c: VAR's node: the top level's TOP, then the variant's
+ * OWN (either may be NULL); after network, variants and order. */
+int	 scn_load_node(struct ctx *c, struct scenario *s,
+	    const struct ynode *top, const struct ynode *own,
+	    struct scn_variant *var);
+void	 scn_node_release(struct scn_node *node);
 /* After network, duration and variants are loaded. */
 int	 scn_load_events(struct ctx *c, struct scenario *s,
 	    const struct ynode *n);		/* scenario-events.c */

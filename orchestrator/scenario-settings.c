@@ -100,6 +100,7 @@ scn_load_settings(struct ctx *c, const struct ynode *n, const char *what,
 
 	if (scn_check_map(c, n, what, keys) != 0)
 		return (-1);
+	/* "node" (variants only) is scenario-node.c's. */
 #define SUB(key) (free(w), w = dn_xasprintf("%s.%s", what, key), w)
 	if ((v = ymap_get(n, "binary")) != NULL &&
 	    load_binary(c, v, SUB("binary"), &set->binary) != 0)

@@ -15,7 +15,7 @@
 
 static const char *const settings_keys[] = { "binary", "rev",
 	"read_options", "write_options", "rocksdb", "args", "env", "image",
-	"resources", NULL };
+	"resources", "node", NULL };
 
 static int
 valid_variant_name(const char *s)

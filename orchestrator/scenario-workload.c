@@ -12,8 +12,9 @@ static const char *const workload_keys[] = { "kind", "tps", "ramp", "keys",
 	"zipf_s", "read_rate", "read_keys", "reads", "cf_count", "cf_options",
 	"cf_cycles", "realtime", NULL };
 static const char *const ramp_keys[] = { "from", "over", NULL };
+/* "none" is "idle" under the name foreign nodes use (no devnet load). */
 static const char *const wl_names[] = { "transfer", "readrandom", "cf-churn",
-	"idle", NULL };
+	"idle", "none", NULL };
 static const char *const dist_names[] = { "uniform", "zipf", NULL };
 static const char *const bool_names[] = { "false", "true", NULL };
 
@@ -30,9 +31,11 @@ scn_load_workload(struct ctx *c, struct scenario *s, const struct ynode *n)
 		return (-1);
 	if ((v = ymap_get(n, "kind")) == NULL)
 		return (scn_fail(c, n, "workload needs 'kind' (transfer, "
-		    "readrandom, cf-churn or idle)"));
+		    "readrandom, cf-churn, idle or none)"));
 	if (scn_get_enum(c, v, "workload.kind", wl_names, &k) != 0)
 		return (-1);
+	if (k == SCN_WL_IDLE + 1)
+		k = SCN_WL_IDLE;
 	s->workload.kind = (enum scn_workload)k;
 	tps = ymap_get(n, "tps");
 	if (tps != NULL && scn_get_double(c, tps, "workload.tps", 0,

@@ -11,8 +11,8 @@
  * scenario, checking every key, type and range.  This file reads the file,
  * runs the passes, walks the top level and resolves the node binaries; the
  * sections have their own loaders (scenario-network.c, -workload.c,
- * -variants.c, -build.c, -events.c, -settings.c), built on the key checks
- * (scenario-keys.c) and the typed getters (scenario-get.c).  Internal
+ * -variants.c, -build.c, -events.c, -settings.c, -node.c), built on the
+ * key checks (scenario-keys.c) and the typed getters (scenario-get.c).  Internal
  * interfaces: scenario-internal.h.  Not here: the trial plan and node argv
  * (plan.c).
  */
@@ -31,11 +31,46 @@
 #define SCN_MAX_BYTES	(1024 * 1024)	/* larger files are refused unread */
 
 /* --- pass 2: the schema ------------------------------------------------- */
+
+/* Every variant's node: the top level's node:, then its own (a variant's
+ * keys replace the top level's).  Foreign nodes (node.command) have no
+ * devnet-node inside: the workloads that need one are refused. */
+static int
+load_nodes(struct ctx *c, struct scenario *s, const struct ynode *root)
+{
+	const struct ynode	*top = ymap_get(root, "node");
+	const struct ynode	*vars = ymap_get(root, "variants"), *own;
+	size_t			 i;
+
+	for (i = 0; i < s->nvariants; i++) {
+		own = vars != NULL ? ymap_get(vars, s->variants[i].name) :
+		    NULL;
+		own = own != NULL && own->type == Y_MAP ? ymap_get(own,
+		    "node") : NULL;
+		if (scn_load_node(c, s, top, own, &s->variants[i]) != 0)
+			return (-1);
+		if (plan_is_foreign(&s->variants[i]) &&
+		    s->workload.kind != SCN_WL_IDLE)
+			return (scn_fail(c, ymap_get(ymap_get(root,
+			    "workload"), "kind"), "workload kind %s needs "
+			    "devnet-node nodes, but variant %s runs "
+			    "node.command (a foreign node); use kind none",
+			    ymap_get(ymap_get(root, "workload"),
+			    "kind")->value, s->variants[i].name));
+		if (plan_is_foreign(&s->variants[i]) &&
+		    s->workload.tps > 0)
+			return (scn_fail(c, ymap_get(ymap_get(root,
+			    "workload"), "tps"), "workload.tps sends devnet "
+			    "transactions, which variant %s's foreign nodes "
+			    "cannot take", s->variants[i].name));
+	}
+	return (0);
+}
 static const char *const top_keys[] = { "name", "description", "duration",
 	"warmup", "sample_interval", "seed", "network", "workload", "rocksdb",
 	"read_options", "write_options", "variants", "build", "repeats",
 	"order", "events", "provider", "image", "resources", "placement",
-	NULL };
+	"node", NULL };
 static const char *const order_names[] = { "abba", "concurrent", NULL };
 
 static int
@@ -129,7 +164,7 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 		return (-1);
 	if (scn_load_provider(c, s, root) != 0)
 		return (-1);
-	return (0);
+	return (load_nodes(c, s, root));
 }
 
 /* Every variant runs a binary: its own, the default one, or (rev) the one
@@ -186,6 +221,7 @@ scenario_free(struct scenario *s)
 		free(s->variants[i].git_commit);
 		free(s->variants[i].git_describe);
 		scn_settings_release(&s->variants[i].set);
+		scn_node_release(&s->variants[i].node);
 	}
 	scn_build_release(&s->build);
 	free(s->variants);

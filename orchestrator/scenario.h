@@ -53,6 +53,56 @@ struct scn_settings {
 	uint64_t	 memory;	/* resources.memory bytes, 0 = not set */
 };
 
+/* How a node is run (scenario-node.c; docs/foreign-nodes.md): devnet's
+ * own devnet-node (the default), or any program (a "foreign" node) run by
+ * devnet-probe.  Strings marked "template" hold placeholders ({index},
+ * {port+1}, ...) that plan_node_argv expands per node. */
+enum scn_node_kind { SCN_NODE_DEVNET, SCN_NODE_COMMAND };
+enum scn_ready_kind {
+	SCN_READY_TCP,		/* "HOST:PORT" accepts a connection */
+	SCN_READY_HTTP,		/* URL answers 2xx */
+	SCN_READY_LOG,		/* a line of the output matches a regex */
+	SCN_READY_DELAY		/* a fixed time after the start */
+};
+
+struct scn_ready {
+	enum scn_ready_kind	 kind;
+	char			*arg;	/* template; NULL for delay */
+	int64_t			 ms;	/* delay */
+};
+
+struct scn_log_metric {
+	char		*name;
+	char		*regex;		/* POSIX extended, one capture */
+	char		*better;	/* higher | lower | NULL (neutral) */
+};
+
+struct scn_node {
+	enum scn_node_kind	 kind;
+	char			**command;	/* templates; [0] program */
+	size_t			 ncommand;
+	char			**env;		/* "K=V", V a template */
+	size_t			 nenv;
+	char			*cwd;		/* template */
+	int			 port_base;	/* default 20000 */
+	int			 ports_per_node; /* default 10 */
+	char			*peer;		/* template, for {peers} */
+	struct scn_ready	*ready;
+	size_t			 nready;
+	int			 stop_signal;	/* default SIGTERM */
+	int64_t			 stop_grace_ms;	/* default 5000 */
+	int			 exit_expected;	/* runs to completion */
+	int			 count_allocs;
+	uint64_t		 log_limit;	/* bytes of output; 0 = none */
+	struct scn_log_metric	*logm;
+	size_t			 nlogm;
+	char			*prom_url;	/* template */
+	char			**prom_map;	/* "DEVNET_NAME=EXPOSITION" */
+	size_t			 nprom_map;
+	char			**prom_keep;
+	size_t			 nprom_keep;
+};
+
 struct scn_variant {
 	char			*name;
 	struct scn_settings	 set;
@@ -60,6 +110,7 @@ struct scn_variant {
 	 * with every run; NULL when unknown. */
 	char			*git_commit;	/* rev variants only */
 	char			*git_describe;
+	struct scn_node		 node;	/* top level's node:, then its own */
 };
 
 /* How a variant's `rev:` becomes a binary (top-level `build:`, or the
@@ -190,6 +241,8 @@ struct plan_endpoints {
 	const char	*metrics_url;	/* collector PULL */
 	uint64_t	 token;
 	int		 tcp_base_port;	/* 0 = ipc */
+	const char	*probe;		/* devnet-probe; NULL = "devnet-probe" */
+	int64_t		 ready_timeout_ms; /* foreign nodes; 0 = the probe's */
 };
 
 /*
@@ -202,6 +255,27 @@ int	 plan_node_argv(const struct scenario *, const struct scn_variant *,
 	    int node, const struct plan_endpoints *, char ***argv,
 	    char ***env, char **cause);
 void	 plan_argv_free(char **);
+
+/* 1 if VARIANT's nodes are programs run by devnet-probe. */
+int	 plan_is_foreign(const struct scn_variant *);
+/* 1 if any variant of S runs foreign nodes. */
+int	 scenario_has_foreign(const struct scenario *);
+/* The TCP port base of node NODE in VARIANT's trial (foreign nodes):
+ * node.port_base + NODE * node.ports_per_node, shifted per variant in
+ * concurrent order. */
+int	 plan_node_port(const struct scenario *, const struct scn_variant *,
+	    int node);
+/* Expand template TMPL for node NODE of VARIANT (RUN_DIR the trial dir).
+ * Caller frees.  Templates were checked at load: unknown placeholders
+ * cannot reach here. */
+char	*plan_expand(const struct scenario *, const struct scn_variant *,
+	    int node, const char *run_dir, const char *tmpl);
+/* The foreign-node argv: devnet-probe's flags, "--", the command
+ * (plan-foreign.c); plan_node_argv calls it for foreign variants. */
+int	 plan_foreign_argv(const struct scenario *,
+	    const struct scn_variant *, int node,
+	    const struct plan_endpoints *, char ***argv, char ***env,
+	    char **cause);
 
 /* Print S shell-quoted to OUT (for display only: nothing is ever run by a
  * shell). */

@@ -120,6 +120,7 @@ trial_release(struct trial *t)
 	free(t->metrics_url);
 	free(t->fail_reason);
 	free(t->store_error);
+	foreign_lag_free(t->flag);
 	pthread_mutex_destroy(&t->mu);
 }
 
@@ -224,6 +225,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 	ep.metrics_url = t->metrics_url;
 	ep.token = t->token;
 	ep.tcp_base_port = scn->network.tcp_base_port;
+	foreign_prepare(t, o, &ep);
 	t->nodes = dn_xcalloc((size_t)t->nnodes, sizeof(*t->nodes));
 	for (i = 0; i < t->nnodes; i++) {
 		struct trial_node	*n = &t->nodes[i];
@@ -251,7 +253,8 @@ trial_start(struct trial *t, char **cause)
 
 	t->spawn_ns = dn_now_ns();
 	t->cpu0_s = runner_self_cpu_s();
-	if (collector_start(t, &t->col, cause) != 0)
+	if (foreign_start(t, cause) != 0 ||
+	    collector_start(t, &t->col, cause) != 0)
 		return (-1);
 	dn_sha256_file(binary, sha);
 	for (i = 0; i < t->nnodes; i++) {

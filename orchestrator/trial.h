@@ -30,6 +30,7 @@
 struct dn_store;
 struct collector;
 struct loadgen;
+struct foreign_lag;
 
 struct trial_node {
 	struct proc	 proc;
@@ -52,14 +53,19 @@ struct trial_node {
 	double		 first[DN_METRIC_COUNT];	/* after warmup */
 	int64_t		 first_t, last_t;	/* ms, after warmup */
 	int		 have_first;
+	/* Bit i: metric i was present (protocol 3: a foreign node's probe
+	 * marks what it cannot see absent) in last[] / first[]. */
+	uint64_t	 have_last, have_firsts;
 	double		 rss_sum, rss_max, lag_max;
-	int64_t		 rss_n;
+	int64_t		 rss_n, lag_n;
+	pid_t		 cmd_pid;	/* HELLO's pid: a probe's COMMAND */
 
 	/* Main thread only. */
 	int		 down;		/* not expected to be running */
 	int		 stopped;	/* SIGSTOPped by an event */
 	int		 stalled;	/* reported stalled */
 	int		 crashed;	/* exited without being asked */
+	int		 done;		/* node.exit expected: exited 0 */
 	uint64_t	 restart_ns;	/* when restarted, until it rejoins */
 	atomic_int	 up;		/* loadgen may send to it */
 };
@@ -93,6 +99,8 @@ struct trial {
 	char				*metrics_url;
 	int				 nnodes;
 	struct trial_node		*nodes;
+	int				 foreign;	/* nodes run by the probe */
+	struct foreign_lag		*flag;	/* their lag (under mu) */
 
 	pthread_mutex_t			 mu;
 	pthread_mutex_t			*store_mu;
@@ -123,6 +131,17 @@ struct trial {
 	char				*fail_reason;
 	int				 unplanned;	/* faults not asked for */
 };
+
+/*
+ * Lag of a foreign node (foreign-lag.c), which knows only its own height:
+ * with NODE's new HEIGHT at T_MS, *LAG_BLOCKS = the highest height any
+ * node of T has reported minus HEIGHT, *LAG_MS = T_MS minus when any node
+ * first reported a height above HEIGHT (0 when not behind).  Call with
+ * T->mu held; foreign_lag_free at the end.
+ */
+void	 foreign_lag(struct trial *t, int node, int64_t t_ms, double height,
+	    double *lag_blocks, double *lag_ms);
+void	 foreign_lag_free(struct foreign_lag *);
 
 /* Milliseconds since the trial's t=0 (negative before it). */
 int64_t	 trial_t_ms(struct trial *t, uint64_t ns);

@@ -34,7 +34,9 @@ trial_post_mortem(struct trial *t, int k, const char *what)
 
 	tail = spawn_tail(n->out_path, 5);
 	tail2 = spawn_tail(n->log_path, 5);
-	msg = dn_xasprintf("node %d (%s) %s%s%s%s%s%s%s", k, n->argv[0], what,
+	/* A foreign node is named by its command, not by its probe. */
+	msg = dn_xasprintf("node %d (%s) %s%s%s%s%s%s%s", k, t->foreign ?
+	    t->var->node.command[0] : n->argv[0], what,
 	    n->proc.exited ? " (" : "", n->proc.exited ?
 	    spawn_status_str(n->proc.status, st, sizeof(st)) : "",
 	    n->proc.exited ? ")" : "",
@@ -51,7 +53,7 @@ int
 runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
 {
 	uint64_t	deadline = dn_now_ns() + (uint64_t)timeout_ms * 1000000u;
-	int		i, k, ready;
+	int		i, k, ready, rv;
 
 	for (;;) {
 		ready = 1;
@@ -65,7 +67,14 @@ runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
 				hello = t->nodes[k].hello;
 				pthread_mutex_unlock(&t->mu);
 				if (provider_poll(t, k)) {
-					char *m = trial_post_mortem(t, k,
+					char *m;
+
+					rv = foreign_ready_exit(t, k);
+					if (rv > 0)
+						continue;
+					if (rv < 0)
+						return (-1);
+					m = trial_post_mortem(t, k,
 					    "exited before it was ready");
 					trial_fail(t, "%s", m);
 					free(m);
@@ -213,6 +222,8 @@ trial_watch(struct trial *t, char *fired)
 		double			 h, best;
 
 		if (!n->proc.exited && provider_poll(t, k)) {
+			if (foreign_exited(t, k))
+				continue;
 			atomic_store(&n->up, 0);
 			spawn_status_str(n->proc.status, st, sizeof(st));
 			if (n->down) {
@@ -278,6 +289,7 @@ trial_watch(struct trial *t, char *fired)
 			}
 		}
 	}
+	foreign_watch(t);
 	if (t->store_failed && !t->failed)
 		trial_fail(t, "cannot write to the database: %s",
 		    t->store_error ? t->store_error : "?");

@@ -108,6 +108,33 @@ int	 dn_store_fact(struct dn_store *s, int64_t run_id, int node,
 	    const char *key, const char *value, char **cause);
 
 /*
+ * Metrics outside the table (store-names.c): names from foreign nodes
+ * (NAMED messages, log extractors, Prometheus keep:), stored in the
+ * metrics dictionary with ids from DN_STORE_NAMED_BASE up, unit '', kind
+ * from the message, better from the scenario (NULL = neutral).
+ */
+#define DN_STORE_NAMED_BASE	1000
+struct dn_metric_info {
+	int		 counter;	/* kind counter (else gauge) */
+	char		 better[16];	/* lower | higher | neutral */
+};
+/* The id of NAME, adding a dictionary row if it is new (a table metric's
+ * name gives its table id).  BETTER, when not NULL, replaces the stored
+ * direction. */
+int	 dn_store_metric_named(struct dn_store *s, const char *name,
+	    int counter, const char *better, int *id, char **cause);
+/* The id of NAME (-1 if unknown) and, with INFO, its kind and direction. */
+int	 dn_store_metric_find(struct dn_store *s, const char *name, int *id,
+	    struct dn_metric_info *info, char **cause);
+/* The name (caller frees), kind and direction of metric ID. */
+int	 dn_store_metric_name(struct dn_store *s, int id, char **name,
+	    struct dn_metric_info *info, char **cause);
+/* The ids >= DN_STORE_NAMED_BASE with samples in RUN_ID; *IDS is owned
+ * by the caller (free). */
+int	 dn_store_run_named(struct dn_store *s, int64_t run_id, int **ids,
+	    size_t *n, char **cause);
+
+/*
  * Generic read: run SQL (one statement) with optional text parameters
  * (?1..?N) and call ROW for each result row with column count, names and
  * values as text (NULL for SQL NULL) and sqlite types (1 int, 2 float,

@@ -102,6 +102,24 @@ static const struct bad bad_files[] = {
 	{ "build repo missing", BASE "build: {repo: /nonexistent/r, "
 	  "command: [make], binary: x}\n", NULL, ":5:15:",
 	  "build.repo '/nonexistent/r' is not a directory" },
+	/* node: (scenario-node.c), foreign nodes */
+	{ "node unknown placeholder", BASE "node:\n  command: [true, '{prot}']\n",
+	  NULL, ":6:19:", "unknown placeholder '{prot}'" },
+	{ "node unknown key", BASE "node:\n  comand: [true]\n", NULL, ":6:3:",
+	  "unknown key 'comand' in node (did you mean 'command'?)" },
+	{ "node port offset", BASE "node:\n  command: [true, '{port+10}']\n",
+	  NULL, ":6:19:", "{port+10} is beyond the node's 10 ports" },
+	{ "node program missing", BASE "node:\n  command: [no-such-prog-x]\n",
+	  NULL, ":6:13:", "program 'no-such-prog-x' not found" },
+	{ "node regex captures", BASE "node:\n  command: [true]\n  metrics:\n"
+	  "    log: {x: '(a)(b)'}\n", NULL, ":8:14:", "needs exactly one" },
+	{ "node variant signal", BASE "node:\n  command: [true]\nvariants:\n"
+	  "  A: {node: {stop: {signal: FOO}}}\n", NULL, ":8:29:",
+	  "unknown signal 'FOO'" },
+	{ "node transfer", BASE XFER "node:\n  command: [true]\n", NULL,
+	  ":6:9:", "workload kind transfer needs devnet-node nodes" },
+	{ "node peers without peer", BASE "node:\n  command: [true, '{peers}']\n",
+	  NULL, ":6:19:", "{peers} needs node.peer" },
 	{ "unknown key", BASE "workload:\n  kind: transfer\n  tsp: 50\n", NULL,
 	  ":7:3:", "unknown key 'tsp' in workload (did you mean 'tps'?)" },
 	{ "unknown top key", BASE "durtion: 5s\n", NULL, ":5:1:",
@@ -862,6 +880,52 @@ buffer_limits(void **state)
 	free(cause);
 }
 
+/* A foreign node's argv: the probe, its flags, "--", the command with
+ * its placeholders expanded; a variant's node keys replace the top's. */
+static void
+argv_foreign(void **state)
+{
+	static const char t[] = BASE "node:\n"
+	    "  command: [true, '--x={index}/{nodes}', '--p={port+1}',\n"
+	    "    '--dir={dir}', '--c={peers}', '{{lit}}']\n"
+	    "  peer: 'n{index}=h:{port+1}'\n"
+	    "  count_allocs: true\n"
+	    "  metrics: {log: {height: 'h=([0-9]+)'}}\n"
+	    "variants:\n  A:\n  B: {node: {port_base: 30000, "
+	    "stop: {signal: INT, grace: 2s}}}\n";
+	struct plan_endpoints	 ep = { .run_dir = "/r", .metrics_url = "M",
+				    .probe = "P", .ready_timeout_ms = 900 };
+	struct scenario		*s = NULL;
+	char			*cause = NULL, path[128], **argv, **env, *q;
+
+	(void)state;
+	assert_int_equal(load_text(t, sizeof(t) - 1, NULL, 0, &s, &cause,
+	    path, sizeof(path)), 0);
+	assert_int_equal(plan_node_argv(s, &s->variants[0], 1, &ep, &argv,
+	    &env, &cause), 0);
+	q = plan_quote_argv(argv);
+	assert_non_null(strstr(q, "P --metrics M --token 0000000000000000 "
+	    "--index 1 --sample-interval 1000 --out /r/node-1.out "
+	    "--count-allocs --log-metric 'height=h=([0-9]+)' "
+	    "--ready-timeout 900 --stop-signal TERM --stop-grace 5000 -- "));
+	assert_non_null(strstr(q, " --x=1/3 --p=20011 --dir=/r/node-1 "
+	    "--c=n0=h:20001,n1=h:20011,n2=h:20021 '{lit}'"));
+	assert_null(env[0]);
+	free(q);
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	assert_int_equal(plan_node_argv(s, &s->variants[1], 0, &ep, &argv,
+	    &env, &cause), 0);
+	q = plan_quote_argv(argv);
+	assert_non_null(strstr(q, "--stop-signal INT --stop-grace 2000"));
+	assert_non_null(strstr(q, "--p=30001 "));
+	assert_non_null(strstr(q, "--count-allocs"));
+	free(q);
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	scenario_free(s);
+}
+
 int
 main(void)
 {
@@ -876,6 +940,7 @@ main(void)
 		cmocka_unit_test(argv_ipc_and_workloads),
 		cmocka_unit_test(buffer_limits),
 		cmocka_unit_test(format_durations),
+		cmocka_unit_test(argv_foreign),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));

@@ -1,0 +1,276 @@
+/*
+ * foreign.c: what the runner does differently for foreign nodes (a
+ * variant with node.command, docs/foreign-nodes.md): each node is a
+ * devnet-probe running the command (plan-foreign.c builds its argv), so
+ * readiness (HELLO), samples and crash detection are the runner's usual
+ * ones; this file holds the rest, called from small hooks in setup.c,
+ * watch.c, runner.c, endcheck.c and finish.c:
+ *
+ * - where the probe is, its ready timeout, the node dirs, and dictionary
+ *   rows (with the scenario's better-direction) for named metrics;
+ * - exits: `node.exit: expected` nodes end the trial when all exited 0, a
+ *   non-zero exit fails it; any other exit of a foreign node fails it (the
+ *   probe's 124 means "not ready in time"); output beyond node.log_limit
+ *   fails it;
+ * - the end: no state-hash check or tx drain (no control socket, no
+ *   devnet transactions), a grace period long enough for the probe's own,
+ *   and the command's process group (its pid came in HELLO) killed if
+ *   anything of it outlived the probe.
+ *
+ * Not here: the probe (probe/), the loader (scenario-node.c).
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner-internal.h"
+#include "store.h"
+#include "xalloc.h"
+
+#define DEFAULT_LOG_LIMIT	(1ULL << 30)	/* 1 GiB of output */
+#define PROBE_EXIT_NOT_READY	124
+
+const char *
+runner_probe_path(void)
+{
+	static char	path[PATH_MAX];
+	char		self[PATH_MAX - 16];
+	ssize_t		n;
+	char		*slash;
+
+	if (path[0] != '\0')
+		return (path);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return ("devnet-probe");
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) != NULL)
+		*slash = '\0';
+	snprintf(path, sizeof(path), "%s/devnet-probe", self);
+	return (path);
+}
+
+static const struct scn_node *
+node_of(const struct trial *t)
+{
+	return (&t->var->node);
+}
+
+void
+foreign_prepare(struct trial *t, const struct runner_opts *o,
+    struct plan_endpoints *ep)
+{
+	int	timeout;
+
+	t->foreign = plan_is_foreign(t->var);
+	if (!t->foreign)
+		return;
+	timeout = o->ready_timeout_ms ? o->ready_timeout_ms :
+	    10000 + 200 * t->scn->network.nodes;
+	/* The probe gives up first, so that its 124 says why. */
+	ep->probe = runner_probe_path();
+	ep->ready_timeout_ms = timeout > 1500 ? timeout - 1000 : 500;
+}
+
+int
+foreign_start(struct trial *t, char **cause)
+{
+	const struct scn_node	*o = node_of(t);
+	size_t			 i;
+	int			 k, id, rv = 0;
+
+	if (!t->foreign)
+		return (0);
+	for (k = 0; k < t->nnodes; k++) {
+		char	*d = dn_xasprintf("%s/node-%d", t->run_dir, k);
+
+		if (mkdir(d, 0700) != 0 && errno != EEXIST) {
+			*cause = dn_xasprintf("cannot create '%s': %s", d,
+			    strerror(errno));
+			free(d);
+			return (-1);
+		}
+		free(d);
+	}
+	/* Named metrics the scenario declares get their direction now;
+	 * the collector adds the others as they come. */
+	pthread_mutex_lock(t->store_mu);
+	for (i = 0; i < o->nlogm && rv == 0; i++)
+		rv = dn_store_metric_named(t->store, o->logm[i].name, 0,
+		    o->logm[i].better, &id, cause);
+	pthread_mutex_unlock(t->store_mu);
+	return (rv);
+}
+
+int
+foreign_ready_exit(struct trial *t, int k)
+{
+	struct trial_node	*n = &t->nodes[k];
+	char			*m, what[96];
+
+	if (!t->foreign)
+		return (0);
+	if (node_of(t)->exit_expected && WIFEXITED(n->proc.status) &&
+	    WEXITSTATUS(n->proc.status) == 0) {
+		/* Done before the others were ready: it ran. */
+		n->done = 1;
+		n->down = 1;
+		return (1);
+	}
+	if (WIFEXITED(n->proc.status) &&
+	    WEXITSTATUS(n->proc.status) == PROBE_EXIT_NOT_READY) {
+		snprintf(what, sizeof(what), "was not ready in time "
+		    "(node.ready; devnet-probe gave up and stopped it; see "
+		    "--ready-timeout)");
+		m = trial_post_mortem(t, k, what);
+	} else
+		m = trial_post_mortem(t, k, "exited before it was ready");
+	trial_fail(t, "%s", m);
+	free(m);
+	return (-1);
+}
+
+int
+foreign_exited(struct trial *t, int k)
+{
+	struct trial_node	*n = &t->nodes[k];
+	char			 st[64], *m;
+
+	if (!t->foreign || n->down)
+		return (0);
+	atomic_store(&n->up, 0);
+	n->down = 1;
+	spawn_status_str(n->proc.status, st, sizeof(st));
+	if (node_of(t)->exit_expected && WIFEXITED(n->proc.status) &&
+	    WEXITSTATUS(n->proc.status) == 0) {
+		n->done = 1;
+		trial_event(t, k, "exit", "%s (node.exit: expected)", st);
+		return (1);
+	}
+	n->crashed = 1;
+	t->unplanned++;
+	trial_event(t, k, "crash", "%s", st);
+	m = trial_post_mortem(t, k, node_of(t)->exit_expected ?
+	    "failed" : "exited");
+	trial_fail(t, "%s", m);
+	free(m);
+	return (1);
+}
+
+void
+foreign_watch(struct trial *t)
+{
+	const struct scn_node	*o = node_of(t);
+	uint64_t		 limit;
+	struct stat		 sb;
+	int			 k;
+
+	if (!t->foreign || t->failed)
+		return;
+	limit = o->log_limit ? o->log_limit : DEFAULT_LOG_LIMIT;
+	for (k = 0; k < t->nnodes; k++) {
+		if (stat(t->nodes[k].out_path, &sb) != 0 ||
+		    (uint64_t)sb.st_size <= limit)
+			continue;
+		trial_event(t, k, "log_flood", "%lld bytes of output, over "
+		    "node.log_limit %llu", (long long)sb.st_size,
+		    (unsigned long long)limit);
+		trial_fail(t, "node %d (%s) flooded its output: %.1f MiB "
+		    "in %s, over node.log_limit (%.1f MiB); stopped", k,
+		    o->command[0], (double)sb.st_size / 1048576.0,
+		    t->nodes[k].out_path, (double)limit / 1048576.0);
+		return;
+	}
+}
+
+int
+foreign_all_done(struct trial **ts, int nt)
+{
+	int	i, k;
+
+	for (i = 0; i < nt; i++) {
+		if (!ts[i]->foreign || !node_of(ts[i])->exit_expected)
+			return (0);
+		for (k = 0; k < ts[i]->nnodes; k++)
+			if (!ts[i]->nodes[k].done)
+				return (0);
+	}
+	return (1);
+}
+
+void
+foreign_after_run(struct trial **ts, int nt)
+{
+	char	d[32];
+	int	i, k;
+
+	if (runner_sig_count)
+		return;
+	for (i = 0; i < nt; i++) {
+		struct trial	*t = ts[i];
+
+		if (!t->foreign || !node_of(t)->exit_expected || t->failed)
+			continue;
+		for (k = 0; k < t->nnodes; k++) {
+			if (t->nodes[k].done)
+				continue;
+			scenario_fmt_ms(d, sizeof(d), t->scn->duration_ms);
+			trial_fail(t, "node %d (%s) was still running at the "
+			    "end of duration (%s); node.exit: expected wants "
+			    "every node to finish: raise duration or shorten "
+			    "the command", k, node_of(t)->command[0], d);
+			break;
+		}
+	}
+}
+
+int
+foreign_skip_state_check(struct trial *t)
+{
+	if (!t->foreign)
+		return (0);
+	trial_event(t, -1, "state_check", "skipped: foreign nodes have no "
+	    "control socket (no state hash, no halt, no devnet transactions "
+	    "to drain)");
+	trial_fact(t, -1, "state_check", "skipped: foreign nodes");
+	return (1);
+}
+
+int
+foreign_grace(struct trial *t, int grace)
+{
+	int64_t	want;
+
+	if (!t->foreign || grace == 0)
+		return (grace);
+	want = node_of(t)->stop_grace_ms + 1000;
+	return (want > grace ? (int)want : grace);
+}
+
+void
+foreign_reap(struct trial *t)
+{
+	int	k, killed = 0;
+
+	if (!t->foreign)
+		return;
+	for (k = 0; k < t->nnodes; k++) {
+		pid_t	g = t->nodes[k].cmd_pid;
+
+		if (g <= 1 || g == t->nodes[k].proc.pid)
+			continue;
+		if (kill(-g, 0) == 0 && kill(-g, SIGKILL) == 0) {
+			killed++;
+			trial_event(t, k, "sigkill", "process group %d of the "
+			    "command outlived its probe", (int)g);
+		}
+	}
+	(void)killed;
+}
