@@ -14,6 +14,10 @@
  * named (in_url) and which nodes are up; its counters live in a struct
  * trial_load it publishes as trial->load for the collector to read.
  *
+ * The http kind (loadgen-http.c) and the command kind (loadgen-cmd.c)
+ * share this file's front door, counters and send-lag histogram
+ * (loadgen-internal.h); only the thread's loop differs.
+ *
  * Not here: inclusion accounting (collector.c).
  */
 #include <errno.h>
@@ -24,48 +28,16 @@
 #include <time.h>
 
 #include "loadgen.h"
+#include "loadgen-internal.h"
 #include "transport.h"
 #include "trial.h"
 #include "clock.h"
 #include "rng.h"
 #include "xalloc.h"
 
-#define BATCH_MAX	4096	/* transactions per message */
-#define SPIN_NS		300000	/* yield instead of sleep this close */
-#define SPIN_MAX_TPS	1000	/* from here: batches, no per-tx spin */
-#define TICK_NS		1000000	/* from SPIN_MAX_TPS: one round per ms */
-/* Whole-run send-lag histogram: bucket 0 below 1 µs, bucket b >= 1 holds
- * [LAG_GROWTH^(b-1), LAG_GROWTH^b) µs; 2,048 buckets reach ~12 minutes. */
-#define LAG_BUCKETS	2048
-#define LAG_GROWTH	1.01
-
-struct loadgen {
-	struct trial	*t;
-	struct dn_sock	**socks;
-	int		 n;
-	pthread_t	 thread;
-	int		 started;
-	atomic_int	 stop;
-
-	/* Counters and lags, published as trial->load for the collector;
-	 * load.mu also guards the lag histogram (one lock per send). */
-	struct trial_load load;
-	uint64_t	 lag_hist[LAG_BUCKETS];
-	uint64_t	 lag_n;
-	double		 lag_max;
-
-	uint64_t	 rng;
-	uint64_t	*nonces;
-	double		*zipf_cdf;	/* NULL = uniform */
-	uint32_t	 accounts;
-	uint8_t		**bufs;		/* per node: header + batch */
-	uint32_t	*counts;
-	uint64_t	 seq;
-};
-
 /* Target rate at S seconds after t=0. */
-static double
-rate_at(const struct scenario *scn, double s)
+double
+loadgen_rate_at(const struct scenario *scn, double s)
 {
 	double	ramp = (double)scn->workload.ramp_ms / 1000.0;
 
@@ -76,8 +48,23 @@ rate_at(const struct scenario *scn, double s)
 	return (scn->workload.tps);
 }
 
-static uint32_t
-pick_account(struct loadgen *l)
+double *
+loadgen_zipf_cdf(uint32_t n, double s)
+{
+	double	*cdf = dn_xcalloc(n, sizeof(double)), sum = 0;
+	size_t	 k;
+
+	for (k = 0; k < n; k++) {
+		sum += 1.0 / pow((double)(k + 1), s);
+		cdf[k] = sum;
+	}
+	for (k = 0; k < n; k++)
+		cdf[k] /= sum;
+	return (cdf);
+}
+
+uint32_t
+loadgen_pick(struct loadgen *l)
 {
 	double	u;
 	size_t	lo = 0, hi;
@@ -132,8 +119,8 @@ lag_bucket(double us)
 	return (b >= LAG_BUCKETS - 1 ? LAG_BUCKETS - 1 : (size_t)b);
 }
 
-static void
-add_lag(struct loadgen *l, double us)
+void
+loadgen_add_lag(struct loadgen *l, double us)
 {
 	struct trial_load	*ld = &l->load;
 
@@ -151,7 +138,7 @@ add_lag(struct loadgen *l, double us)
 	pthread_mutex_unlock(&ld->mu);
 }
 
-static void *
+void *
 loadgen_main(void *arg)
 {
 	struct loadgen		*l = arg;
@@ -172,7 +159,8 @@ loadgen_main(void *arg)
 		uint64_t	now = dn_now_ns();
 		uint64_t	due = t0 + (uint64_t)llround(next_s * 1e9);
 		uint64_t	go = due;
-		int		fast = rate_at(scn, next_s) >= SPIN_MAX_TPS;
+		int		fast = loadgen_rate_at(scn, next_s) >=
+				    SPIN_MAX_TPS;
 		int		node = -1, tries;
 
 		if (due >= end)
@@ -220,9 +208,9 @@ loadgen_main(void *arg)
 
 			tx.id = id++;
 			tx.intended_ns = due;
-			tx.from = pick_account(l);
+			tx.from = loadgen_pick(l);
 			do
-				tx.to = pick_account(l);
+				tx.to = loadgen_pick(l);
 			while (tx.to == tx.from && l->accounts > 1);
 			tx.amount = 1 + dn_rand64(&l->rng) % 100;
 			tx.nonce = l->nonces[tx.from]++;
@@ -235,10 +223,10 @@ loadgen_main(void *arg)
 				if (++l->counts[node] == BATCH_MAX)
 					flush(l, node, now);
 			}
-			add_lag(l, (double)(dn_now_ns() - due) / 1e3);
+			loadgen_add_lag(l, (double)(dn_now_ns() - due) / 1e3);
 			/* The schedule: intended times from the rate alone. */
 			if (scn->workload.ramp_ms > 0)
-				next_s += 1.0 / rate_at(scn, next_s);
+				next_s += 1.0 / loadgen_rate_at(scn, next_s);
 			else
 				next_s = (double)id / scn->workload.tps;
 			due = t0 + (uint64_t)llround(next_s * 1e9);
@@ -270,21 +258,26 @@ loadgen_create(struct trial *t, struct loadgen **lp, char **cause)
 	atomic_init(&l->load.send_errors, 0);
 	atomic_init(&l->load.elapsed_ns, 0);
 	pthread_mutex_init(&l->load.mu, NULL);
+	if (scn->workload.kind == SCN_WL_HTTP) {
+		if (loadgen_http_create(l, cause) != 0)
+			goto fail;
+		*lp = l;
+		t->load = &l->load;
+		return (0);
+	}
+	if (scn->workload.kind == SCN_WL_COMMAND) {
+		/* no counters: t->load stays NULL, no load metrics */
+		if (loadgen_cmd_create(l, cause) != 0)
+			goto fail;
+		*lp = l;
+		return (0);
+	}
 	l->rng = scn->seed ^ 0x6c6f616467656e00ull ^ (uint64_t)t->pt.index;
 	l->accounts = scn->network.accounts ? scn->network.accounts : 1;
 	l->nonces = dn_xcalloc(l->accounts, sizeof(*l->nonces));
-	if (scn->workload.dist == SCN_DIST_ZIPF) {
-		double	sum = 0;
-		size_t	k;
-
-		l->zipf_cdf = dn_xcalloc(l->accounts, sizeof(double));
-		for (k = 0; k < l->accounts; k++) {
-			sum += 1.0 / pow((double)(k + 1), scn->workload.zipf_s);
-			l->zipf_cdf[k] = sum;
-		}
-		for (k = 0; k < l->accounts; k++)
-			l->zipf_cdf[k] /= sum;
-	}
+	if (scn->workload.dist == SCN_DIST_ZIPF)
+		l->zipf_cdf = loadgen_zipf_cdf(l->accounts,
+		    scn->workload.zipf_s);
 	l->socks = dn_xcalloc((size_t)l->n, sizeof(*l->socks));
 	l->bufs = dn_xcalloc((size_t)l->n, sizeof(*l->bufs));
 	l->counts = dn_xcalloc((size_t)l->n, sizeof(*l->counts));
@@ -311,7 +304,10 @@ fail:
 int
 loadgen_go(struct loadgen *l, char **cause)
 {
-	if (pthread_create(&l->thread, NULL, loadgen_main, l) != 0) {
+	if (l->cmd != NULL)
+		return (loadgen_cmd_start(l, cause));
+	if (pthread_create(&l->thread, NULL, l->http != NULL ?
+	    loadgen_http_main : loadgen_main, l) != 0) {
 		*cause = dn_xstrdup("cannot start the load generator thread");
 		return (-1);
 	}
@@ -322,6 +318,8 @@ loadgen_go(struct loadgen *l, char **cause)
 void
 loadgen_halt(struct loadgen *l)
 {
+	if (l != NULL && l->cmd != NULL)
+		loadgen_cmd_stop(l);
 	if (l == NULL || !l->started)
 		return;
 	atomic_store(&l->stop, 1);
@@ -337,7 +335,7 @@ loadgen_disconnect(struct loadgen *l)
 	if (l == NULL)
 		return;
 	loadgen_halt(l);
-	for (i = 0; i < l->n; i++) {
+	for (i = 0; i < l->n && l->socks != NULL; i++) {
 		dn_sock_close(l->socks[i]);
 		l->socks[i] = NULL;
 	}
@@ -351,7 +349,9 @@ loadgen_free(struct loadgen *l)
 	if (l == NULL)
 		return;
 	loadgen_disconnect(l);
-	for (i = 0; i < l->n; i++)
+	loadgen_http_free(l);
+	loadgen_cmd_free(l);
+	for (i = 0; i < l->n && l->bufs != NULL; i++)
 		free(l->bufs[i]);
 	free(l->socks);
 	free(l->bufs);
@@ -359,6 +359,7 @@ loadgen_free(struct loadgen *l)
 	free(l->nonces);
 	free(l->zipf_cdf);
 	free(l->load.lags);
+	free(l->load.lat);
 	pthread_mutex_destroy(&l->load.mu);
 	if (l->t->load == &l->load)
 		l->t->load = NULL;
@@ -379,8 +380,8 @@ loadgen_stats(struct loadgen *l, struct loadgen_stats *st)
 		double	ramp = (double)scn->workload.ramp_ms / 1000.0;
 		double	r = e < ramp ? e : ramp;
 		double	txs = r * (scn->workload.ramp_from_tps +
-			    rate_at(scn, r)) / 2 + (e > ramp ? (e - ramp) *
-			    scn->workload.tps : 0);
+			    loadgen_rate_at(scn, r)) / 2 + (e > ramp ?
+			    (e - ramp) * scn->workload.tps : 0);
 
 		st->target_tps = txs / e;
 	} else

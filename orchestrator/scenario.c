@@ -172,6 +172,19 @@ scenario_free(struct scenario *s)
 		scn_settings_release(&s->network.overrides[i].set);
 	free(s->network.overrides);
 	free(s->workload.cf_options);
+	free(s->workload.method);
+	free(s->workload.url);
+	free(s->workload.body);
+	for (i = 0; i < s->workload.nheaders; i++)
+		free(s->workload.headers[i]);
+	free(s->workload.headers);
+	free(s->workload.expect_status);
+	for (i = 0; i < s->workload.ncommand; i++)
+		free(s->workload.command[i]);
+	free(s->workload.command);
+	for (i = 0; i < s->workload.ncmd_env; i++)
+		free(s->workload.cmd_env[i]);
+	free(s->workload.cmd_env);
 	free(s->rocksdb_options);
 	free(s->read_options);
 	free(s->write_options);

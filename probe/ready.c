@@ -76,7 +76,8 @@ ready_poll(struct probe_opts *o, struct dn_http *http, uint64_t start_ns)
 			break;
 		case READY_HTTP:
 			if (http != NULL && dn_http_get(http, r->url,
-			    HTTP_TIMEOUT_MS, &status, NULL, &cause) == 0 && status >= 200 && status < 300)
+			    HTTP_TIMEOUT_MS, &status, NULL, &cause) == 0 &&
+			    status >= 200 && status < 300)
 				r->done = 1;
 			free(cause);
 			break;

@@ -16,6 +16,7 @@
 #include "xalloc.h"
 
 #define BODY_MAX_DEFAULT	((size_t)64 << 20)
+#define GET_BUFFER_SIZE		(256L * 1024)
 
 struct dn_http {
 	CURL	*easy;
@@ -141,6 +142,9 @@ dn_http_get(struct dn_http *h, const char *url, int timeout_ms,
 	curl_easy_setopt(h->easy, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h->easy, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(h->easy, CURLOPT_ERRORBUFFER, h->err);
+	/* A 150 kB /metrics page in a few reads instead of ten or more
+	 * (fewer wake-ups of the probe; docs/benchmarks.md). */
+	curl_easy_setopt(h->easy, CURLOPT_BUFFERSIZE, GET_BUFFER_SIZE);
 	h->err[0] = '\0';
 	if (body != NULL) {
 		body->len = 0;

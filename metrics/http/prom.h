@@ -26,7 +26,7 @@
 struct dn_prom_sample {
 	const char	*name;
 	size_t		 name_len;
-	const char	*labels;	/* between the braces, raw; NULL: none */
+	const char	*labels;	/* inside the braces; NULL: none */
 	size_t		 labels_len;
 	size_t		 nlabels;
 	double		 value;
@@ -64,7 +64,7 @@ struct dn_prom_want {
 	size_t			 name_len;	/* 0: strlen(name) */
 	double			 sum;		/* over its label sets */
 	size_t			 series;	/* lines seen; 0 = absent */
-	int			 bad;		/* a line of it was malformed */
+	int			 bad;		/* a line of it malformed */
 	enum dn_prom_type	 type;		/* from "# TYPE name" */
 };
 
