@@ -98,12 +98,37 @@ expand_all(struct loadgen *l, char *const *v, size_t n)
 	return (out);
 }
 
+/* PROG as spawn_start needs it (a path): searched in PATH when it has
+ * no '/'.  NULL if not found.  Caller frees. */
+static char *
+find_program(const char *prog)
+{
+	const char	*path = getenv("PATH"), *p, *e;
+
+	if (strchr(prog, '/') != NULL)
+		return (dn_xstrdup(prog));
+	for (p = path != NULL ? path : "/usr/bin:/bin"; *p != '\0'; p = e) {
+		char	*cand;
+		size_t	 len;
+
+		e = strchr(p, ':');
+		len = e != NULL ? (size_t)(e - p) : strlen(p);
+		cand = dn_xasprintf("%.*s/%s", (int)len, len ? p : ".", prog);
+		if (access(cand, X_OK) == 0)
+			return (cand);
+		free(cand);
+		e = e != NULL ? e + 1 : p + len;
+	}
+	return (NULL);
+}
+
 int
 loadgen_cmd_create(struct loadgen *l, char **cause)
 {
 	const struct scenario	*scn = l->t->scn;
 	struct lg_cmd		*c;
 	struct load_tmpl	 tm;
+	char			*prog;
 	size_t			 i;
 	int			 k, ports = 0;
 
@@ -124,6 +149,13 @@ loadgen_cmd_create(struct loadgen *l, char **cause)
 	c = dn_xcalloc(1, sizeof(*c));
 	l->cmd = c;
 	c->argv = expand_all(l, scn->workload.command, scn->workload.ncommand);
+	if ((prog = find_program(c->argv[0])) == NULL) {
+		*cause = dn_xasprintf("workload.command: '%s' not found in "
+		    "PATH", c->argv[0]);
+		return (-1);
+	}
+	free(c->argv[0]);
+	c->argv[0] = prog;
 	c->env = expand_all(l, scn->workload.cmd_env, scn->workload.ncmd_env);
 	c->out_path = dn_xasprintf("%s/load-command.out", l->t->run_dir);
 	return (0);
