@@ -6,7 +6,8 @@ set -eu
 
 PKGS="build-essential cmake pkg-config git
 librocksdb-dev rocksdb-tools libnng-dev libsqlite3-dev sqlite3 libyaml-dev
-libcmocka-dev clang libclang-rt-14-dev libcurl4-openssl-dev"
+libcmocka-dev clang libclang-rt-14-dev libcurl4-openssl-dev
+etcd-server"
 
 missing=""
 for p in $PKGS; do
