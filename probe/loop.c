@@ -66,6 +66,12 @@ struct run {
 	int			 sigfd;
 	struct dn_http		*http;		/* http ready checks, scrape */
 	struct scrape		*scrape;
+	/* The scrape taken when told to stop, for the final sample. */
+	int			 have_last_scrape;
+	double			 ls_values[DN_METRIC_COUNT];
+	uint64_t		 ls_present;
+	struct dn_named		*ls_named;
+	size_t			 ls_nn;
 
 	uint64_t		 start_ns;
 	uint64_t		 next_sample_ns;
@@ -185,6 +191,16 @@ sample(struct run *r, int final)
 			(void)scrape_run(r->scrape, scrape_timeout(r),
 			    s.values, &present, named, &nn,
 			    r->o->next + r->o->nprom);
+		else if (final && r->have_last_scrape) {
+			for (i = 0; i < DN_METRIC_COUNT; i++) {
+				if (r->ls_present & (1ull << i))
+					s.values[i] = r->ls_values[i];
+			}
+			present |= r->ls_present;
+			memcpy(named, r->ls_named, r->ls_nn *
+			    sizeof(*named));
+			nn = r->ls_nn;
+		}
 		snprintf(named[nn].name, sizeof(named[nn].name), "%s",
 		    "probe_scrape_failures");
 		named[nn].kind = DN_NAMED_COUNTER;
@@ -237,12 +253,34 @@ sample(struct run *r, int final)
 
 /* --- lifecycle ------------------------------------------------------- */
 
+/*
+ * Told to stop a ready COMMAND: scrape it once more before it gets the
+ * signal, and send that in the final sample.  The runner stops the load
+ * and waits for its answers before it stops the nodes, so this is the
+ * node's state at the end of the trial (e.g. every etcd member's final
+ * applied index), which the last periodic scrape, up to an interval
+ * earlier, is not.
+ */
+static void
+last_scrape(struct run *r)
+{
+	size_t	cap = r->o->next + r->o->nprom;
+
+	if (r->scrape == NULL || !r->ready || r->child.reaped)
+		return;
+	r->ls_named = dn_xcalloc(cap + 1, sizeof(*r->ls_named));
+	if (scrape_run(r->scrape, scrape_timeout(r), r->ls_values,
+	    &r->ls_present, r->ls_named, &r->ls_nn, cap) == 0)
+		r->have_last_scrape = 1;
+}
+
 static void
 begin_stop(struct run *r, int sig, const char *why)
 {
 	if (r->stopping)
 		return;
 	r->stopping = 1;
+	last_scrape(r);
 	say("DN-PROBE-STOP", "%s: SIG%s to pid %d's group, SIGKILL in %d ms",
 	    why, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
 	    (int)r->child.pid, r->o->stop_grace_ms);
@@ -474,6 +512,7 @@ teardown(struct run *r)
 	free(r->page_path);
 	tree_free(r->tree);
 	scrape_close(r->scrape);
+	free(r->ls_named);
 	dn_http_close(r->http);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
