@@ -18,7 +18,7 @@
 static const char *const action_names[] = { "kill", "term", "stop", "cont",
 	"restart" };
 static const char *const wl_names[] = { "transfer", "readrandom", "cf-churn",
-	"idle" };
+	"idle", "http", "command" };
 
 static void
 put_ms(FILE *out, int64_t ms)

@@ -416,9 +416,23 @@ loadgen_sample(struct collector *c, int64_t t_ms)
 	int64_t			 inc, fail, submitted, send_errors;
 	double			 interval_s = (double)t->scn->sample_interval_ms /
 				    1000.0;
+	double			*own = NULL;
+	size_t			 nown = 0, i;
+
 	submitted = atomic_load(&ld->submitted);
 	send_errors = atomic_load(&ld->send_errors);
 	trial_load_take_lags(ld, &lags, &nlags);
+	/* latencies the load generator measured (http answers) */
+	trial_load_take_lat(ld, &own, &nown);
+	for (i = 0; i < nown; i++) {
+		if (c->nlat == c->caplat) {
+			c->caplat = c->caplat ? c->caplat * 2 : 1024;
+			c->lat = dn_xreallocarray(c->lat, c->caplat,
+			    sizeof(double));
+		}
+		c->lat[c->nlat++] = own[i];
+	}
+	free(own);
 	pthread_mutex_lock(&t->mu);
 	inc = t->tx_included;
 	fail = t->tx_failed;

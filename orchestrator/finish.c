@@ -47,7 +47,7 @@ print_summary(struct trial *t, const struct runner_opts *o)
 	    t->var->name, t->pt.index + 1, t->ntrials,
 	    runner_sig_count ? "interrupted" : t->failed ? "FAILED" : "ok");
 	fprintf(f, "\n");
-	if (t->lg != NULL) {
+	if (t->lg != NULL && t->load != NULL) {
 		loadgen_stats(t->lg, &st);
 		fprintf(f, "  load: %lld submitted, %lld included, %lld failed, "
 		    "%lld pending, %lld not sent; achieved %.2f tx/s of %.2f\n",
@@ -130,7 +130,7 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 	 * from spawn to here (trials run concurrently share it). */
 	trial_fact(t, -1, "orchestrator_cpu_s", "%.3f",
 	    runner_self_cpu_s() - t->cpu0_s);
-	if (t->lg != NULL) {
+	if (t->lg != NULL && t->load != NULL) {
 		double	achieved;
 
 		loadgen_stats(t->lg, &st);

@@ -21,6 +21,10 @@
  * named (in_url) and which nodes are up; its counters live in a struct
  * trial_load it publishes as trial->load for the collector to read.
  *
+ * The http kind (loadgen-http.c) and the command kind (loadgen-cmd.c)
+ * share this file's front door, counters and send-lag histogram
+ * (loadgen-internal.h); only the thread's loop differs.
+ *
  * Not here: inclusion accounting (collector.c).
  */
 #include <sys/prctl.h>
@@ -33,47 +37,12 @@
 #include <time.h>
 
 #include "loadgen.h"
+#include "loadgen-internal.h"
 #include "transport.h"
 #include "trial.h"
 #include "clock.h"
 #include "rng.h"
 #include "xalloc.h"
-
-#define BATCH_MAX	4096	/* transactions per message */
-#define SPIN_NS		300000	/* spin wait: yield this close */
-#define SPIN_MAX_TPS	1000	/* from here: batches, no per-tx spin */
-#define TICK_NS		1000000	/* from SPIN_MAX_TPS: one round per ms */
-/* Whole-run send-lag histogram: bucket 0 below 1 µs, bucket b >= 1 holds
- * [LAG_GROWTH^(b-1), LAG_GROWTH^b) µs; 2,048 buckets reach ~12 minutes. */
-#define LAG_BUCKETS	2048
-#define LAG_GROWTH	1.01
-
-struct loadgen {
-	struct trial	*t;
-	struct dn_sock	**socks;
-	int		 n;
-	pthread_t	 thread;
-	int		 started;
-	atomic_int	 stop;
-
-	/* Counters and lags, published as trial->load for the collector;
-	 * load.mu also guards the lag histogram (one lock per send). */
-	struct trial_load load;
-	uint64_t	 lag_hist[LAG_BUCKETS];
-	uint64_t	 lag_n;
-	double		 lag_max;
-
-	uint64_t	 rng;
-	uint64_t	*nonces;
-	double		*zipf_cdf;	/* NULL = uniform */
-	uint32_t	 accounts;
-	uint8_t		**bufs;		/* per node: header + batch */
-	uint32_t	*counts;
-	uint64_t	 seq;
-
-	int		 spin;		/* yield the last SPIN_NS */
-	atomic_int	 realtime;	/* SCHED_FIFO granted */
-};
 
 /*
  * How this trial's generator waits: it sleeps to the send time, or with
@@ -99,8 +68,8 @@ wait_spins(const struct trial *t)
 }
 
 /* Target rate at S seconds after t=0. */
-static double
-rate_at(const struct scenario *scn, double s)
+double
+loadgen_rate_at(const struct scenario *scn, double s)
 {
 	double	ramp = (double)scn->workload.ramp_ms / 1000.0;
 
@@ -120,8 +89,8 @@ rate_at(const struct scenario *scn, double s)
  * t=0 is 0 and stepping by 1 / rate would never leave t=0) and for a ramp
  * down.  After the ramp the rate is constant.
  */
-static double
-intended_s(const struct scenario *scn, uint64_t k)
+double
+loadgen_intended_s(const struct scenario *scn, uint64_t k)
 {
 	double	r0 = scn->workload.ramp_from_tps, r1 = scn->workload.tps;
 	double	ramp = (double)scn->workload.ramp_ms / 1000.0;
@@ -139,8 +108,23 @@ intended_s(const struct scenario *scn, uint64_t k)
 	return (2 * kk / (r0 + sqrt(disc > 0 ? disc : 0)));
 }
 
-static uint32_t
-pick_account(struct loadgen *l)
+double *
+loadgen_zipf_cdf(uint32_t n, double s)
+{
+	double	*cdf = dn_xcalloc(n, sizeof(double)), sum = 0;
+	size_t	 k;
+
+	for (k = 0; k < n; k++) {
+		sum += 1.0 / pow((double)(k + 1), s);
+		cdf[k] = sum;
+	}
+	for (k = 0; k < n; k++)
+		cdf[k] /= sum;
+	return (cdf);
+}
+
+uint32_t
+loadgen_pick(struct loadgen *l)
 {
 	double	u;
 	size_t	lo = 0, hi;
@@ -195,8 +179,8 @@ lag_bucket(double us)
 	return (b >= LAG_BUCKETS - 1 ? LAG_BUCKETS - 1 : (size_t)b);
 }
 
-static void
-add_lag(struct loadgen *l, double us)
+void
+loadgen_add_lag(struct loadgen *l, double us)
 {
 	struct trial_load	*ld = &l->load;
 
@@ -214,7 +198,7 @@ add_lag(struct loadgen *l, double us)
 	pthread_mutex_unlock(&ld->mu);
 }
 
-static void *
+void *
 loadgen_main(void *arg)
 {
 	struct loadgen		*l = arg;
@@ -240,7 +224,8 @@ loadgen_main(void *arg)
 		uint64_t	now = dn_now_ns();
 		uint64_t	due = t0 + (uint64_t)llround(next_s * 1e9);
 		uint64_t	go = due;
-		int		fast = rate_at(scn, next_s) >= SPIN_MAX_TPS;
+		int		fast = loadgen_rate_at(scn, next_s) >=
+				    SPIN_MAX_TPS;
 		int		node = -1, tries;
 
 		if (due >= end)
@@ -287,9 +272,9 @@ loadgen_main(void *arg)
 
 			tx.id = id++;
 			tx.intended_ns = due;
-			tx.from = pick_account(l);
+			tx.from = loadgen_pick(l);
 			do
-				tx.to = pick_account(l);
+				tx.to = loadgen_pick(l);
 			while (tx.to == tx.from && l->accounts > 1);
 			tx.amount = 1 + dn_rand64(&l->rng) % 100;
 			tx.nonce = l->nonces[tx.from]++;
@@ -302,9 +287,9 @@ loadgen_main(void *arg)
 				if (++l->counts[node] == BATCH_MAX)
 					flush(l, node, now);
 			}
-			add_lag(l, (double)(dn_now_ns() - due) / 1e3);
+			loadgen_add_lag(l, (double)(dn_now_ns() - due) / 1e3);
 			/* The schedule: intended times from the rate alone. */
-			next_s = intended_s(scn, id);
+			next_s = loadgen_intended_s(scn, id);
 			due = t0 + (uint64_t)llround(next_s * 1e9);
 		}
 		if (node >= 0)
@@ -334,23 +319,28 @@ loadgen_create(struct trial *t, struct loadgen **lp, char **cause)
 	atomic_init(&l->load.send_errors, 0);
 	atomic_init(&l->load.elapsed_ns, 0);
 	pthread_mutex_init(&l->load.mu, NULL);
+	if (scn->workload.kind == SCN_WL_HTTP) {
+		if (loadgen_http_create(l, cause) != 0)
+			goto fail;
+		*lp = l;
+		t->load = &l->load;
+		return (0);
+	}
+	if (scn->workload.kind == SCN_WL_COMMAND) {
+		/* no counters: t->load stays NULL, no load metrics */
+		if (loadgen_cmd_create(l, cause) != 0)
+			goto fail;
+		*lp = l;
+		return (0);
+	}
 	l->rng = scn->seed ^ 0x6c6f616467656e00ull ^ (uint64_t)t->pt.index;
 	l->spin = wait_spins(t);
 	atomic_init(&l->realtime, 0);
 	l->accounts = scn->network.accounts ? scn->network.accounts : 1;
 	l->nonces = dn_xcalloc(l->accounts, sizeof(*l->nonces));
-	if (scn->workload.dist == SCN_DIST_ZIPF) {
-		double	sum = 0;
-		size_t	k;
-
-		l->zipf_cdf = dn_xcalloc(l->accounts, sizeof(double));
-		for (k = 0; k < l->accounts; k++) {
-			sum += 1.0 / pow((double)(k + 1), scn->workload.zipf_s);
-			l->zipf_cdf[k] = sum;
-		}
-		for (k = 0; k < l->accounts; k++)
-			l->zipf_cdf[k] /= sum;
-	}
+	if (scn->workload.dist == SCN_DIST_ZIPF)
+		l->zipf_cdf = loadgen_zipf_cdf(l->accounts,
+		    scn->workload.zipf_s);
 	l->socks = dn_xcalloc((size_t)l->n, sizeof(*l->socks));
 	l->bufs = dn_xcalloc((size_t)l->n, sizeof(*l->bufs));
 	l->counts = dn_xcalloc((size_t)l->n, sizeof(*l->counts));
@@ -377,7 +367,10 @@ fail:
 int
 loadgen_go(struct loadgen *l, char **cause)
 {
-	if (pthread_create(&l->thread, NULL, loadgen_main, l) != 0) {
+	if (l->cmd != NULL)
+		return (loadgen_cmd_start(l, cause));
+	if (pthread_create(&l->thread, NULL, l->http != NULL ?
+	    loadgen_http_main : loadgen_main, l) != 0) {
 		*cause = dn_xstrdup("cannot start the load generator thread");
 		return (-1);
 	}
@@ -388,6 +381,8 @@ loadgen_go(struct loadgen *l, char **cause)
 void
 loadgen_halt(struct loadgen *l)
 {
+	if (l != NULL && l->cmd != NULL)
+		loadgen_cmd_stop(l);
 	if (l == NULL || !l->started)
 		return;
 	atomic_store(&l->stop, 1);
@@ -403,7 +398,7 @@ loadgen_disconnect(struct loadgen *l)
 	if (l == NULL)
 		return;
 	loadgen_halt(l);
-	for (i = 0; i < l->n; i++) {
+	for (i = 0; i < l->n && l->socks != NULL; i++) {
 		dn_sock_close(l->socks[i]);
 		l->socks[i] = NULL;
 	}
@@ -417,7 +412,9 @@ loadgen_free(struct loadgen *l)
 	if (l == NULL)
 		return;
 	loadgen_disconnect(l);
-	for (i = 0; i < l->n; i++)
+	loadgen_http_free(l);
+	loadgen_cmd_free(l);
+	for (i = 0; i < l->n && l->bufs != NULL; i++)
 		free(l->bufs[i]);
 	free(l->socks);
 	free(l->bufs);
@@ -425,6 +422,7 @@ loadgen_free(struct loadgen *l)
 	free(l->nonces);
 	free(l->zipf_cdf);
 	free(l->load.lags);
+	free(l->load.lat);
 	pthread_mutex_destroy(&l->load.mu);
 	if (l->t->load == &l->load)
 		l->t->load = NULL;
@@ -447,8 +445,8 @@ loadgen_stats(struct loadgen *l, struct loadgen_stats *st)
 		double	ramp = (double)scn->workload.ramp_ms / 1000.0;
 		double	r = e < ramp ? e : ramp;
 		double	txs = r * (scn->workload.ramp_from_tps +
-			    rate_at(scn, r)) / 2 + (e > ramp ? (e - ramp) *
-			    scn->workload.tps : 0);
+			    loadgen_rate_at(scn, r)) / 2 + (e > ramp ?
+			    (e - ramp) * scn->workload.tps : 0);
 
 		st->target_tps = txs / e;
 	} else

@@ -130,8 +130,10 @@ pick_u64(uint64_t over, uint64_t var, uint64_t base)
 	return (base);
 }
 
+/* Indexed by enum scn_workload: with http or command load, devnet-node
+ * itself runs idle (the load comes from outside it). */
 static const char *const wl_flag[] = { "transfer", "readrandom", "cf-churn",
-	"idle" };
+	"idle", "idle", "idle" };
 
 int
 plan_node_argv(const struct scenario *s, const struct scn_variant *var,

@@ -50,7 +50,9 @@ load_nodes(struct ctx *c, struct scenario *s, const struct ynode *root)
 		if (scn_load_node(c, s, top, own, &s->variants[i]) != 0)
 			return (-1);
 		if (plan_is_foreign(&s->variants[i]) &&
-		    s->workload.kind != SCN_WL_IDLE)
+		    s->workload.kind != SCN_WL_IDLE &&
+		    s->workload.kind != SCN_WL_HTTP &&
+		    s->workload.kind != SCN_WL_COMMAND)
 			return (scn_fail(c, ymap_get(ymap_get(root,
 			    "workload"), "kind"), "workload kind %s needs "
 			    "devnet-node nodes, but variant %s runs "
@@ -58,7 +60,9 @@ load_nodes(struct ctx *c, struct scenario *s, const struct ynode *root)
 			    ymap_get(ymap_get(root, "workload"),
 			    "kind")->value, s->variants[i].name));
 		if (plan_is_foreign(&s->variants[i]) &&
-		    s->workload.tps > 0)
+		    s->workload.tps > 0 &&
+		    s->workload.kind != SCN_WL_HTTP &&
+		    s->workload.kind != SCN_WL_COMMAND)
 			return (scn_fail(c, ymap_get(ymap_get(root,
 			    "workload"), "tps"), "workload.tps sends devnet "
 			    "transactions, which variant %s's foreign nodes "
@@ -66,6 +70,7 @@ load_nodes(struct ctx *c, struct scenario *s, const struct ynode *root)
 	}
 	return (0);
 }
+
 static const char *const top_keys[] = { "name", "description", "duration",
 	"warmup", "sample_interval", "seed", "network", "workload", "rocksdb",
 	"read_options", "write_options", "variants", "build", "repeats",
@@ -213,6 +218,19 @@ scenario_free(struct scenario *s)
 		scn_settings_release(&s->network.overrides[i].set);
 	free(s->network.overrides);
 	free(s->workload.cf_options);
+	free(s->workload.method);
+	free(s->workload.url);
+	free(s->workload.body);
+	for (i = 0; i < s->workload.nheaders; i++)
+		free(s->workload.headers[i]);
+	free(s->workload.headers);
+	free(s->workload.expect_status);
+	for (i = 0; i < s->workload.ncommand; i++)
+		free(s->workload.command[i]);
+	free(s->workload.command);
+	for (i = 0; i < s->workload.ncmd_env; i++)
+		free(s->workload.cmd_env[i]);
+	free(s->workload.cmd_env);
 	free(s->rocksdb_options);
 	free(s->read_options);
 	free(s->write_options);

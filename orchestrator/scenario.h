@@ -18,7 +18,9 @@ enum scn_workload {
 	SCN_WL_TRANSFER,
 	SCN_WL_READRANDOM,
 	SCN_WL_CF_CHURN,
-	SCN_WL_IDLE
+	SCN_WL_IDLE,
+	SCN_WL_HTTP,		/* HTTP requests at tps (loadgen-http.c) */
+	SCN_WL_COMMAND		/* an external load generator (loadgen-cmd.c) */
 };
 enum scn_dist { SCN_DIST_UNIFORM, SCN_DIST_ZIPF };
 enum scn_order { SCN_ORDER_ABBA, SCN_ORDER_CONCURRENT };
@@ -175,6 +177,25 @@ struct scenario {
 		/* cf-churn: stop after N cycles (--cf-cycles), 0 = at the
 		 * end */
 		uint32_t	 cf_cycles;
+		/* http: one request per transaction, templates of
+		 * load-tmpl.h; success = a status in expect_status */
+		char		*method;	/* GET; POST with a body */
+		char		*url;
+		char		*body;		/* NULL: none */
+		char		**headers;	/* "Name: value" */
+		size_t		 nheaders;
+		int		*expect_status;	/* default { 200 } */
+		size_t		 nexpect_status;
+		int64_t		 timeout_ms;	/* per request, default 5 s */
+		uint32_t	 key_space;	/* {key}s, default 10000 */
+		uint32_t	 value_size;	/* {value_b64} bytes, 100 */
+		uint32_t	 max_inflight;	/* then send errors; 10000 */
+		/* command: argv templates, extra env, stop grace */
+		char		**command;
+		size_t		 ncommand;
+		char		**cmd_env;	/* "K=V" */
+		size_t		 ncmd_env;
+		int64_t		 cmd_grace_ms;	/* default 5 s */
 	} workload;
 
 	char		*rocksdb_options;	/* base options string */

@@ -167,7 +167,8 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 	ri.git_describe = t->var->git_describe;
 	ri.git_commit = t->var->git_commit;
 	ri.nodes = t->nnodes;
-	ri.tps = scn->workload.kind == SCN_WL_TRANSFER ? scn->workload.tps : 0;
+	ri.tps = scn->workload.kind == SCN_WL_TRANSFER ||
+	    scn->workload.kind == SCN_WL_HTTP ? scn->workload.tps : 0;
 	ri.duration_ms = scn->duration_ms;
 	ri.warmup_ms = scn->warmup_ms;
 	ri.sample_interval_ms = scn->sample_interval_ms;
@@ -238,6 +239,12 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 		n->log_path = dn_xasprintf("%s/node-%d.log", t->run_dir, i);
 		n->cmdline = plan_quote_argv(n->argv);
 		n->in_url = trial_node_url(t, i, 0);
+		/* the node's base port for workload templates: devnet-node's
+		 * inbound port with tcp (foreign nodes: plan_node_port) */
+		if (plan_is_foreign(t->var))
+			n->port = plan_node_port(t->scn, t->var, i);
+		else if (t->scn->network.tcp_base_port > 0)
+			n->port = t->scn->network.tcp_base_port + 2 * i;
 	}
 	return (0);
 }
@@ -269,7 +276,9 @@ trial_start(struct trial *t, char **cause)
 		if (rv != 0)
 			return (-1);
 	}
-	if (t->scn->workload.kind == SCN_WL_TRANSFER &&
+	if ((t->scn->workload.kind == SCN_WL_TRANSFER ||
+	    t->scn->workload.kind == SCN_WL_HTTP ||
+	    t->scn->workload.kind == SCN_WL_COMMAND) &&
 	    loadgen_create(t, &t->lg, cause) != 0)
 		return (-1);
 	return (0);

@@ -110,3 +110,14 @@ trial_load_take_lags(struct trial_load *l, double **lags, size_t *n)
 	l->nlags = l->caplags = 0;
 	pthread_mutex_unlock(&l->mu);
 }
+
+void
+trial_load_take_lat(struct trial_load *l, double **lat, size_t *n)
+{
+	pthread_mutex_lock(&l->mu);
+	*lat = l->lat;
+	*n = l->nlat;
+	l->lat = NULL;
+	l->nlat = l->caplat = 0;
+	pthread_mutex_unlock(&l->mu);
+}

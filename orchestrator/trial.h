@@ -40,6 +40,8 @@ struct trial_node {
 	char		*log_path;	/* node-K.log: the node's own log */
 	char		*cmdline;	/* for humans and the nodes table */
 	char		*in_url;	/* inbound endpoint, for the loadgen */
+	int		 port;		/* {port} of the http and command
+					   workloads; 0 = the node has none */
 
 	/* Written by the collector under trial.mu. */
 	int		 hello;		/* HELLOs received */
@@ -84,6 +86,11 @@ struct trial_load {
 	pthread_mutex_t	 mu;	/* lags and the load generator's histogram */
 	double		*lags;	/* µs: actual minus intended send time */
 	size_t		 nlags, caplags;
+	/* Latencies the load generator measured itself (http: intended
+	 * send time to the answer), ms; the collector takes them into
+	 * tx_latency_* like the latencies of INCLUDED. */
+	double		*lat;
+	size_t		 nlat, caplat;
 };
 
 struct trial {
@@ -170,5 +177,7 @@ void	 trial_fail(struct trial *t, const char *fmt, ...)
  */
 void	 trial_load_take_lags(struct trial_load *l, double **lags,
 	    size_t *n);
+/* The same for the latencies (ms) the load generator measured. */
+void	 trial_load_take_lat(struct trial_load *l, double **lat, size_t *n);
 
 #endif

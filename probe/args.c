@@ -46,6 +46,12 @@ const char probe_usage[] =
 "  --stop-grace MS         then SIGKILL after MS (default 5000)\n"
 "  --env K=V               extra environment for COMMAND (repeatable)\n"
 "  --cwd DIR               COMMAND's working directory\n"
+"  --prom-url URL          scrape COMMAND's Prometheus page (text format)\n"
+"                          once per sample interval, once it is ready\n"
+"  --prom-map NAME=EXPO    the sum of EXPO over its label sets as devnet's\n"
+"                          NAME (a table metric such as height, or a name\n"
+"                          of its own) (repeatable)\n"
+"  --prom-keep EXPO        the same under EXPO's own name (repeatable)\n"
 "  --help\n"
 "\n"
 "Exit status: COMMAND's; 124 when not ready in time; 125 on a usage or\n"
@@ -54,7 +60,7 @@ const char probe_usage[] =
 enum {
 	O_OUT = 256, O_METRICS, O_TOKEN, O_INDEX, O_INTERVAL, O_ALLOCS,
 	O_ALLOC_LIB, O_ALLOC_SHM, O_LOGM, O_READY, O_READY_TO, O_STOPSIG,
-	O_GRACE, O_ENV, O_CWD, O_HELP
+	O_GRACE, O_ENV, O_CWD, O_PROM_URL, O_PROM_MAP, O_PROM_KEEP, O_HELP
 };
 
 static const struct option longopts[] = {
@@ -73,6 +79,9 @@ static const struct option longopts[] = {
 	{ "stop-grace", required_argument, NULL, O_GRACE },
 	{ "env", required_argument, NULL, O_ENV },
 	{ "cwd", required_argument, NULL, O_CWD },
+	{ "prom-url", required_argument, NULL, O_PROM_URL },
+	{ "prom-map", required_argument, NULL, O_PROM_MAP },
+	{ "prom-keep", required_argument, NULL, O_PROM_KEEP },
 	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 }
 };
@@ -141,13 +150,29 @@ compile(regex_t *re, const char *pattern, const char *what, size_t nsub,
 	return (0);
 }
 
+/* 1 if NAME is taken by an extractor or a scrape mapping already. */
+static int
+name_taken(const struct probe_opts *o, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < o->next; i++) {
+		if (strcmp(o->ext[i].name, name) == 0)
+			return (1);
+	}
+	for (i = 0; i < o->nprom; i++) {
+		if (strcmp(o->prom[i].devnet, name) == 0)
+			return (1);
+	}
+	return (0);
+}
+
 static int
 add_extractor(struct probe_opts *o, const char *arg, char **cause)
 {
 	const char		*eq = strchr(arg, '=');
 	struct probe_extractor	*e;
 	char			*name;
-	size_t			 i;
 	int			 id;
 
 	if (eq == NULL || eq == arg || eq[1] == '\0') {
@@ -170,17 +195,16 @@ add_extractor(struct probe_opts *o, const char *arg, char **cause)
 		free(name);
 		return (-1);
 	}
-	for (i = 0; i < o->next; i++) {
-		if (strcmp(o->ext[i].name, name) == 0) {
-			*cause = dn_xasprintf("--log-metric '%s' given twice",
-			    name);
-			free(name);
-			return (-1);
-		}
+	if (name_taken(o, name)) {
+		*cause = dn_xasprintf("--log-metric: the metric '%s' is "
+		    "given twice (--log-metric, --prom-map, --prom-keep)",
+		    name);
+		free(name);
+		return (-1);
 	}
-	if (o->next >= DN_NAMED_MAX) {
-		*cause = dn_xasprintf("too many --log-metric (at most %d)",
-		    DN_NAMED_MAX);
+	if (o->next + o->nprom + 1 >= DN_NAMED_MAX) {
+		*cause = dn_xasprintf("too many --log-metric (at most %d "
+		    "with --prom-map and --prom-keep)", DN_NAMED_MAX - 1);
 		free(name);
 		return (-1);
 	}
@@ -194,6 +218,93 @@ add_extractor(struct probe_opts *o, const char *arg, char **cause)
 		return (-1);
 	e->have_re = 1;
 	return (0);
+}
+
+/* 1 if S is an exposition metric name: [a-zA-Z_:][a-zA-Z0-9_:]*. */
+static int
+expo_name_ok(const char *s)
+{
+	size_t	i;
+
+	if (s[0] == '\0' || (s[0] >= '0' && s[0] <= '9'))
+		return (0);
+	for (i = 0; s[i] != '\0'; i++) {
+		char	c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '_' || c == ':'))
+			return (0);
+	}
+	return (1);
+}
+
+/* --prom-map NAME=EXPO (KEEP 0) or --prom-keep EXPO (KEEP 1). */
+static int
+add_prom(struct probe_opts *o, const char *arg, int keep, char **cause)
+{
+	const char		*flag = keep ? "--prom-keep" : "--prom-map";
+	const char		*eq = keep ? NULL : strchr(arg, '=');
+	struct probe_prom	*p;
+	char			*devnet, *expo;
+	size_t			 i, named = 0;
+	int			 id;
+
+	if (!keep && (eq == NULL || eq == arg || eq[1] == '\0')) {
+		*cause = dn_xasprintf("bad --prom-map '%s': want "
+		    "DEVNET_NAME=EXPOSITION_NAME", arg);
+		return (-1);
+	}
+	devnet = keep ? dn_xstrdup(arg) : dn_xstrndup(arg,
+	    (size_t)(eq - arg));
+	expo = dn_xstrdup(keep ? arg : eq + 1);
+	if (!expo_name_ok(expo)) {
+		*cause = dn_xasprintf("%s: '%s' is not a Prometheus metric "
+		    "name ([a-zA-Z_:][a-zA-Z0-9_:]*)", flag, expo);
+		goto fail;
+	}
+	id = dn_metric_lookup(devnet);
+	if (id >= 0 && keep) {
+		*cause = dn_xasprintf("--prom-keep '%s': that is a devnet "
+		    "metric's name; use --prom-map %s=%s", devnet, devnet,
+		    devnet);
+		goto fail;
+	}
+	if (id >= 0 && dn_metric_defs[id].source != DN_SOURCE_N) {
+		*cause = dn_xasprintf("%s '%s': that metric comes from the "
+		    "load generator, not a node", flag, devnet);
+		goto fail;
+	}
+	if (id < 0 && !dn_named_name_ok(devnet)) {
+		*cause = dn_xasprintf("%s: bad name '%s' (1-%d of A-Z a-z "
+		    "0-9 _ : ., not starting with a digit)", flag, devnet,
+		    DN_NAME_MAX);
+		goto fail;
+	}
+	if (name_taken(o, devnet)) {
+		*cause = dn_xasprintf("%s: the metric '%s' is given twice "
+		    "(--log-metric, --prom-map, --prom-keep)", flag, devnet);
+		goto fail;
+	}
+	for (i = 0; i < o->next; i++)
+		named += o->ext[i].table_id < 0;
+	for (i = 0; i < o->nprom; i++)
+		named += o->prom[i].table_id < 0;
+	/* one NAMED slot stays free for probe_scrape_failures */
+	if (id < 0 && named + 2 > DN_NAMED_MAX) {
+		*cause = dn_xasprintf("too many named metrics (at most %d)",
+		    DN_NAMED_MAX - 1);
+		goto fail;
+	}
+	o->prom = dn_xreallocarray(o->prom, o->nprom + 1, sizeof(*o->prom));
+	p = &o->prom[o->nprom++];
+	p->devnet = devnet;
+	p->expo = expo;
+	p->table_id = id;
+	return (0);
+fail:
+	free(devnet);
+	free(expo);
+	return (-1);
 }
 
 static int
@@ -341,6 +452,20 @@ probe_args_parse(struct probe_opts *o, int argc, char **argv, char **cause)
 		case O_CWD:
 			o->cwd = optarg;
 			break;
+		case O_PROM_URL:
+			if (strncmp(optarg, "http://", 7) != 0 &&
+			    strncmp(optarg, "https://", 8) != 0) {
+				*cause = dn_xasprintf("bad --prom-url '%s': "
+				    "want http://... or https://...", optarg);
+				return (-1);
+			}
+			o->prom_url = optarg;
+			break;
+		case O_PROM_MAP:
+		case O_PROM_KEEP:
+			if (add_prom(o, optarg, ch == O_PROM_KEEP, cause) != 0)
+				return (-1);
+			break;
 		case O_HELP:
 			return (1);
 		default:
@@ -352,6 +477,11 @@ probe_args_parse(struct probe_opts *o, int argc, char **argv, char **cause)
 	if (optind >= argc) {
 		*cause = dn_xstrdup("no command given: devnet-probe "
 		    "[options] -- COMMAND [ARGS...]");
+		return (-1);
+	}
+	if (o->nprom > 0 && o->prom_url == NULL) {
+		*cause = dn_xstrdup("--prom-map and --prom-keep need "
+		    "--prom-url");
 		return (-1);
 	}
 	o->argv = argv + optind;
@@ -378,6 +508,11 @@ probe_args_release(struct probe_opts *o)
 			regfree(&o->ready[i].re);
 	}
 	free(o->ready);
+	for (i = 0; i < o->nprom; i++) {
+		free(o->prom[i].devnet);
+		free(o->prom[i].expo);
+	}
+	free(o->prom);
 	free(o->env_add);
 	free(o->alloc_lib);
 	free(o->alloc_shm);

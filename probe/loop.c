@@ -22,6 +22,8 @@
  * probe cannot see flagged absent (allocations without a mapped shim, the
  * devnet-node-only metrics, log extractors before their first match), and
  * a NAMED message with the extractors whose names are not in the table.
+ * With --prom-url, one scrape per sample once COMMAND is ready (scrape.c);
+ * its table names go into the SAMPLE, the others into the NAMED message.
  */
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -39,6 +41,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "http.h"
 #include "metric-table.h"
 #include "probe.h"
 #include "protocol.h"
@@ -61,7 +64,14 @@ struct run {
 	struct logpump		*pump;
 	struct dn_sock		*sock;
 	int			 sigfd;
-	int			 http;
+	struct dn_http		*http;		/* http ready checks, scrape */
+	struct scrape		*scrape;
+	/* The scrape taken when told to stop, for the final sample. */
+	int			 have_last_scrape;
+	double			 ls_values[DN_METRIC_COUNT];
+	uint64_t		 ls_present;
+	struct dn_named		*ls_named;
+	size_t			 ls_nn;
 
 	uint64_t		 start_ns;
 	uint64_t		 next_sample_ns;
@@ -128,6 +138,16 @@ send_hello(struct run *r)
 	send_msg(r, buf, sizeof(buf), HELLO_TIMEOUT_MS);
 }
 
+/* A scrape may take up to half the interval, at most 2 s: a slow node
+ * cannot hold the event loop (signals, the stop grace) for long. */
+static int
+scrape_timeout(const struct run *r)
+{
+	int	ms = r->o->interval_ms / 2;
+
+	return (ms > 2000 ? 2000 : ms < 5 ? 5 : ms);
+}
+
 static void
 sample(struct run *r, int final)
 {
@@ -163,6 +183,30 @@ sample(struct run *r, int final)
 	}
 	s.values[DN_M_LOG_LINES] = (double)logpump_lines(r->pump);
 	present |= 1ull << DN_M_LOG_LINES;
+	named = dn_xcalloc(r->o->next + r->o->nprom + 1, sizeof(*named));
+	if (r->scrape != NULL) {
+		/* Only a ready, running COMMAND is asked: before, a refused
+		 * connection is no failure; after, there is nobody to ask. */
+		if (r->ready && !r->child.reaped && !final)
+			(void)scrape_run(r->scrape, scrape_timeout(r),
+			    s.values, &present, named, &nn,
+			    r->o->next + r->o->nprom);
+		else if (final && r->have_last_scrape) {
+			for (i = 0; i < DN_METRIC_COUNT; i++) {
+				if (r->ls_present & (1ull << i))
+					s.values[i] = r->ls_values[i];
+			}
+			present |= r->ls_present;
+			memcpy(named, r->ls_named, r->ls_nn *
+			    sizeof(*named));
+			nn = r->ls_nn;
+		}
+		snprintf(named[nn].name, sizeof(named[nn].name), "%s",
+		    "probe_scrape_failures");
+		named[nn].kind = DN_NAMED_COUNTER;
+		named[nn].value = (double)scrape_failures(r->scrape);
+		nn++;
+	}
 	for (i = 0; i < r->o->next; i++) {
 		struct probe_extractor	*e = &r->o->ext[i];
 
@@ -173,8 +217,6 @@ sample(struct run *r, int final)
 			present |= 1ull << e->table_id;
 			continue;
 		}
-		if (named == NULL)
-			named = dn_xcalloc(r->o->next, sizeof(*named));
 		snprintf(named[nn].name, sizeof(named[nn].name), "%s",
 		    e->name);
 		named[nn].kind = DN_NAMED_GAUGE;
@@ -211,12 +253,34 @@ sample(struct run *r, int final)
 
 /* --- lifecycle ------------------------------------------------------- */
 
+/*
+ * Told to stop a ready COMMAND: scrape it once more before it gets the
+ * signal, and send that in the final sample.  The runner stops the load
+ * and waits for its answers before it stops the nodes, so this is the
+ * node's state at the end of the trial (e.g. every etcd member's final
+ * applied index), which the last periodic scrape, up to an interval
+ * earlier, is not.
+ */
+static void
+last_scrape(struct run *r)
+{
+	size_t	cap = r->o->next + r->o->nprom;
+
+	if (r->scrape == NULL || !r->ready || r->child.reaped)
+		return;
+	r->ls_named = dn_xcalloc(cap + 1, sizeof(*r->ls_named));
+	if (scrape_run(r->scrape, scrape_timeout(r), r->ls_values,
+	    &r->ls_present, r->ls_named, &r->ls_nn, cap) == 0)
+		r->have_last_scrape = 1;
+}
+
 static void
 begin_stop(struct run *r, int sig, const char *why)
 {
 	if (r->stopping)
 		return;
 	r->stopping = 1;
+	last_scrape(r);
 	say("DN-PROBE-STOP", "%s: SIG%s to pid %d's group, SIGKILL in %d ms",
 	    why, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
 	    (int)r->child.pid, r->o->stop_grace_ms);
@@ -390,11 +454,15 @@ setup(struct run *r, char **cause)
 		return (-1);
 	}
 	for (i = 0; i < r->o->nready; i++) {
-		if (r->o->ready[i].kind == READY_HTTP && !r->http) {
-			if (http_init(cause) != 0)
-				return (-1);
-			r->http = 1;
-		}
+		if (r->o->ready[i].kind == READY_HTTP && r->http == NULL &&
+		    dn_http_open(&r->http, cause) != 0)
+			return (-1);
+	}
+	if (r->o->prom_url != NULL) {
+		if (r->http == NULL && dn_http_open(&r->http, cause) != 0)
+			return (-1);
+		if (scrape_open(&r->scrape, r->o, r->http, cause) != 0)
+			return (-1);
 	}
 	if (r->o->count_allocs && setup_allocs(r, env, cause) != 0)
 		goto out;
@@ -443,8 +511,9 @@ teardown(struct run *r)
 	alloc_page_destroy(r->page, r->remove_page);
 	free(r->page_path);
 	tree_free(r->tree);
-	if (r->http)
-		http_cleanup();
+	scrape_close(r->scrape);
+	free(r->ls_named);
+	dn_http_close(r->http);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
 }
@@ -526,8 +595,8 @@ probe_run(struct probe_opts *o)
 		if (r.kill_at_ns != 0 && now >= r.kill_at_ns)
 			kill_all(&r);
 		if (!r.ready && !r.stopping && !r.child.reaped) {
-			if (ready_poll(o, r.start_ns) && (r.sock == NULL ||
-			    dn_sock_npipes(r.sock) > 0)) {
+			if (ready_poll(o, r.http, r.start_ns) &&
+			    (r.sock == NULL || dn_sock_npipes(r.sock) > 0)) {
 				r.ready = 1;
 				say("DN-PROBE-READY", "child=%d after %llu ms",
 				    (int)r.child.pid, (unsigned long long)
@@ -578,10 +647,13 @@ probe_run(struct probe_opts *o)
 	    child_exit_code(r.child.status);
 	getrusage(RUSAGE_SELF, &self);
 	say("DN-PROBE-EXIT", "child=%d %s exit=%d samples=%llu dropped=%llu "
-	    "log_lines=%llu probe_cpu_ms=%.1f", (int)r.child.pid,
+	    "log_lines=%llu scrapes=%llu scrape_failures=%llu "
+	    "probe_cpu_ms=%.1f", (int)r.child.pid,
 	    status_str(r.child.status, desc, sizeof(desc)), code,
 	    (unsigned long long)r.sample_seq, (unsigned long long)r.dropped,
 	    (unsigned long long)logpump_lines(r.pump),
+	    (unsigned long long)(r.scrape ? scrape_count(r.scrape) : 0),
+	    (unsigned long long)(r.scrape ? scrape_failures(r.scrape) : 0),
 	    (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec) * 1e3 +
 	    (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e3);
 	teardown(&r);

@@ -9,11 +9,12 @@
  *   alloc-read.c the allocation counter page (alloc-shm.h), reader side
  *   logpump.c    the child's stdout+stderr: out file, log_lines, extractors
  *   ready.c      ready checks (tcp, http, log, delay)
- *   http.c       the only caller of libcurl
+ *   scrape.c     the Prometheus scrape (--prom-url, --prom-map, --prom-keep)
  *   loop.c       the event loop: samples, HELLO, stop sequence
  *
  * Nothing here is shared with the orchestrator or devnet-node; the wire
- * protocol and transport come from metrics/.
+ * protocol and transport come from metrics/wire, HTTP (libcurl) and the
+ * Prometheus text format from metrics/http (http.h, prom.h).
  */
 #ifndef DN_PROBE_H
 #define DN_PROBE_H
@@ -55,6 +56,15 @@ struct probe_extractor {
 	double		 value;		/* the last one */
 };
 
+/* --prom-map DEVNET=EXPO (devnet = DEVNET) and --prom-keep EXPO (devnet =
+ * EXPO): one exposition name summed over its label sets, sent under the
+ * devnet name. */
+struct probe_prom {
+	char		*devnet;	/* the name devnet stores */
+	char		*expo;		/* the exposition sample name */
+	int		 table_id;	/* metric-table id, or -1 (NAMED) */
+};
+
 struct probe_opts {
 	char			**argv;		/* COMMAND ARGS..., in argv */
 	const char		 *out_path;	/* NULL: our stdout */
@@ -75,6 +85,9 @@ struct probe_opts {
 	char			**env_add;	/* "K=V", NULL-terminated */
 	size_t			  nenv;
 	const char		 *cwd;
+	const char		 *prom_url;	/* NULL: no scrape */
+	struct probe_prom	 *prom;
+	size_t			  nprom;
 };
 
 extern const char probe_usage[];
@@ -164,19 +177,40 @@ uint64_t logpump_lines(struct logpump *lp);
 void	 logpump_close(struct logpump *lp);
 
 /* --- ready.c --------------------------------------------------------- */
-/* Run the checks of O that are not done yet (tcp, http, delay since
- * START_NS; log checks are marked by the pump).  1 when all are done. */
-int	 ready_poll(struct probe_opts *o, uint64_t start_ns);
+struct dn_http;
+
+/* Run the checks of O that are not done yet (tcp, http through HTTP,
+ * delay since START_NS; log checks are marked by the pump).  1 when all
+ * are done. */
+int	 ready_poll(struct probe_opts *o, struct dn_http *http,
+	    uint64_t start_ns);
 /* The first check not done, for messages. */
 const char *ready_pending(const struct probe_opts *o);
 
-/* --- http.c ---------------------------------------------------------- */
-int	 http_init(char **cause);
-void	 http_cleanup(void);
-/* GET URL with a TIMEOUT_MS limit; *STATUS the HTTP status.  Returns 0,
- * or -1 with *CAUSE (no answer). */
-int	 http_get_status(const char *url, int timeout_ms, long *status,
-	    char **cause);
+/* --- scrape.c -------------------------------------------------------- */
+struct scrape;
+
+/* Prepare the scrape of O->prom_url through HTTP (owned by the caller).
+ * Returns 0 or -1 with *CAUSE. */
+int	 scrape_open(struct scrape **sp, const struct probe_opts *o,
+	    struct dn_http *http, char **cause);
+/* Accepts NULL. */
+void	 scrape_close(struct scrape *s);
+/*
+ * Fetch and read the page once, within TIMEOUT_MS.  On success each
+ * --prom-map into the table sets VALUES[id] and its bit in *PRESENT, and
+ * the others (and every --prom-keep) are appended to NAMED (*NN entries
+ * so far, room for CAP).  A failed scrape (no answer, status not 2xx, a
+ * mapped name missing, malformed or not finite) leaves those metrics out,
+ * never 0, and is counted.  Returns 0, or -1 when the page could not be
+ * had at all.
+ */
+int	 scrape_run(struct scrape *s, int timeout_ms, double *values,
+	    uint64_t *present, struct dn_named *named, size_t *nn,
+	    size_t cap);
+/* Scrapes that failed so far, and scrapes done. */
+uint64_t scrape_failures(const struct scrape *s);
+uint64_t scrape_count(const struct scrape *s);
 
 /* --- loop.c ---------------------------------------------------------- */
 /* Run the whole probe; returns the exit status of the process. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "http.h"
 #include "probe.h"
 #include "clock.h"
 
@@ -57,7 +58,7 @@ tcp_accepts(const char *host, const char *port)
 }
 
 int
-ready_poll(struct probe_opts *o, uint64_t start_ns)
+ready_poll(struct probe_opts *o, struct dn_http *http, uint64_t start_ns)
 {
 	size_t	i;
 	int	all = 1;
@@ -74,8 +75,9 @@ ready_poll(struct probe_opts *o, uint64_t start_ns)
 			r->done = tcp_accepts(r->host, r->port);
 			break;
 		case READY_HTTP:
-			if (http_get_status(r->url, HTTP_TIMEOUT_MS, &status,
-			    &cause) == 0 && status >= 200 && status < 300)
+			if (http != NULL && dn_http_get(http, r->url,
+			    HTTP_TIMEOUT_MS, &status, NULL, &cause) == 0 &&
+			    status >= 200 && status < 300)
 				r->done = 1;
 			free(cause);
 			break;

@@ -3,8 +3,10 @@
  * process tree (see probe.h).  Not a general process-table reader: it
  * starts at the probe's own children file and follows
  * /proc/PID/task/TID/children, so its cost grows with the tree, not with
- * the machine.  Per-process files are opened once and re-read with pread;
- * thread files are opened per walk.
+ * the machine.  Per-process and per-thread files are opened once and
+ * re-read with pread (a thread's children and status: two files per
+ * thread that were opened and closed on every walk cost ~20-25 us per
+ * thread per sample; docs/benchmarks.md, probe cost).
  *
  * Exited processes and the counters (the choice, and why):
  *   - minflt, majflt, cpu_user_s, cpu_sys_s: each live process counts
@@ -50,6 +52,13 @@
 
 #define TREE_MAX	4096	/* processes followed per walk */
 
+/* A thread's files, kept open while the thread is listed. */
+struct thr_ent {
+	pid_t		tid;
+	int		fd_children, fd_status;
+	int		seen;
+};
+
 struct proc_ent {
 	pid_t		pid;
 	unsigned long long start;	/* starttime: pid reuse guard */
@@ -57,6 +66,8 @@ struct proc_ent {
 	int		seen;
 	char		state;
 	double		ctx_vol, ctx_invol;	/* this process, clamped */
+	struct thr_ent	*thr;
+	size_t		 nthr, capthr;
 };
 
 struct tree {
@@ -65,6 +76,7 @@ struct tree {
 	long		 clk_tck;
 	long		 page;
 	pid_t		 self;
+	int		 fd_self_children;	/* our own children file */
 
 	/* processes reaped by the probe (wait4) */
 	double		 r_user, r_sys, r_minflt, r_majflt, r_rd, r_wr;
@@ -100,6 +112,17 @@ slurp_path(const char *path, char *buf, size_t cap)
 	n = slurp_fd(fd, buf, cap);
 	close(fd);
 	return (n);
+}
+
+/* Open /proc/PID/task/TID/NAME read-only, or -1. */
+static int
+open_task_file(pid_t pid, pid_t tid, const char *name)
+{
+	char	path[96];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", (int)pid,
+	    (int)tid, name);
+	return (open(path, O_RDONLY | O_CLOEXEC));
 }
 
 /* Value after NAME at a line start of BUF ("VmHWM:\t  123 kB"), or 0. */
@@ -156,17 +179,34 @@ each_dirent(int dirfd, void (*fn)(void *, const char *), void *arg)
 }
 
 static void
+close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void
+thr_close(struct thr_ent *th)
+{
+	close_fd(&th->fd_children);
+	close_fd(&th->fd_status);
+}
+
+static void
 ent_close(struct proc_ent *e)
 {
 	int	*fds[] = { &e->fd_stat, &e->fd_status, &e->fd_io, &e->fd_fd,
 		    &e->fd_task };
 	size_t	 i;
 
-	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
-		if (*fds[i] >= 0)
-			close(*fds[i]);
-		*fds[i] = -1;
-	}
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		close_fd(fds[i]);
+	for (i = 0; i < e->nthr; i++)
+		thr_close(&e->thr[i]);
+	free(e->thr);
+	e->thr = NULL;
+	e->nthr = e->capthr = 0;
 }
 
 static int
@@ -213,6 +253,7 @@ tree_open(struct tree **tp, char **cause)
 	if (t->page <= 0)
 		t->page = 4096;
 	t->self = getpid();
+	t->fd_self_children = open_task_file(t->self, t->self, "children");
 	*tp = t;
 	(void)cause;
 	return (0);
@@ -227,6 +268,7 @@ tree_free(struct tree *t)
 		return;
 	for (i = 0; i < t->n; i++)
 		ent_close(&t->ents[i]);
+	close_fd(&t->fd_self_children);
 	free(t->ents);
 	free(t);
 }
@@ -250,15 +292,13 @@ struct pidq {
 	size_t	n;
 };
 
-/* Append the pids of a children file ("12 34 ") to Q. */
+/* Append the pids of a children text ("12 34 ") to Q. */
 static void
-add_children(struct pidq *q, const char *path)
+parse_children(struct pidq *q, char *buf)
 {
-	char	 buf[4096], *p, *end;
+	char	*p, *end;
 	long	 v;
 
-	if (slurp_path(path, buf, sizeof(buf)) <= 0)
-		return;
 	for (p = buf;;) {
 		v = strtol(p, &end, 10);
 		if (end == p)
@@ -269,26 +309,87 @@ add_children(struct pidq *q, const char *path)
 	}
 }
 
+/* Append the pids of a children file ("12 34 ") to Q. */
+static void
+add_children(struct pidq *q, const char *path)
+{
+	char	buf[4096];
+
+	if (slurp_path(path, buf, sizeof(buf)) > 0)
+		parse_children(q, buf);
+}
+
 struct thread_walk {
-	pid_t		 pid;
+	struct proc_ent	*e;
 	struct pidq	*q;
 	double		 vol, invol;
 };
 
+/* Read a thread's file through its kept FD; on failure (first use, or
+ * the thread went and its tid was reused) open it afresh once. */
+static ssize_t
+slurp_kept(int *fd, pid_t pid, pid_t tid, const char *name, char *buf,
+    size_t cap)
+{
+	ssize_t	n;
+
+	if (*fd >= 0 && (n = slurp_fd(*fd, buf, cap)) >= 0)
+		return (n);
+	close_fd(fd);
+	if ((*fd = open_task_file(pid, tid, name)) == -1)
+		return (-1);
+	return (slurp_fd(*fd, buf, cap));
+}
+
 static void
-visit_thread(void *arg, const char *tid)
+visit_thread(void *arg, const char *name)
 {
 	struct thread_walk	*w = arg;
-	char			 path[96], buf[4096];
+	struct proc_ent		*e = w->e;
+	struct thr_ent		*th = NULL;
+	char			 buf[4096];
+	pid_t			 tid = (pid_t)strtol(name, NULL, 10);
+	size_t			 i;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%s/children",
-	    (int)w->pid, tid);
-	add_children(w->q, path);
-	snprintf(path, sizeof(path), "/proc/%d/task/%s/status", (int)w->pid,
-	    tid);
-	if (slurp_path(path, buf, sizeof(buf)) > 0) {
+	for (i = 0; i < e->nthr; i++) {
+		if (e->thr[i].tid == tid) {
+			th = &e->thr[i];
+			break;
+		}
+	}
+	if (th == NULL) {
+		if (e->nthr == e->capthr) {
+			e->capthr = e->capthr ? e->capthr * 2 : 8;
+			e->thr = dn_xreallocarray(e->thr, e->capthr,
+			    sizeof(*e->thr));
+		}
+		th = &e->thr[e->nthr++];
+		th->tid = tid;
+		th->fd_children = th->fd_status = -1;
+	}
+	th->seen = 1;
+	if (slurp_kept(&th->fd_children, e->pid, tid, "children", buf,
+	    sizeof(buf)) > 0)
+		parse_children(w->q, buf);
+	if (slurp_kept(&th->fd_status, e->pid, tid, "status", buf,
+	    sizeof(buf)) > 0) {
 		w->vol += (double)field(buf, "voluntary_ctxt_switches:");
 		w->invol += (double)field(buf, "nonvoluntary_ctxt_switches:");
+	}
+}
+
+/* Close the files of threads not listed in this walk. */
+static void
+drop_unseen_threads(struct proc_ent *e)
+{
+	size_t	i;
+
+	for (i = 0; i < e->nthr;) {
+		if (!e->thr[i].seen) {
+			thr_close(&e->thr[i]);
+			e->thr[i] = e->thr[--e->nthr];
+		} else
+			e->thr[i++].seen = 0;
 	}
 }
 
@@ -341,7 +442,7 @@ tree_read(struct tree *t, double *v)
 {
 	struct pidq		*q;
 	double			 live[DN_METRIC_COUNT];
-	char			 buf[4096], path[64];
+	char			 buf[4096];
 	size_t			 i, head = 0;
 	int			 nlive = 0;
 
@@ -350,14 +451,14 @@ tree_read(struct tree *t, double *v)
 	q->n = 0;
 	for (i = 0; i < t->n; i++)
 		t->ents[i].seen = 0;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
-	    (int)t->self, (int)t->self);
-	add_children(q, path);
+	if (slurp_kept(&t->fd_self_children, t->self, t->self, "children",
+	    buf, sizeof(buf)) > 0)
+		parse_children(q, buf);
 	while (head < q->n) {
 		pid_t			 pid = q->pids[head++];
 		struct proc_ent		*e = find(t, pid);
 		unsigned long long	 f[25] = { 0 };
-		struct thread_walk	 w = { .pid = pid, .q = q };
+		struct thread_walk	 w = { .q = q };
 		char			 state = 0;
 
 		if (e != NULL && e->seen)
@@ -413,7 +514,9 @@ tree_read(struct tree *t, double *v)
 		}
 		/* threads: their children (processes forked by any thread)
 		 * and their context switches */
+		w.e = e;
 		each_dirent(e->fd_task, visit_thread, &w);
+		drop_unseen_threads(e);
 		if (w.vol > e->ctx_vol)
 			e->ctx_vol = w.vol;
 		if (w.invol > e->ctx_invol)

@@ -8,7 +8,8 @@ set -eu
 # itself, and is skipped where it cannot).
 PKGS="build-essential cmake pkg-config git
 librocksdb-dev rocksdb-tools libnng-dev libsqlite3-dev sqlite3 libyaml-dev
-libcmocka-dev clang libclang-rt-14-dev libcurl4-openssl-dev docker.io"
+libcmocka-dev clang libclang-rt-14-dev libcurl4-openssl-dev docker.io
+etcd-server"
 
 missing=""
 for p in $PKGS; do

@@ -43,6 +43,21 @@ printf 'name: x\nduration: 10s\nnetwork:\n  nodes: 3\nworkload:\n  kind: transfe
 check 1 "$tmp/bad.yaml:7:3: unknown key 'tsp' in workload (did you mean 'tps'?)" \
     devnet validate "$tmp/bad.yaml"
 check 1 "cannot open" devnet validate "$tmp/none.yaml"
+
+# http and command workloads: placeholders and keys checked at FILE:LINE:COL
+printf 'name: x\nduration: 10s\nnetwork:\n  nodes: 3\nworkload:\n  kind: http\n  tps: 5\n  url: "http://h:{port}/{nope}"\n' >"$tmp/h1.yaml"
+check 1 "$tmp/h1.yaml:8:8: workload.url: unknown placeholder '{nope}'" \
+    devnet validate "$tmp/h1.yaml"
+printf 'name: x\nduration: 10s\nnetwork:\n  nodes: 3\nworkload:\n  kind: http\n  tps: 5\n  url: "http://h:{port+2}/"\n  body: "{\\"k\\":1}"\n' >"$tmp/h2.yaml"
+check 1 "literal brace is written {{ or }}" devnet validate "$tmp/h2.yaml"
+printf 'name: x\nduration: 10s\nnetwork:\n  nodes: 3\nworkload:\n  kind: transfer\n  tps: 5\n  url: "http://h/"\n' >"$tmp/h3.yaml"
+check 1 "$tmp/h3.yaml:8:3: workload.url only applies to kind http" \
+    devnet validate "$tmp/h3.yaml"
+printf 'name: x\nduration: 10s\nnetwork:\n  nodes: 3\nworkload:\n  kind: command\n  command: [gen, "--n={nodes}", "{seq}"]\n' >"$tmp/c1.yaml"
+check 1 "workload.command: unknown placeholder '{seq}'" \
+    devnet validate "$tmp/c1.yaml"
+printf 'name: x\nduration: 10s\nnetwork:\n  nodes: 3\nworkload:\n  kind: http\n  tps: 5\n  url: "http://h:{port}/{{x}}"\n  body: "{{\\"k\\":\\"{key_b64}\\"}}"\n' >"$tmp/h4.yaml"
+check 0 "workload http at 5 TPS" devnet validate "$tmp/h4.yaml"
 head -c 10485760 /dev/zero | tr '\0' '#' >"$tmp/huge.yaml"
 check 1 "too large for a scenario" devnet validate "$tmp/huge.yaml"
 head -c 4096 /dev/urandom >"$tmp/garbage.yaml"

@@ -1,0 +1,74 @@
+/*
+ * load-tmpl.h: the templates of the http and command workloads
+ * (load-tmpl.c): text with placeholders in braces, "{{" and "}}" for
+ * literal braces, the same syntax as node: templates (docs/scenarios.md).
+ *
+ *   http (per request):  {index} {node} (the same: the node's index),
+ *                        {nodes}, {port}, {port+N}, {seq}, {key},
+ *                        {key_b64}, {value_b64}
+ *   command (per trial): {nodes}, {tps}, {duration_s}, {duration_ms},
+ *                        {dir}, {port}, {port+N} (node 0's), {ports}
+ *                        (every node's port, comma-separated)
+ *
+ * Checked when the scenario loads (load_tmpl_check), compiled once per
+ * trial (load_tmpl_compile) and expanded without parsing again.
+ */
+#ifndef DN_LOAD_TMPL_H
+#define DN_LOAD_TMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum load_ph {
+	LPH_LIT,	/* literal text */
+	LPH_INDEX, LPH_NODES, LPH_PORT, LPH_SEQ, LPH_KEY, LPH_KEY_B64,
+	LPH_VALUE_B64, LPH_TPS, LPH_DURATION_S, LPH_DURATION_MS, LPH_DIR,
+	LPH_PORTS
+};
+
+/* Which placeholders a template may use. */
+enum load_tmpl_set { LOAD_TMPL_HTTP, LOAD_TMPL_COMMAND };
+
+/*
+ * 0 if S is a well-formed template of SET; else -1 with *WHY (caller
+ * frees) naming the bad placeholder or brace and the known ones.
+ */
+int	 load_tmpl_check(const char *s, enum load_tmpl_set set, char **why);
+
+struct load_part {
+	enum load_ph	 ph;
+	char		*lit;	/* LPH_LIT */
+	size_t		 len;
+	long		 off;	/* {port+N}: N */
+};
+
+struct load_tmpl {
+	struct load_part	*parts;
+	size_t			 nparts;
+};
+
+/* Compile S (checked already) into *T; load_tmpl_free after. */
+void	 load_tmpl_compile(struct load_tmpl *t, const char *s,
+	    enum load_tmpl_set set);
+void	 load_tmpl_free(struct load_tmpl *t);
+/* 1 if T uses placeholder PH. */
+int	 load_tmpl_uses(const struct load_tmpl *t, enum load_ph ph);
+
+/* A growing string the expansions append to. */
+struct load_buf {
+	char	*s;
+	size_t	 len, cap;
+};
+void	 load_buf_add(struct load_buf *b, const char *s, size_t len);
+
+/* Append the value of placeholder PART to B. */
+typedef void (*load_ph_fn)(void *arg, const struct load_part *part,
+    struct load_buf *b);
+/* Expand T into B (emptied first, NUL-terminated). */
+void	 load_tmpl_expand(const struct load_tmpl *t, struct load_buf *b,
+	    load_ph_fn fn, void *arg);
+
+/* Standard base64 (with padding) of LEN bytes of S, appended to B. */
+void	 load_base64(struct load_buf *b, const uint8_t *s, size_t len);
+
+#endif

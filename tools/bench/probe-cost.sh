@@ -1,0 +1,106 @@
+#!/bin/bash
+# probe-cost.sh: devnet-probe's own CPU per sample (issue 12's budget:
+# < 0.05 % of a core per node at 1 Hz, one Prometheus scrape included),
+# around a victim that sleeps: 2 processes, 10 threads (dn-probe-victim
+# --fork --threads 8), allocations counted, samples pushed to a sink.
+#
+#   tools/bench/probe-cost.sh [PROBE...]     (default build/bin/devnet-probe)
+#
+# For each PROBE binary and each case (tree only; tree + a scrape of a
+# live etcd's /metrics, ~150 kB, with one --prom-map and one --prom-keep)
+# it runs the probe twice, for SHORT_S and LONG_S seconds at INTERVAL_MS,
+# and prints the difference of DN-PROBE-EXIT's probe_cpu_ms over the
+# difference of samples: start-up cancels out.  REPEATS rounds, median.
+# The % of a core at 1 Hz is us/sample / 10^4.  A PROBE whose --help has
+# no --prom-url is run without the scrape case.
+#
+# Environment: INTERVAL_MS (200), SHORT_S (2), LONG_S (20), REPEATS (3),
+# BUILD (build), ETCD (etcd on PATH; without it the scrape case is
+# skipped).  Not a test: it prints figures, asserts nothing.
+set -u
+. "$(dirname "$0")/bench-lib.sh"
+BUILD=${BUILD:-$ROOT/build}
+INTERVAL_MS=${INTERVAL_MS:-200}
+SHORT_S=${SHORT_S:-2}
+LONG_S=${LONG_S:-20}
+REPEATS=${REPEATS:-3}
+VICTIM=$BUILD/bin/dn-probe-victim
+SINK=$BUILD/bin/dn-probe-sink
+bench_need "$VICTIM" dn-probe-victim
+bench_need "$SINK" dn-probe-sink
+# the shim for --count-allocs, wherever the PROBE binary lives
+export DN_ALLOC_LIB=${DN_ALLOC_LIB:-$BUILD/lib/libdevnet-alloc.so}
+[ $# -gt 0 ] || set -- "$BUILD/bin/devnet-probe"
+
+T=$(mktemp -d /tmp/dn-pcost.XXXXXX)
+ETCD_PID=
+cleanup() {
+	[ -n "$ETCD_PID" ] && kill "$ETCD_PID" 2>/dev/null && wait "$ETCD_PID"
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+PORT=$((24000 + RANDOM % 2000))
+PROM=
+if command -v "${ETCD:-etcd}" >/dev/null 2>&1; then
+	"${ETCD:-etcd}" --name b0 --data-dir "$T/etcd" \
+	    --listen-client-urls "http://127.0.0.1:$PORT" \
+	    --advertise-client-urls "http://127.0.0.1:$PORT" \
+	    --listen-peer-urls "http://127.0.0.1:$((PORT + 1))" \
+	    --initial-advertise-peer-urls "http://127.0.0.1:$((PORT + 1))" \
+	    --initial-cluster "b0=http://127.0.0.1:$((PORT + 1))" \
+	    >"$T/etcd.log" 2>&1 &
+	ETCD_PID=$!
+	for _ in $(seq 50); do
+		curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break
+		sleep 0.2
+	done
+	PROM="http://127.0.0.1:$PORT/metrics"
+	echo "scrape target: $PROM ($(curl -s "$PROM" | wc -c) bytes)"
+fi
+
+# one PROBE SECONDS EXTRA...: "cpu_ms samples" of one run
+one() {
+	local probe=$1 secs=$2 url="ipc://$T/sink.sock" line
+	shift 2
+	"$SINK" "$url" $((secs * 1000 + 20000)) >/dev/null &
+	local sink=$!
+	sleep 0.2
+	"$probe" --metrics "$url" --token 1 --count-allocs \
+	    --sample-interval "$INTERVAL_MS" --out /dev/null "$@" -- \
+	    "$VICTIM" --fork --threads 8 --sleep $((secs * 1000)) \
+	    2>"$T/probe.err"
+	wait "$sink"
+	line=$(grep DN-PROBE-EXIT "$T/probe.err") || {
+		echo "$0: $probe failed:" >&2; cat "$T/probe.err" >&2; exit 1; }
+	echo "$(echo "$line" | sed 's/.*probe_cpu_ms=\([0-9.]*\).*/\1/')" \
+	    "$(echo "$line" | sed 's/.*samples=\([0-9]*\).*/\1/')"
+}
+
+# case PROBE NAME EXTRA...: median us per sample over REPEATS rounds
+run_case() {
+	local probe=$1 name=$2 r s l us=()
+	shift 2
+	for r in $(seq "$REPEATS"); do
+		s=$(one "$probe" "$SHORT_S" "$@")
+		l=$(one "$probe" "$LONG_S" "$@")
+		us+=("$(echo "$s $l" | awk '{ printf "%.1f",
+		    ($3 - $1) * 1000 / ($4 - $2) }')")
+	done
+	m=$(bench_median "${us[@]}")
+	printf '%-40s %-22s %8s us/sample = %s %% of a core at 1 Hz' \
+	    "$probe" "$name" "$m" "$(awk -v u="$m" \
+	    'BEGIN { printf "%.4f", u / 10000 }')"
+	echo "   (rounds: ${us[*]})"
+}
+
+echo "interval ${INTERVAL_MS} ms, runs ${SHORT_S} s and ${LONG_S} s," \
+    "$REPEATS rounds; victim: 2 processes, 10 threads"
+for p in "$@"; do
+	run_case "$p" "tree"
+	if [ -n "$PROM" ] && "$p" --help 2>&1 | grep -q -- --prom-url; then
+		run_case "$p" "tree + scrape" --prom-url "$PROM" \
+		    --prom-map height=etcd_server_proposals_applied_total \
+		    --prom-keep etcd_mvcc_db_total_size_in_bytes
+	fi
+done
