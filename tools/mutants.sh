@@ -48,8 +48,9 @@ MUTANTS=(
 	"unknown-key-accepted|if (keys[j] != NULL)|if (1)"
 )
 
-# Everything but the verdict test (label "slow", cmake/DnTest.cmake).
-FAST_SUITE=(-LE slow)
+# Everything but the verdict test (label "slow") and the tests that start a
+# service such as dockerd (label "service"; cmake/DnTest.cmake).
+FAST_SUITE=(-LE 'slow|service')
 
 keep=0
 jobs=$(nproc 2>/dev/null || echo 2)

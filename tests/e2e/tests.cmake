@@ -18,7 +18,8 @@ dn_script_test(e2e hostile ${DN_TEST_DIR}/hostile.sh TIMEOUT 120)
 # provider docker (docs/providers.md): starts dockerd if it must; exit 77
 # (skipped) where Docker cannot run.  Serial: faults.sh's "pending after a
 # kill" bound does not hold with dockerd and 3 containers beside it.
-dn_script_test(e2e docker ${DN_TEST_DIR}/docker.sh TIMEOUT 300)
+dn_script_test(e2e docker ${DN_TEST_DIR}/docker.sh TIMEOUT 300
+    LABELS service)
 set_tests_properties(dn.e2e.docker PROPERTIES RUN_SERIAL TRUE)
 # issue 12's etcd proof (needs etcd-server and node: sections; 77 = skip)
 dn_script_test(e2e etcd ${DN_TEST_DIR}/etcd.sh TIMEOUT 300)
