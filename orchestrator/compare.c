@@ -352,6 +352,7 @@ zero_spread(struct compare_result *r)
 	    "(%.3g with %zu vs %zu), not Welch's", names,
 	    dn_stats_mwu_min_p(r->a.nruns, r->b.nruns), r->a.nruns,
 	    r->b.nruns));
+	free(names);
 }
 
 /* Add named metric ID (a foreign node's, outside the table) to DEFS:

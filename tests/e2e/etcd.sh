@@ -75,4 +75,4 @@ sleep 0.5
 left=$(etcds)
 expect_eq "no etcd left running" "$left" ""
 [ -n "$left" ] && kill -9 $left 2>/dev/null
-exit 0
+finish

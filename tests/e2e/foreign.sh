@@ -37,20 +37,28 @@ check "exit expected recorded" test "$(sqlite3 "$DB" \
     "SELECT count(*) FROM events WHERE kind = 'exit'")" -eq 4
 
 # --- 2. devnet-node under the probe vs its built-in counter ---------------
-sed "s|build/bin/|$DN_BUILD_DIR/bin/|" "$SCN/devnet-node-probe.yaml" \
-    >"$T/dnp.yaml"
-"$DEVNET" run "$T/dnp.yaml" --db "$T/dnp.db" --run-dir "$RUNS" \
-    --set duration=10s --set warmup=3s >"$T/dnp.out" 2>"$T/dnp.err"
-check "devnet-node-probe runs" test $? -eq 0
-rate() {
-	"$DEVNET" compare "$1" "$2" --db "$T/dnp.db" --metric allocs_per_s \
-	    --format csv | awk -F, 'NR == 2 { printf "%.1f\n", $5 - $10 }'
-}
-builtin=$(rate 1 2); probe=$(rate 3 4)
-echo "allocs/s per-call minus cached: built-in $builtin, shim $probe"
-check "shim and built-in counter agree within 5 %" awk -v x="$builtin" \
-    -v y="$probe" 'BEGIN { d = (y - x) / x; if (d < 0) d = -d;
-    exit !(x > 1000 && d < 0.05) }'
+if "$DN_BUILD_DIR/bin/devnet-node" --help 2>&1 |
+    grep -q "allocation counter: off"; then
+	# The shim is an LD_PRELOAD malloc; a sanitizer runtime must come
+	# first and owns malloc itself, so neither counter runs here.
+	skip "shim vs built-in counter: the allocation counters are off in" \
+	    "this build (sanitizers replace malloc)"
+else
+	sed "s|build/bin/|$DN_BUILD_DIR/bin/|" "$SCN/devnet-node-probe.yaml" \
+	    >"$T/dnp.yaml"
+	"$DEVNET" run "$T/dnp.yaml" --db "$T/dnp.db" --run-dir "$RUNS" \
+	    --set duration=10s --set warmup=3s >"$T/dnp.out" 2>"$T/dnp.err"
+	check "devnet-node-probe runs" test $? -eq 0
+	rate() {
+		"$DEVNET" compare "$1" "$2" --db "$T/dnp.db" --metric allocs_per_s \
+		    --format csv | awk -F, 'NR == 2 { printf "%.1f\n", $5 - $10 }'
+	}
+	builtin=$(rate 1 2); probe=$(rate 3 4)
+	echo "allocs/s per-call minus cached: built-in $builtin, shim $probe"
+	check "shim and built-in counter agree within 5 %" awk -v x="$builtin" \
+	    -v y="$probe" 'BEGIN { d = (y - x) / x; if (d < 0) d = -d;
+	    exit !(x > 1000 && d < 0.05) }'
+fi
 
 # --- 3. bad foreign nodes ----------------------------------------------
 bad() {	# NAME YAML-NODE-SECTION: run, expect failure; prints the reason
@@ -102,4 +110,4 @@ node: {command: [sleep, '10']}
 EOS
 "$DEVNET" validate "$T/wl.yaml" >/dev/null 2>"$T/wl.err"
 check "transfer + foreign refused" grep -q "wl.yaml:4:18: workload kind transfer needs devnet-node" "$T/wl.err"
-exit 0
+finish
