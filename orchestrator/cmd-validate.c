@@ -130,7 +130,8 @@ static int
 print_compose(FILE *out, const struct scenario *s, char **cause)
 {
 	struct plan_endpoints	 ep = { .run_dir = "/RUN_DIR",
-				    .metrics_url = NULL };
+				    .metrics_url =
+				    "tcp://ADVERTISE_ADDR:PORT" };
 	const char *const	 labels[] = { "devnet.run=RUN_ID",
 				    "devnet.trial=VARIANT.TRIAL",
 				    "devnet.owner=HOST:PID:START", NULL };
@@ -140,7 +141,7 @@ print_compose(FILE *out, const struct scenario *s, char **cause)
 		fprintf(out, "\ncompose file of variant %s (`docker stack "
 		    "deploy`; RUN_DIR and the ids are chosen at run time):\n"
 		    "\n", s->variants[i].name);
-		if (swarm_compose(out, s, &s->variants[i], &ep, labels,
+		if (swarm_compose(out, s, &s->variants[i], &ep, labels, 0,
 		    cause) != 0)
 			return (-1);
 	}
