@@ -589,9 +589,23 @@ int
 dk_sweep(int *n, char **cause)
 {
 	static const char *const f[] = { DK_LABEL_OWNER, NULL };
+	int	i, more;
 
 	*n = 0;
-	return (dk_remove_labelled(f, 1, n, cause));
+	if (dk_remove_labelled(f, 1, n, cause) != 0)
+		return (-1);
+	/* A removed service's containers go away after it, and may still
+	 * hold their ports: look again until nothing is left (counted
+	 * once, in the first pass). */
+	for (i = 0; i < 20 && *n > 0; i++) {
+		more = 0;
+		if (dk_remove_labelled(f, 1, &more, cause) != 0)
+			return (-1);
+		if (more == 0)
+			break;
+		nanosleep(&(struct timespec){ 0, 500 * 1000 * 1000 }, NULL);
+	}
+	return (0);
 }
 
 int

@@ -20,3 +20,7 @@ dn_script_test(e2e hostile ${DN_TEST_DIR}/hostile.sh TIMEOUT 120)
 # kill" bound does not hold with dockerd and 3 containers beside it.
 dn_script_test(e2e docker ${DN_TEST_DIR}/docker.sh TIMEOUT 300)
 set_tests_properties(dn.e2e.docker PROPERTIES RUN_SERIAL TRUE)
+
+# provider swarm: also makes a one-host swarm (and leaves it) if it must.
+dn_script_test(e2e swarm ${DN_TEST_DIR}/swarm.sh TIMEOUT 300)
+set_tests_properties(dn.e2e.swarm PROPERTIES RUN_SERIAL TRUE)
