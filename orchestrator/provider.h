@@ -8,7 +8,9 @@
  *   docker  provider-docker.c: one container per node on the local
  *           Docker engine, host network, the trial dir bind-mounted at
  *           the same path, limits from `resources:`
- *   swarm   provider-swarm.c: one Docker Swarm stack per trial
+ *   swarm   provider-swarm.c: one Docker Swarm stack per trial, the
+ *           collector on the swarm's advertise address (one host for
+ *           now)
  *
  * Every call runs in the main thread.  Not here: the Docker CLI itself
  * (docker.h), images (image.h), what a node's argv is (plan.c).
