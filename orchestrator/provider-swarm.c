@@ -151,7 +151,7 @@ swarm_compose(FILE *out, const struct scenario *s,
 				fprintf(out, "          cpus: \"%.3f\"\n",
 				    cpus);
 			if (mem > 0)
-				fprintf(out, "          memory: %llu\n",
+				fprintf(out, "          memory: \"%llu\"\n",
 				    (unsigned long long)mem);
 		}
 		if (s->placement == NULL ||

@@ -113,12 +113,30 @@ fi
 SELF=$(docker node ls --format '{{if .Self}}{{.Hostname}}{{end}}' |
     grep .)
 
-# labelled: how many objects of any devnet are on the engine
+# owners: the devnet.owner label of every object any devnet made
+owners() {
+	local k ids
+	for k in service config; do
+		ids=$(docker $k ls -q --filter label=devnet.owner)
+		[ -n "$ids" ] && docker $k inspect --format \
+		    '{{index .Spec.Labels "devnet.owner"}}' $ids
+	done
+	docker container ls -a --filter label=devnet.owner \
+	    --format '{{.Label "devnet.owner"}}'
+	for k in network volume; do
+		docker $k ls --filter label=devnet.owner \
+		    --format '{{.Label "devnet.owner"}}'
+	done
+}
+
+# labelled: how many objects are left by devnets that are gone (other
+# tests' devnets may be running on the same engine meanwhile)
 labelled() {
-	local n=0 k
-	for k in "service ls" "config ls" "container ls -a" "network ls" \
-	    "volume ls"; do
-		n=$((n + $(docker $k -q --filter label=devnet.owner | wc -l)))
+	local n=0 o pid
+	for o in $(owners 2>/dev/null); do
+		pid=${o#*:}
+		pid=${pid%%:*}
+		kill -0 "$pid" 2>/dev/null || n=$((n + 1))
 	done
 	echo "$n"
 }
@@ -131,10 +149,13 @@ expect_eq "without tcp: no run stored" \
     "$(q "select count(*) from runs" 2>/dev/null || echo 0)" 0
 
 out=$("$DEVNET" run "$SCN/smoke.yaml" --provider swarm $TCP $SETS \
+    --set resources.cpus=1 --set resources.memory=256MiB \
     --db "$DB" --run-dir "$RUNS" 2>&1)
 rc=$?
 printf '%s\n' "$out"
 expect_eq "devnet run --provider swarm exits 0" "$rc" 0
+expect_eq "resources: limits in the Compose file" \
+    "$(cat "$RUNS"/1-*/devnet-*.yml | grep -c 'memory: "268435456"')" 3
 expect_eq "two runs stored, both ok" \
     "$(q "select count(*) from runs where status = 'ok'")" 2
 nmetrics=$(q "select count(*) from metrics where source = 'node'")
@@ -185,7 +206,8 @@ expect_eq "nothing labelled left after the runs" "$(labelled)" 0
     --set repeats=1 --db "$DB" --run-dir "$RUNS" --quiet >/dev/null 2>&1 &
 dpid=$!
 for _ in $(seq 1 150); do
-	[ "$(docker ps -q --filter label=devnet.owner | wc -l)" -ge 3 ] &&
+	# its stack is devnet-PID-RUN: its containers are named so
+	[ "$(docker ps -q --filter name=devnet-$dpid- | wc -l)" -ge 3 ] &&
 		break
 	sleep 0.2
 done
