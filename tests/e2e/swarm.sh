@@ -26,7 +26,7 @@ expect_match "validate prints a Compose file" "$out" \
     "compose file of variant A"
 expect_match "one service per node" "$out" "^  n2:"
 expect_match "nodes dial the collector on the advertise address" "$out" \
-    "\"--metrics\", \"tcp://ADVERTISE_ADDR:PORT\""
+    "\"--metrics\", \"tcp://ADVERTISE_ADDR:$((BASE + 6))\""
 expect_match "nodes spread over the hosts" "$out" "spread: node.id"
 expect_match "no restarts by the swarm" "$out" \
     "restart_policy: \{condition: none\}"
