@@ -189,7 +189,7 @@ struct snode {
 	char		*old;		/* IDs of tasks replaced by restarts */
 	char		*state;		/* its state: "running", "failed" */
 	char		*err;		/* its error, if any */
-	char		*host;		/* the hostname of the node it runs on */
+	char		*host;		/* hostname of the host it runs on */
 	int		 started;	/* provider_start was called */
 	int		 host_stored;	/* nodes.host was set */
 	int		 logs;		/* node-K.out was written */
@@ -454,8 +454,8 @@ swarm_prepare(const struct scenario *s, const struct runner_opts *o,
 		goto out;
 	if (nhosts == 0) {
 		*cause = dn_xasprintf("no host of the swarm can run a node "
-		    "(placement %s: none is Ready, Active%s): see `docker node "
-		    "ls`", s->placement ? s->placement : "spread",
+		    "(placement %s: none is Ready, Active%s): see "
+		    "`docker node ls`", s->placement ? s->placement : "spread",
 		    s->placement && strcmp(s->placement, "spread") != 0 ?
 		    " and labelled so" : "");
 		goto out;

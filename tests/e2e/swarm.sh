@@ -182,7 +182,8 @@ for run in $(q "select id from runs order by id"); do
 			fail "run $run node $node cgroup_mem_bytes '$cg'"
 	done
 	fact() {
-		q "select value from run_facts where run_id = $run and key = '$1'"
+		q "select value from run_facts
+		    where run_id = $run and key = '$1'"
 	}
 	sub=$(fact tx_submitted)
 	inc=$(fact tx_included)
