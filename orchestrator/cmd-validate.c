@@ -131,22 +131,30 @@ out:
 static int
 print_compose(FILE *out, const struct scenario *s, char **cause)
 {
-	struct plan_endpoints	 ep = { .run_dir = "/RUN_DIR",
-				    .metrics_url = NULL };
+	struct plan_endpoints	 ep = { .run_dir = "/RUN_DIR" };
 	const char *const	 labels[] = { "devnet.run=RUN_ID",
 				    "devnet.trial=VARIANT.TRIAL",
 				    "devnet.owner=HOST:PID:START", NULL };
+	char			*url;
 	size_t			 i;
+	int			 rc = 0;
 
-	for (i = 0; i < s->nvariants; i++) {
+	/* the collector: on the swarm's advertise address */
+	if (s->network.tcp_base_port > 0)
+		url = dn_xasprintf("tcp://ADVERTISE_ADDR:%d",
+		    s->network.tcp_base_port + 2 * s->network.nodes);
+	else
+		url = dn_xstrdup("tcp://ADVERTISE_ADDR:PORT");
+	ep.metrics_url = url;
+	for (i = 0; i < s->nvariants && rc == 0; i++) {
 		fprintf(out, "\ncompose file of variant %s (`docker stack "
-		    "deploy`; RUN_DIR and the ids are chosen at run time):\n"
-		    "\n", s->variants[i].name);
-		if (swarm_compose(out, s, &s->variants[i], &ep, labels,
-		    cause) != 0)
-			return (-1);
+		    "deploy`; RUN_DIR, ADVERTISE_ADDR and the ids are chosen "
+		    "at run time):\n\n", s->variants[i].name);
+		rc = swarm_compose(out, s, &s->variants[i], &ep, labels, 0,
+		    cause);
 	}
-	return (0);
+	free(url);
+	return (rc);
 }
 
 static int

@@ -8,17 +8,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capture.h"
+#include "clock.h"
 #include "docker.h"
+#include "spawn.h"
 #include "xalloc.h"
+
+static void	 argv_add(char ***, size_t *, char *);
+static char	**lines(char *, size_t *);
+static const char *docker_path(void);
 
 int
 dk_cmd(const char *const *args, const char *in_path, char **out,
@@ -112,6 +118,134 @@ dk_swarm_manager(char **addr, char **cause)
 	if (addr != NULL)
 		*addr = dn_xstrdup(a);
 	free(out);
+	return (0);
+}
+
+int
+dk_image_id(const char *image, char **id, char **cause)
+{
+	const char *const args[] = { "image", "inspect", "--format",
+		"{{.Id}}", image, NULL };
+	char	*out = NULL;
+
+	*id = NULL;
+	if (dk_cmd(args, NULL, &out, cause) != 0)
+		return (-1);
+	out[strcspn(out, "\n")] = '\0';
+	*id = out;
+	return (0);
+}
+
+int
+dk_swarm_hosts(const char *label, int *n, int *self, char **names,
+    char **cause)
+{
+	static const char *const ls_args[] = { "node", "ls", "--format",
+		"{{.ID}}\t{{.Self}}", NULL };
+	const char	**iargs = NULL;
+	char		 *out = NULL, *out2 = NULL, **ls = NULL, **ls2 = NULL;
+	char		 *fmt = NULL, *acc = NULL, *t;
+	const char	 *eq = label != NULL ? strchr(label, '=') : NULL;
+	size_t		  nl = 0, nl2 = 0, i, a = 0;
+	int		  rc = -1;
+
+	*n = 0;
+	*self = 0;
+	if (names != NULL)
+		*names = NULL;
+	if (dk_cmd(ls_args, NULL, &out, cause) != 0)
+		goto out;
+	ls = lines(out, &nl);
+	if (nl == 0) {
+		rc = 0;
+		goto out;
+	}
+	/* ID, hostname, state, availability, the label's value */
+	fmt = dn_xasprintf("{{.ID}}\t{{.Description.Hostname}}\t"
+	    "{{.Status.State}}\t{{.Spec.Availability}}\t{{index .Spec.Labels "
+	    "\"%.*s\"}}", eq != NULL ? (int)(eq - label) : 0,
+	    eq != NULL ? label : "");
+	iargs = dn_xcalloc(nl + 5, sizeof(*iargs));
+	iargs[a++] = "node";
+	iargs[a++] = "inspect";
+	iargs[a++] = "--format";
+	iargs[a++] = fmt;
+	for (i = 0; i < nl; i++) {
+		if ((t = strchr(ls[i], '\t')) != NULL)
+			*t = '\0';
+		iargs[a++] = ls[i];
+	}
+	if (dk_cmd(iargs, NULL, &out2, cause) != 0)
+		goto out;
+	ls2 = lines(out2, &nl2);
+	for (i = 0; i < nl2; i++) {
+		char	*f[5] = { NULL }, *p = ls2[i];
+		size_t	 j, nf = 0;
+
+		for (nf = 0; nf < 5 && p != NULL; nf++) {
+			f[nf] = p;
+			if ((p = strchr(p, '\t')) != NULL)
+				*p++ = '\0';
+		}
+		if (nf < 4 || strcmp(f[2], "ready") != 0 ||
+		    strcmp(f[3], "active") != 0)
+			continue;
+		if (eq != NULL && (f[4] == NULL || strcmp(f[4], eq + 1) != 0))
+			continue;
+		(*n)++;
+		/* node ls said which ID is this engine's */
+		for (j = 0; j < nl; j++) {
+			if (strcmp(ls[j], f[0]) == 0 &&
+			    strcmp(ls[j] + strlen(ls[j]) + 1, "true") == 0)
+				*self = 1;
+		}
+		t = acc == NULL ? dn_xstrdup(f[1]) :
+		    dn_xasprintf("%s, %s", acc, f[1]);
+		free(acc);
+		acc = t;
+	}
+	rc = 0;
+	if (names != NULL) {
+		*names = acc;
+		acc = NULL;
+	}
+out:
+	free(acc);
+	free(fmt);
+	free(iargs);
+	free(ls);
+	free(ls2);
+	free(out);
+	free(out2);
+	return (rc);
+}
+
+int
+dk_service_logs(const char *service, const char *out_path, char **cause)
+{
+	char		 a1[] = "service", a2[] = "logs", a3[] = "--raw";
+	char		 a4[] = "--no-trunc";
+	char		*argv[] = { (char *)docker_path(), a1, a2, a3, a4,
+			    (char *)service, NULL };
+	struct proc	 p, *pp = &p;
+	uint64_t	 deadline;
+	FILE		*f;
+
+	/* Every task's output each time: start from an empty file. */
+	if ((f = fopen(out_path, "w")) != NULL)
+		fclose(f);
+	if (spawn_start(&p, argv, NULL, out_path, cause) != 0)
+		return (-1);
+	deadline = dn_now_ns() + 10000ull * 1000000u;
+	while (!spawn_poll(&p)) {
+		if (dn_now_ns() >= deadline) {
+			spawn_stop_all(&pp, 1, 0);
+			*cause = dn_xasprintf("docker service logs %s: no end "
+			    "after 10 s", service);
+			return (-1);
+		}
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	}
 	return (0);
 }
 
@@ -302,6 +436,8 @@ static const struct kind {
 } kinds[] = {
 	{ "service", NULL, NULL,
 	    "{{.ID}}\t{{index .Spec.Labels \"" DK_LABEL_OWNER "\"}}", 1 },
+	{ "config", NULL, NULL,
+	    "{{.ID}}\t{{index .Spec.Labels \"" DK_LABEL_OWNER "\"}}", 1 },
 	{ "container", "-a", "-f",
 	    "{{.Id}}\t{{index .Config.Labels \"" DK_LABEL_OWNER "\"}}", 0 },
 	{ "network", NULL, NULL,
@@ -453,9 +589,23 @@ int
 dk_sweep(int *n, char **cause)
 {
 	static const char *const f[] = { DK_LABEL_OWNER, NULL };
+	int	i, more;
 
 	*n = 0;
-	return (dk_remove_labelled(f, 1, n, cause));
+	if (dk_remove_labelled(f, 1, n, cause) != 0)
+		return (-1);
+	/* A removed service's containers go away after it, and may still
+	 * hold their ports: look again until nothing is left (counted
+	 * once, in the first pass). */
+	for (i = 0; i < 20 && *n > 0; i++) {
+		more = 0;
+		if (dk_remove_labelled(f, 1, &more, cause) != 0)
+			return (-1);
+		if (more == 0)
+			break;
+		nanosleep(&(struct timespec){ 0, 500 * 1000 * 1000 }, NULL);
+	}
+	return (0);
 }
 
 int

@@ -43,6 +43,24 @@ int	 dk_image_exists(const char *image, char **cause);
  * to do.  *ADDR (may be NULL) gets the node's advertise address. */
 int	 dk_swarm_manager(char **addr, char **cause);
 
+/* The local ID ("sha256:...") of IMAGE into *ID, or -1 with *CAUSE.  A
+ * swarm task whose image is an ID is never pulled from a registry. */
+int	 dk_image_id(const char *image, char **id, char **cause);
+
+/*
+ * The swarm's hosts that may run a task: Ready and Active, and carrying
+ * node label LABEL ("K=V") when not NULL.  *N gets how many, *SELF 1
+ * when this engine is one of them, *NAMES (may be NULL) their hostnames
+ * joined with ", " (caller frees).  0, or -1 with *CAUSE.
+ */
+int	 dk_swarm_hosts(const char *label, int *n, int *self, char **names,
+	    char **cause);
+
+/* `docker service logs` of SERVICE (stdout and stderr, every task) into
+ * OUT_PATH, replacing it; waits at most 10 s.  0 or -1 with *CAUSE. */
+int	 dk_service_logs(const char *service, const char *out_path,
+	    char **cause);
+
 /* "host:pid:starttime" of this process, for the devnet.owner label. */
 const char *dk_owner(void);
 
@@ -76,11 +94,11 @@ void	 dk_argv_free(char **argv);
 int	 dk_signal(const char *name, int sig, char **cause);
 
 /*
- * Remove every service, container, network and volume whose labels match
- * all of FILTERS (NULL-terminated: "devnet.run=12", or just
- * "devnet.owner"), and whose owner is gone when ONLY_DEAD.  Adds how
- * many to *N.  Returns 0 or -1 with *CAUSE (a missing daemon is an
- * error).
+ * Remove every service (a stack is its services), config, container,
+ * network and volume whose labels match all of FILTERS (NULL-terminated:
+ * "devnet.run=12", or just "devnet.owner"), and whose owner is gone when
+ * ONLY_DEAD.  Adds how many to *N.  Returns 0 or -1 with *CAUSE (a
+ * missing daemon is an error).
  */
 int	 dk_remove_labelled(const char *const *filters, int only_dead,
 	    int *n, char **cause);
@@ -88,8 +106,8 @@ int	 dk_remove_labelled(const char *const *filters, int only_dead,
 /* dk_remove_labelled("devnet.owner", 1, ...): what killed devnets left. */
 int	 dk_sweep(int *n, char **cause);
 
-/* Number of containers, services, networks and volumes labelled by a
- * devnet (the tests' "nothing left" check), or -1. */
+/* Number of services, configs, containers, networks and volumes
+ * labelled by a devnet (the tests' "nothing left" check), or -1. */
 int	 dk_count_labelled(char **cause);
 
 #endif

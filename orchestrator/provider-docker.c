@@ -48,15 +48,6 @@ ctr_name(const struct trial *t, int k)
 	    (long long)t->run_id, k));
 }
 
-/* The memory usage file of a container's own cgroup, seen from inside. */
-static const char *
-cgroup_mem_file(void)
-{
-	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0)
-		return ("/sys/fs/cgroup/memory.current");	/* v2 */
-	return ("/sys/fs/cgroup/memory/memory.usage_in_bytes");
-}
-
 static int
 docker_prepare(const struct scenario *s, const struct runner_opts *o,
     char **cause)
@@ -94,7 +85,8 @@ docker_start(struct trial *t, int k, char **cause)
 	env = dn_xcalloc(ne + 2, sizeof(*env));
 	for (i = 0; i < ne; i++)
 		env[i] = n->env[i];
-	env[ne] = dn_xasprintf("DN_CGROUP_MEM_FILE=%s", cgroup_mem_file());
+	env[ne] = dn_xasprintf("DN_CGROUP_MEM_FILE=%s",
+	    provider_cgroup_mem_file());
 	while (n->argv[na] != NULL)
 		na++;
 	argv = dn_xcalloc(na + 1, sizeof(*argv));

@@ -3,23 +3,53 @@
  * Swarm stack per trial, from a generated Compose file (swarm_compose,
  * also printed by `devnet validate --provider swarm`).
  *
- * What works: the Compose file (one service per node, one replica, no
- * restarts, host network, the trial dir bound at the same path, limits,
- * placement, devnet labels on services and containers) and the checks
- * before any trial (daemon, swarm manager, tcp endpoints, ports, images).
- * What does not yet: deploying and watching the stack; `prepare` says so
- * and no trial starts.  docs/providers.md, "swarm".
+ * A trial's stack: the Compose file written to STACK.yml in the trial
+ * dir, `docker stack deploy --resolve-image never` (images by local ID:
+ * nothing is pulled), one service per node (one replica, no restarts,
+ * host network, the trial dir bound at the same path, limits, placement,
+ * devnet labels on services and containers).  Task states come from one
+ * `docker stack ps` per trial at most every POLL_MS; a task that ended
+ * is the node's exit (exit code 128 + N: killed by signal N), its host
+ * goes to nodes.host, its output (`docker service logs`) to node-K.out.
+ * Signals go to the task's container through this engine (kill, pause,
+ * unpause); restart is `docker service update --force`.  The stack is
+ * removed (`docker stack rm`, then every object with the trial's labels)
+ * when the trial ends, also after Ctrl-C; a killed devnet's is swept by
+ * the next run (docker.c).
+ *
+ * One host only, for now: the nodes dial their peers and the collector
+ * is dialled at 127.0.0.1 (devnet-node has one --tcp-base for all
+ * peers), so `prepare` refuses a swarm where a node could be placed on
+ * another host.  docs/providers.md, "swarm".
  *
  * Not here: the docker CLI (docker.c).
  */
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "docker.h"
 #include "provider.h"
+#include "store.h"
 #include "xalloc.h"
+
+/* Task states are read at most this often (one docker CLI call). */
+#define POLL_MS		500
+/* How long containers may take to exit after SIGKILL. */
+#define KILL_WAIT_MS	15000
+/* Teardown passes, 0.5 s apart, until one finds nothing left. */
+#define TEARDOWN_PASSES	40
 
 /* S as a YAML double-quoted scalar. */
 static void
@@ -40,9 +70,9 @@ put_q(FILE *out, const char *s)
 int
 swarm_compose(FILE *out, const struct scenario *s,
     const struct scn_variant *v, const struct plan_endpoints *ep,
-    const char *const *labels, char **cause)
+    const char *const *labels, int resolve, char **cause)
 {
-	char		**argv = NULL, **env = NULL;
+	char		**argv = NULL, **env = NULL, *prev = NULL, *id = NULL;
 	const char	*base;
 	double		  cpus;
 	uint64_t	  mem;
@@ -55,11 +85,23 @@ swarm_compose(FILE *out, const struct scenario *s,
 		char	*img;
 
 		if (plan_node_argv(s, v, k, ep, &argv, &env, cause) != 0)
-			return (-1);
+			goto fail;
 		img = provider_node_image(s, v, k);
-		fprintf(out, "  n%d:\n    image: ", k);
-		put_q(out, img);
-		free(img);
+		if (resolve && (prev == NULL || strcmp(prev, img) != 0)) {
+			free(id);
+			id = NULL;
+			if (dk_image_id(img, &id, cause) != 0) {
+				free(img);
+				goto fail;
+			}
+		}
+		fprintf(out, "  n%d:\n", k);
+		if (resolve)
+			fprintf(out, "    # %s\n", img);
+		fputs("    image: ", out);
+		put_q(out, resolve ? id : img);
+		free(prev);
+		prev = img;
 		fputs("\n    command: [", out);
 		base = strrchr(argv[0], '/');
 		put_q(out, base != NULL ? base + 1 : argv[0]);
@@ -73,8 +115,8 @@ swarm_compose(FILE *out, const struct scenario *s,
 			put_q(out, env[j]);
 			fputc('\n', out);
 		}
-		fputs("      - \"DN_CGROUP_MEM_FILE=/sys/fs/cgroup/memory/"
-		    "memory.usage_in_bytes\"\n", out);
+		fprintf(out, "      - \"DN_CGROUP_MEM_FILE=%s\"\n",
+		    provider_cgroup_mem_file());
 		fprintf(out, "    user: \"%d:%d\"\n", (int)getuid(),
 		    (int)getgid());
 		fputs("    networks: [hostnet]\n    volumes:\n"
@@ -109,7 +151,7 @@ swarm_compose(FILE *out, const struct scenario *s,
 				fprintf(out, "          cpus: \"%.3f\"\n",
 				    cpus);
 			if (mem > 0)
-				fprintf(out, "          memory: %llu\n",
+				fprintf(out, "          memory: \"%llu\"\n",
 				    (unsigned long long)mem);
 		}
 		if (s->placement == NULL ||
@@ -129,17 +171,264 @@ swarm_compose(FILE *out, const struct scenario *s,
 	}
 	fputs("networks:\n  hostnet:\n    external: true\n    name: host\n",
 	    out);
+	free(prev);
+	free(id);
 	return (0);
+fail:
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	free(prev);
+	free(id);
+	return (-1);
+}
+
+/* --- the stack of a trial ---------------------------------------------- */
+
+struct snode {
+	char		*task;		/* the current task's ID, or NULL */
+	char		*old;		/* IDs of tasks replaced by restarts */
+	char		*state;		/* its state: "running", "failed" */
+	char		*err;		/* its error, if any */
+	char		*host;		/* hostname of the host it runs on */
+	int		 started;	/* provider_start was called */
+	int		 host_stored;	/* nodes.host was set */
+	int		 logs;		/* node-K.out was written */
+};
+
+struct stack {
+	const struct trial	*t;
+	char			*name;	/* devnet-PID-RUN */
+	int			 deployed;
+	uint64_t		 polled_ns;
+	struct snode		*n;
+	struct stack		*next;
+};
+
+/* The stacks of the trials in flight (the runner runs one at a time
+ * with tcp endpoints, but nothing here depends on it). */
+static struct stack	*stacks;
+/* The swarm's advertise address, found by prepare. */
+static char		 advertise[64];
+
+static struct stack *
+stack_of(const struct trial *t)
+{
+	struct stack	*st;
+
+	for (st = stacks; st != NULL; st = st->next) {
+		if (st->t == t)
+			return (st);
+	}
+	st = dn_xcalloc(1, sizeof(*st));
+	st->t = t;
+	st->name = dn_xasprintf("devnet-%d-%lld", (int)getpid(),
+	    (long long)t->run_id);
+	st->n = dn_xcalloc((size_t)t->nnodes, sizeof(*st->n));
+	st->next = stacks;
+	stacks = st;
+	return (st);
+}
+
+static void
+stack_free(struct stack *st)
+{
+	struct stack	**pp;
+	int		  k;
+
+	for (pp = &stacks; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == st) {
+			*pp = st->next;
+			break;
+		}
+	}
+	for (k = 0; k < st->t->nnodes; k++) {
+		free(st->n[k].task);
+		free(st->n[k].old);
+		free(st->n[k].state);
+		free(st->n[k].err);
+		free(st->n[k].host);
+	}
+	free(st->n);
+	free(st->name);
+	free(st);
+}
+
+static char *
+service_name(const struct stack *st, int k)
+{
+	return (dn_xasprintf("%s_n%d", st->name, k));
+}
+
+/* The name swarm gives node K's container (SERVICE.SLOT.TASK). */
+static char *
+container_name(const struct stack *st, int k)
+{
+	return (dn_xasprintf("%s_n%d.1.%s", st->name, k, st->n[k].task));
+}
+
+static void
+set_str(char **p, const char *v)
+{
+	free(*p);
+	*p = dn_xstrdup(v);
+}
+
+/* Read the state of every task of the stack (now when FORCE, else at
+ * most every POLL_MS). */
+static void
+refresh(struct stack *st, int force)
+{
+	const char	*args[] = { "stack", "ps", "--no-trunc", "--format",
+			    "{{.ID}}\t{{.Name}}\t{{.Node}}\t{{.CurrentState}}"
+			    "\t{{.Error}}", st->name, NULL };
+	char		*out = NULL, *cause = NULL, *p, *nl;
+	uint64_t	 now = dn_now_ns();
+	size_t		 plen = strlen(st->name);
+
+	if (!st->deployed || (!force && now - st->polled_ns <
+	    (uint64_t)POLL_MS * 1000000u))
+		return;
+	st->polled_ns = now;
+	if (dk_cmd(args, NULL, &out, &cause) != 0) {
+		/* Nothing yet ("nothing found in stack"): still coming. */
+		free(cause);
+		return;
+	}
+	for (p = out; p != NULL && *p != '\0'; p = nl) {
+		char	*f[5] = { NULL }, *q = p, *end;
+		size_t	 nf;
+		long	 k;
+
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl++ = '\0';
+		for (nf = 0; nf < 5 && q != NULL; nf++) {
+			f[nf] = q;
+			if ((q = strchr(q, '\t')) != NULL)
+				*q++ = '\0';
+		}
+		/* f[1] is STACK_nK.1 */
+		if (nf < 4 || strncmp(f[1], st->name, plen) != 0 ||
+		    strncmp(f[1] + plen, "_n", 2) != 0)
+			continue;
+		k = strtol(f[1] + plen + 2, &end, 10);
+		if (end == f[1] + plen + 2 || k < 0 || k >= st->t->nnodes)
+			continue;
+		if (st->n[k].old != NULL && strstr(st->n[k].old, f[0]) != NULL)
+			continue;
+		set_str(&st->n[k].task, f[0]);
+		/* "Running 3 seconds ago": the first word, lower case */
+		f[3][strcspn(f[3], " ")] = '\0';
+		for (q = f[3]; *q != '\0'; q++)
+			if (*q >= 'A' && *q <= 'Z')
+				*q = (char)(*q - 'A' + 'a');
+		set_str(&st->n[k].state, f[3]);
+		set_str(&st->n[k].err, nf > 4 ? f[4] : "");
+		if (f[2][0] != '\0')
+			set_str(&st->n[k].host, f[2]);
+	}
+	free(out);
+}
+
+/* A task state after which its container runs no more. */
+static int
+state_ended(const char *s)
+{
+	static const char *const ended[] = { "complete", "failed", "shutdown",
+		"rejected", "orphaned", "remove", NULL };
+	size_t	i;
+
+	for (i = 0; s != NULL && ended[i] != NULL; i++) {
+		if (strcmp(s, ended[i]) == 0)
+			return (1);
+	}
+	return (0);
+}
+
+/* The wait status of an ended task: "task: non-zero exit (137)" is
+ * SIGKILL, as `docker run` reports it; no exit code is exit 125 (the
+ * task never ran, like docker run's own errors). */
+static int
+task_status(const struct snode *n)
+{
+	const char	*p;
+	int		 code;
+
+	if (strcmp(n->state, "complete") == 0)
+		return (0);
+	if (n->err != NULL && (p = strstr(n->err, "exit (")) != NULL &&
+	    sscanf(p, "exit (%d)", &code) == 1) {
+		if (code > 128 && code < 128 + 32)
+			return (code - 128);		/* signalled */
+		return ((code & 0xff) << 8);
+	}
+	return (125 << 8);
+}
+
+static void
+store_host(struct trial *t, struct snode *n, int k)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	pthread_mutex_lock(t->store_mu);
+	rc = dn_store_node_set_host(t->store, t->run_id, k, n->host, &cause);
+	pthread_mutex_unlock(t->store_mu);
+	if (rc != 0) {
+		trial_event(t, k, "store", "nodes.host: %s", cause);
+		free(cause);
+	}
+	n->host_stored = 1;
+}
+
+/* Node K's output so far (every task of its service) to node-K.out. */
+static void
+save_logs(struct trial *t, struct stack *st, int k)
+{
+	char	*svc = service_name(st, k), *cause = NULL;
+
+	if (dk_service_logs(svc, t->nodes[k].out_path, &cause) != 0) {
+		trial_event(t, k, "docker", "%s", cause);
+		free(cause);
+	}
+	st->n[k].logs = 1;
+	free(svc);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static const char *
+swarm_listen_addr(void)
+{
+	return (advertise);
+}
+
+/* Is ADDR an IPv4 address of this machine (one the collector can
+ * listen on)? */
+static int
+local_addr(const char *addr)
+{
+	struct sockaddr_in	sa;
+	int			fd, ok;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1)
+		return (0);
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return (1);	/* cannot tell: the collector will say */
+	ok = bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 ||
+	    errno != EADDRNOTAVAIL;
+	close(fd);
+	return (ok);
 }
 
 static int
 swarm_prepare(const struct scenario *s, const struct runner_opts *o,
     char **cause)
 {
-	char	*version = NULL, *addr = NULL;
-	int	 rc = -1;
+	char	*version = NULL, *addr = NULL, *names = NULL;
+	int	 rc = -1, nhosts = 0, self = 0, n = 0;
 
-	(void)o;
 	if (s->network.tcp_base_port <= 0) {
 		*cause = dn_xstrdup("provider swarm needs network.listen: tcp "
 		    "and network.tcp_base_port (the collector and the nodes "
@@ -150,53 +439,308 @@ swarm_prepare(const struct scenario *s, const struct runner_opts *o,
 		goto out;
 	if (dk_swarm_manager(&addr, cause) != 0)
 		goto out;
+	if (addr == NULL || addr[0] == '\0' || strlen(addr) >=
+	    sizeof(advertise) || !local_addr(addr)) {
+		*cause = dn_xasprintf("the swarm's advertise address '%s' is "
+		    "not an IPv4 address of this machine, so the collector "
+		    "cannot listen where the nodes would dial it: run devnet "
+		    "on the manager whose address it is", addr ? addr : "");
+		goto out;
+	}
+	snprintf(advertise, sizeof(advertise), "%s", addr);
+	if (dk_swarm_hosts(s->placement != NULL && strcmp(s->placement,
+	    "spread") != 0 ? s->placement : NULL, &nhosts, &self, &names,
+	    cause) != 0)
+		goto out;
+	if (nhosts == 0) {
+		*cause = dn_xasprintf("no host of the swarm can run a node "
+		    "(placement %s: none is Ready, Active%s): see "
+		    "`docker node ls`", s->placement ? s->placement : "spread",
+		    s->placement && strcmp(s->placement, "spread") != 0 ?
+		    " and labelled so" : "");
+		goto out;
+	}
+	if (nhosts > 1 || !self) {
+		*cause = dn_xasprintf("placement %s may put nodes on %s "
+		    "(%d host(s)%s), but provider swarm runs a devnet on this "
+		    "host only for now: devnet-node dials its peers at "
+		    "127.0.0.1 and the collector listens on %s; pin the "
+		    "nodes here with `docker node update --label-add "
+		    "devnet=here SELF` and placement: devnet=here "
+		    "(docs/providers.md, \"More hosts\")",
+		    s->placement ? s->placement : "spread", names, nhosts,
+		    self ? "" : ", not this one", advertise);
+		goto out;
+	}
+	if (dk_sweep(&n, cause) != 0)
+		goto out;
+	if (n > 0 && !o->quiet)
+		fprintf(stderr, "devnet: removed %d Docker object(s) left by "
+		    "a devnet that was killed\n", n);
 	if (provider_check_images(s, o->quiet, cause) != 0)
 		goto out;
-	if (provider_check_ports(s, addr != NULL && addr[0] != '\0' ? addr :
-	    "127.0.0.1", cause) != 0)
+	if (provider_check_ports(s, advertise, cause) != 0)
 		goto out;
-	*cause = dn_xasprintf("provider swarm: the checks pass (Docker %s, "
-	    "manager at %s), but deploying stacks is not implemented yet; "
-	    "`devnet validate --provider swarm` prints the Compose file",
-	    version, addr);
+	rc = 0;
 out:
 	free(version);
 	free(addr);
+	free(names);
+	return (rc);
+}
+
+/* Write the trial's Compose file and deploy it. */
+static int
+deploy(struct trial *t, struct stack *st, char **cause)
+{
+	struct plan_endpoints	 ep;
+	char			*path, **labels;
+	FILE			*f;
+	int			 rc;
+
+	memset(&ep, 0, sizeof(ep));
+	ep.run_dir = t->run_dir;
+	ep.net_dir = t->net_dir;
+	ep.metrics_url = t->metrics_url;
+	ep.token = t->token;
+	ep.tcp_base_port = t->scn->network.tcp_base_port;
+	path = dn_xasprintf("%s/%s.yml", t->run_dir, st->name);
+	if ((f = fopen(path, "w")) == NULL) {
+		*cause = dn_xasprintf("cannot write '%s': %s", path,
+		    strerror(errno));
+		free(path);
+		return (-1);
+	}
+	labels = provider_labels(t);
+	rc = swarm_compose(f, t->scn, t->var, &ep,
+	    (const char *const *)labels, 1, cause);
+	dk_argv_free(labels);
+	if (fclose(f) != 0 && rc == 0) {
+		*cause = dn_xasprintf("cannot write '%s': %s", path,
+		    strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0) {
+		/* never ask a registry: the images are local, by ID */
+		const char *const args[] = { "stack", "deploy",
+			"--resolve-image", "never", "--prune", "-c", path,
+			st->name, NULL };
+
+		rc = dk_cmd(args, NULL, NULL, cause);
+	}
+	if (rc == 0) {
+		st->deployed = 1;
+		trial_event(t, -1, "deploy", "stack %s from %s", st->name,
+		    path);
+	}
+	free(path);
 	return (rc);
 }
 
 static int
 swarm_start(struct trial *t, int k, char **cause)
 {
-	(void)t;
-	(void)k;
-	*cause = dn_xstrdup("provider 'swarm' cannot start nodes yet");
-	return (-1);
+	struct stack	*st = stack_of(t);
+	struct snode	*n = &st->n[k];
+	struct proc	*p = &t->nodes[k].proc;
+	char		*svc, *old;
+
+	p->pid = 0;	/* no process here: a task of the swarm */
+	p->status = 0;
+	p->exited = 0;
+	if (!n->started) {
+		/* The first start deploys every node's service. */
+		n->started = 1;
+		return (st->deployed ? 0 : deploy(t, st, cause));
+	}
+	/* restart: a new task of the same service */
+	if (n->task != NULL) {
+		old = n->old == NULL ? dn_xstrdup(n->task) :
+		    dn_xasprintf("%s %s", n->old, n->task);
+		free(n->old);
+		n->old = old;
+		free(n->task);
+		n->task = NULL;
+	}
+	free(n->state);
+	n->state = NULL;
+	n->logs = 0;
+	svc = service_name(st, k);
+	{
+		const char *const args[] = { "service", "update", "--force",
+			"--detach", "--quiet", svc, NULL };
+
+		if (dk_cmd(args, NULL, NULL, cause) != 0) {
+			free(svc);
+			return (-1);
+		}
+	}
+	free(svc);
+	return (0);
 }
 
 static int
 swarm_poll(struct trial *t, int k)
 {
-	(void)t;
-	(void)k;
+	struct stack	*st = stack_of(t);
+	struct snode	*n = &st->n[k];
+	struct proc	*p = &t->nodes[k].proc;
+
+	if (p->exited)
+		return (1);
+	refresh(st, 0);
+	if (n->host != NULL && !n->host_stored)
+		store_host(t, n, k);
+	if (n->task == NULL || !state_ended(n->state))
+		return (0);
+	p->exited = 1;
+	p->status = task_status(n);
+	if (!n->logs)
+		save_logs(t, st, k);
+	if (p->status == 125 << 8)
+		trial_event(t, k, "docker", "task %s %s: %s", n->task,
+		    n->state, n->err != NULL ? n->err : "");
 	return (1);
 }
 
 static int
 swarm_signal(struct trial *t, int k, int sig)
 {
-	(void)t;
-	(void)k;
-	(void)sig;
-	return (-1);
+	struct stack	*st = stack_of(t);
+	char		*name, *cause = NULL;
+	int		 rc;
+
+	if (swarm_poll(t, k))
+		return (-1);
+	if (st->n[k].task == NULL) {
+		refresh(st, 1);
+		if (st->n[k].task == NULL) {
+			trial_event(t, k, "docker", "signal %d: no task yet",
+			    sig);
+			return (-1);
+		}
+	}
+	name = container_name(st, k);
+	/* Only containers on this engine: one host (see prepare). */
+	rc = dk_signal(name, sig, &cause);
+	if (rc != 0)
+		trial_event(t, k, "docker", "%s", cause);
+	free(cause);
+	free(name);
+	st->polled_ns = 0;	/* look again soon */
+	return (rc);
+}
+
+/* Wait until every node's task has ended or MS passed; how many run. */
+static int
+wait_all(struct trial *t, int ms)
+{
+	struct stack	*st = stack_of(t);
+	uint64_t	 deadline = dn_now_ns() + (uint64_t)ms * 1000000u;
+	int		 k, alive;
+
+	for (;;) {
+		refresh(st, 1);
+		alive = 0;
+		for (k = 0; k < t->nnodes; k++)
+			alive += !swarm_poll(t, k);
+		if (alive == 0 || dn_now_ns() >= deadline)
+			return (alive);
+		nanosleep(&(struct timespec){ 0, 100 * 1000 * 1000 }, NULL);
+	}
+}
+
+/* `docker kill --signal=SIG` every running node's container at once. */
+static void
+kill_running(struct trial *t, int sig)
+{
+	struct stack	 *st = stack_of(t);
+	const char	**args;
+	char		**names, s[32], *cause = NULL;
+	size_t		  a = 0;
+	int		  k;
+
+	args = dn_xcalloc((size_t)t->nnodes + 4, sizeof(*args));
+	names = dn_xcalloc((size_t)t->nnodes, sizeof(*names));
+	snprintf(s, sizeof(s), "--signal=%d", sig);
+	args[a++] = "kill";
+	args[a++] = s;
+	for (k = 0; k < t->nnodes; k++) {
+		if (swarm_poll(t, k) || st->n[k].task == NULL)
+			continue;
+		if (t->nodes[k].stopped)
+			swarm_signal(t, k, SIGCONT);
+		names[k] = container_name(st, k);
+		args[a++] = names[k];
+	}
+	/* Some may exit meanwhile: docker then complains; that is fine. */
+	if (a > 2 && dk_cmd(args, NULL, NULL, &cause) != 0)
+		free(cause);
+	for (k = 0; k < t->nnodes; k++)
+		free(names[k]);
+	free(names);
+	free(args);
 }
 
 static int
 swarm_stop_all(struct trial *t, int grace_ms)
 {
-	(void)t;
-	(void)grace_ms;
-	return (0);
+	struct stack	*st = stack_of(t);
+	int		 killed;
+
+	if (!st->deployed)
+		return (0);
+	refresh(st, 1);
+	kill_running(t, SIGTERM);
+	killed = wait_all(t, grace_ms);
+	if (killed > 0) {
+		kill_running(t, SIGKILL);
+		/* what still runs now is removed by teardown */
+		wait_all(t, KILL_WAIT_MS);
+	}
+	return (killed);
+}
+
+static void
+swarm_teardown(struct trial *t)
+{
+	struct stack	*st = stack_of(t);
+	char		*run = dn_xasprintf(DK_LABEL_RUN "=%lld",
+			    (long long)t->run_id);
+	char		*own = dn_xasprintf(DK_LABEL_OWNER "=%s", dk_owner());
+	const char	*f[] = { run, own, NULL };
+	const char	*rm[] = { "stack", "rm", st->name, NULL };
+	char		*cause = NULL, *c2 = NULL;
+	int		 n = 0, i, k, before;
+
+	if (st->deployed) {
+		for (k = 0; k < t->nnodes; k++) {
+			if (!st->n[k].logs)
+				save_logs(t, st, k);
+		}
+		if (dk_cmd(rm, NULL, NULL, &c2) != 0)
+			free(c2);	/* the sweep below says what failed */
+	}
+	/* The swarm removes a service's containers after the service:
+	 * look until a pass finds nothing with the trial's labels. */
+	for (i = 0; i < TEARDOWN_PASSES; i++) {
+		before = n;
+		if (dk_remove_labelled(f, 0, &n, &cause) != 0)
+			break;
+		if (n == before)
+			break;
+		nanosleep(&(struct timespec){ 0, 500 * 1000 * 1000 }, NULL);
+	}
+	if (cause != NULL) {
+		trial_event(t, -1, "teardown", "%s", cause);
+		fprintf(stderr, "devnet: run %lld: teardown: %s\n",
+		    (long long)t->run_id, cause);
+		free(cause);
+	} else if (st->deployed)
+		trial_event(t, -1, "teardown", "removed stack %s", st->name);
+	free(run);
+	free(own);
+	stack_free(st);
 }
 
 const struct provider_ops provider_swarm = {
@@ -206,4 +750,6 @@ const struct provider_ops provider_swarm = {
 	.poll = swarm_poll,
 	.signal = swarm_signal,
 	.stop_all = swarm_stop_all,
+	.teardown = swarm_teardown,
+	.listen_addr = swarm_listen_addr,
 };

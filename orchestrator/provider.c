@@ -126,7 +126,24 @@ provider_teardown(struct trial *t)
 		p->teardown(t);
 }
 
+const char *
+provider_listen_addr(const struct scenario *s)
+{
+	const struct provider_ops *p = provider_of(s);
+	const char	*a = p->listen_addr != NULL ? p->listen_addr() : NULL;
+
+	return (a != NULL && a[0] != '\0' ? a : "127.0.0.1");
+}
+
 /* --- shared by the container providers --------------------------------- */
+
+const char *
+provider_cgroup_mem_file(void)
+{
+	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0)
+		return ("/sys/fs/cgroup/memory.current");	/* v2 */
+	return ("/sys/fs/cgroup/memory/memory.usage_in_bytes");
+}
 
 static const struct scn_settings *
 override_of(const struct scenario *s, int k)

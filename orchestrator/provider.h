@@ -8,7 +8,9 @@
  *   docker  provider-docker.c: one container per node on the local
  *           Docker engine, host network, the trial dir bind-mounted at
  *           the same path, limits from `resources:`
- *   swarm   provider-swarm.c: one Docker Swarm stack per trial
+ *   swarm   provider-swarm.c: one Docker Swarm stack per trial, the
+ *           collector on the swarm's advertise address (one host for
+ *           now)
  *
  * Every call runs in the main thread.  Not here: the Docker CLI itself
  * (docker.h), images (image.h), what a node's argv is (plan.c).
@@ -36,6 +38,9 @@ struct provider_ops {
 	int	(*stop_all)(struct trial *t, int grace_ms);
 	/* Remove everything the trial created (containers, stacks). */
 	void	(*teardown)(struct trial *t);
+	/* The address the collector listens on with tcp, as nodes reach
+	 * it (after prepare); NULL: 127.0.0.1. */
+	const char *(*listen_addr)(void);
 };
 
 extern const struct provider_ops provider_local;
@@ -51,6 +56,9 @@ int	 provider_poll(struct trial *t, int k);
 int	 provider_signal(struct trial *t, int k, int sig);
 int	 provider_stop_all(struct trial *t, int grace_ms);
 void	 provider_teardown(struct trial *t);
+/* The address of tcp://ADDR:PORT the collector listens on: 127.0.0.1,
+ * or the swarm's advertise address (provider swarm, after prepare). */
+const char *provider_listen_addr(const struct scenario *);
 
 /* --- shared by the container providers (provider-docker.c) ------------- */
 
@@ -65,6 +73,9 @@ void	 provider_node_limits(const struct scenario *,
 /* The labels of every object of T: "K=V", NULL-terminated; caller frees
  * with dk_argv_free. */
 char	**provider_labels(const struct trial *t);
+/* The memory usage file of a container's own cgroup, seen from inside
+ * ($DN_CGROUP_MEM_FILE): cgroup v2 or v1, as on this machine. */
+const char *provider_cgroup_mem_file(void);
 /* Check images (building devnet's own when missing) and, with tcp, that
  * the port range is free.  For prepare. */
 int	 provider_check_images(const struct scenario *, int quiet,
@@ -75,9 +86,11 @@ int	 provider_check_ports(const struct scenario *, const char *addr,
 /* --- provider-swarm.c -------------------------------------------------- */
 
 /* The Compose file of one trial of V (endpoints EP, object labels
- * LABELS "K=V") to OUT.  -1 with *CAUSE when a node's argv fails. */
+ * LABELS "K=V") to OUT; with RESOLVE, images by their local ID (a swarm
+ * never pulls those).  -1 with *CAUSE when a node's argv or an image
+ * fails. */
 int	 swarm_compose(FILE *out, const struct scenario *,
 	    const struct scn_variant *v, const struct plan_endpoints *ep,
-	    const char *const *labels, char **cause);
+	    const char *const *labels, int resolve, char **cause);
 
 #endif

@@ -214,8 +214,10 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 		t->net_dir = dn_xstrdup(tmpl);
 		t->own_net_dir = 1;
 	}
+	/* swarm: on the advertise address, where every host reaches it */
 	if (scn->network.tcp_base_port > 0)
-		t->metrics_url = dn_xasprintf("tcp://127.0.0.1:%d",
+		t->metrics_url = dn_xasprintf("tcp://%s:%d",
+		    provider_listen_addr(scn),
 		    scn->network.tcp_base_port + 2 * t->nnodes);
 	else
 		t->metrics_url = dn_xasprintf("ipc://%s/collector", t->net_dir);

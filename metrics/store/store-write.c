@@ -297,7 +297,7 @@ dn_store_node_add(struct dn_store *s, int64_t run_id, int node, int pid,
 	    "sha256, cmdline, host) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", &st, cause) != 0)
 		return (-1);
-	/* Nodes run beside the orchestrator (for now). */
+	/* Beside the orchestrator, unless dn_store_node_set_host says. */
 	host_name(host, sizeof(host));
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, node);
@@ -307,6 +307,23 @@ dn_store_node_add(struct dn_store *s, int64_t run_id, int node, int pid,
 	sql_bind_text(st, 6, cmdline);
 	sql_bind_text(st, 7, host);
 	return (write_now(s, st, "insert node", cause));
+}
+
+int
+dn_store_node_set_host(struct dn_store *s, int64_t run_id, int node,
+    const char *host, char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+
+	if (need_writable(s, cause) != 0)
+		return (-1);
+	if (sql_prepare(s, "UPDATE nodes SET host = ?3 WHERE run_id = ?1 "
+	    "AND node = ?2", &st, cause) != 0)
+		return (-1);
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int(st, 2, node);
+	sql_bind_text(st, 3, host);
+	return (write_now(s, st, "set node host", cause));
 }
 
 static int

@@ -74,6 +74,10 @@ int	 dn_store_run_end(struct dn_store *s, int64_t run_id,
 int	 dn_store_node_add(struct dn_store *s, int64_t run_id, int node,
 	    int pid, const char *binary, const char *sha256,
 	    const char *cmdline, char **cause);
+/* Node NODE of RUN_ID runs on HOST (provider swarm: the task's host),
+ * not on this one. */
+int	 dn_store_node_set_host(struct dn_store *s, int64_t run_id, int node,
+	    const char *host, char **cause);
 
 /*
  * Samples: buffered in an open transaction; dn_store_commit ends it (the

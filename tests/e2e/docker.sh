@@ -54,16 +54,33 @@ stop_dockerd() {
 }
 trap 'rc=$?; stop_dockerd; (exit $rc); cleanup' EXIT
 
-# labelled: how many objects of any devnet are on the engine
-labelled() {
-	local n=0 k
-	for k in "container ls -a" "network ls" "volume ls"; do
-		n=$((n + $(docker $k -q --filter label=devnet.owner | wc -l)))
-	done
+# owners: the devnet.owner label of every object any devnet made
+owners() {
+	local k ids
 	if docker service ls -q >/dev/null 2>&1; then
-		n=$((n + $(docker service ls -q --filter label=devnet.owner |
-		    wc -l)))
+		for k in service config; do
+			ids=$(docker $k ls -q --filter label=devnet.owner)
+			[ -n "$ids" ] && docker $k inspect --format \
+			    '{{index .Spec.Labels "devnet.owner"}}' $ids
+		done
 	fi
+	docker container ls -a --filter label=devnet.owner \
+	    --format '{{.Label "devnet.owner"}}'
+	for k in network volume; do
+		docker $k ls --filter label=devnet.owner \
+		    --format '{{.Label "devnet.owner"}}'
+	done
+}
+
+# labelled: how many objects are left by devnets that are gone (other
+# tests' devnets may be running on the same engine meanwhile)
+labelled() {
+	local n=0 o pid
+	for o in $(owners 2>/dev/null); do
+		pid=${o#*:}
+		pid=${pid%%:*}
+		kill -0 "$pid" 2>/dev/null || n=$((n + 1))
+	done
 	echo "$n"
 }
 
@@ -114,7 +131,8 @@ expect_eq "nothing labelled left after the runs" "$(labelled)" 0
     --set repeats=1 --db "$DB" --run-dir "$RUNS" --quiet >/dev/null 2>&1 &
 dpid=$!
 for _ in $(seq 1 150); do
-	[ "$(docker ps -q --filter label=devnet.owner | wc -l)" -ge 3 ] &&
+	# its containers are named devnet-PID-RUN-K
+	[ "$(docker ps -q --filter name=devnet-$dpid- | wc -l)" -ge 3 ] &&
 		break
 	sleep 0.2
 done

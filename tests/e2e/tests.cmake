@@ -23,3 +23,8 @@ dn_script_test(e2e docker ${DN_TEST_DIR}/docker.sh TIMEOUT 300
 set_tests_properties(dn.e2e.docker PROPERTIES RUN_SERIAL TRUE)
 # issue 12's etcd proof (needs etcd-server and node: sections; 77 = skip)
 dn_script_test(e2e etcd ${DN_TEST_DIR}/etcd.sh TIMEOUT 300)
+
+# provider swarm: also makes a one-host swarm (and leaves it) if it must.
+dn_script_test(e2e swarm ${DN_TEST_DIR}/swarm.sh TIMEOUT 300
+    LABELS service)
+set_tests_properties(dn.e2e.swarm PROPERTIES RUN_SERIAL TRUE)

@@ -1,0 +1,231 @@
+# swarm.sh: `provider: swarm` end to end (docs/providers.md, "swarm").
+# `devnet validate --provider swarm` prints the Compose file (no Docker
+# needed).  Then, with Docker: starts dockerd when none answers and makes
+# a one-host swarm (`docker swarm init --advertise-addr 127.0.0.1`) when
+# the engine is in none -- and undoes both at the end; runs smoke.yaml
+# shortened, over tcp, as one stack per trial, and checks: both runs ok,
+# every node metric for every node, exact transaction accounting, one
+# state hash, nodes.host filled with the task's host, the Compose file in
+# the trial dir, the errors before any trial (no tcp, not a manager),
+# and no service, config, container, network or volume with a devnet
+# label left -- also after devnet is SIGKILLed mid-run and a new run
+# sweeps what it left.  Exits 77 (skipped) where Docker cannot start.
+
+. "$(dirname "$0")/lib.sh"
+
+SETS="--set duration=6s --set warmup=2s --set repeats=1"
+# 7 ports (3 nodes x 2 + the collector), away from the other tests'
+BASE=$((26000 + ($$ % 100) * 10))
+TCP="--set network.listen=tcp --set network.tcp_base_port=$BASE"
+
+# --- validate: the Compose file, without Docker ---------------------------
+out=$("$DEVNET" validate "$SCN/smoke.yaml" --provider swarm $TCP 2>&1)
+rc=$?
+expect_eq "validate --provider swarm exits 0" "$rc" 0
+expect_match "validate prints a Compose file" "$out" \
+    "compose file of variant A"
+expect_match "one service per node" "$out" "^  n2:"
+expect_match "nodes dial the collector on the advertise address" "$out" \
+    "\"--metrics\", \"tcp://ADVERTISE_ADDR:$((BASE + 6))\""
+expect_match "nodes spread over the hosts" "$out" "spread: node.id"
+expect_match "no restarts by the swarm" "$out" \
+    "restart_policy: \{condition: none\}"
+expect_match "devnet labels on the services" "$out" \
+    "devnet.owner: \"HOST:PID:START\""
+expect_match "host network" "$out" "name: host"
+out=$("$DEVNET" validate "$SCN/smoke.yaml" --provider swarm \
+    --set placement=zone=a 2>&1)
+expect_match "placement LABEL=VALUE is a constraint" "$out" \
+    "node.labels.zone == a"
+
+# --- Docker and a swarm, or skip ------------------------------------------
+STARTED_DOCKERD=
+MADE_SWARM=
+DOCKERD_LOG=$(mktemp /tmp/dne-dockerd.XXXXXX)
+
+undo() {
+	if [ -n "$MADE_SWARM" ]; then
+		docker swarm leave --force >/dev/null 2>&1 ||
+			echo "FAIL: docker swarm leave --force" >&2
+	fi
+	if [ -n "$STARTED_DOCKERD" ]; then
+		kill "$STARTED_DOCKERD" 2>/dev/null
+		for _ in $(seq 1 100); do
+			kill -0 "$STARTED_DOCKERD" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill -9 "$STARTED_DOCKERD" 2>/dev/null
+		wait "$STARTED_DOCKERD" 2>/dev/null
+	fi
+	rm -f "$DOCKERD_LOG"
+}
+trap 'rc=$?; undo; (exit $rc); cleanup' EXIT
+
+docker_up() {
+	command -v docker >/dev/null 2>&1 || {
+		skip "no docker CLI (apt-get install docker.io)"
+		return 1
+	}
+	docker info >/dev/null 2>&1 && return 0
+	if ! command -v dockerd >/dev/null 2>&1 && [ ! -x /usr/sbin/dockerd ]
+	then
+		skip "no dockerd"
+		return 1
+	fi
+	[ "$(id -u)" = 0 ] || {
+		skip "dockerd is not running and we are not root"
+		return 1
+	}
+	PATH=$PATH:/usr/sbin dockerd --host unix:///var/run/docker.sock \
+	    >"$DOCKERD_LOG" 2>&1 &
+	STARTED_DOCKERD=$!
+	for _ in $(seq 1 100); do
+		docker info >/dev/null 2>&1 && return 0
+		kill -0 "$STARTED_DOCKERD" 2>/dev/null || break
+		sleep 0.2
+	done
+	tail -5 "$DOCKERD_LOG" | sed 's/^/    dockerd: /'
+	skip "dockerd would not start"
+	return 1
+}
+
+swarm_state() {
+	docker info --format '{{.Swarm.LocalNodeState}}' 2>/dev/null
+}
+
+docker_up || finish
+if [ "$(swarm_state)" = inactive ]; then
+	# Not a manager yet: devnet says so before any trial.
+	out=$("$DEVNET" run "$SCN/smoke.yaml" --provider swarm $TCP $SETS \
+	    --db "$DB" --run-dir "$RUNS" 2>&1)
+	rc=$?
+	expect_eq "not in a swarm: exit 1" "$rc" 1
+	expect_match "not in a swarm: says how to make one" "$out" \
+	    "not in a swarm .*docker swarm init --advertise-addr"
+	if docker swarm init --advertise-addr 127.0.0.1 >/dev/null 2>&1; then
+		MADE_SWARM=1
+	else
+		skip "docker swarm init --advertise-addr 127.0.0.1 failed"
+		finish
+	fi
+fi
+[ "$(swarm_state)" = active ] || { skip "swarm state $(swarm_state)"; finish; }
+SELF=$(docker node ls --format '{{if .Self}}{{.Hostname}}{{end}}' |
+    grep .)
+
+# owners: the devnet.owner label of every object any devnet made
+owners() {
+	local k ids
+	for k in service config; do
+		ids=$(docker $k ls -q --filter label=devnet.owner)
+		[ -n "$ids" ] && docker $k inspect --format \
+		    '{{index .Spec.Labels "devnet.owner"}}' $ids
+	done
+	docker container ls -a --filter label=devnet.owner \
+	    --format '{{.Label "devnet.owner"}}'
+	for k in network volume; do
+		docker $k ls --filter label=devnet.owner \
+		    --format '{{.Label "devnet.owner"}}'
+	done
+}
+
+# labelled: how many objects are left by devnets that are gone (other
+# tests' devnets may be running on the same engine meanwhile)
+labelled() {
+	local n=0 o pid
+	for o in $(owners 2>/dev/null); do
+		pid=${o#*:}
+		pid=${pid%%:*}
+		kill -0 "$pid" 2>/dev/null || n=$((n + 1))
+	done
+	echo "$n"
+}
+
+out=$("$DEVNET" run "$SCN/smoke.yaml" --provider swarm $SETS \
+    --db "$DB" --run-dir "$RUNS" 2>&1)
+expect_match "without tcp: refused before any trial" "$out" \
+    "provider swarm needs network.listen: tcp"
+expect_eq "without tcp: no run stored" \
+    "$(q "select count(*) from runs" 2>/dev/null || echo 0)" 0
+
+out=$("$DEVNET" run "$SCN/smoke.yaml" --provider swarm $TCP $SETS \
+    --set resources.cpus=1 --set resources.memory=256MiB \
+    --db "$DB" --run-dir "$RUNS" 2>&1)
+rc=$?
+printf '%s\n' "$out"
+expect_eq "devnet run --provider swarm exits 0" "$rc" 0
+expect_eq "resources: limits in the Compose file" \
+    "$(cat "$RUNS"/1-*/devnet-*.yml | grep -c 'memory: "268435456"')" 3
+expect_eq "two runs stored, both ok" \
+    "$(q "select count(*) from runs where status = 'ok'")" 2
+nmetrics=$(q "select count(*) from metrics where source = 'node'")
+for run in $(q "select id from runs order by id"); do
+	expect_eq "run $run: deployed as a stack" \
+	    "$(q "select count(*) from events where run_id = $run and
+	    kind = 'deploy'")" 1
+	ls "$RUNS"/"$run"-*/devnet-*-"$run".yml >/dev/null 2>&1 &&
+		ok "run $run: the Compose file is in the trial dir" ||
+		fail "run $run: no devnet-*-$run.yml in the trial dir"
+	expect_eq "run $run: nodes.host is the task's host ($SELF)" \
+	    "$(q "select count(*) from nodes where run_id = $run and
+	    host = '$SELF'")" 3
+	for node in 0 1 2; do
+		got=$(q "select count(distinct metric_id) from samples
+		    where run_id = $run and node = $node")
+		expect_eq "run $run node $node has every node metric" "$got" \
+		    "$nmetrics"
+		cg=$(q "select max(value) from samples s join metrics m on
+		    m.id = s.metric_id where run_id = $run and node = $node
+		    and m.name = 'cgroup_mem_bytes'")
+		[ "${cg%.*}" -gt 0 ] 2>/dev/null &&
+			ok "run $run node $node cgroup_mem_bytes $cg" ||
+			fail "run $run node $node cgroup_mem_bytes '$cg'"
+	done
+	fact() {
+		q "select value from run_facts
+		    where run_id = $run and key = '$1'"
+	}
+	sub=$(fact tx_submitted)
+	inc=$(fact tx_included)
+	fl=$(fact tx_failed)
+	pend=$(fact tx_pending)
+	dup=$(fact tx_duplicates)
+	[ "$sub" -gt 0 ] 2>/dev/null && ok "run $run submitted $sub" ||
+		fail "run $run submitted '$sub'"
+	expect_eq "run $run: included + failed + pending = submitted" \
+	    "$((inc + fl + pend))" "$sub"
+	expect_eq "run $run: nothing pending" "$pend" 0
+	expect_eq "run $run: nothing included twice" "$dup" 0
+	expect_eq "run $run: one state hash across nodes" \
+	    "$(q "select count(distinct value) from run_facts
+	    where run_id = $run and key = 'state_hash'")" 1
+done
+expect_eq "nothing labelled left after the runs" "$(labelled)" 0
+
+# Kill devnet itself: its stack outlives it; the next run removes it.
+"$DEVNET" run "$SCN/smoke.yaml" --provider swarm $TCP --set duration=60s \
+    --set repeats=1 --db "$DB" --run-dir "$RUNS" --quiet >/dev/null 2>&1 &
+dpid=$!
+for _ in $(seq 1 150); do
+	# its stack is devnet-PID-RUN: its containers are named so
+	[ "$(docker ps -q --filter name=devnet-$dpid- | wc -l)" -ge 3 ] &&
+		break
+	sleep 0.2
+done
+sleep 1
+kill -9 "$dpid"
+wait "$dpid" 2>/dev/null
+left=$(labelled)
+[ "$left" -ge 6 ] &&
+	ok "services and containers outlive a SIGKILLed devnet ($left)" ||
+	fail "services and containers after SIGKILL: '$left'"
+out=$("$DEVNET" run "$SCN/smoke.yaml" --provider swarm $TCP \
+    --set duration=2s --set warmup=1s --set repeats=1 \
+    --db "$DB" --run-dir "$RUNS" 2>&1)
+rc=$?
+printf '%s\n' "$out"
+expect_eq "the next run exits 0" "$rc" 0
+expect_match "the next run sweeps what the killed one left" "$out" \
+    "removed [0-9]+ Docker object"
+expect_eq "nothing labelled left after the sweep" "$(labelled)" 0
+finish
