@@ -162,6 +162,8 @@ on_sample(struct collector *c, const struct dn_hdr *h,
 	n->have_seq = 1;
 	n->next_seq = h->seq + 1;
 	n->last_msg_ns = dn_now_ns();
+	if (tm != INT64_MIN)
+		n->samples++;	/* accepted for the trial: each one stored */
 	if (s->flags & DN_SAMPLE_FINAL)
 		n->final_seen = 1;
 	for (i = 0; i < count; i++)

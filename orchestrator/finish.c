@@ -122,8 +122,13 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 	}
 	pthread_mutex_unlock(t->store_mu);
 
-	for (k = 0; k < t->nnodes; k++)
+	for (k = 0; k < t->nnodes; k++) {
 		lost += t->nodes[k].lost;
+		/* SAMPLE messages the collector accepted for the trial from
+		 * node K: a test can check each one was stored, under K. */
+		trial_fact(t, k, "samples_received", "%lld",
+		    (long long)t->nodes[k].samples);
+	}
 	trial_fact(t, -1, "lost_samples", "%lld", (long long)lost);
 	trial_fact(t, -1, "rejected_msgs", "%lld", (long long)t->rejected);
 	/* devnet's own cost: collector, load generator, main loop and nng
