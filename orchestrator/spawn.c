@@ -2,7 +2,6 @@
  * spawn.c: fork/exec of node processes (see spawn.h).  Nothing here knows
  * what a node is.
  */
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "spawn.h"
+#include "child-setup.h"
 #include "clock.h"
 #include "xalloc.h"
 
@@ -80,10 +80,7 @@ spawn_start(struct proc *p, char *const *argv, char *const *env_add,
 		/* Child: async-signal-safe calls only until exec. */
 		sigset_t	none;
 
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(126); /* the orchestrator died already */
+		dn_child_setup(parent);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGINT, SIG_DFL);
