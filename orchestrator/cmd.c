@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "spawn.h"
 
 void
 cmd_usage(const struct cmd_entry *e, FILE *out)
@@ -32,22 +33,11 @@ const char *
 cmd_default_node_binary(void)
 {
 	static char	path[PATH_MAX];
-	char		self[PATH_MAX - 16];
-	ssize_t		n;
-	char		*slash;
 
 	if (path[0] != '\0')
 		return (path);
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		return ("devnet-node");
-	self[n] = '\0';
-	if ((slash = strrchr(self, '/')) != NULL)
-		*slash = '\0';
-	snprintf(path, sizeof(path), "%s/devnet-node", self);
-	return (path);
+	return (spawn_beside_self("devnet-node", path, sizeof(path)));
 }
-
 
 int
 cmd_bad_option(const struct cmd_entry *e, const char *arg)

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +193,23 @@ spawn_status_str(int status, char *buf, size_t len)
 		    WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?");
 	else
 		snprintf(buf, len, "status %d", status);
+	return (buf);
+}
+
+const char *
+spawn_beside_self(const char *name, char *buf, size_t cap)
+{
+	char	self[PATH_MAX - 16];
+	ssize_t	n;
+	char	*slash;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return (name);
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) != NULL)
+		*slash = '\0';
+	snprintf(buf, cap, "%s/%s", self, name);
 	return (buf);
 }
 
