@@ -24,7 +24,6 @@
 #include "store.h"
 #include "xalloc.h"
 
-#define MAX_METRICS	64
 #define CHART_W		1080
 #define CHART_H		250
 #define PAD_L		104	/* room for "650 switches/s" */
@@ -815,7 +814,7 @@ cmd_report_exec(int argc, char **argv)
 	struct history_opts	 ho = { .metrics = NULL };
 	int			 history = 0;
 	const char		*db = CMD_DEFAULT_DB, *output = NULL;
-	const char		*metrics[MAX_METRICS];
+	const char		*metrics[CMD_MAX_METRICS];
 	struct compare_opts	 opts = { .metrics = metrics };
 	struct compare_result	*r = NULL;
 	struct dn_store		*s = NULL;
@@ -834,11 +833,9 @@ cmd_report_exec(int argc, char **argv)
 			output = optarg;
 			break;
 		case 'm':
-			if (opts.nmetrics == MAX_METRICS) {
-				cmd_error("too many --metric options");
+			if (cmd_add_metric(metrics, &opts.nmetrics,
+			    optarg) != 0)
 				return (CMD_EXIT_USAGE);
-			}
-			metrics[opts.nmetrics++] = optarg;
 			break;
 		case 't':
 		case 'u':

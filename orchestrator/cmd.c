@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "compare.h"
 #include "spawn.h"
 
 void
@@ -45,4 +46,27 @@ cmd_bad_option(const struct cmd_entry *e, const char *arg)
 	cmd_error("%s: unknown option or missing value '%s' (see 'devnet %s "
 	    "--help')", e->name, arg, e->name);
 	return (CMD_EXIT_USAGE);
+}
+
+int
+cmd_add_metric(const char **metrics, size_t *n, const char *arg)
+{
+	if (*n == CMD_MAX_METRICS) {
+		cmd_error("too many --metric options (at most %d)",
+		    CMD_MAX_METRICS);
+		return (CMD_EXIT_USAGE);
+	}
+	metrics[(*n)++] = arg;
+	return (0);
+}
+
+int
+cmd_list_format(const char *arg, int *format)
+{
+	if (compare_format_parse(arg, format) != 0 ||
+	    *format == COMPARE_MARKDOWN) {
+		cmd_error("unknown format '%s' (table, csv or json)", arg);
+		return (CMD_EXIT_USAGE);
+	}
+	return (0);
 }
