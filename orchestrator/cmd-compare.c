@@ -13,7 +13,6 @@
 #include "store.h"
 #include "xalloc.h"
 
-#define MAX_METRICS	64
 
 static const char compare_help[] =
     "A and B are each a run id (12), a comma list of run ids (12,14), or\n"
@@ -74,7 +73,7 @@ cmd_compare_exec(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char		*db = CMD_DEFAULT_DB, *metrics[MAX_METRICS];
+	const char		*db = CMD_DEFAULT_DB, *metrics[CMD_MAX_METRICS];
 	struct compare_opts	 opts = { .metrics = metrics, .named = 1 };
 	struct dn_store		*s = NULL;
 	char			*cause = NULL, *title = NULL;
@@ -89,12 +88,9 @@ cmd_compare_exec(int argc, char **argv)
 			db = optarg;
 			break;
 		case 'm':
-			if (opts.nmetrics == MAX_METRICS) {
-				cmd_error("too many --metric options (at most "
-				    "%d)", MAX_METRICS);
+			if (cmd_add_metric(metrics, &opts.nmetrics,
+			    optarg) != 0)
 				return (CMD_EXIT_USAGE);
-			}
-			metrics[opts.nmetrics++] = optarg;
 			break;
 		case 'F':
 			if (compare_fail_on_parse(optarg, &fail_on) != 0) {

@@ -16,7 +16,6 @@
 #include "history.h"
 #include "store.h"
 
-#define MAX_METRICS	64
 
 static const char history_help[] =
     "Every finished run of the scenario, in commit order (runs built from\n"
@@ -266,7 +265,7 @@ cmd_history_exec(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char		*db = CMD_DEFAULT_DB, *metrics[MAX_METRICS];
+	const char		*db = CMD_DEFAULT_DB, *metrics[CMD_MAX_METRICS];
 	struct history_opts	 o;
 	struct history		*h = NULL;
 	struct dn_store		*s = NULL;
@@ -289,20 +288,13 @@ cmd_history_exec(int argc, char **argv)
 			o.variant = optarg;
 			break;
 		case 'm':
-			if (o.nmetrics == MAX_METRICS) {
-				cmd_error("too many --metric options (at most "
-				    "%d)", MAX_METRICS);
+			if (cmd_add_metric(metrics, &o.nmetrics,
+			    optarg) != 0)
 				return (CMD_EXIT_USAGE);
-			}
-			metrics[o.nmetrics++] = optarg;
 			break;
 		case 'f':
-			if (compare_format_parse(optarg, &format) != 0 ||
-			    format == COMPARE_MARKDOWN) {
-				cmd_error("unknown format '%s' (table, json "
-				    "or csv)", optarg);
+			if (cmd_list_format(optarg, &format) != 0)
 				return (CMD_EXIT_USAGE);
-			}
 			break;
 		case 'r':
 			o.repo = optarg;

@@ -24,7 +24,6 @@
 #include "store.h"
 #include "xalloc.h"
 
-#define MAX_METRICS	64
 #define CHART_W		1080
 #define CHART_H		250
 #define PAD_L		104	/* room for "650 switches/s" */
@@ -93,20 +92,6 @@ static const char css[] =
 
 #define COLOR_A	"#2563eb"
 #define COLOR_B	"#ea580c"
-
-static void
-html_text(FILE *out, const char *s)
-{
-	for (; s != NULL && *s != '\0'; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
 
 /* --- data: per side, per bin quantiles of one base metric ------------- */
 
@@ -611,7 +596,7 @@ svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 		    "stroke=\"#e5e7eb\"/><text x=\"%d\" y=\"%.1f\" "
 		    "font-size=\"11\" fill=\"#6b7280\" text-anchor=\"end\">",
 		    PAD_L, CHART_W - PAD_R, y, y, PAD_L - 6, y + 4);
-		html_text(out, buf);
+		compare_markup_str(out, buf, 0);
 		fputs("</text>\n", out);
 	}
 	tunit = time_unit(cd->t_span, &tdiv);
@@ -647,7 +632,7 @@ svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 			continue;
 		px = xmap((double)x->t_ms, &xs);
 		fprintf(out, "<g><title>");
-		html_text(out, x->text);
+		compare_markup_str(out, x->text, 0);
 		fprintf(out, "</title><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" "
 		    "y2=\"%d\" stroke=\"%s\" stroke-dasharray=\"3 3\" "
 		    "stroke-opacity=\"0.8\"/><path d=\"M%.1f %d l-5 -8 h10 z\" "
@@ -686,12 +671,12 @@ verdict_table(FILE *out, const struct compare_result *r)
 		compare_fmt_value(row->a.median, row->unit, va, sizeof(va));
 		compare_fmt_value(row->b.median, row->unit, vb, sizeof(vb));
 		fprintf(out, "<tr><td class=\"l\" title=\"");
-		html_text(out, row->desc);
+		compare_markup_str(out, row->desc, 0);
 		fprintf(out, "\"><a href=\"#m-%s\">%s</a></td><td>", dn_metric_defs[
 		    row->base_metric].name, row->name);
-		html_text(out, va);
+		compare_markup_str(out, va, 0);
 		fputs("</td><td>", out);
-		html_text(out, vb);
+		compare_markup_str(out, vb, 0);
 		if (isnan(row->delta_pct))
 			fputs("</td><td>-", out);
 		else if (row->significant)
@@ -729,32 +714,32 @@ write_report(struct dn_store *s, const struct compare_result *r,
 		goto out;
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
 	    "charset=\"utf-8\"><title>devnet report: ");
-	html_text(out, r->a.spec);
+	compare_markup_str(out, r->a.spec, 0);
 	fputs(" vs ", out);
-	html_text(out, r->b.spec);
+	compare_markup_str(out, r->b.spec, 0);
 	fprintf(out, "</title>\n<style>\n%s</style></head><body><main>\n",
 	    css);
 	fputs("<h1>devnet A/B report</h1>\n<p class=\"sub\">", out);
 	fprintf(out, "<span class=\"sw\" style=\"background:%s\"></span>"
 	    "<b>A</b> = ", COLOR_A);
-	html_text(out, r->a.spec);
+	compare_markup_str(out, r->a.spec, 0);
 	fputs(" (runs ", out);
 	runs_list(out, &r->a);
 	fprintf(out, ") &nbsp; <span class=\"sw\" style=\"background:%s\">"
 	    "</span><b>B</b> = ", COLOR_B);
-	html_text(out, r->b.spec);
+	compare_markup_str(out, r->b.spec, 0);
 	fputs(" (runs ", out);
 	runs_list(out, &r->b);
 	fputs(") &middot; database ", out);
-	html_text(out, db);
+	compare_markup_str(out, db, 0);
 	fprintf(out, " &middot; %s</p>\n<div class=\"note\">", when);
-	html_text(out, r->unit_note);
+	compare_markup_str(out, r->unit_note, 0);
 	fprintf(out, ". Threshold %.3g%%; p is Holm-adjusted over %zu "
 	    "metrics; <b>~</b> = not significant.</div>\n", r->threshold_pct,
 	    r->nrows);
 	for (i = 0; i < r->nwarnings; i++) {
 		fputs("<div class=\"warn\">", out);
-		html_text(out, r->warnings[i]);
+		compare_markup_str(out, r->warnings[i], 0);
 		fputs("</div>\n", out);
 	}
 	fputs("<h2>Verdict</h2>\n", out);
@@ -782,7 +767,7 @@ write_report(struct dn_store *s, const struct compare_result *r,
 		    "<p class=\"d\">", dn_metric_defs[m].name,
 		    dn_metric_defs[m].name, dn_metric_defs[m].kind ==
 		    DN_KIND_C ? " (per-second rate)" : "");
-		html_text(out, dn_metric_defs[m].desc);
+		compare_markup_str(out, dn_metric_defs[m].desc, 0);
 		for (j = i; j < r->nrows; j++) {
 			if (r->rows[j].base_metric != m)
 				continue;
@@ -829,7 +814,7 @@ cmd_report_exec(int argc, char **argv)
 	struct history_opts	 ho = { .metrics = NULL };
 	int			 history = 0;
 	const char		*db = CMD_DEFAULT_DB, *output = NULL;
-	const char		*metrics[MAX_METRICS];
+	const char		*metrics[CMD_MAX_METRICS];
 	struct compare_opts	 opts = { .metrics = metrics };
 	struct compare_result	*r = NULL;
 	struct dn_store		*s = NULL;
@@ -848,11 +833,9 @@ cmd_report_exec(int argc, char **argv)
 			output = optarg;
 			break;
 		case 'm':
-			if (opts.nmetrics == MAX_METRICS) {
-				cmd_error("too many --metric options");
+			if (cmd_add_metric(metrics, &opts.nmetrics,
+			    optarg) != 0)
 				return (CMD_EXIT_USAGE);
-			}
-			metrics[opts.nmetrics++] = optarg;
 			break;
 		case 't':
 		case 'u':

@@ -48,12 +48,8 @@ cmd_runs_exec(int argc, char **argv)
 			db = optarg;
 			break;
 		case 'f':
-			if (compare_format_parse(optarg, &format) != 0 ||
-			    format == COMPARE_MARKDOWN) {
-				cmd_error("unknown format '%s' (table, csv or "
-				    "json)", optarg);
+			if (cmd_list_format(optarg, &format) != 0)
 				return (CMD_EXIT_USAGE);
-			}
 			break;
 		case 'h':
 			cmd_usage(&cmd_runs_entry, stdout);

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "compare.h"
+#include "spawn.h"
 
 void
 cmd_usage(const struct cmd_entry *e, FILE *out)
@@ -32,22 +34,11 @@ const char *
 cmd_default_node_binary(void)
 {
 	static char	path[PATH_MAX];
-	char		self[PATH_MAX - 16];
-	ssize_t		n;
-	char		*slash;
 
 	if (path[0] != '\0')
 		return (path);
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		return ("devnet-node");
-	self[n] = '\0';
-	if ((slash = strrchr(self, '/')) != NULL)
-		*slash = '\0';
-	snprintf(path, sizeof(path), "%s/devnet-node", self);
-	return (path);
+	return (spawn_beside_self("devnet-node", path, sizeof(path)));
 }
-
 
 int
 cmd_bad_option(const struct cmd_entry *e, const char *arg)
@@ -55,4 +46,27 @@ cmd_bad_option(const struct cmd_entry *e, const char *arg)
 	cmd_error("%s: unknown option or missing value '%s' (see 'devnet %s "
 	    "--help')", e->name, arg, e->name);
 	return (CMD_EXIT_USAGE);
+}
+
+int
+cmd_add_metric(const char **metrics, size_t *n, const char *arg)
+{
+	if (*n == CMD_MAX_METRICS) {
+		cmd_error("too many --metric options (at most %d)",
+		    CMD_MAX_METRICS);
+		return (CMD_EXIT_USAGE);
+	}
+	metrics[(*n)++] = arg;
+	return (0);
+}
+
+int
+cmd_list_format(const char *arg, int *format)
+{
+	if (compare_format_parse(arg, format) != 0 ||
+	    *format == COMPARE_MARKDOWN) {
+		cmd_error("unknown format '%s' (table, csv or json)", arg);
+		return (CMD_EXIT_USAGE);
+	}
+	return (0);
 }

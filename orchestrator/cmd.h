@@ -49,6 +49,17 @@ void	 cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * CMD_EXIT_USAGE. */
 int	 cmd_bad_option(const struct cmd_entry *e, const char *arg);
 
+/* How many --metric options a command takes (compare, history, report). */
+#define CMD_MAX_METRICS	64
+/* Append the value ARG of a --metric option to METRICS (CMD_MAX_METRICS
+ * entries, *N in use).  0, or says there are too many and returns
+ * CMD_EXIT_USAGE. */
+int	 cmd_add_metric(const char **metrics, size_t *n, const char *arg);
+/* Parse the --format ARG of a command that prints a listing (table, csv
+ * or json; no markdown) into *FORMAT (COMPARE_*).  0, or says what it
+ * takes and returns CMD_EXIT_USAGE. */
+int	 cmd_list_format(const char *arg, int *format);
+
 /* The devnet-node installed beside this devnet executable (static
  * storage). */
 const char *cmd_default_node_binary(void);

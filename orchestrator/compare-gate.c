@@ -60,38 +60,6 @@ count_verdicts(const struct compare_result *r, size_t *worse,
 	}
 }
 
-/* S as XML character data or attribute value. */
-static void
-xml_str(FILE *out, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\'':
-			fputs("&apos;", out);
-			break;
-		default:
-			/* Control characters are not allowed in XML 1.0. */
-			if ((unsigned char)*s < 0x20 && *s != '\n' &&
-			    *s != '\t')
-				fputc('?', out);
-			else
-				fputc(*s, out);
-		}
-	}
-}
-
 void
 compare_junit_begin(FILE *out)
 {
@@ -114,7 +82,7 @@ compare_junit_render(const struct compare_result *r, const char *name,
 
 	count_verdicts(r, &worse, &better, &same);
 	fputs("  <testsuite name=\"", out);
-	xml_str(out, name);
+	compare_markup_str(out, name, 1);
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 	    "skipped=\"0\">\n", r->nrows, worse);
 	for (i = 0; i < r->nrows; i++) {
@@ -123,9 +91,9 @@ compare_junit_render(const struct compare_result *r, const char *name,
 		compare_fmt_value(row->a.median, row->unit, va, sizeof(va));
 		compare_fmt_value(row->b.median, row->unit, vb, sizeof(vb));
 		fputs("    <testcase classname=\"devnet.", out);
-		xml_str(out, name);
+		compare_markup_str(out, name, 1);
 		fputs("\" name=\"", out);
-		xml_str(out, row->name);
+		compare_markup_str(out, row->name, 1);
 		fputs("\">", out);
 		msg = dn_xasprintf("%s: A %s, B %s, delta %+.2f%% "
 		    "(95%% CI %+.1f%% to %+.1f%%), p %.3g (Holm), n %zu+%zu, "
@@ -135,13 +103,13 @@ compare_junit_render(const struct compare_result *r, const char *name,
 		if (strcmp(row->verdict, "worse") == 0) {
 			fputs("\n      <failure type=\"worse\" message=\"",
 			    out);
-			xml_str(out, msg);
+			compare_markup_str(out, msg, 1);
 			fputs("\">", out);
-			xml_str(out, row->desc);
+			compare_markup_str(out, row->desc, 1);
 			fputs("</failure>\n    ", out);
 		} else {
 			fputs("<system-out>", out);
-			xml_str(out, msg);
+			compare_markup_str(out, msg, 1);
 			fputs("</system-out>", out);
 		}
 		fputs("</testcase>\n", out);

@@ -1,8 +1,8 @@
 /*
  * compare-render.c: print a struct compare_result as a benchstat-like
  * table, markdown, CSV or JSON (the JSON shape is stable:
- * docs/statistics.md), and the value formatting (KiB, k) that `devnet
- * report` shares.
+ * docs/statistics.md), and the value formatting (KiB, k) and markup
+ * escaping that `devnet report` and the JUnit output share.
  *
  * Not here: the analysis (compare.c); `devnet report`'s HTML
  * (cmd-report.c).
@@ -208,6 +208,37 @@ compare_json_str(FILE *out, const char *s)
 			fputc(c, out);
 	}
 	fputc('"', out);
+}
+
+void
+compare_markup_str(FILE *out, const char *s, int xml)
+{
+	for (; s != NULL && *s != '\0'; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs(xml ? "&apos;" : "'", out);
+			break;
+		default:
+			/* Control characters are not allowed in XML 1.0. */
+			if (xml && (unsigned char)*s < 0x20 && *s != '\n' &&
+			    *s != '\t')
+				fputc('?', out);
+			else
+				fputc(*s, out);
+		}
+	}
 }
 
 static void

@@ -187,6 +187,11 @@ void	 compare_fmt_value(double v, const char *unit, char *buf,
 /* Write S to OUT as a JSON string, with the escapes RFC 8259 requires
  * (also used by qtab.c). */
 void	 compare_json_str(FILE *out, const char *s);
+/* Write S (NULL writes nothing) to OUT as markup text or attribute value:
+ * &, <, >, " escaped; with XML also ' as &apos; and control characters
+ * but newline and tab (not allowed in XML 1.0) as '?'.  HTML pages
+ * (cmd-report.c, report-history.c) pass 0, JUnit (compare-gate.c) 1. */
+void	 compare_markup_str(FILE *out, const char *s, int xml);
 
 /*
  * The CI gate (compare-gate.c).  --fail-on worse|changed: a command exits

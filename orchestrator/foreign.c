@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "runner-internal.h"
+#include "spawn.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -41,20 +42,10 @@ const char *
 runner_probe_path(void)
 {
 	static char	path[PATH_MAX];
-	char		self[PATH_MAX - 16];
-	ssize_t		n;
-	char		*slash;
 
 	if (path[0] != '\0')
 		return (path);
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		return ("devnet-probe");
-	self[n] = '\0';
-	if ((slash = strrchr(self, '/')) != NULL)
-		*slash = '\0';
-	snprintf(path, sizeof(path), "%s/devnet-probe", self);
-	return (path);
+	return (spawn_beside_self("devnet-probe", path, sizeof(path)));
 }
 
 static const struct scn_node *

@@ -85,13 +85,7 @@ plan_tcp_base(const struct scenario *s, const struct scn_variant *v)
 	    2 * s->network.nodes * (int)(v - s->variants));
 }
 
-/* A growing NULL-terminated array of owned strings. */
-struct strv {
-	char	**v;
-	size_t	  n, cap;
-};
-
-static void
+void
 strv_add(struct strv *a, char *s)
 {
 	if (a->n + 2 > a->cap) {
@@ -102,7 +96,7 @@ strv_add(struct strv *a, char *s)
 	a->v[a->n] = NULL;
 }
 
-static void
+void
 strv_flag(struct strv *a, const char *flag, char *value)
 {
 	strv_add(a, dn_xstrdup(flag));

@@ -49,29 +49,6 @@ static const char css[] =
     "svg text{font-size:11px;fill:#4b5563}\n"
     "code{font-size:12.5px}\n";
 
-static void
-html(FILE *out, const char *s)
-{
-	for (; s != NULL && *s != '\0'; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
-			fputc(*s, out);
-		}
-	}
-}
-
 static const char *
 run_label(const struct history_run *r, char *buf, size_t cap)
 {
@@ -103,13 +80,13 @@ changes_table(FILE *out, const struct history *h,
 		    sizeof(mb));
 		compare_fmt_value(c->cp.mean_after, sr->unit, ma, sizeof(ma));
 		fputs("<tr><td class=l><code>", out);
-		html(out, range);
+		compare_markup_str(out, range, 0);
 		fputs("</code></td><td class=l>", out);
-		html(out, run_label(&h->runs[sr->run[c->cp.index - 1]], la,
-		    sizeof(la)));
+		compare_markup_str(out, run_label(&h->runs[sr->run[
+		    c->cp.index - 1]], la, sizeof(la)), 0);
 		fputs("</td><td class=l>", out);
-		html(out, run_label(&h->runs[sr->run[c->cp.index]], lb,
-		    sizeof(lb)));
+		compare_markup_str(out, run_label(&h->runs[sr->run[
+		    c->cp.index]], lb, sizeof(lb)), 0);
 		fprintf(out, "</td><td>%zu</td><td>%s</td><td>%s</td>"
 		    "<td>%+.1f%%</td><td>%.2g</td><td class=\"l %s\">%s</td>"
 		    "</tr>\n", c->cp.index, mb, ma, c->cp.change_pct, c->cp.p,
@@ -181,7 +158,8 @@ chart(FILE *out, const struct history *h, const struct history_series *sr)
 		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" "
 		    "fill=\"#1f2937\"><title>run %lld, ", X(i), Y(sr->v[i]),
 		    (long long)h->runs[sr->run[i]].id);
-		html(out, run_label(&h->runs[sr->run[i]], lab, sizeof(lab)));
+		compare_markup_str(out, run_label(&h->runs[sr->run[i]], lab,
+		    sizeof(lab)), 0);
 		fprintf(out, ": %s</title></circle>\n", v);
 	}
 	step = sr->n > 24 ? (sr->n + 23) / 24 : 1;
@@ -190,7 +168,7 @@ chart(FILE *out, const struct history *h, const struct history_series *sr)
 		    "rotate(30)\">", X(i), PT + (int)ph + 12);
 		run_label(&h->runs[sr->run[i]], lab, sizeof(lab));
 		lab[14] = '\0';	/* an axis label, not the whole name */
-		html(out, lab);
+		compare_markup_str(out, lab, 0);
 		fputs("</text>\n", out);
 	}
 	fputs("</svg>\n", out);
@@ -211,15 +189,15 @@ page(FILE *out, const struct history *h, const char *db)
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head>"
 	    "<meta charset=\"utf-8\"><title>devnet history: ", out);
-	html(out, h->scenario);
+	compare_markup_str(out, h->scenario, 0);
 	fprintf(out, "</title>\n<style>%s</style></head><body><main>\n"
 	    "<h1>History of ", css);
-	html(out, h->scenario);
+	compare_markup_str(out, h->scenario, 0);
 	fprintf(out, "</h1>\n<p class=sub>%zu runs, %zu commits; ",
 	    h->nruns, h->ncommits);
-	html(out, h->order);
+	compare_markup_str(out, h->order, 0);
 	fputs(". Database <code>", out);
-	html(out, db);
+	compare_markup_str(out, db, 0);
 	fprintf(out, "</code>, written %s. Change points: E-divisive means "
 	    "with Hunter's t-test, p &lt; 0.001 (docs/statistics.md). A "
 	    "range <code>A..B</code> means: after A, up to and including B."
@@ -240,7 +218,7 @@ page(FILE *out, const struct history *h, const char *db)
 		sr = &h->series[j];
 		fprintf(out, "<div class=chart id=\"%s\"><h3>%s</h3>"
 		    "<p class=d>", sr->name, sr->name);
-		html(out, sr->desc);
+		compare_markup_str(out, sr->desc, 0);
 		fprintf(out, " (%s; %s is better); %zu points, %zu change "
 		    "point%s</p>\n", sr->unit, sr->better, sr->n,
 		    sr->nchanges, sr->nchanges == 1 ? "" : "s");

@@ -277,6 +277,18 @@ int	 plan_node_argv(const struct scenario *, const struct scn_variant *,
 	    char ***env, char **cause);
 void	 plan_argv_free(char **);
 
+/* A growing NULL-terminated array of owned strings, for building argv
+ * and env arrays (plan.c, plan-foreign.c): start zeroed, hand out .v,
+ * release with plan_argv_free.  strv_add takes S (NULL adds a
+ * terminator only: reset n to 0 after); strv_flag adds a copy of
+ * FLAG, then takes VALUE. */
+struct strv {
+	char	**v;
+	size_t	  n, cap;
+};
+void	 strv_add(struct strv *, char *s);
+void	 strv_flag(struct strv *, const char *flag, char *value);
+
 /* 1 if VARIANT's nodes are programs run by devnet-probe. */
 int	 plan_is_foreign(const struct scn_variant *);
 /* 1 if any variant of S runs foreign nodes. */

@@ -2,12 +2,12 @@
  * spawn.c: fork/exec of node processes (see spawn.h).  Nothing here knows
  * what a node is.
  */
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "spawn.h"
+#include "child-setup.h"
 #include "clock.h"
 #include "xalloc.h"
 
@@ -80,10 +81,7 @@ spawn_start(struct proc *p, char *const *argv, char *const *env_add,
 		/* Child: async-signal-safe calls only until exec. */
 		sigset_t	none;
 
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(126); /* the orchestrator died already */
+		dn_child_setup(parent);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGINT, SIG_DFL);
@@ -195,6 +193,23 @@ spawn_status_str(int status, char *buf, size_t len)
 		    WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?");
 	else
 		snprintf(buf, len, "status %d", status);
+	return (buf);
+}
+
+const char *
+spawn_beside_self(const char *name, char *buf, size_t cap)
+{
+	char	self[PATH_MAX - 16];
+	ssize_t	n;
+	char	*slash;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return (name);
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) != NULL)
+		*slash = '\0';
+	snprintf(buf, cap, "%s/%s", self, name);
 	return (buf);
 }
 

@@ -45,6 +45,13 @@ int	 spawn_stop_all(struct proc *const *ps, int n, int grace_ms);
 /* Describe a wait status ("exit 1", "killed by SIGSEGV") into BUF. */
 const char *spawn_status_str(int status, char *buf, size_t len);
 
+/*
+ * The program NAME installed beside this executable: "<dir of
+ * /proc/self/exe>/NAME" written into BUF of CAP bytes and returned, or
+ * NAME itself (left to PATH) when /proc/self/exe cannot be read.
+ */
+const char *spawn_beside_self(const char *name, char *buf, size_t cap);
+
 /* The last NLINES lines of PATH as a new string (caller frees), or NULL. */
 char	*spawn_tail(const char *path, int nlines);
 

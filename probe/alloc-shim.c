@@ -6,10 +6,12 @@
  * Defines malloc, calloc, realloc, reallocarray, free, memalign,
  * aligned_alloc, posix_memalign, valloc and pvalloc, forwards each to
  * glibc's __libc_* function (no dlsym, so no calloc-inside-dlsym
- * recursion) and counts calls and usable bytes, the same way devnet-node's
- * built-in counter does (metrics/alloc.c).  The counters live in the file
- * named by DN_ALLOC_SHM (layout: alloc-shm.h), mapped MAP_SHARED at the
- * first allocation: no thread, no socket, no lock in the host process.
+ * recursion) and counts calls and usable bytes with the very code of
+ * devnet-node's built-in counter (metrics/agent/alloc-interpose.h; this
+ * file adds reallocarray and owns the counters).  The counters live in
+ * the file named by DN_ALLOC_SHM (layout: alloc-shm.h), mapped MAP_SHARED
+ * at the first allocation: no thread, no socket, no lock in the host
+ * process.
  *
  * Initialisation runs inside the first malloc, so it uses only getenv,
  * open, mmap and close (none allocates).  Allocations of other threads
@@ -31,28 +33,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "alloc-shm.h"
 
-extern void	*__libc_malloc(size_t);
-extern void	*__libc_calloc(size_t, size_t);
-extern void	*__libc_realloc(void *, size_t);
-extern void	 __libc_free(void *);
-extern void	*__libc_memalign(size_t, size_t);
-extern void	*__libc_valloc(size_t);
-extern void	*__libc_pvalloc(size_t);
-
-/* The interposed entry points (their prototypes come from <stdlib.h> and
- * <malloc.h>; these keep -Wmissing-prototypes quiet). */
-void	*pvalloc(size_t);
+/* Only the shim interposes this one (its prototype comes from <stdlib.h>
+ * with _DEFAULT_SOURCE; this keeps -Wmissing-prototypes quiet). */
 void	*reallocarray(void *, size_t, size_t);
 
 enum { ST_NONE, ST_BUSY, ST_MAPPED, ST_OFF };
@@ -127,76 +118,16 @@ get_slot(void)
 	return (s);
 }
 
-static inline void
-bump(_Atomic uint64_t *c, uint64_t v, int shared)
+static inline int
+slot_shared(const struct dn_ashm_slot *s)
 {
-	if (shared)
-		atomic_fetch_add_explicit(c, v, memory_order_relaxed);
-	else
-		atomic_store_explicit(c,
-		    atomic_load_explicit(c, memory_order_relaxed) + v,
-		    memory_order_relaxed);
+	return (s == &shm->overflow);
 }
 
-static inline void
-count(void *p, int is_free, size_t usable)
-{
-	struct dn_ashm_slot	*s;
-	int			 shared;
-
-	if (p == NULL || (s = get_slot()) == NULL)
-		return;
-	shared = s == &shm->overflow;
-	if (is_free) {
-		bump(&s->frees, 1, shared);
-		bump(&s->free_bytes, usable, shared);
-	} else {
-		bump(&s->allocs, 1, shared);
-		bump(&s->alloc_bytes, usable, shared);
-	}
-}
-
-#define COUNT_ALLOC(p)	count((p), 0, (p) ? malloc_usable_size(p) : 0)
-
-void *
-malloc(size_t n)
-{
-	void	*p = __libc_malloc(n);
-
-	COUNT_ALLOC(p);
-	return (p);
-}
-
-void *
-calloc(size_t n, size_t sz)
-{
-	void	*p = __libc_calloc(n, sz);
-
-	COUNT_ALLOC(p);
-	return (p);
-}
-
-void *
-realloc(void *old, size_t n)
-{
-	size_t	 oldsz;
-	void	*p;
-
-	if (old == NULL) {
-		p = __libc_realloc(NULL, n);
-		COUNT_ALLOC(p);
-		return (p);
-	}
-	/* The old size must be read before: afterwards the block may be
-	 * someone else's.  A failed realloc leaves OLD alone. */
-	oldsz = malloc_usable_size(old);
-	p = __libc_realloc(old, n);
-	if (p == NULL && n != 0)
-		return (NULL);
-	count(old, 1, oldsz);
-	COUNT_ALLOC(p);
-	return (p);
-}
+/* The entry points themselves (malloc & co.), shared with devnet-node's
+ * built-in counter, counting through get_slot() and slot_shared() above. */
+#define DN_ALLOC_SLOT	struct dn_ashm_slot
+#include "alloc-interpose.h"
 
 void *
 reallocarray(void *old, size_t n, size_t sz)
@@ -208,63 +139,4 @@ reallocarray(void *old, size_t n, size_t sz)
 		return (NULL);
 	}
 	return (realloc(old, total));
-}
-
-void
-free(void *p)
-{
-	if (p != NULL)
-		count(p, 1, malloc_usable_size(p));
-	__libc_free(p);
-}
-
-void *
-memalign(size_t align, size_t n)
-{
-	void	*p = __libc_memalign(align, n);
-
-	COUNT_ALLOC(p);
-	return (p);
-}
-
-void *
-aligned_alloc(size_t align, size_t n)
-{
-	void	*p = __libc_memalign(align, n);
-
-	COUNT_ALLOC(p);
-	return (p);
-}
-
-int
-posix_memalign(void **pp, size_t align, size_t n)
-{
-	void	*p;
-
-	if (align < sizeof(void *) || (align & (align - 1)) != 0)
-		return (EINVAL);
-	p = __libc_memalign(align, n);
-	if (p == NULL)
-		return (ENOMEM);
-	COUNT_ALLOC(p);
-	*pp = p;
-	return (0);
-}
-
-void *
-valloc(size_t n)
-{
-	void	*p = __libc_valloc(n);
-
-	COUNT_ALLOC(p);
-	return (p);
-}
-
-void *
-pvalloc(size_t n)
-{
-	void	*p = __libc_pvalloc(n);
-
-	COUNT_ALLOC(p);
-	return (p);
 }

@@ -1,10 +1,10 @@
 /*
  * child.c: the probe's child, COMMAND (see probe.h).  Fork/exec with an
- * argv (PATH searched, never a shell) into its own process group, the
- * same death-signal dance as orchestrator/spawn.c, signals to the group,
- * and reaping without and with WNOWAIT.  Knows nothing of metrics.
+ * argv (PATH searched, never a shell) into its own process group with the
+ * same death signal as orchestrator/spawn.c (dn_child_setup), signals to
+ * the group, and reaping without and with WNOWAIT.  Knows nothing of
+ * metrics.
  */
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "child-setup.h"
 #include "probe.h"
 #include "xalloc.h"
 
@@ -80,10 +81,7 @@ child_start(struct probe_child *c, const struct probe_opts *o,
 		const char	*what = "cannot execute";
 		int		 fd, s;
 
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(126);	/* the probe died already */
+		dn_child_setup(parent);
 		for (s = 1; s < NSIG; s++) {
 			if (s != SIGKILL && s != SIGSTOP)
 				signal(s, SIG_DFL);

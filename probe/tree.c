@@ -35,7 +35,6 @@
  * gauges keep the last walk's values instead of dropping to 0.
  */
 #include <sys/resource.h>
-#include <sys/syscall.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -48,6 +47,7 @@
 
 #include "metric-table.h"
 #include "probe.h"
+#include "procfs.h"
 #include "xalloc.h"
 
 #define TREE_MAX	4096	/* processes followed per walk */
@@ -88,20 +88,6 @@ struct tree {
 };
 
 static ssize_t
-slurp_fd(int fd, char *buf, size_t cap)
-{
-	ssize_t	n;
-
-	if (fd < 0)
-		return (-1);
-	n = pread(fd, buf, cap - 1, 0);
-	if (n < 0)
-		return (-1);
-	buf[n] = '\0';
-	return (n);
-}
-
-static ssize_t
 slurp_path(const char *path, char *buf, size_t cap)
 {
 	ssize_t	n;
@@ -109,7 +95,7 @@ slurp_path(const char *path, char *buf, size_t cap)
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return (-1);
-	n = slurp_fd(fd, buf, cap);
+	n = dn_procfs_read(fd, buf, cap);
 	close(fd);
 	return (n);
 }
@@ -123,59 +109,6 @@ open_task_file(pid_t pid, pid_t tid, const char *name)
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", (int)pid,
 	    (int)tid, name);
 	return (open(path, O_RDONLY | O_CLOEXEC));
-}
-
-/* Value after NAME at a line start of BUF ("VmHWM:\t  123 kB"), or 0. */
-static unsigned long long
-field(const char *buf, const char *name)
-{
-	const char	*p = buf;
-	size_t		 len = strlen(name);
-
-	while (p != NULL && *p != '\0') {
-		if (strncmp(p, name, len) == 0)
-			return (strtoull(p + len, NULL, 10));
-		p = strchr(p, '\n');
-		if (p != NULL)
-			p++;
-	}
-	return (0);
-}
-
-/* Entries of an open directory fd (rewound), minus "." and "..": each
- * name goes to FN (may be NULL); returns how many. */
-static int
-each_dirent(int dirfd, void (*fn)(void *, const char *), void *arg)
-{
-	char	buf[4096];
-	long	n, off;
-	int	count = 0;
-
-	if (dirfd < 0 || lseek(dirfd, 0, SEEK_SET) == -1)
-		return (0);
-	for (;;) {
-		n = syscall(SYS_getdents64, dirfd, buf, sizeof(buf));
-		if (n <= 0)
-			break;
-		for (off = 0; off < n;) {
-			/* struct linux_dirent64: u64 ino, s64 off, u16
-			 * reclen, u8 type, char name[] */
-			unsigned short	reclen;
-			const char	*name = buf + off + 19;
-
-			memcpy(&reclen, buf + off + 16, sizeof(reclen));
-			if (reclen == 0)
-				break;
-			if (strcmp(name, ".") != 0 &&
-			    strcmp(name, "..") != 0) {
-				count++;
-				if (fn != NULL)
-					fn(arg, name);
-			}
-			off += reclen;
-		}
-	}
-	return (count);
 }
 
 static void
@@ -333,12 +266,12 @@ slurp_kept(int *fd, pid_t pid, pid_t tid, const char *name, char *buf,
 {
 	ssize_t	n;
 
-	if (*fd >= 0 && (n = slurp_fd(*fd, buf, cap)) >= 0)
+	if (*fd >= 0 && (n = dn_procfs_read(*fd, buf, cap)) >= 0)
 		return (n);
 	close_fd(fd);
 	if ((*fd = open_task_file(pid, tid, name)) == -1)
 		return (-1);
-	return (slurp_fd(*fd, buf, cap));
+	return (dn_procfs_read(*fd, buf, cap));
 }
 
 static void
@@ -373,8 +306,10 @@ visit_thread(void *arg, const char *name)
 		parse_children(w->q, buf);
 	if (slurp_kept(&th->fd_status, e->pid, tid, "status", buf,
 	    sizeof(buf)) > 0) {
-		w->vol += (double)field(buf, "voluntary_ctxt_switches:");
-		w->invol += (double)field(buf, "nonvoluntary_ctxt_switches:");
+		w->vol += (double)dn_procfs_field(buf,
+		    "voluntary_ctxt_switches:");
+		w->invol += (double)dn_procfs_field(buf,
+		    "nonvoluntary_ctxt_switches:");
 	}
 }
 
@@ -405,38 +340,6 @@ find(struct tree *t, pid_t pid)
 	return (NULL);
 }
 
-/* Parse /proc/PID/stat into F (F[i] = field i, 1-based, from 3 on);
- * returns the state character or 0. */
-static char
-parse_stat(const char *buf, unsigned long long *f, int nf)
-{
-	const char	*p = strrchr(buf, ')');
-	char		*end;
-	char		 state;
-	int		 i;
-
-	if (p == NULL || p[1] != ' ' || p[2] == '\0')
-		return (0);
-	state = p[2];
-	p += 3;
-	for (i = 4; i < nf; i++) {
-		while (*p == ' ')
-			p++;
-		f[i] = strtoull(p, &end, 10);
-		if (end == p) {
-			/* negative fields (priority) parse as 0 */
-			if (*p == '-') {
-				f[i] = 0;
-				p++;
-				(void)strtoull(p, &end, 10);
-			} else
-				break;
-		}
-		p = end;
-	}
-	return (state);
-}
-
 void
 tree_read(struct tree *t, double *v)
 {
@@ -463,8 +366,9 @@ tree_read(struct tree *t, double *v)
 
 		if (e != NULL && e->seen)
 			continue;	/* listed twice (raced a reparent) */
-		if (e != NULL && (slurp_fd(e->fd_stat, buf, sizeof(buf)) <= 0
-		    || (state = parse_stat(buf, f, 25)) == 0 ||
+		if (e != NULL && (dn_procfs_read(e->fd_stat, buf,
+		    sizeof(buf)) <= 0 ||
+		    (state = dn_procfs_stat(buf, f, 25)) == 0 ||
 		    f[22] != e->start)) {
 			/* gone, or the pid was reused */
 			ent_retire(t, e);
@@ -480,8 +384,9 @@ tree_read(struct tree *t, double *v)
 			e = &t->ents[t->n];
 			if (ent_open(e, pid) != 0)
 				continue;
-			if (slurp_fd(e->fd_stat, buf, sizeof(buf)) <= 0 ||
-			    (state = parse_stat(buf, f, 25)) == 0) {
+			if (dn_procfs_read(e->fd_stat, buf,
+			    sizeof(buf)) <= 0 ||
+			    (state = dn_procfs_stat(buf, f, 25)) == 0) {
 				ent_close(e);
 				continue;
 			}
@@ -501,21 +406,23 @@ tree_read(struct tree *t, double *v)
 			live[DN_M_THREADS] += (double)f[20];
 			live[DN_M_RSS_BYTES] += (double)f[24] *
 			    (double)t->page;
-			if (slurp_fd(e->fd_status, buf, sizeof(buf)) > 0)
-				live[DN_M_HWM_BYTES] +=
-				    (double)field(buf, "VmHWM:") * 1024;
-			live[DN_M_FDS] += each_dirent(e->fd_fd, NULL, NULL);
+			if (dn_procfs_read(e->fd_status, buf,
+			    sizeof(buf)) > 0)
+				live[DN_M_HWM_BYTES] += (double)
+				    dn_procfs_field(buf, "VmHWM:") * 1024;
+			live[DN_M_FDS] += dn_procfs_dirents(e->fd_fd, NULL,
+			    NULL);
 		}
-		if (slurp_fd(e->fd_io, buf, sizeof(buf)) > 0) {
+		if (dn_procfs_read(e->fd_io, buf, sizeof(buf)) > 0) {
 			live[DN_M_IO_READ_BYTES] +=
-			    (double)field(buf, "read_bytes:");
+			    (double)dn_procfs_field(buf, "read_bytes:");
 			live[DN_M_IO_WRITE_BYTES] +=
-			    (double)field(buf, "write_bytes:");
+			    (double)dn_procfs_field(buf, "write_bytes:");
 		}
 		/* threads: their children (processes forked by any thread)
 		 * and their context switches */
 		w.e = e;
-		each_dirent(e->fd_task, visit_thread, &w);
+		dn_procfs_dirents(e->fd_task, visit_thread, &w);
 		drop_unseen_threads(e);
 		if (w.vol > e->ctx_vol)
 			e->ctx_vol = w.vol;
@@ -609,7 +516,7 @@ tree_signal_all(struct tree *t, int sig)
 		snprintf(path, sizeof(path), "/proc/%d/task", (int)w.pid);
 		if ((fd = open(path, O_RDONLY | O_DIRECTORY |
 		    O_CLOEXEC)) != -1) {
-			each_dirent(fd, sig_thread, &w);
+			dn_procfs_dirents(fd, sig_thread, &w);
 			close(fd);
 		}
 		if (kill(w.pid, sig) == 0)

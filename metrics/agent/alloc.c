@@ -2,39 +2,26 @@
  * alloc.c: the allocation counter (alloc.h), built only with DN_ALLOC_COUNT.
  *
  * Defines the glibc allocation entry points in the executable and forwards
- * them to __libc_*.  Each thread owns one counter slot (claimed on its
- * first allocation from a static array, so claiming allocates nothing);
- * only that thread writes it, with relaxed atomic loads and stores, which
- * compile to plain moves: a few ns per call and no shared cache line.  The
- * reader sums all slots.  Threads beyond DN_ALLOC_SLOTS share one overflow
- * slot updated with atomic adds.  Slots of exited threads keep their counts
- * (the counters are cumulative), so nothing is lost when threads come and go.
+ * them to __libc_*; the entry points are alloc-interpose.h, shared with the
+ * LD_PRELOAD shim probe/alloc-shim.c, and this file owns the counters.
+ * Each thread owns one counter slot (claimed on its first allocation from
+ * a static array, so claiming allocates nothing); only that thread writes
+ * it, with relaxed atomic loads and stores, which compile to plain moves: a
+ * few ns per call and no shared cache line.  The reader sums all slots.
+ * Threads beyond DN_ALLOC_SLOTS share one overflow slot updated with atomic
+ * adds.  Slots of exited threads keep their counts (the counters are
+ * cumulative), so nothing is lost when threads come and go.
  *
  * Nothing in this file may allocate, take a lock that allocation might
  * need, or use dynamic TLS (initial-exec only: no __tls_get_addr malloc).
  */
-#include <errno.h>
-#include <malloc.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
-
-extern void	*__libc_malloc(size_t);
-extern void	*__libc_calloc(size_t, size_t);
-extern void	*__libc_realloc(void *, size_t);
-extern void	 __libc_free(void *);
-extern void	*__libc_memalign(size_t, size_t);
-extern void	*__libc_valloc(size_t);
-extern void	*__libc_pvalloc(size_t);
-
-/* The interposed entry points (declared to keep -Wmissing-prototypes
- * quiet; their real prototypes come from <stdlib.h>/<malloc.h>). */
-void	*pvalloc(size_t);
 
 #define DN_ALLOC_SLOTS	1024
 
@@ -52,17 +39,6 @@ static atomic_uint	 nslots;
 static __thread struct slot *my_slot
     __attribute__((tls_model("initial-exec")));
 
-static inline void
-bump(_Atomic uint64_t *c, uint64_t v, int shared)
-{
-	if (shared)
-		atomic_fetch_add_explicit(c, v, memory_order_relaxed);
-	else
-		atomic_store_explicit(c,
-		    atomic_load_explicit(c, memory_order_relaxed) + v,
-		    memory_order_relaxed);
-}
-
 static inline struct slot *
 get_slot(void)
 {
@@ -75,132 +51,16 @@ get_slot(void)
 	return (my_slot);
 }
 
-static inline void
-count_alloc(void *p)
+static inline int
+slot_shared(const struct slot *s)
 {
-	struct slot	*s;
-
-	if (p == NULL)
-		return;
-	s = get_slot();
-	bump(&s->allocs, 1, s == &overflow);
-	bump(&s->alloc_bytes, malloc_usable_size(p), s == &overflow);
+	return (s == &overflow);
 }
 
-static inline void
-count_free(void *p)
-{
-	struct slot	*s;
-
-	if (p == NULL)
-		return;
-	s = get_slot();
-	bump(&s->frees, 1, s == &overflow);
-	bump(&s->free_bytes, malloc_usable_size(p), s == &overflow);
-}
-
-void *
-malloc(size_t n)
-{
-	void	*p = __libc_malloc(n);
-
-	count_alloc(p);
-	return (p);
-}
-
-void *
-calloc(size_t n, size_t sz)
-{
-	void	*p = __libc_calloc(n, sz);
-
-	count_alloc(p);
-	return (p);
-}
-
-void *
-realloc(void *old, size_t n)
-{
-	void	*p;
-
-	if (old == NULL) {
-		p = __libc_realloc(NULL, n);
-		count_alloc(p);
-		return (p);
-	}
-	/* Count the old block as freed only if realloc gives it up; its size
-	 * must be read before, since afterwards it may belong to another. */
-	{
-		size_t		 oldsz = malloc_usable_size(old);
-		struct slot	*s;
-
-		p = __libc_realloc(old, n);
-		if (p == NULL && n != 0)
-			return (NULL);	/* failed: OLD untouched */
-		s = get_slot();
-		bump(&s->frees, 1, s == &overflow);
-		bump(&s->free_bytes, oldsz, s == &overflow);
-		count_alloc(p);
-	}
-	return (p);
-}
-
-void
-free(void *p)
-{
-	count_free(p);
-	__libc_free(p);
-}
-
-void *
-memalign(size_t align, size_t n)
-{
-	void	*p = __libc_memalign(align, n);
-
-	count_alloc(p);
-	return (p);
-}
-
-void *
-aligned_alloc(size_t align, size_t n)
-{
-	void	*p = __libc_memalign(align, n);
-
-	count_alloc(p);
-	return (p);
-}
-
-int
-posix_memalign(void **pp, size_t align, size_t n)
-{
-	void	*p;
-
-	if (align < sizeof(void *) || (align & (align - 1)) != 0)
-		return (EINVAL);
-	p = __libc_memalign(align, n);
-	if (p == NULL)
-		return (ENOMEM);
-	count_alloc(p);
-	*pp = p;
-	return (0);
-}
-
-void *
-valloc(size_t n)
-{
-	void	*p = __libc_valloc(n);
-
-	count_alloc(p);
-	return (p);
-}
-
-void *
-pvalloc(size_t n)
-{
-	void	*p = __libc_pvalloc(n);
-
-	count_alloc(p);
-	return (p);
-}
+/* The entry points themselves (malloc & co.), shared with the LD_PRELOAD
+ * shim, counting through get_slot() and slot_shared() above. */
+#define DN_ALLOC_SLOT	struct slot
+#include "alloc-interpose.h"
 
 int
 dn_alloc_enabled(void)

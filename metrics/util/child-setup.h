@@ -1,0 +1,21 @@
+/*
+ * child-setup.h: the first steps of a forked child that devnet runs and
+ * must not outlive its parent (orchestrator/spawn.c's nodes, devnet-probe's
+ * COMMAND).  Not fork, exec, signal dispositions or file descriptors:
+ * those differ between the callers and stay with them.
+ */
+#ifndef DN_CHILD_SETUP_H
+#define DN_CHILD_SETUP_H
+
+#include <sys/types.h>
+
+/*
+ * In the child, right after fork: make it the leader of its own process
+ * group (so a signal to the group reaches whatever it starts), have the
+ * kernel SIGKILL it when the parent dies, and _exit(126) if PARENT (the
+ * parent's pid, taken before fork) died before that took hold.  Only
+ * async-signal-safe calls; returns only in a child whose parent lives.
+ */
+void	 dn_child_setup(pid_t parent);
+
+#endif
