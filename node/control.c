@@ -82,14 +82,25 @@ check_ready(struct node *n)
 		return;
 	if (n->agent != NULL && !dn_agent_connected(n->agent))
 		return;
+	/*
+	 * The orchestrator waits for this HELLO and for nothing else: one
+	 * that could not be sent (a full pipe on a crowded machine) would
+	 * leave the node applying blocks but never ready.  So the node is
+	 * ready only once its HELLO is on its way; until then the control
+	 * loop calls again and it tries again.
+	 */
+	if (n->agent != NULL) {
+		dn_put_u32(hello, (uint32_t)getpid());
+		dn_put_u32(hello + 4, 0);
+		if (dn_agent_send(n->agent, DN_MSG_HELLO, hello,
+		    sizeof(hello), 1000) != 0) {
+			nlog(n, "DN-NODE-HELLO-RETRY", "HELLO not sent; "
+			    "trying again");
+			return;
+		}
+	}
 	atomic_store(&n->ready_ns, dn_now_ns());
 	atomic_store(&n->ready, 1);
 	nlog(n, "DN-NODE-READY", "index=%u nodes=%u pid=%d in=%s ctl=%s",
 	    n->o.index, n->o.nodes, (int)getpid(), n->in_url, n->ctl_url);
-	if (n->agent != NULL) {
-		dn_put_u32(hello, (uint32_t)getpid());
-		dn_put_u32(hello + 4, 0);
-		(void)dn_agent_send(n->agent, DN_MSG_HELLO, hello,
-		    sizeof(hello), 1000);
-	}
 }
