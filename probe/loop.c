@@ -24,6 +24,13 @@
  * a NAMED message with the extractors whose names are not in the table.
  * With --prom-url, one scrape per sample once COMMAND is ready (scrape.c);
  * its table names go into the SAMPLE, the others into the NAMED message.
+ * The scrape is started at the sample's time and read SETTLE later, when
+ * a page the node writes in many small pieces sits whole in the socket:
+ * then the whole sample (the /proc tree too) is taken and sent.  The loop
+ * never polls the scrape's socket itself, so the probe wakes twice per
+ * sample, not once per write of the node (docs/benchmarks.md, probe
+ * cost).  A page not whole by then is read again every SETTLE until its
+ * timeout.
  */
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -53,6 +60,7 @@
 #define FINAL_TIMEOUT_MS	500
 #define HELLO_TIMEOUT_MS	1000
 #define SENDBUF_MSGS		1024
+#define SETTLE_MS		30	/* at most a tenth of the interval */
 
 struct run {
 	struct probe_opts	*o;
@@ -66,6 +74,14 @@ struct run {
 	int			 sigfd;
 	struct dn_http		*http;		/* http ready checks, scrape */
 	struct scrape		*scrape;
+	/* The periodic scrape in flight, and its result for sample(). */
+	int			 scraping;
+	uint64_t		 scrape_check_ns;
+	int			 have_cur_scrape;
+	double			 cs_values[DN_METRIC_COUNT];
+	uint64_t		 cs_present;
+	struct dn_named		*cs_named;
+	size_t			 cs_nn;
 	/* The scrape taken when told to stop, for the final sample. */
 	int			 have_last_scrape;
 	double			 ls_values[DN_METRIC_COUNT];
@@ -185,13 +201,17 @@ sample(struct run *r, int final)
 	present |= 1ull << DN_M_LOG_LINES;
 	named = dn_xcalloc(r->o->next + r->o->nprom + 1, sizeof(*named));
 	if (r->scrape != NULL) {
-		/* Only a ready, running COMMAND is asked: before, a refused
-		 * connection is no failure; after, there is nobody to ask. */
-		if (r->ready && !r->child.reaped && !final)
-			(void)scrape_run(r->scrape, scrape_timeout(r),
-			    s.values, &present, named, &nn,
-			    r->o->next + r->o->nprom);
-		else if (final && r->have_last_scrape) {
+		/* The scrape of this interval (start_sample), if any. */
+		if (!final && r->have_cur_scrape) {
+			for (i = 0; i < DN_METRIC_COUNT; i++) {
+				if (r->cs_present & (1ull << i))
+					s.values[i] = r->cs_values[i];
+			}
+			present |= r->cs_present;
+			memcpy(named, r->cs_named, r->cs_nn *
+			    sizeof(*named));
+			nn = r->cs_nn;
+		} else if (final && r->have_last_scrape) {
 			for (i = 0; i < DN_METRIC_COUNT; i++) {
 				if (r->ls_present & (1ull << i))
 					s.values[i] = r->ls_values[i];
@@ -251,6 +271,76 @@ sample(struct run *r, int final)
 	free(named);
 }
 
+/* A tenth of the interval, at most SETTLE_MS, at least 1 ms. */
+static uint64_t
+settle_ns(const struct run *r)
+{
+	int	ms = r->o->interval_ms / 10;
+
+	ms = ms > SETTLE_MS ? SETTLE_MS : ms < 1 ? 1 : ms;
+	return ((uint64_t)ms * 1000000u);
+}
+
+/*
+ * Read what has arrived of the scrape in flight (waiting at most WAIT_MS
+ * for it); once it is over, take and send the sample with its result (a
+ * failed scrape: its metrics absent).
+ */
+static void
+scrape_check(struct run *r, int wait_ms)
+{
+	int	rv;
+
+	rv = scrape_step(r->scrape, wait_ms, r->cs_values, &r->cs_present,
+	    r->cs_named, &r->cs_nn, r->o->next + r->o->nprom);
+	if (rv == 1) {
+		r->scrape_check_ns = dn_now_ns() + settle_ns(r);
+		return;
+	}
+	r->scraping = 0;
+	r->have_cur_scrape = 1;
+	sample(r, 0);
+	r->have_cur_scrape = 0;
+}
+
+/* A scrape in flight that cannot wait any longer: finish it now. */
+static void
+scrape_finish(struct run *r)
+{
+	while (r->scraping)
+		scrape_check(r, 50);
+}
+
+/*
+ * The sample is due.  Only a ready, running COMMAND is scraped (before,
+ * a refused connection is no failure; after, there is nobody to ask):
+ * then the GET is sent now and the sample taken when it is read
+ * (scrape_check); else the sample is taken now.
+ */
+static void
+start_sample(struct run *r)
+{
+	if (r->scraping)
+		scrape_finish(r);
+	if (r->scrape == NULL || !r->ready || r->child.reaped) {
+		sample(r, 0);
+		return;
+	}
+	r->cs_present = 0;
+	r->cs_nn = 0;
+	if (r->cs_named == NULL)
+		r->cs_named = dn_xcalloc(r->o->next + r->o->nprom + 1,
+		    sizeof(*r->cs_named));
+	if (scrape_start(r->scrape, scrape_timeout(r)) != 0) {
+		r->have_cur_scrape = 1;
+		sample(r, 0);
+		r->have_cur_scrape = 0;
+		return;
+	}
+	r->scraping = 1;
+	r->scrape_check_ns = dn_now_ns() + settle_ns(r);
+}
+
 /* --- lifecycle ------------------------------------------------------- */
 
 /*
@@ -280,6 +370,7 @@ begin_stop(struct run *r, int sig, const char *why)
 	if (r->stopping)
 		return;
 	r->stopping = 1;
+	scrape_finish(r);
 	last_scrape(r);
 	say("DN-PROBE-STOP", "%s: SIG%s to pid %d's group, SIGKILL in %d ms",
 	    why, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
@@ -513,6 +604,7 @@ teardown(struct run *r)
 	tree_free(r->tree);
 	scrape_close(r->scrape);
 	free(r->ls_named);
+	free(r->cs_named);
 	dn_http_close(r->http);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
@@ -614,13 +706,18 @@ probe_run(struct probe_opts *o)
 			}
 		}
 		now = dn_now_ns();
+		if (r.scraping && now >= r.scrape_check_ns)
+			scrape_check(&r, 0);
 		if (now >= r.next_sample_ns) {
-			sample(&r, 0);
+			start_sample(&r);
 			while (r.next_sample_ns <= now)
 				r.next_sample_ns +=
 				    (uint64_t)o->interval_ms * 1000000u;
 		}
+		now = dn_now_ns();
 		timeout = ms_until(now, r.next_sample_ns, 1000);
+		if (r.scraping)
+			timeout = ms_until(now, r.scrape_check_ns, timeout);
 		if (!r.ready && !r.stopping && timeout > READY_POLL_MS)
 			timeout = READY_POLL_MS;
 		if (r.kill_at_ns != 0)
@@ -642,6 +739,7 @@ probe_run(struct probe_opts *o)
 			}
 		}
 	}
+	scrape_finish(&r);
 	sample(&r, 1);
 	code = r.ready_timed_out ? PROBE_EXIT_READY_TIMEOUT :
 	    child_exit_code(r.child.status);

@@ -208,6 +208,17 @@ void	 scrape_close(struct scrape *s);
 int	 scrape_run(struct scrape *s, int timeout_ms, double *values,
 	    uint64_t *present, struct dn_named *named, size_t *nn,
 	    size_t cap);
+/*
+ * scrape_run in two steps, for the event loop: scrape_start sends the
+ * GET and returns at once (-1: failed already, counted); scrape_step
+ * reads what has arrived after waiting at most WAIT_MS for it, and
+ * returns 1 while the GET is in flight, else what scrape_run returns,
+ * with the same outputs.  Call scrape_step at least every TIMEOUT_MS.
+ */
+int	 scrape_start(struct scrape *s, int timeout_ms);
+int	 scrape_step(struct scrape *s, int wait_ms, double *values,
+	    uint64_t *present, struct dn_named *named, size_t *nn,
+	    size_t cap);
 /* Scrapes that failed so far, and scrapes done. */
 uint64_t scrape_failures(const struct scrape *s);
 uint64_t scrape_count(const struct scrape *s);

@@ -2,7 +2,10 @@
  * scrape.c: the Prometheus scrape of devnet-probe (--prom-url, --prom-map,
  * --prom-keep; probe.h).  One GET per sample interval through metrics/
  * http (libcurl, one handle kept, so the connection stays open), the page
- * read with prom.h's dn_prom_sum into one value per wanted name.
+ * read with prom.h's dn_prom_sum into one value per wanted name.  The
+ * event loop (loop.c) starts the GET and reads the answer a little later
+ * (scrape_start, scrape_step), so that the page is read whole instead of
+ * one wake-up per write of the server.
  *
  * Rules (docs/probe.md):
  *   - A name with several label sets (a counter per method, per code)
@@ -81,17 +84,33 @@ failed(struct scrape *s, const char *why)
 }
 
 int
-scrape_run(struct scrape *s, int timeout_ms, double *values,
+scrape_start(struct scrape *s, int timeout_ms)
+{
+	char	*cause = NULL;
+
+	s->count++;
+	if (dn_http_get_start(s->http, s->o->prom_url, timeout_ms, &s->page,
+	    &cause) != 0) {
+		failed(s, cause);
+		free(cause);
+		return (-1);
+	}
+	return (0);
+}
+
+int
+scrape_step(struct scrape *s, int wait_ms, double *values,
     uint64_t *present, struct dn_named *named, size_t *nn, size_t cap)
 {
 	const struct probe_opts	*o = s->o;
 	char			*cause = NULL, why[160];
 	long			 status = 0;
 	size_t			 i;
+	int			 rv;
 
-	s->count++;
-	if (dn_http_get(s->http, o->prom_url, timeout_ms, &status, &s->page,
-	    &cause) != 0) {
+	if ((rv = dn_http_get_poll(s->http, wait_ms, &status, &cause)) == 1)
+		return (1);
+	if (rv != 0) {
 		failed(s, cause);
 		free(cause);
 		return (-1);
@@ -125,6 +144,21 @@ scrape_run(struct scrape *s, int timeout_ms, double *values,
 		(*nn)++;
 	}
 	return (0);
+}
+
+int
+scrape_run(struct scrape *s, int timeout_ms, double *values,
+    uint64_t *present, struct dn_named *named, size_t *nn, size_t cap)
+{
+	int	rv;
+
+	if (scrape_start(s, timeout_ms) != 0)
+		return (-1);
+	/* libcurl cuts the wait short at its own timeout */
+	while ((rv = scrape_step(s, 1000, values, present, named, nn,
+	    cap)) == 1)
+		;
+	return (rv);
 }
 
 uint64_t

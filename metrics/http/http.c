@@ -18,9 +18,18 @@
 #define BODY_MAX_DEFAULT	((size_t)64 << 20)
 #define GET_BUFFER_SIZE		(256L * 1024)
 
+/*
+ * The easy handle lives in a private multi handle even for blocking GETs:
+ * one connection cache for both, so a scrape started with
+ * dn_http_get_start and a ready check through dn_http_get share the
+ * kept connection.
+ */
 struct dn_http {
-	CURL	*easy;
-	char	 err[CURL_ERROR_SIZE];
+	CURL		*easy;
+	CURLM		*multi;
+	int		 busy;		/* easy is added to multi */
+	char		*url;		/* of the GET in flight, for causes */
+	char		 err[CURL_ERROR_SIZE];
 };
 
 /* One request of a multi handle; easy handles are kept for reuse. */
@@ -112,9 +121,10 @@ dn_http_open(struct dn_http **hp, char **cause)
 	if (init_once(cause) != 0)
 		return (-1);
 	h = dn_xcalloc(1, sizeof(*h));
-	if ((h->easy = curl_easy_init()) == NULL) {
+	if ((h->easy = curl_easy_init()) == NULL ||
+	    (h->multi = curl_multi_init()) == NULL) {
 		*cause = dn_xstrdup("cannot create a libcurl handle");
-		free(h);
+		dn_http_close(h);
 		return (-1);
 	}
 	*hp = h;
@@ -126,24 +136,30 @@ dn_http_close(struct dn_http *h)
 {
 	if (h == NULL)
 		return;
-	curl_easy_cleanup(h->easy);
+	dn_http_get_abort(h);
+	if (h->multi != NULL)
+		curl_multi_cleanup(h->multi);
+	if (h->easy != NULL)
+		curl_easy_cleanup(h->easy);
 	free(h);
 }
 
 int
-dn_http_get(struct dn_http *h, const char *url, int timeout_ms,
-    long *status, struct dn_http_buf *body, char **cause)
+dn_http_get_start(struct dn_http *h, const char *url, int timeout_ms,
+    struct dn_http_buf *body, char **cause)
 {
-	CURLcode	rc;
+	CURLMcode	mc;
+	int		running;
 
+	dn_http_get_abort(h);
 	curl_easy_reset(h->easy);
 	curl_easy_setopt(h->easy, CURLOPT_URL, url);
 	curl_easy_setopt(h->easy, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
 	curl_easy_setopt(h->easy, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h->easy, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(h->easy, CURLOPT_ERRORBUFFER, h->err);
-	/* A 150 kB /metrics page in a few reads instead of ten or more
-	 * (fewer wake-ups of the probe; docs/benchmarks.md). */
+	/* Room for a whole 150 kB /metrics page per read, once it sits in
+	 * the socket (docs/benchmarks.md, probe cost). */
 	curl_easy_setopt(h->easy, CURLOPT_BUFFERSIZE, GET_BUFFER_SIZE);
 	h->err[0] = '\0';
 	if (body != NULL) {
@@ -154,14 +170,78 @@ dn_http_get(struct dn_http *h, const char *url, int timeout_ms,
 		curl_easy_setopt(h->easy, CURLOPT_WRITEDATA, body);
 	} else
 		curl_easy_setopt(h->easy, CURLOPT_WRITEFUNCTION, discard);
-	rc = curl_easy_perform(h->easy);
-	if (rc != CURLE_OK) {
-		*cause = dn_xasprintf("%s: %s", url, h->err[0] != '\0' ?
-		    h->err : curl_easy_strerror(rc));
+	if ((mc = curl_multi_add_handle(h->multi, h->easy)) != CURLM_OK) {
+		*cause = dn_xasprintf("%s: %s", url, curl_multi_strerror(mc));
 		return (-1);
 	}
+	h->busy = 1;
+	h->url = dn_xstrdup(url);
+	/* Sends the request on a kept connection (or starts connecting). */
+	(void)curl_multi_perform(h->multi, &running);
+	return (0);
+}
+
+int
+dn_http_get_poll(struct dn_http *h, int wait_ms, long *status,
+    char **cause)
+{
+	CURLMsg		*msg;
+	CURLcode	 rc = CURLE_OK;
+	int		 running, left, done = 0;
+
+	if (!h->busy) {
+		*cause = dn_xstrdup("no request in flight");
+		return (-1);
+	}
+	if (wait_ms > 0)
+		(void)curl_multi_poll(h->multi, NULL, 0, wait_ms, NULL);
+	(void)curl_multi_perform(h->multi, &running);
+	while ((msg = curl_multi_info_read(h->multi, &left)) != NULL) {
+		if (msg->msg == CURLMSG_DONE && msg->easy_handle == h->easy) {
+			rc = msg->data.result;
+			done = 1;
+		}
+	}
+	if (!done)
+		return (1);
+	curl_multi_remove_handle(h->multi, h->easy);
+	h->busy = 0;
+	if (rc != CURLE_OK) {
+		*cause = dn_xasprintf("%s: %s", h->url, h->err[0] != '\0' ?
+		    h->err : curl_easy_strerror(rc));
+		free(h->url);
+		h->url = NULL;
+		return (-1);
+	}
+	free(h->url);
+	h->url = NULL;
 	curl_easy_getinfo(h->easy, CURLINFO_RESPONSE_CODE, status);
 	return (0);
+}
+
+void
+dn_http_get_abort(struct dn_http *h)
+{
+	if (!h->busy)
+		return;
+	curl_multi_remove_handle(h->multi, h->easy);
+	h->busy = 0;
+	free(h->url);
+	h->url = NULL;
+}
+
+int
+dn_http_get(struct dn_http *h, const char *url, int timeout_ms,
+    long *status, struct dn_http_buf *body, char **cause)
+{
+	int	rv;
+
+	if (dn_http_get_start(h, url, timeout_ms, body, cause) != 0)
+		return (-1);
+	/* libcurl ends the wait early at its own timeout (TIMEOUT_MS). */
+	while ((rv = dn_http_get_poll(h, 1000, status, cause)) == 1)
+		;
+	return (rv);
 }
 
 /* --- multi ----------------------------------------------------------- */

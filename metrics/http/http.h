@@ -5,10 +5,14 @@
  * the tree calls curl_*.
  *
  * Two shapes:
- *   - struct dn_http: one easy handle for blocking requests, reused so
+ *   - struct dn_http: one GET at a time on one easy handle, reused so
  *     that connections and DNS answers are kept between calls, with a
  *     body buffer reused between calls (a scrape every second allocates
- *     nothing once the buffer has grown).
+ *     nothing once the buffer has grown).  Blocking (dn_http_get), or
+ *     started and driven by the caller's own event loop
+ *     (dn_http_get_start, dn_http_get_poll), so that the caller can let
+ *     a page arrive whole before reading it instead of waking for every
+ *     write of the server (docs/benchmarks.md, probe cost).
  *   - struct dn_http_multi: many requests in flight at once through
  *     libcurl's multi interface, for open-loop load: requests are added
  *     without waiting, and dn_http_multi_run reports each completion.
@@ -54,6 +58,22 @@ void	 dn_http_close(struct dn_http *h);
  */
 int	 dn_http_get(struct dn_http *h, const char *url, int timeout_ms,
 	    long *status, struct dn_http_buf *body, char **cause);
+
+/*
+ * The same GET in two steps, for a caller with its own event loop.
+ * dn_http_get_start sends the request (a GET still in flight is aborted
+ * first) and returns at once: 0, or -1 with *CAUSE.  The answer is read
+ * only by dn_http_get_poll: after waiting at most WAIT_MS for the
+ * socket (0: not at all) it reads what has arrived; returns 1 while the
+ * GET is in flight, else what dn_http_get returns (*STATUS, *CAUSE).
+ * TIMEOUT_MS is enforced by dn_http_get_poll, so call it at least that
+ * often.  dn_http_get_abort drops a GET in flight (none: no-op).
+ */
+int	 dn_http_get_start(struct dn_http *h, const char *url,
+	    int timeout_ms, struct dn_http_buf *body, char **cause);
+int	 dn_http_get_poll(struct dn_http *h, int wait_ms, long *status,
+	    char **cause);
+void	 dn_http_get_abort(struct dn_http *h);
 
 /* --- many requests in flight (libcurl's multi interface) ------------- */
 

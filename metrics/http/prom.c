@@ -41,6 +41,21 @@ skip_blanks(const char *p, const char *end)
 	return (p);
 }
 
+/* 1 if the LEN bytes at P are a metric name. */
+static int
+valid_name(const char *p, size_t len)
+{
+	size_t	i;
+
+	if (len == 0 || !name_start(p[0], 1))
+		return (0);
+	for (i = 1; i < len; i++) {
+		if (!name_char(p[i], 1))
+			return (0);
+	}
+	return (1);
+}
+
 /* Walk one label at *P (blanks, name, '=', quoted value); decode into the
  * buffers when they are not NULL.  0 or -1 with *ERR. */
 static int
@@ -357,16 +372,19 @@ dn_prom_sum(const char *text, size_t len, struct dn_prom_want *w,
 		if (q == le || (q + 1 == le && *q == '\r'))
 			goto next;
 		st->samples++;
+		/* The line's name is a wanted one when it starts with it and
+		 * goes on with no name character: no scan of every line's
+		 * name (most are not wanted). */
 		n0 = q;
-		while (q < le && name_char(*q, 1))
-			q++;
-		nlen = (size_t)(q - n0);
 		for (i = 0; i < nw; i++) {
 			struct dn_prom_sample	 s;
 			const char		*err;
 
-			if (w[i].name_len != nlen ||
-			    memcmp(w[i].name, n0, nlen) != 0)
+			nlen = w[i].name_len;
+			if ((size_t)(le - n0) < nlen || nlen == 0 ||
+			    memcmp(w[i].name, n0, nlen) != 0 ||
+			    (n0 + nlen < le && name_char(n0[nlen], 1)) ||
+			    !valid_name(n0, nlen))
 				continue;
 			if (dn_prom_parse_line(p, (size_t)(le - p), &s,
 			    &err) != 1) {
