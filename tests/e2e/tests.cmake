@@ -5,6 +5,9 @@ foreach(t smoke signals faults bad-input help db-errors report many-variants
 	dn_script_test(e2e ${t} ${DN_TEST_DIR}/${t}.sh TIMEOUT 300)
 endforeach()
 
+# many-variants starts 64 nodes at once: alone, so that it neither starves
+# nor is starved by the tests beside it.
+set_tests_properties(dn.e2e.many-variants PROPERTIES RUN_SERIAL TRUE)
 # 16 short trials: ~100 s alone, far more on a loaded machine or under ASan.
 dn_script_test(e2e verdict ${DN_TEST_DIR}/verdict.sh TIMEOUT 900
     LABELS slow)

@@ -7,7 +7,10 @@ dn_test(store store SOURCES ${DN_TEST_DIR}/test-store.c LIBS dn_store
 add_executable(dn-store-synth ${DN_TEST_DIR}/synth.c)
 dn_target(dn-store-synth)
 target_link_libraries(dn-store-synth PRIVATE dn_store)
-dn_test(store stats SOURCES ${DN_TEST_DIR}/test-stats.c LIBS dn_store)
+# stats and verdict-rules simulate thousands of trial sets: seconds alone,
+# minutes when the machine is crowded or under ASan.
+dn_test(store stats SOURCES ${DN_TEST_DIR}/test-stats.c LIBS dn_store
+    TIMEOUT 300)
 dn_script_test(store compare ${DN_TEST_DIR}/compare.sh TIMEOUT 300)
 dn_test(store changepoint SOURCES ${DN_TEST_DIR}/test-changepoint.c
     LIBS dn_store)
@@ -17,4 +20,4 @@ dn_script_test(store schema ${DN_TEST_DIR}/schema.sh TIMEOUT 120)
 # The verdict rules of compare.c and the power figures of compare-power.c
 # on hand-made observations (no database).
 dn_test(store verdict-rules SOURCES ${DN_TEST_DIR}/test-compare.c
-    LIBS dn_orch TIMEOUT 120)
+    LIBS dn_orch TIMEOUT 300)
