@@ -7,82 +7,11 @@
 # SIGKILLed mid-run and a new run sweeps what it left.  Exits 77
 # (skipped) where Docker is not installed or its daemon cannot start.
 
-STARTED_DOCKERD=
-DOCKERD_LOG=$(mktemp /tmp/dne-dockerd.XXXXXX)
-
-skip() {
-	echo "SKIP: $*"
-	rm -f "$DOCKERD_LOG"
-	exit 77
-}
-
-command -v docker >/dev/null 2>&1 ||
-	skip "no docker CLI (apt-get install docker.io)"
-if ! docker info >/dev/null 2>&1; then
-	command -v dockerd >/dev/null 2>&1 || [ -x /usr/sbin/dockerd ] ||
-		skip "no dockerd"
-	[ "$(id -u)" = 0 ] || skip "dockerd is not running and we are not root"
-	PATH=$PATH:/usr/sbin dockerd --host unix:///var/run/docker.sock \
-	    >"$DOCKERD_LOG" 2>&1 &
-	STARTED_DOCKERD=$!
-	for _ in $(seq 1 100); do
-		docker info >/dev/null 2>&1 && break
-		kill -0 "$STARTED_DOCKERD" 2>/dev/null || break
-		sleep 0.2
-	done
-	if ! docker info >/dev/null 2>&1; then
-		tail -5 "$DOCKERD_LOG" | sed 's/^/    dockerd: /'
-		kill "$STARTED_DOCKERD" 2>/dev/null
-		wait "$STARTED_DOCKERD" 2>/dev/null
-		skip "dockerd would not start"
-	fi
-fi
-
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/docker-lib.sh"
 
-stop_dockerd() {
-	if [ -n "$STARTED_DOCKERD" ]; then
-		kill "$STARTED_DOCKERD" 2>/dev/null
-		for _ in $(seq 1 100); do
-			kill -0 "$STARTED_DOCKERD" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -9 "$STARTED_DOCKERD" 2>/dev/null
-		wait "$STARTED_DOCKERD" 2>/dev/null
-	fi
-	rm -f "$DOCKERD_LOG"
-}
 trap 'rc=$?; stop_dockerd; (exit $rc); cleanup' EXIT
-
-# owners: the devnet.owner label of every object any devnet made
-owners() {
-	local k ids
-	if docker service ls -q >/dev/null 2>&1; then
-		for k in service config; do
-			ids=$(docker $k ls -q --filter label=devnet.owner)
-			[ -n "$ids" ] && docker $k inspect --format \
-			    '{{index .Spec.Labels "devnet.owner"}}' $ids
-		done
-	fi
-	docker container ls -a --filter label=devnet.owner \
-	    --format '{{.Label "devnet.owner"}}'
-	for k in network volume; do
-		docker $k ls --filter label=devnet.owner \
-		    --format '{{.Label "devnet.owner"}}'
-	done
-}
-
-# labelled: how many objects are left by devnets that are gone (other
-# tests' devnets may be running on the same engine meanwhile)
-labelled() {
-	local n=0 o pid
-	for o in $(owners 2>/dev/null); do
-		pid=${o#*:}
-		pid=${pid%%:*}
-		kill -0 "$pid" 2>/dev/null || n=$((n + 1))
-	done
-	echo "$n"
-}
+docker_up || finish
 
 SETS="--set duration=6s --set warmup=2s --set repeats=1"
 out=$("$DEVNET" run "$SCN/smoke.yaml" --provider docker $SETS \

@@ -12,6 +12,7 @@
 # sweeps what it left.  Exits 77 (skipped) where Docker cannot start.
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/docker-lib.sh"
 
 SETS="--set duration=6s --set warmup=2s --set repeats=1"
 # 7 ports (3 nodes x 2 + the collector), away from the other tests'
@@ -39,55 +40,16 @@ expect_match "placement LABEL=VALUE is a constraint" "$out" \
     "node.labels.zone == a"
 
 # --- Docker and a swarm, or skip ------------------------------------------
-STARTED_DOCKERD=
 MADE_SWARM=
-DOCKERD_LOG=$(mktemp /tmp/dne-dockerd.XXXXXX)
 
 undo() {
 	if [ -n "$MADE_SWARM" ]; then
 		docker swarm leave --force >/dev/null 2>&1 ||
 			echo "FAIL: docker swarm leave --force" >&2
 	fi
-	if [ -n "$STARTED_DOCKERD" ]; then
-		kill "$STARTED_DOCKERD" 2>/dev/null
-		for _ in $(seq 1 100); do
-			kill -0 "$STARTED_DOCKERD" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -9 "$STARTED_DOCKERD" 2>/dev/null
-		wait "$STARTED_DOCKERD" 2>/dev/null
-	fi
-	rm -f "$DOCKERD_LOG"
+	stop_dockerd
 }
 trap 'rc=$?; undo; (exit $rc); cleanup' EXIT
-
-docker_up() {
-	command -v docker >/dev/null 2>&1 || {
-		skip "no docker CLI (apt-get install docker.io)"
-		return 1
-	}
-	docker info >/dev/null 2>&1 && return 0
-	if ! command -v dockerd >/dev/null 2>&1 && [ ! -x /usr/sbin/dockerd ]
-	then
-		skip "no dockerd"
-		return 1
-	fi
-	[ "$(id -u)" = 0 ] || {
-		skip "dockerd is not running and we are not root"
-		return 1
-	}
-	PATH=$PATH:/usr/sbin dockerd --host unix:///var/run/docker.sock \
-	    >"$DOCKERD_LOG" 2>&1 &
-	STARTED_DOCKERD=$!
-	for _ in $(seq 1 100); do
-		docker info >/dev/null 2>&1 && return 0
-		kill -0 "$STARTED_DOCKERD" 2>/dev/null || break
-		sleep 0.2
-	done
-	tail -5 "$DOCKERD_LOG" | sed 's/^/    dockerd: /'
-	skip "dockerd would not start"
-	return 1
-}
 
 swarm_state() {
 	docker info --format '{{.Swarm.LocalNodeState}}' 2>/dev/null
@@ -112,34 +74,6 @@ fi
 [ "$(swarm_state)" = active ] || { skip "swarm state $(swarm_state)"; finish; }
 SELF=$(docker node ls --format '{{if .Self}}{{.Hostname}}{{end}}' |
     grep .)
-
-# owners: the devnet.owner label of every object any devnet made
-owners() {
-	local k ids
-	for k in service config; do
-		ids=$(docker $k ls -q --filter label=devnet.owner)
-		[ -n "$ids" ] && docker $k inspect --format \
-		    '{{index .Spec.Labels "devnet.owner"}}' $ids
-	done
-	docker container ls -a --filter label=devnet.owner \
-	    --format '{{.Label "devnet.owner"}}'
-	for k in network volume; do
-		docker $k ls --filter label=devnet.owner \
-		    --format '{{.Label "devnet.owner"}}'
-	done
-}
-
-# labelled: how many objects are left by devnets that are gone (other
-# tests' devnets may be running on the same engine meanwhile)
-labelled() {
-	local n=0 o pid
-	for o in $(owners 2>/dev/null); do
-		pid=${o#*:}
-		pid=${pid%%:*}
-		kill -0 "$pid" 2>/dev/null || n=$((n + 1))
-	done
-	echo "$n"
-}
 
 out=$("$DEVNET" run "$SCN/smoke.yaml" --provider swarm $SETS \
     --db "$DB" --run-dir "$RUNS" 2>&1)

@@ -1,0 +1,79 @@
+# docker-lib.sh: what docker.sh and swarm.sh share, sourced after lib.sh:
+# a Docker engine to talk to (started here when none answers, stopped
+# again by stop_dockerd) and the count of objects left by gone devnets.
+
+STARTED_DOCKERD=
+DOCKERD_LOG=$(mktemp /tmp/dne-dockerd.XXXXXX)
+
+# docker_up: 0 once `docker info` answers; else a skip (lib.sh) and 1
+docker_up() {
+	command -v docker >/dev/null 2>&1 || {
+		skip "no docker CLI (apt-get install docker.io)"
+		return 1
+	}
+	docker info >/dev/null 2>&1 && return 0
+	if ! command -v dockerd >/dev/null 2>&1 && [ ! -x /usr/sbin/dockerd ]
+	then
+		skip "no dockerd"
+		return 1
+	fi
+	[ "$(id -u)" = 0 ] || {
+		skip "dockerd is not running and we are not root"
+		return 1
+	}
+	PATH=$PATH:/usr/sbin dockerd --host unix:///var/run/docker.sock \
+	    >"$DOCKERD_LOG" 2>&1 &
+	STARTED_DOCKERD=$!
+	for _ in $(seq 1 100); do
+		docker info >/dev/null 2>&1 && return 0
+		kill -0 "$STARTED_DOCKERD" 2>/dev/null || break
+		sleep 0.2
+	done
+	tail -5 "$DOCKERD_LOG" | sed 's/^/    dockerd: /'
+	skip "dockerd would not start"
+	return 1
+}
+
+# stop_dockerd: stop the dockerd docker_up started, if it did
+stop_dockerd() {
+	if [ -n "$STARTED_DOCKERD" ]; then
+		kill "$STARTED_DOCKERD" 2>/dev/null
+		for _ in $(seq 1 100); do
+			kill -0 "$STARTED_DOCKERD" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill -9 "$STARTED_DOCKERD" 2>/dev/null
+		wait "$STARTED_DOCKERD" 2>/dev/null
+	fi
+	rm -f "$DOCKERD_LOG"
+}
+
+# owners: the devnet.owner label of every object any devnet made
+owners() {
+	local k ids
+	if docker service ls -q >/dev/null 2>&1; then
+		for k in service config; do
+			ids=$(docker $k ls -q --filter label=devnet.owner)
+			[ -n "$ids" ] && docker $k inspect --format \
+			    '{{index .Spec.Labels "devnet.owner"}}' $ids
+		done
+	fi
+	docker container ls -a --filter label=devnet.owner \
+	    --format '{{.Label "devnet.owner"}}'
+	for k in network volume; do
+		docker $k ls --filter label=devnet.owner \
+		    --format '{{.Label "devnet.owner"}}'
+	done
+}
+
+# labelled: how many objects are left by devnets that are gone (other
+# tests' devnets may be running on the same engine meanwhile)
+labelled() {
+	local n=0 o pid
+	for o in $(owners 2>/dev/null); do
+		pid=${o#*:}
+		pid=${pid%%:*}
+		kill -0 "$pid" 2>/dev/null || n=$((n + 1))
+	done
+	echo "$n"
+}
