@@ -32,6 +32,9 @@ struct opts {
 	const char		*log;
 	const char		*net;
 	uint32_t		 tcp_base;
+	/* --peer-hosts: the host of node K (IPv4 address or name), one per
+	 * node, or NULL: every node at 127.0.0.1 */
+	char			**peer_hosts;
 	const char		*metrics;
 	uint64_t		 token;
 	uint32_t		 sample_ms;

@@ -173,6 +173,7 @@ main(int argc, char **argv)
 	void			*msg;
 	size_t			 len;
 	int			 rv, code = 0;
+	uint32_t		 i;
 
 	memset(&n, 0, sizeof(n));
 	parse_args(argc, argv, &n.o);
@@ -246,6 +247,9 @@ out:
 	close(n.logfd);
 	free(n.in_url);
 	free(n.ctl_url);
+	for (i = 0; n.o.peer_hosts != NULL && i < n.o.nodes; i++)
+		free(n.o.peer_hosts[i]);
+	free(n.o.peer_hosts);
 	pthread_mutex_destroy(&n.loglock);
 	return (code);
 }
