@@ -40,6 +40,9 @@ struct trial_node {
 	char		*log_path;	/* node-K.log: the node's own log */
 	char		*cmdline;	/* for humans and the nodes table */
 	char		*in_url;	/* inbound endpoint, for the loadgen */
+	char		*addr;		/* its host's address, with tcp:
+					   127.0.0.1 but for swarm on several
+					   hosts (provider_node_addr) */
 	int		 port;		/* {port} of the http and command
 					   workloads; 0 = the node has none */
 
