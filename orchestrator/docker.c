@@ -583,6 +583,79 @@ out:
 	return (rc);
 }
 
+/* An ended task state ("Shutdown 2 seconds ago"): its container runs no
+ * more, on whichever host it was. */
+static int
+task_ended(const char *st)
+{
+	static const char *const ended[] = { "Shutdown", "Complete", "Failed",
+		"Rejected", "Orphaned", "Remove", NULL };
+	size_t	i;
+
+	for (i = 0; ended[i] != NULL; i++) {
+		if (strncmp(st, ended[i], strlen(ended[i])) == 0)
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * Before services are removed: scale them to 0 and wait (at most 30 s)
+ * until none of their tasks runs.  The swarm removes a removed service's
+ * containers later, host by host, and this engine sees only its own; a
+ * stopped task is a stopped container on every host, so that its ports
+ * are free there before the next devnet's nodes bind them.
+ */
+static void
+services_stop(char **ids, size_t n)
+{
+	const char	**args;
+	char		**sc, *out = NULL, *c2 = NULL, **ls;
+	size_t		  a = 0, i, nl;
+	int		  pass, running;
+
+	args = dn_xcalloc(n + 8, sizeof(*args));
+	sc = dn_xcalloc(n, sizeof(*sc));
+	args[a++] = "service";
+	args[a++] = "scale";
+	args[a++] = "--detach";
+	for (i = 0; i < n; i++) {
+		sc[i] = dn_xasprintf("%s=0", ids[i]);
+		args[a++] = sc[i];
+	}
+	args[a] = NULL;
+	if (dk_cmd(args, NULL, NULL, &c2) != 0)
+		goto out;	/* service rm will do */
+	a = 0;
+	args[a++] = "service";
+	args[a++] = "ps";
+	args[a++] = "--format";
+	args[a++] = "{{.CurrentState}}";
+	for (i = 0; i < n; i++)
+		args[a++] = ids[i];
+	args[a] = NULL;
+	for (pass = 0; pass < 60; pass++) {
+		free(out);
+		out = NULL;
+		if (dk_cmd(args, NULL, &out, &c2) != 0)
+			break;
+		ls = lines(out, &nl);
+		for (i = 0, running = 0; i < nl; i++)
+			running += !task_ended(ls[i]);
+		free(ls);
+		if (running == 0)
+			break;
+		nanosleep(&(struct timespec){ 0, 500 * 1000 * 1000 }, NULL);
+	}
+out:
+	free(c2);
+	free(out);
+	for (i = 0; i < n; i++)
+		free(sc[i]);
+	free(sc);
+	free(args);
+}
+
 int
 dk_remove_labelled(const char *engine, const char *const *filters,
     int only_dead, int *n, char **cause)
@@ -608,6 +681,8 @@ dk_remove_labelled(const char *engine, const char *const *filters,
 			return (-1);
 		if (nids == 0)
 			continue;
+		if (k->swarm && strcmp(k->cmd, "service") == 0)
+			services_stop(ids, nids);
 		args = dn_xcalloc(nids + 4, sizeof(*args));
 		args[a++] = k->cmd;
 		args[a++] = "rm";

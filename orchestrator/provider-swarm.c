@@ -309,9 +309,10 @@ refresh(struct stack *st, int force)
 	const char	*args[] = { "stack", "ps", "--no-trunc", "--format",
 			    "{{.ID}}\t{{.Name}}\t{{.Node}}\t{{.CurrentState}}"
 			    "\t{{.Error}}", st->name, NULL };
-	char		*out = NULL, *cause = NULL, *p, *nl;
+	char		*out = NULL, *cause = NULL, *p, *nl, *seen;
 	uint64_t	 now = dn_now_ns();
 	size_t		 plen = strlen(st->name);
+	int		 j;
 
 	if (!st->deployed || (!force && now - st->polled_ns <
 	    (uint64_t)POLL_MS * 1000000u))
@@ -322,6 +323,7 @@ refresh(struct stack *st, int force)
 		free(cause);
 		return;
 	}
+	seen = dn_xcalloc((size_t)st->t->nnodes, 1);
 	for (p = out; p != NULL && *p != '\0'; p = nl) {
 		char	*f[5] = { NULL }, *q = p, *end;
 		size_t	 nf;
@@ -344,6 +346,7 @@ refresh(struct stack *st, int force)
 		if (st->n[k].old != NULL && strstr(st->n[k].old, f[0]) != NULL)
 			continue;
 		set_str(&st->n[k].task, f[0]);
+		seen[k] = 1;
 		/* "Running 3 seconds ago": the first word, lower case */
 		f[3][strcspn(f[3], " ")] = '\0';
 		for (q = f[3]; *q != '\0'; q++)
@@ -354,6 +357,13 @@ refresh(struct stack *st, int force)
 		if (f[2][0] != '\0')
 			set_str(&st->n[k].host, f[2]);
 	}
+	/* A task of a service scaled to 0 is gone from the list a moment
+	 * after its container stopped (its "Shutdown" may never be seen). */
+	for (j = 0; j < st->t->nnodes; j++) {
+		if (st->n[j].scaled && st->n[j].task != NULL && !seen[j])
+			set_str(&st->n[j].state, "shutdown");
+	}
+	free(seen);
 	free(out);
 }
 
@@ -376,7 +386,7 @@ state_ended(const char *s)
  * SIGKILL, as `docker run` reports it; no exit code is exit 125 (the
  * task never ran, like docker run's own errors). */
 static int
-task_status(const struct snode *n)
+task_status(struct trial *t, const struct snode *n, int k)
 {
 	const char	*p;
 	int		 code;
@@ -391,8 +401,10 @@ task_status(const struct snode *n)
 			NULL };
 		char	*out = NULL, *cause = NULL;
 
+		int	 final;
+
 		if (dk_cmd(args, NULL, &out, &cause) == 0 &&
-		    sscanf(out, "%d", &code) == 1) {
+		    sscanf(out, "%d", &code) == 1 && code >= 0) {
 			free(out);
 			if (code > 128 && code < 128 + 32)
 				return (code - 128);
@@ -400,6 +412,12 @@ task_status(const struct snode *n)
 		}
 		free(out);
 		free(cause);
+		/* the task is gone: its final sample says it stopped
+		 * cleanly, else the swarm's SIGKILL ended it */
+		pthread_mutex_lock(&t->mu);
+		final = t->nodes[k].final_seen;
+		pthread_mutex_unlock(&t->mu);
+		return (final ? 0 : SIGKILL);
 	}
 	if (n->err != NULL && (p = strstr(n->err, "exit (")) != NULL &&
 	    sscanf(p, "exit (%d)", &code) == 1) {
@@ -777,7 +795,7 @@ swarm_poll(struct trial *t, int k)
 	if (n->task == NULL || !state_ended(n->state))
 		return (0);
 	p->exited = 1;
-	p->status = task_status(n);
+	p->status = task_status(t, n, k);
 	if (!n->logs)
 		save_logs(t, st, k);
 	if (p->status == 125 << 8)
