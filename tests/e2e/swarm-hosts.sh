@@ -38,8 +38,7 @@ left() {
 }
 nothing_left() { [ "$(left)" = 0 ]; }
 
-# on_h1 is a function: a devnet started in the background through it would
-# not be $!.  nsenter execs devnet (no pid namespace, no fork).
+# devnet in h1's namespace (see twohost-lib.sh for why there)
 devnet_h1() {
 	DOCKER_HOST=$TH_SOCK1 nsenter --net=/run/netns/"$TH_NS1" "$DEVNET" "$@"
 }
@@ -119,7 +118,10 @@ expect_eq "nothing left on either engine after the runs" "$(left)" 0
 
 # Kill devnet itself: its stack outlives it, on both hosts; the next run
 # removes it.
-devnet_h1 run "$SCN/smoke.yaml" --provider swarm $TCP --set duration=60s \
+# Not through devnet_h1: a function in the background is a subshell, not
+# $!.  nsenter execs devnet (no pid namespace, so no fork): $! is devnet.
+DOCKER_HOST=$TH_SOCK1 nsenter --net=/run/netns/"$TH_NS1" "$DEVNET" run \
+    "$SCN/smoke.yaml" --provider swarm $TCP --set duration=60s \
     --set repeats=1 --db "$DB" --run-dir "$RUNS" --quiet >/dev/null 2>&1 &
 dpid=$!
 running() {
