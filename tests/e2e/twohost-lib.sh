@@ -93,8 +93,10 @@ th_destroy() {
 		[ -n "$p" ] && kill "$p" 2>/dev/null
 	done
 	# dockerd stops its containerd; what is still in a namespace or under
-	# a cgroup parent after 10 s is killed
-	for _ in $(seq 1 100); do
+	# a cgroup parent after 3 s is killed (dockerd in a swarm often takes
+	# 3-6 s; what it would tidy is deleted below anyway, and its mounts
+	# live in its own mount namespace)
+	for _ in $(seq 1 30); do
 		pids=
 		for n in 1 2; do
 			[ -e /run/netns/"$tag"-h$n ] &&
