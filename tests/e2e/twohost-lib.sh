@@ -37,6 +37,13 @@
 # `unshare --mount --uts` gives each dockerd a private mount table (its
 # overlay mounts vanish with it, even after kill -9) and a hostname.
 
+# dockerd, ip: in sbin, which a user's PATH may lack
+PATH=$PATH:/usr/sbin:/sbin
+# a test stopped by SIGTERM or Ctrl-C still runs its EXIT trap (and so
+# dn_twohost_down); after SIGKILL the next dn_twohost_up sweeps
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
 TH_TAG=dn-twohost-$$
 TH_RUN=/run/$TH_TAG
 TH_DATA=/var/lib/$TH_TAG
@@ -86,8 +93,10 @@ th_destroy() {
 		[ -n "$p" ] && kill "$p" 2>/dev/null
 	done
 	# dockerd stops its containerd; what is still in a namespace or under
-	# a cgroup parent after 10 s is killed
-	for _ in $(seq 1 100); do
+	# a cgroup parent after 3 s is killed (dockerd in a swarm often takes
+	# 3-6 s; what it would tidy is deleted below anyway, and its mounts
+	# live in its own mount namespace)
+	for _ in $(seq 1 30); do
 		pids=
 		for n in 1 2; do
 			[ -e /run/netns/"$tag"-h$n ] &&
@@ -165,12 +174,11 @@ dn_twohost_up() {
 	local n tok out id1 id2
 	TH_T0=$(( $(date +%s%N) / 1000000 ))
 	[ "$(id -u)" = 0 ] || { skip "two-host swarm: not root"; return 1; }
-	TH_DOCKERD=$(PATH=$PATH:/usr/sbin:/sbin command -v dockerd)
-	for n in docker ip nsenter unshare; do
-		PATH=$PATH:/usr/sbin:/sbin command -v $n >/dev/null 2>&1 ||
+	for n in dockerd docker ip nsenter unshare hostname; do
+		command -v $n >/dev/null 2>&1 ||
 			{ skip "two-host swarm: no $n"; return 1; }
 	done
-	[ -n "$TH_DOCKERD" ] || { skip "two-host swarm: no dockerd"; return 1; }
+	TH_DOCKERD=$(command -v dockerd)
 	th_sweep
 	TH_UP=1
 	ip netns add "$TH_NS1" && ip netns add "$TH_NS2" &&
