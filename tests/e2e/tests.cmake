@@ -38,3 +38,8 @@ set_tests_properties(dn.e2e.swarm PROPERTIES RUN_SERIAL TRUE)
 dn_script_test(e2e swarm-hosts ${DN_TEST_DIR}/swarm-hosts.sh TIMEOUT 420
     LABELS service)
 set_tests_properties(dn.e2e.swarm-hosts PROPERTIES RUN_SERIAL TRUE)
+# events on the other host's nodes: refused without its engine, delivered
+# through swarm.engines (same two-host swarm; 77 = skip).
+dn_script_test(e2e swarm-engines ${DN_TEST_DIR}/swarm-engines.sh TIMEOUT 300
+    LABELS service)
+set_tests_properties(dn.e2e.swarm-engines PROPERTIES RUN_SERIAL TRUE)
