@@ -237,6 +237,9 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 	for (i = 0; i < t->nnodes; i++) {
 		t->nodes[i].addr = dn_xstrdup(provider_node_addr(scn, i));
 		hosts[i] = t->nodes[i].addr;
+		/* on another host: another clock (collector.c) */
+		t->nodes[i].remote_clock = strcmp(hosts[i], "127.0.0.1") !=
+		    0 && strcmp(hosts[i], provider_listen_addr(scn)) != 0;
 	}
 	ep.hosts = hosts;
 	for (i = 0; i < t->nnodes; i++) {

@@ -6,6 +6,10 @@
  * exactly that many rows of every node metric per node, each value
  * carrying its sender's index, and the collector must count no gap.
  *
+ * And a node on another host (remote_clock): its messages carry its own
+ * clock, an hour ahead here; its samples must be stored at the times of
+ * ours, sent at the same moments.
+ *
  * Not here: a real devnet (tests/e2e/smoke.sh checks the same on one, less
  * exactly: timing there is real), hostile messages (tests/e2e/hostile.sh).
  */
@@ -17,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -183,11 +188,123 @@ every_sample_under_its_node(void **state)
 	free(url);
 }
 
+/* Node 1's clock is SKEW ahead: sent at the same moments as node 0's,
+ * its samples are stored at the same t_ms (within the delay). */
+#define SKEW_NS		(3600ull * 1000000000ull)
+#define CLOCK_SAMPLES	20
+
+static void
+remote_clock_on_ours(void **state)
+{
+	char			 dir[64], *dbpath, *url, *cause = NULL, *sql;
+	struct dn_store		*store;
+	struct dn_run_info	 ri = { .scenario_name = "clock-test",
+				    .variant = "A", .nodes = 2 };
+	struct scenario		 scn;
+	struct trial		 t;
+	pthread_mutex_t		 store_mu = PTHREAD_MUTEX_INITIALIZER;
+	struct collector	*col;
+	struct dn_sock		*sock[2];
+	uint8_t			 buf[DN_HDR_SIZE + 8 + 8 * DN_SAMPLE_MAX];
+	uint64_t		 seq;
+	int64_t			 rid, got[4];
+	int			 k;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/dn-col-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	dbpath = dn_xasprintf("%s/t.db", dir);
+	url = dn_xasprintf("ipc://%s/collector", dir);
+	if (dn_store_open(&store, dbpath, 0, &cause) != 0 ||
+	    dn_store_run_begin(store, &ri, &rid, &cause) != 0)
+		fail_msg("store: %s", cause);
+	memset(&scn, 0, sizeof(scn));
+	scn.duration_ms = 10000;
+	scn.sample_interval_ms = 10;
+	scn.network.nodes = 2;
+	memset(&t, 0, sizeof(t));
+	t.scn = &scn;
+	t.run_id = rid;
+	t.token = TOKEN;
+	t.metrics_url = url;
+	t.nnodes = 2;
+	t.nodes = dn_xcalloc(2, sizeof(*t.nodes));
+	t.nodes[1].remote_clock = 1;
+	pthread_mutex_init(&t.mu, NULL);
+	t.store_mu = &store_mu;
+	t.store = store;
+	t.spawn_ns = dn_now_ns();
+	atomic_init(&t.t0_ns, t.spawn_ns - 1000000000ull);
+	if (collector_start(&t, &col, &cause) != 0)
+		fail_msg("collector_start: %s", cause);
+	for (k = 0; k < 2; k++) {
+		if (dn_sock_open(&sock[k], DN_SOCK_PUSH, &cause) != 0 ||
+		    dn_sock_dial(sock[k], url, &cause) != 0)
+			fail_msg("node %d: %s", k, cause);
+	}
+	for (seq = 1; seq <= CLOCK_SAMPLES; seq++) {
+		uint64_t	now = dn_now_ns();
+
+		for (k = 0; k < 2; k++) {
+			struct dn_hdr		h = { .token = TOKEN,
+						    .node = (uint32_t)k,
+						    .seq = seq };
+			struct dn_sample	s;
+			size_t			n;
+
+			memset(&s, 0, sizeof(s));
+			s.count = DN_METRIC_COUNT;
+			s.flags = seq == CLOCK_SAMPLES ? DN_SAMPLE_FINAL : 0;
+			s.values[0] = (double)seq;
+			h.t_ns = now + (k == 1 ? SKEW_NS : 0);
+			n = dn_sample_encode(buf, sizeof(buf), &h, &s);
+			assert_true(n > 0);
+			assert_int_equal(dn_sock_send(sock[k], buf, n, 0), 0);
+		}
+		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+	}
+	collector_stop(col, 10000);
+	for (k = 0; k < 2; k++)
+		dn_sock_close(sock[k]);
+
+	/* samples of node 1; those more than 5 ms from node 0's of the
+	 * same sequence; node 1's estimate, in ms */
+	sql = dn_xasprintf("SELECT count(*), coalesce(sum(abs(a.t_ms - "
+	    "b.t_ms) > 5), -1), 0, 0 FROM samples a JOIN samples b ON "
+	    "b.run_id = a.run_id AND b.metric_id = a.metric_id AND "
+	    "b.value = a.value AND b.node = 0 WHERE a.run_id = %lld AND "
+	    "a.node = 1 AND a.metric_id = 0", (long long)rid);
+	memset(got, 0, sizeof(got));
+	if (dn_store_query(store, sql, NULL, 0, count_row, got, &cause) != 0)
+		fail_msg("query: %s", cause);
+	free(sql);
+	print_message("node 1: %lld samples, %lld off by more than 5 ms; "
+	    "offset %+.3f ms\n", (long long)got[0], (long long)got[1],
+	    (double)t.nodes[1].clock_d / 1e6);
+	assert_int_equal(got[0], CLOCK_SAMPLES);
+	assert_int_equal(got[1], 0);
+	assert_true(t.nodes[1].have_clock);
+	assert_true(-t.nodes[1].clock_d > (int64_t)SKEW_NS - 5000000 &&
+	    -t.nodes[1].clock_d <= (int64_t)SKEW_NS);
+	assert_false(t.nodes[0].have_clock);	/* ours: left alone */
+
+	dn_store_close(store);
+	pthread_mutex_destroy(&t.mu);
+	free(t.nodes);
+	free(t.store_error);
+	sql = dn_xasprintf("rm -rf '%s'", dir);
+	(void)!system(sql);
+	free(sql);
+	free(dbpath);
+	free(url);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_sample_under_its_node),
+		cmocka_unit_test(remote_clock_on_ours),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
