@@ -114,9 +114,10 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 	t->col = NULL;
 	for (k = 0; k < t->nnodes; k++) {
 		if (t->nodes[k].remote_clock && t->nodes[k].have_clock)
-			trial_event(t, k, "clock", "host %s: its clock is %.3f "
-			    "ms from devnet's (least receive - send over its "
-			    "messages; node times are moved by that much)",
+			trial_event(t, k, "clock", "host %s: node times moved "
+			    "by %+.3f ms onto devnet's clock (the least "
+			    "receive - send over its messages: the clocks' "
+			    "difference plus the smallest delay)",
 			    t->nodes[k].addr,
 			    (double)t->nodes[k].clock_d / 1e6);
 	}
