@@ -52,8 +52,9 @@ if printf '%s' "$out" | grep -q "runs a devnet on this host only for now"
 then
 	# --- this build: one host only --------------------------------------
 	expect_eq "spread over two hosts refused: exit 1" "$rc" 1
+	both="($TH_HOST1, $TH_HOST2|$TH_HOST2, $TH_HOST1)"
 	expect_match "the refusal names both hosts" "$out" \
-	    "placement spread may put nodes on ($TH_HOST1, $TH_HOST2|$TH_HOST2, $TH_HOST1) \(2 host\(s\)\)"
+	    "placement spread may put nodes on $both \(2 host\(s\)\)"
 	expect_eq "refused before any trial: no run stored" \
 	    "$(q "select count(*) from runs")" 0
 	# the same swarm, every node pinned on h1: the harness works
