@@ -2,7 +2,8 @@
  * scenario-provider.c: where the nodes run: the top-level `provider:`
  * (local | docker | swarm), `image:`, `resources: {cpus, memory}` and
  * `placement:`, `swarm: {engines: {HOST: URL}}`, and the `image` and
- * `resources` keys a variant or a per-node override may set.  Reference: docs/providers.md.
+ * `resources` keys a variant or a per-node override may set.
+ * Reference: docs/providers.md.
  *
  * Not here: starting anything (provider.c and its parts), the other
  * settings (scenario-settings.c).
