@@ -17,6 +17,7 @@
 #include "rocks.h"
 #include "units.h"
 #include "workload.h"
+#include "xalloc.h"
 
 static const char usage_text[] =
 "usage: devnet-node --index K --nodes N --dir DIR [options]\n"
@@ -28,6 +29,9 @@ static const char usage_text[] =
 "  --net DIR               ipc endpoints ipc://DIR/nK.in, ipc://DIR/nK.ctl\n"
 "  --tcp-base PORT         instead of --net: tcp://127.0.0.1:PORT+2K (in),\n"
 "                          PORT+2K+1 (ctl)\n"
+"  --peer-hosts H0,H1,...  with --tcp-base: node K's host (IPv4 address or\n"
+"                          name), one per node in node order; node K\n"
+"                          listens on HK and dials peer J at HJ:PORT+2J\n"
 "  --metrics URL           the collector's PULL endpoint (absent = none)\n"
 "  --token HEX             the trial's run token (16 hex digits; 0 = any)\n"
 "  --sample-interval MS    metrics sample interval (default 1000)\n"
@@ -89,8 +93,42 @@ arg_mode(const char *flag, const char *v)
 	return (STORE_CACHED);
 }
 
+/* --peer-hosts LIST: exactly one host per node, with --tcp-base.  A host
+ * is an IPv4 address or a name (no port, no IPv6: it goes into
+ * tcp://HOST:PORT as it is). */
+static char **
+split_hosts(const char *list, const struct opts *o)
+{
+	const char	*p, *comma;
+	char		**v;
+	size_t		 len, n = 1;
+	uint32_t	 k;
+
+	if (o->tcp_base == 0)
+		usage_error("--peer-hosts needs --tcp-base PORT");
+	for (p = list; (p = strchr(p, ',')) != NULL; p++)
+		n++;
+	if (n != o->nodes)
+		usage_error("--peer-hosts lists %zu host(s) for %u nodes: "
+		    "give exactly one per node, in node order", n, o->nodes);
+	v = dn_xcalloc(n + 1, sizeof(*v));
+	for (p = list, k = 0; k < o->nodes; k++, p = comma + 1) {
+		comma = strchr(p, ',');
+		len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+		if (len == 0 || len > 253 || strcspn(p, ":/[] \t") < len)
+			usage_error("bad host '%.*s' in --peer-hosts: "
+			    "expected an IPv4 address or a host name",
+			    (int)len, p);
+		v[k] = dn_xstrndup(p, len);
+		if (comma == NULL)
+			break;
+	}
+	return (v);
+}
+
 enum {
-	O_INDEX = 256, O_NODES, O_DIR, O_LOG, O_NET, O_TCP_BASE, O_METRICS,
+	O_INDEX = 256, O_NODES, O_DIR, O_LOG, O_NET, O_TCP_BASE, O_PEER_HOSTS,
+	O_METRICS,
 	O_TOKEN, O_SAMPLE, O_BLOCK_INT, O_BLOCK_MAX, O_BLOCK_READS,
 	O_ACCOUNTS, O_SEED, O_READ_OPT, O_WRITE_OPT, O_ROCKS_OPT,
 	O_BLOCK_CACHE, O_WORKLOAD, O_READ_RATE, O_READS, O_KEYS, O_CF_COUNT,
@@ -107,6 +145,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		{ "log", required_argument, NULL, O_LOG },
 		{ "net", required_argument, NULL, O_NET },
 		{ "tcp-base", required_argument, NULL, O_TCP_BASE },
+		{ "peer-hosts", required_argument, NULL, O_PEER_HOSTS },
 		{ "metrics", required_argument, NULL, O_METRICS },
 		{ "token", required_argument, NULL, O_TOKEN },
 		{ "sample-interval", required_argument, NULL, O_SAMPLE },
@@ -129,7 +168,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char	*why;
+	const char	*why, *peer_hosts = NULL;
 	char		*end;
 	int		 c, have_index = 0, have_nodes = 0;
 
@@ -164,6 +203,9 @@ parse_args(int argc, char **argv, struct opts *o)
 		case O_TCP_BASE:
 			o->tcp_base = (uint32_t)arg_u64("--tcp-base", optarg,
 			    65535);
+			break;
+		case O_PEER_HOSTS:
+			peer_hosts = optarg;
 			break;
 		case O_METRICS:
 			o->metrics = optarg;
@@ -270,6 +312,8 @@ parse_args(int argc, char **argv, struct opts *o)
 	if (o->tcp_base != 0 && o->tcp_base + 2 * o->nodes > 65535)
 		usage_error("--tcp-base %u leaves no room for %u nodes",
 		    o->tcp_base, o->nodes);
+	if (peer_hosts != NULL)
+		o->peer_hosts = split_hosts(peer_hosts, o);
 	if (o->accounts == 0)
 		usage_error("--accounts must be at least 1");
 	if (o->sample_ms == 0 || o->block_ms == 0)

@@ -33,11 +33,13 @@ maybe_propose(struct node *n, uint64_t now)
 	if ((h.height + 1) % n->o.nodes != n->o.index ||
 	    best_height(n) > h.height)
 		return;
-	at = h.proposed_ns + interval;
+	/* the head's time on our clock (another host's proposer: sync.c) */
+	at = block_ns(n, h.height, h.proposed_ns);
 	/* Genesis, or a head from another boot (monotonic clock reset):
 	 * count from readiness. */
-	if (h.proposed_ns == 0 || h.proposed_ns > now + interval)
-		at = atomic_load(&n->ready_ns) + interval;
+	if (at == 0 || at > now + interval)
+		at = atomic_load(&n->ready_ns);
+	at += interval;
 	if (now < at) {
 		n->propose_at_ns = at;
 		return;

@@ -10,6 +10,7 @@
 
 #include "block.h"
 #include "chain.h"
+#include "clock.h"
 #include "node-internal.h"
 #include "protocol.h"
 #include "xalloc.h"
@@ -59,7 +60,7 @@ on_block(struct node *n, const struct dn_hdr *h, const uint8_t *msg)
 		return;		/* already have it */
 	if (b.height > n->best_block) {
 		n->best_block = b.height;
-		n->best_block_ns = b.proposed_ns;
+		n->best_block_ns = block_ns(n, b.height, b.proposed_ns);
 	}
 	if (b.height > head.height + BUFFER_SLOTS)
 		return;		/* too far ahead: fetched later */
@@ -78,7 +79,7 @@ on_head(struct node *n, const struct dn_hdr *h, const uint8_t *msg)
 		return;
 	}
 	n->peer_height[h->node] = height;
-	n->peer_head_ns[h->node] = ns;
+	n->peer_head_ns[h->node] = block_ns(n, height, ns);
 }
 
 static void
@@ -135,6 +136,7 @@ on_message(struct node *n, const uint8_t *msg, size_t len)
 		count_reject(n, -DN_REJ_NODE, &h);
 		return;
 	}
+	clock_seen(n, h.node, h.t_ns, dn_now_ns());
 	switch (h.kind) {
 	case DN_MSG_BLOCK:
 		on_block(n, &h, msg);

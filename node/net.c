@@ -26,7 +26,9 @@ endpoint(const struct opts *o, uint32_t k, int ctl)
 	if (o->net != NULL)
 		return (dn_xasprintf("ipc://%s/n%u.%s", o->net, k,
 		    ctl ? "ctl" : "in"));
-	return (dn_xasprintf("tcp://127.0.0.1:%u", o->tcp_base + 2 * k +
+	/* --peer-hosts: node K at its host, its own listeners included */
+	return (dn_xasprintf("tcp://%s:%u", o->peer_hosts != NULL ?
+	    o->peer_hosts[k] : "127.0.0.1", o->tcp_base + 2 * k +
 	    (ctl ? 1 : 0)));
 }
 

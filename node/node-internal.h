@@ -32,6 +32,9 @@ struct opts {
 	const char		*log;
 	const char		*net;
 	uint32_t		 tcp_base;
+	/* --peer-hosts: the host of node K (IPv4 address or name), one per
+	 * node, or NULL: every node at 127.0.0.1 */
+	char			**peer_hosts;
 	const char		*metrics;
 	uint64_t		 token;
 	uint32_t		 sample_ms;
@@ -99,7 +102,13 @@ struct node {
 	/* Chain thread only. */
 	uint64_t		 seq;
 	uint64_t		*peer_height;	/* [nodes] heard in HEAD */
-	uint64_t		*peer_head_ns;	/* [nodes] */
+	uint64_t		*peer_head_ns;	/* [nodes], on our clock */
+	/* --peer-hosts: a node of another host counts time from its own
+	 * boot.  clock_d[k]: the least receive - send over k's messages
+	 * (0 and unused for nodes of our host: clock_other[k] 0). */
+	int64_t			*clock_d;
+	uint8_t			*clock_other;
+	uint8_t			*clock_known;
 	uint64_t		 best_block;	/* highest block received */
 	uint64_t		 best_block_ns;
 	uint64_t		 last_apply_delay_ns;
@@ -114,6 +123,11 @@ struct node {
 	uint64_t		 prev_wl_ops;
 	uint64_t		 prev_wl_ns;
 };
+
+/* sync.c: a block time of height HEIGHT's proposer, on our clock */
+uint64_t block_ns(const struct node *n, uint64_t height, uint64_t ns);
+/* sync.c: a message from peer K stamped T_NS arrived at NOW */
+void	 clock_seen(struct node *n, uint32_t k, uint64_t t_ns, uint64_t now);
 
 /* args.c */
 void	 parse_args(int argc, char **argv, struct opts *o);

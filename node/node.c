@@ -52,6 +52,7 @@ start(struct node *n, char **cause)
 	struct dn_agent_config	 ac;
 	struct store_cf_options	*cfo = NULL;
 	char			*dbdir;
+	uint32_t		 k;
 	int			 rv;
 
 	memset(&sc, 0, sizeof(sc));
@@ -76,6 +77,12 @@ start(struct node *n, char **cause)
 		return (-1);
 	n->peer_height = dn_xcalloc(n->o.nodes, sizeof(uint64_t));
 	n->peer_head_ns = dn_xcalloc(n->o.nodes, sizeof(uint64_t));
+	n->clock_d = dn_xcalloc(n->o.nodes, sizeof(int64_t));
+	n->clock_known = dn_xcalloc(n->o.nodes, 1);
+	n->clock_other = dn_xcalloc(n->o.nodes, 1);
+	for (k = 0; n->o.peer_hosts != NULL && k < n->o.nodes; k++)
+		n->clock_other[k] = strcmp(n->o.peer_hosts[k],
+		    n->o.peer_hosts[n->o.index]) != 0;
 	n->propose_at_ns = UINT64_MAX;
 	publish_state(n);
 
@@ -162,6 +169,9 @@ finish(struct node *n)
 	free(n->status);
 	free(n->peer_height);
 	free(n->peer_head_ns);
+	free(n->clock_d);
+	free(n->clock_known);
+	free(n->clock_other);
 }
 
 int
@@ -173,6 +183,7 @@ main(int argc, char **argv)
 	void			*msg;
 	size_t			 len;
 	int			 rv, code = 0;
+	uint32_t		 i;
 
 	memset(&n, 0, sizeof(n));
 	parse_args(argc, argv, &n.o);
@@ -246,6 +257,9 @@ out:
 	close(n.logfd);
 	free(n.in_url);
 	free(n.ctl_url);
+	for (i = 0; n.o.peer_hosts != NULL && i < n.o.nodes; i++)
+		free(n.o.peer_hosts[i]);
+	free(n.o.peer_hosts);
 	pthread_mutex_destroy(&n.loglock);
 	return (code);
 }

@@ -60,13 +60,13 @@ publish_state(struct node *n)
 	best = best_height(n);
 	if (best <= h.height) {
 		uint64_t	lag = n->last_apply_delay_ns / 1000000;
-		uint64_t	due = h.proposed_ns +
-				    (uint64_t)n->o.block_ms * 1000000;
+		uint64_t	at = block_ns(n, h.height, h.proposed_ns);
+		uint64_t	due = at + (uint64_t)n->o.block_ms * 1000000;
 
 		/* Not behind any peer, but the chain itself may be behind
 		 * its schedule (a stalled proposer): that counts too. */
 		now = dn_now_ns();
-		if (h.proposed_ns != 0 && now > due &&
+		if (at != 0 && now > due &&
 		    (now - due) / 1000000 > lag)
 			lag = (now - due) / 1000000;
 		set_lag(&n->lag_blocks, &n->lag_blocks_peak, 0);
@@ -132,7 +132,7 @@ apply(struct node *n, const uint8_t *p, size_t len, int mine)
 {
 	struct block	 b;
 	char		*cause = NULL;
-	uint64_t	 t0 = dn_now_ns(), now;
+	uint64_t	 t0 = dn_now_ns(), now, at;
 	uint32_t	 i, ok = 0;
 
 	if (block_decode(p, len, &b) != 0)
@@ -148,8 +148,8 @@ apply(struct node *n, const uint8_t *p, size_t len, int mine)
 		return (-1);
 	}
 	now = dn_now_ns();
-	n->last_apply_delay_ns = now > b.proposed_ns ? now - b.proposed_ns :
-	    0;
+	at = block_ns(n, b.height, b.proposed_ns);
+	n->last_apply_delay_ns = now > at ? now - at : 0;
 	for (i = 0; i < b.ntx; i++)
 		ok += n->status[i] == DN_TX_OK;
 	nlog(n, "DN-NODE-BLOCK", "height=%" PRIu64 " proposer=%u txs=%u "
@@ -162,6 +162,40 @@ apply(struct node *n, const uint8_t *p, size_t len, int mine)
 	return (0);
 }
 
+/*
+ * Block times across hosts.  A block carries its proposer's
+ * CLOCK_MONOTONIC; on another host that clock counts from another boot,
+ * and pacing (the next proposal is due a block interval after the head)
+ * or lag computed on it would be off by the hosts' difference: blocks as
+ * fast as they can go, lags of days.  Each message from peer K gives
+ * d = our receive time - its send time = delay - (its clock - ours); the
+ * least d seen is that difference short by the smallest one-way delay,
+ * and K's time plus it is ours.  Only for peers of another host
+ * (--peer-hosts): one host's nodes share one clock.
+ */
+void
+clock_seen(struct node *n, uint32_t k, uint64_t t_ns, uint64_t now)
+{
+	int64_t	d = (int64_t)(now - t_ns);
+
+	if (!n->clock_other[k])
+		return;
+	if (!n->clock_known[k] || d < n->clock_d[k]) {
+		n->clock_d[k] = d;
+		n->clock_known[k] = 1;
+	}
+}
+
+uint64_t
+block_ns(const struct node *n, uint64_t height, uint64_t ns)
+{
+	uint32_t	k = (uint32_t)(height % n->o.nodes);	/* proposer */
+
+	if (ns == 0 || !n->clock_other[k] || !n->clock_known[k])
+		return (ns);
+	return (ns + (uint64_t)n->clock_d[k]);
+}
+
 void
 buffer_put(struct node *n, const uint8_t *p, size_t len,
     const struct block *b)
@@ -172,7 +206,7 @@ buffer_put(struct node *n, const uint8_t *p, size_t len,
 		return;
 	free(s->p);
 	s->height = b->height;
-	s->proposed_ns = b->proposed_ns;
+	s->proposed_ns = block_ns(n, b->height, b->proposed_ns);
 	s->p = dn_xmalloc(len);
 	memcpy(s->p, p, len);
 	s->len = len;

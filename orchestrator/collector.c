@@ -341,6 +341,12 @@ on_included(struct collector *c, const uint8_t *p, size_t len,
 		reject(c, -DN_REJ_PAYLOAD, node);
 		return;
 	}
+	/* the proposer's block time on our clock (node_clock) */
+	if (t->nodes[node].remote_clock) {
+		pthread_mutex_lock(&t->mu);
+		proposed_ns += (uint64_t)t->nodes[node].clock_d;
+		pthread_mutex_unlock(&t->mu);
+	}
 	/* All or nothing: a message naming one transaction we never sent
 	 * is not from an honest node, and none of it is counted. */
 	limit = submitted_ids(c);
@@ -543,6 +549,32 @@ writer_main(void *arg)
 	return (NULL);
 }
 
+/*
+ * Node times on this machine's clock.  CLOCK_MONOTONIC is one clock on
+ * one host; a node on another (provider swarm) counts from its own boot.
+ * Each message from it gives d = our receive time - its send time =
+ * delay - (its clock - ours); the least d seen is the offset short by
+ * the smallest one-way delay (tens of microseconds on a LAN), and a node
+ * time plus it is ours.  Nodes of this host are left alone.
+ */
+static uint64_t
+node_clock(struct trial *t, uint32_t node, uint64_t t_ns, uint64_t now)
+{
+	struct trial_node	*n = &t->nodes[node];
+	int64_t			 d = (int64_t)(now - t_ns);
+
+	if (!n->remote_clock)
+		return (t_ns);
+	pthread_mutex_lock(&t->mu);
+	if (!n->have_clock || d < n->clock_d) {
+		n->clock_d = d;
+		n->have_clock = 1;
+	}
+	d = n->clock_d;
+	pthread_mutex_unlock(&t->mu);
+	return (t_ns + (uint64_t)d);
+}
+
 static void
 handle(struct collector *c, const uint8_t *buf, size_t len)
 {
@@ -556,6 +588,7 @@ handle(struct collector *c, const uint8_t *buf, size_t len)
 		reject(c, rv, DN_NODE_NONE);
 		return;
 	}
+	h.t_ns = node_clock(t, h.node, h.t_ns, dn_now_ns());
 	switch (h.kind) {
 	case DN_MSG_HELLO:
 		if (h.len != DN_HELLO_SIZE) {

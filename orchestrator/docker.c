@@ -30,16 +30,27 @@ int
 dk_cmd(const char *const *args, const char *in_path, char **out,
     char **cause)
 {
+	return (dk_cmd_at(NULL, args, in_path, out, cause));
+}
+
+int
+dk_cmd_at(const char *engine, const char *const *args, const char *in_path,
+    char **out, char **cause)
+{
 	const char	**argv;
-	size_t		  n = 0, i;
+	size_t		  n = 0, i, a = 0;
 	int		  rc;
 
 	while (args[n] != NULL)
 		n++;
-	argv = dn_xcalloc(n + 2, sizeof(*argv));
-	argv[0] = "docker";
+	argv = dn_xcalloc(n + 4, sizeof(*argv));
+	argv[a++] = "docker";
+	if (engine != NULL) {
+		argv[a++] = "--host";
+		argv[a++] = engine;
+	}
 	for (i = 0; i < n; i++)
-		argv[i + 1] = args[i];
+		argv[a++] = args[i];
 	rc = capture_run(argv, in_path, out, cause);
 	free(argv);
 	return (rc);
@@ -136,23 +147,31 @@ dk_image_id(const char *image, char **id, char **cause)
 	return (0);
 }
 
+static int
+host_cmp(const void *a, const void *b)
+{
+	const struct dk_host	*x = a, *y = b;
+	int			 c = strcmp(x->name, y->name);
+
+	return (c != 0 ? c : strcmp(x->id, y->id));
+}
+
 int
-dk_swarm_hosts(const char *label, int *n, int *self, char **names,
+dk_swarm_hosts(const char *label, struct dk_host **hostsp, int *n,
     char **cause)
 {
 	static const char *const ls_args[] = { "node", "ls", "--format",
 		"{{.ID}}\t{{.Self}}", NULL };
+	struct dk_host	 *h = NULL;
 	const char	**iargs = NULL;
 	char		 *out = NULL, *out2 = NULL, **ls = NULL, **ls2 = NULL;
-	char		 *fmt = NULL, *acc = NULL, *t;
+	char		 *fmt = NULL, *t;
 	const char	 *eq = label != NULL ? strchr(label, '=') : NULL;
 	size_t		  nl = 0, nl2 = 0, i, a = 0;
 	int		  rc = -1;
 
 	*n = 0;
-	*self = 0;
-	if (names != NULL)
-		*names = NULL;
+	*hostsp = NULL;
 	if (dk_cmd(ls_args, NULL, &out, cause) != 0)
 		goto out;
 	ls = lines(out, &nl);
@@ -160,11 +179,13 @@ dk_swarm_hosts(const char *label, int *n, int *self, char **names,
 		rc = 0;
 		goto out;
 	}
-	/* ID, hostname, state, availability, the label's value */
+	/* ID, hostname, state, availability, address, the manager's
+	 * address (a manager's Status.Addr may be 0.0.0.0), the label */
 	fmt = dn_xasprintf("{{.ID}}\t{{.Description.Hostname}}\t"
-	    "{{.Status.State}}\t{{.Spec.Availability}}\t{{index .Spec.Labels "
-	    "\"%.*s\"}}", eq != NULL ? (int)(eq - label) : 0,
-	    eq != NULL ? label : "");
+	    "{{.Status.State}}\t{{.Spec.Availability}}\t{{.Status.Addr}}\t"
+	    "{{if .ManagerStatus}}{{.ManagerStatus.Addr}}{{end}}\t"
+	    "{{index .Spec.Labels \"%.*s\"}}", eq != NULL ?
+	    (int)(eq - label) : 0, eq != NULL ? label : "");
 	iargs = dn_xcalloc(nl + 5, sizeof(*iargs));
 	iargs[a++] = "node";
 	iargs[a++] = "inspect";
@@ -178,39 +199,47 @@ dk_swarm_hosts(const char *label, int *n, int *self, char **names,
 	if (dk_cmd(iargs, NULL, &out2, cause) != 0)
 		goto out;
 	ls2 = lines(out2, &nl2);
+	h = dn_xcalloc(nl2 + 1, sizeof(*h));
 	for (i = 0; i < nl2; i++) {
-		char	*f[5] = { NULL }, *p = ls2[i];
-		size_t	 j, nf = 0;
+		char		*f[7] = { NULL }, *p = ls2[i], *addr;
+		size_t		 j, nf = 0;
+		struct dk_host	*x;
 
-		for (nf = 0; nf < 5 && p != NULL; nf++) {
+		for (nf = 0; nf < 7 && p != NULL; nf++) {
 			f[nf] = p;
 			if ((p = strchr(p, '\t')) != NULL)
 				*p++ = '\0';
 		}
-		if (nf < 4 || strcmp(f[2], "ready") != 0 ||
+		if (nf < 6 || strcmp(f[2], "ready") != 0 ||
 		    strcmp(f[3], "active") != 0)
 			continue;
-		if (eq != NULL && (f[4] == NULL || strcmp(f[4], eq + 1) != 0))
+		if (eq != NULL && (f[6] == NULL || strcmp(f[6], eq + 1) != 0))
 			continue;
-		(*n)++;
+		x = &h[(*n)++];
+		x->id = dn_xstrdup(f[0]);
+		x->name = dn_xstrdup(f[1]);
+		addr = f[4];
+		if ((addr[0] == '\0' || strcmp(addr, "0.0.0.0") == 0) &&
+		    f[5][0] != '\0') {
+			addr = f[5];
+			if ((t = strrchr(addr, ':')) != NULL)
+				*t = '\0';	/* ADDR:2377 */
+		}
+		x->addr = dn_xstrdup(addr);
 		/* node ls said which ID is this engine's */
 		for (j = 0; j < nl; j++) {
 			if (strcmp(ls[j], f[0]) == 0 &&
 			    strcmp(ls[j] + strlen(ls[j]) + 1, "true") == 0)
-				*self = 1;
+				x->self = 1;
 		}
-		t = acc == NULL ? dn_xstrdup(f[1]) :
-		    dn_xasprintf("%s, %s", acc, f[1]);
-		free(acc);
-		acc = t;
 	}
+	/* a stable order: by hostname */
+	qsort(h, (size_t)*n, sizeof(*h), host_cmp);
+	*hostsp = h;
+	h = NULL;
 	rc = 0;
-	if (names != NULL) {
-		*names = acc;
-		acc = NULL;
-	}
 out:
-	free(acc);
+	free(h);
 	free(fmt);
 	free(iargs);
 	free(ls);
@@ -218,6 +247,19 @@ out:
 	free(out);
 	free(out2);
 	return (rc);
+}
+
+void
+dk_hosts_free(struct dk_host *h, int n)
+{
+	int	i;
+
+	for (i = 0; h != NULL && i < n; i++) {
+		free(h[i].id);
+		free(h[i].name);
+		free(h[i].addr);
+	}
+	free(h);
 }
 
 int
@@ -407,7 +449,7 @@ dk_argv_free(char **argv)
 }
 
 int
-dk_signal(const char *name, int sig, char **cause)
+dk_signal(const char *engine, const char *name, int sig, char **cause)
 {
 	char		 s[32];
 	const char	*args[5];
@@ -423,7 +465,7 @@ dk_signal(const char *name, int sig, char **cause)
 		args[2] = name;
 		args[3] = NULL;
 	}
-	return (dk_cmd(args, NULL, NULL, cause));
+	return (dk_cmd_at(engine, args, NULL, NULL, cause));
 }
 
 /* The kinds of objects devnet labels, and how to list them. */
@@ -467,8 +509,9 @@ lines(char *s, size_t *np)
 /* IDs of kind K matching label FILTER (dead owners only when ONLY_DEAD)
  * appended to *IDS.  Returns 0, or -1 with *CAUSE. */
 static int
-list_kind(const struct kind *k, const char *const *filters, int only_dead,
-    char ***ids, size_t *nids, char **cause)
+list_kind(const char *engine, const struct kind *k,
+    const char *const *filters, int only_dead, char ***ids, size_t *nids,
+    char **cause)
 {
 	const char	*args[16];
 	const char	**iargs = NULL;
@@ -488,7 +531,7 @@ list_kind(const struct kind *k, const char *const *filters, int only_dead,
 		args[a++] = lf[i];
 	}
 	args[a] = NULL;
-	if (dk_cmd(args, NULL, &out, cause) != 0) {
+	if (dk_cmd_at(engine, args, NULL, &out, cause) != 0) {
 		if (k->swarm && strstr(*cause, "swarm") != NULL) {
 			free(*cause);	/* not a manager: no services */
 			*cause = NULL;
@@ -509,7 +552,7 @@ list_kind(const struct kind *k, const char *const *filters, int only_dead,
 	iargs[a++] = k->inspect_fmt;
 	for (i = 0; i < n; i++)
 		iargs[a++] = ls[i];
-	if (dk_cmd(iargs, NULL, &out2, cause) != 0) {
+	if (dk_cmd_at(engine, iargs, NULL, &out2, cause) != 0) {
 		/* Gone meanwhile (a --rm container): list again later. */
 		if (strstr(*cause, "No such") == NULL)
 			goto out;
@@ -540,9 +583,82 @@ out:
 	return (rc);
 }
 
+/* An ended task state ("Shutdown 2 seconds ago"): its container runs no
+ * more, on whichever host it was. */
+static int
+task_ended(const char *st)
+{
+	static const char *const ended[] = { "Shutdown", "Complete", "Failed",
+		"Rejected", "Orphaned", "Remove", NULL };
+	size_t	i;
+
+	for (i = 0; ended[i] != NULL; i++) {
+		if (strncmp(st, ended[i], strlen(ended[i])) == 0)
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * Before services are removed: scale them to 0 and wait (at most 30 s)
+ * until none of their tasks runs.  The swarm removes a removed service's
+ * containers later, host by host, and this engine sees only its own; a
+ * stopped task is a stopped container on every host, so that its ports
+ * are free there before the next devnet's nodes bind them.
+ */
+static void
+services_stop(char **ids, size_t n)
+{
+	const char	**args;
+	char		**sc, *out = NULL, *c2 = NULL, **ls;
+	size_t		  a = 0, i, nl;
+	int		  pass, running;
+
+	args = dn_xcalloc(n + 8, sizeof(*args));
+	sc = dn_xcalloc(n, sizeof(*sc));
+	args[a++] = "service";
+	args[a++] = "scale";
+	args[a++] = "--detach";
+	for (i = 0; i < n; i++) {
+		sc[i] = dn_xasprintf("%s=0", ids[i]);
+		args[a++] = sc[i];
+	}
+	args[a] = NULL;
+	if (dk_cmd(args, NULL, NULL, &c2) != 0)
+		goto out;	/* service rm will do */
+	a = 0;
+	args[a++] = "service";
+	args[a++] = "ps";
+	args[a++] = "--format";
+	args[a++] = "{{.CurrentState}}";
+	for (i = 0; i < n; i++)
+		args[a++] = ids[i];
+	args[a] = NULL;
+	for (pass = 0; pass < 60; pass++) {
+		free(out);
+		out = NULL;
+		if (dk_cmd(args, NULL, &out, &c2) != 0)
+			break;
+		ls = lines(out, &nl);
+		for (i = 0, running = 0; i < nl; i++)
+			running += !task_ended(ls[i]);
+		free(ls);
+		if (running == 0)
+			break;
+		nanosleep(&(struct timespec){ 0, 500 * 1000 * 1000 }, NULL);
+	}
+out:
+	free(c2);
+	free(out);
+	for (i = 0; i < n; i++)
+		free(sc[i]);
+	free(sc);
+	free(args);
+}
+
 int
-dk_remove_labelled(const char *const *filters, int only_dead, int *n,
-    char **cause)
+dk_remove_labelled(const char *engine, const char *const *filters,
+    int only_dead, int *n, char **cause)
 {
 	size_t	 i, j, nids;
 	char	**ids;
@@ -556,11 +672,17 @@ dk_remove_labelled(const char *const *filters, int only_dead, int *n,
 
 		ids = NULL;
 		nids = 0;
-		if (list_kind(k, filters, only_dead, &ids, &nids,
+		/* another engine: its containers, networks and volumes;
+		 * the swarm's objects are the manager's */
+		if (engine != NULL && k->swarm)
+			continue;
+		if (list_kind(engine, k, filters, only_dead, &ids, &nids,
 		    cause) != 0)
 			return (-1);
 		if (nids == 0)
 			continue;
+		if (k->swarm && strcmp(k->cmd, "service") == 0)
+			services_stop(ids, nids);
 		args = dn_xcalloc(nids + 4, sizeof(*args));
 		args[a++] = k->cmd;
 		args[a++] = "rm";
@@ -568,7 +690,7 @@ dk_remove_labelled(const char *const *filters, int only_dead, int *n,
 			args[a++] = k->rm_extra;
 		for (j = 0; j < nids; j++)
 			args[a++] = ids[j];
-		if (dk_cmd(args, NULL, NULL, &c2) != 0) {
+		if (dk_cmd_at(engine, args, NULL, NULL, &c2) != 0) {
 			/* Removal already under way is fine. */
 			if (strstr(c2, "already in progress") == NULL &&
 			    strstr(c2, "No such") == NULL && rc == 0) {
@@ -586,20 +708,20 @@ dk_remove_labelled(const char *const *filters, int only_dead, int *n,
 }
 
 int
-dk_sweep(int *n, char **cause)
+dk_sweep(const char *engine, int *n, char **cause)
 {
 	static const char *const f[] = { DK_LABEL_OWNER, NULL };
 	int	i, more;
 
 	*n = 0;
-	if (dk_remove_labelled(f, 1, n, cause) != 0)
+	if (dk_remove_labelled(engine, f, 1, n, cause) != 0)
 		return (-1);
 	/* A removed service's containers go away after it, and may still
 	 * hold their ports: look again until nothing is left (counted
 	 * once, in the first pass). */
 	for (i = 0; i < 20 && *n > 0; i++) {
 		more = 0;
-		if (dk_remove_labelled(f, 1, &more, cause) != 0)
+		if (dk_remove_labelled(engine, f, 1, &more, cause) != 0)
 			return (-1);
 		if (more == 0)
 			break;
@@ -616,7 +738,7 @@ dk_count_labelled(char **cause)
 	char	**ids = NULL;
 
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		if (list_kind(&kinds[i], f, 0, &ids, &nids,
+		if (list_kind(NULL, &kinds[i], f, 0, &ids, &nids,
 		    cause) != 0) {
 			dk_argv_free(ids);
 			return (-1);

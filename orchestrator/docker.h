@@ -30,6 +30,11 @@
  */
 int	 dk_cmd(const char *const *args, const char *in_path, char **out,
 	    char **cause);
+/* The same on ENGINE (`docker --host ENGINE`: unix://, tcp://, ssh://
+ * URL of another host's engine); NULL: this one ($DOCKER_HOST or the
+ * default socket). */
+int	 dk_cmd_at(const char *engine, const char *const *args,
+	    const char *in_path, char **out, char **cause);
 
 /* Is there a Docker CLI and a daemon answering it?  0 with the server's
  * version in *VERSION (may be NULL), or -1 with *CAUSE "no Docker daemon:
@@ -47,14 +52,23 @@ int	 dk_swarm_manager(char **addr, char **cause);
  * swarm task whose image is an ID is never pulled from a registry. */
 int	 dk_image_id(const char *image, char **id, char **cause);
 
+/* A host of the swarm (dk_swarm_hosts). */
+struct dk_host {
+	char	*id;		/* swarm node ID */
+	char	*name;		/* its hostname (Description.Hostname) */
+	char	*addr;		/* Status.Addr (a manager's: ManagerStatus) */
+	int	 self;		/* this engine */
+};
+
 /*
  * The swarm's hosts that may run a task: Ready and Active, and carrying
- * node label LABEL ("K=V") when not NULL.  *N gets how many, *SELF 1
- * when this engine is one of them, *NAMES (may be NULL) their hostnames
- * joined with ", " (caller frees).  0, or -1 with *CAUSE.
+ * node label LABEL ("K=V") when not NULL, sorted by hostname (then ID).
+ * *HOSTS (free with dk_hosts_free) and *N how many.  0, or -1 with
+ * *CAUSE.
  */
-int	 dk_swarm_hosts(const char *label, int *n, int *self, char **names,
+int	 dk_swarm_hosts(const char *label, struct dk_host **hosts, int *n,
 	    char **cause);
+void	 dk_hosts_free(struct dk_host *hosts, int n);
 
 /* `docker service logs` of SERVICE (stdout and stderr, every task) into
  * OUT_PATH, replacing it; waits at most 10 s.  0 or -1 with *CAUSE. */
@@ -89,22 +103,26 @@ struct dk_container {
 char	**dk_run_argv(const struct dk_container *c);
 void	 dk_argv_free(char **argv);
 
-/* SIG to container NAME: SIGSTOP and SIGCONT as pause and unpause (the
- * cgroup freezer), others as `docker kill --signal`. */
-int	 dk_signal(const char *name, int sig, char **cause);
+/* SIG to container NAME on ENGINE (NULL: this one): SIGSTOP and SIGCONT
+ * as pause and unpause (the cgroup freezer), others as `docker kill
+ * --signal`. */
+int	 dk_signal(const char *engine, const char *name, int sig,
+	    char **cause);
 
 /*
  * Remove every service (a stack is its services), config, container,
- * network and volume whose labels match all of FILTERS (NULL-terminated:
- * "devnet.run=12", or just "devnet.owner"), and whose owner is gone when
- * ONLY_DEAD.  Adds how many to *N.  Returns 0 or -1 with *CAUSE (a
- * missing daemon is an error).
+ * network and volume on ENGINE (NULL: this one; another host's engine:
+ * containers, networks and volumes only) whose labels match all of
+ * FILTERS (NULL-terminated: "devnet.run=12", or just "devnet.owner"), and
+ * whose owner is gone when ONLY_DEAD.  Adds how many to *N.  Returns 0
+ * or -1 with *CAUSE (a missing daemon is an error).
  */
-int	 dk_remove_labelled(const char *const *filters, int only_dead,
-	    int *n, char **cause);
+int	 dk_remove_labelled(const char *engine, const char *const *filters,
+	    int only_dead, int *n, char **cause);
 
-/* dk_remove_labelled("devnet.owner", 1, ...): what killed devnets left. */
-int	 dk_sweep(int *n, char **cause);
+/* dk_remove_labelled(ENGINE, "devnet.owner", 1, ...): what killed
+ * devnets left there, looking again until their containers are gone. */
+int	 dk_sweep(const char *engine, int *n, char **cause);
 
 /* Number of services, configs, containers, networks and volumes
  * labelled by a devnet (the tests' "nothing left" check), or -1. */

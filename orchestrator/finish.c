@@ -112,6 +112,15 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 	foreign_reap(t);
 	collector_stop(t->col, runner_sig_count > 1 ? 100 : 1000);
 	t->col = NULL;
+	for (k = 0; k < t->nnodes; k++) {
+		if (t->nodes[k].remote_clock && t->nodes[k].have_clock)
+			trial_event(t, k, "clock", "host %s: node times moved "
+			    "by %+.3f ms onto devnet's clock (the least "
+			    "receive - send over its messages: the clocks' "
+			    "difference plus the smallest delay)",
+			    t->nodes[k].addr,
+			    (double)t->nodes[k].clock_d / 1e6);
+	}
 
 	/* The facts, events and end of the run in one commit: a few pages,
 	 * not a few per fact (what the reserve of a full disk must hold). */

@@ -344,18 +344,9 @@ loadgen_create(struct trial *t, struct loadgen **lp, char **cause)
 	l->socks = dn_xcalloc((size_t)l->n, sizeof(*l->socks));
 	l->bufs = dn_xcalloc((size_t)l->n, sizeof(*l->bufs));
 	l->counts = dn_xcalloc((size_t)l->n, sizeof(*l->counts));
-	for (i = 0; i < l->n; i++) {
-		int	 rv;
-
+	for (i = 0; i < l->n; i++)
 		l->bufs[i] = dn_xmalloc(DN_HDR_SIZE + 8 +
 		    (size_t)BATCH_MAX * DN_TX_SIZE);
-		if (dn_sock_open(&l->socks[i], DN_SOCK_PUSH, cause) != 0)
-			goto fail;
-		dn_sock_set_bufs(l->socks[i], 1024, 0);
-		rv = dn_sock_dial(l->socks[i], t->nodes[i].in_url, cause);
-		if (rv != 0)
-			goto fail;
-	}
 	*lp = l;
 	t->load = &l->load;
 	return (0);
@@ -367,8 +358,26 @@ fail:
 int
 loadgen_go(struct loadgen *l, char **cause)
 {
+	int	i;
+
 	if (l->cmd != NULL)
 		return (loadgen_cmd_start(l, cause));
+	/*
+	 * transfer: dial the nodes now that they are ready, so listening.
+	 * Dialled at spawn, 40 nodes that took 14 s to listen (containers
+	 * at half a core) had their dialers retry every 10-50 ms, and each
+	 * failed ipc attempt kept a file descriptor with nng 1.5.2: devnet
+	 * reached its 20,000 and the collector could no longer accept
+	 * (docs/benchmarks.md, "How many nodes one host holds").
+	 */
+	for (i = 0; l->socks != NULL && i < l->n; i++) {
+		if (dn_sock_open(&l->socks[i], DN_SOCK_PUSH, cause) != 0)
+			return (-1);
+		dn_sock_set_bufs(l->socks[i], 1024, 0);
+		if (dn_sock_dial(l->socks[i], l->t->nodes[i].in_url,
+		    cause) != 0)
+			return (-1);
+	}
 	if (pthread_create(&l->thread, NULL, l->http != NULL ?
 	    loadgen_http_main : loadgen_main, l) != 0) {
 		*cause = dn_xstrdup("cannot start the load generator thread");

@@ -124,6 +124,28 @@ pick_u64(uint64_t over, uint64_t var, uint64_t base)
 	return (base);
 }
 
+/* --peer-hosts H0,...: only when some node is not at 127.0.0.1 (the
+ * node's default), so that one-host devnets keep their command line. */
+static void
+peer_hosts(struct strv *a, const struct scenario *s,
+    const char *const *hosts)
+{
+	char	*list = NULL, *t;
+	int	 k, other = 0;
+
+	for (k = 0; k < s->network.nodes; k++)
+		other |= strcmp(hosts[k], "127.0.0.1") != 0;
+	if (!other)
+		return;
+	for (k = 0; k < s->network.nodes; k++) {
+		t = list == NULL ? dn_xstrdup(hosts[k]) :
+		    dn_xasprintf("%s,%s", list, hosts[k]);
+		free(list);
+		list = t;
+	}
+	strv_flag(a, "--peer-hosts", list);
+}
+
 /* Indexed by enum scn_workload: with http or command load, devnet-node
  * itself runs idle (the load comes from outside it). */
 static const char *const wl_flag[] = { "transfer", "readrandom", "cf-churn",
@@ -174,6 +196,8 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
 		    plan_tcp_base(s, var)));
 	else
 		strv_flag(&a, "--net", dn_xstrdup(net_dir));
+	if (ep->tcp_base_port != 0 && ep->hosts != NULL)
+		peer_hosts(&a, s, ep->hosts);
 	if (ep->metrics_url != NULL)
 		strv_flag(&a, "--metrics", dn_xstrdup(ep->metrics_url));
 	strv_flag(&a, "--token", dn_xasprintf("%016" PRIx64, ep->token));

@@ -30,7 +30,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "docker.h"
 #include "provider.h"
 #include "spawn.h"
@@ -58,7 +57,7 @@ docker_prepare(const struct scenario *s, const struct runner_opts *o,
 	if (dk_engine_check(&version, cause) != 0)
 		return (-1);
 	free(version);
-	if (dk_sweep(&n, cause) != 0)
+	if (dk_sweep(NULL, &n, cause) != 0)
 		return (-1);
 	if (n > 0 && !o->quiet)
 		fprintf(stderr, "devnet: removed %d Docker object(s) left by "
@@ -144,7 +143,7 @@ docker_signal(struct trial *t, int k, int sig)
 		free(name);
 		return (-1);
 	}
-	rc = dk_signal(name, sig, &cause);
+	rc = dk_signal(NULL, name, sig, &cause);
 	if (rc != 0)
 		trial_event(t, k, "docker", "%s", cause);
 	free(cause);
@@ -152,52 +151,12 @@ docker_signal(struct trial *t, int k, int sig)
 	return (rc);
 }
 
-/* Wait until every node's CLI has exited or MS passed; how many run. */
-static int
-wait_all(struct trial *t, int ms)
+/* provider_kill_running: node K's container, on this engine. */
+static char *
+ctr_of(struct trial *t, int k, const char **engine)
 {
-	uint64_t	deadline = dn_now_ns() + (uint64_t)ms * 1000000u;
-	int		k, alive;
-
-	for (;;) {
-		alive = 0;
-		for (k = 0; k < t->nnodes; k++)
-			alive += !docker_poll(t, k);
-		if (alive == 0 || dn_now_ns() >= deadline)
-			return (alive);
-		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
-	}
-}
-
-/* `docker kill --signal=SIG` every running node's container at once. */
-static void
-kill_running(struct trial *t, int sig)
-{
-	const char	**args;
-	char		**names, s[32], *cause = NULL;
-	size_t		  a = 0, i;
-	int		  k;
-
-	args = dn_xcalloc((size_t)t->nnodes + 4, sizeof(*args));
-	names = dn_xcalloc((size_t)t->nnodes, sizeof(*names));
-	snprintf(s, sizeof(s), "--signal=%d", sig);
-	args[a++] = "kill";
-	args[a++] = s;
-	for (k = 0; k < t->nnodes; k++) {
-		if (docker_poll(t, k))
-			continue;
-		if (t->nodes[k].stopped)
-			docker_signal(t, k, SIGCONT);
-		names[k] = ctr_name(t, k);
-		args[a++] = names[k];
-	}
-	/* Some may exit meanwhile: docker then complains; that is fine. */
-	if (a > 2 && dk_cmd(args, NULL, NULL, &cause) != 0)
-		free(cause);
-	for (i = 0; i < (size_t)t->nnodes; i++)
-		free(names[i]);
-	free(names);
-	free(args);
+	*engine = NULL;
+	return (ctr_name(t, k));
 }
 
 static int
@@ -206,11 +165,11 @@ docker_stop_all(struct trial *t, int grace_ms)
 	struct proc	**ps;
 	int		  k, killed;
 
-	kill_running(t, SIGTERM);
-	killed = wait_all(t, grace_ms);
+	provider_kill_running(t, SIGTERM, ctr_of);
+	killed = provider_wait_all(t, grace_ms, 10, NULL);
 	if (killed > 0) {
-		kill_running(t, SIGKILL);
-		if (wait_all(t, CLI_EXIT_MS) > 0) {
+		provider_kill_running(t, SIGKILL, ctr_of);
+		if (provider_wait_all(t, CLI_EXIT_MS, 10, NULL) > 0) {
 			/* A CLI that hangs: end it; teardown removes its
 			 * container. */
 			ps = dn_xcalloc((size_t)t->nnodes, sizeof(*ps));
@@ -237,7 +196,7 @@ docker_teardown(struct trial *t)
 	 * leaves one that appears after the first pass: look again. */
 	for (i = 0; i < TEARDOWN_PASSES; i++) {
 		before = n;
-		if (dk_remove_labelled(f, 0, &n, &cause) != 0)
+		if (dk_remove_labelled(NULL, f, 0, &n, &cause) != 0)
 			break;
 		if (i > 0 && n == before)
 			break;

@@ -17,10 +17,16 @@
  * when the trial ends, also after Ctrl-C; a killed devnet's is swept by
  * the next run (docker.c).
  *
- * One host only, for now: the nodes dial their peers and the collector
- * is dialled at 127.0.0.1 (devnet-node has one --tcp-base for all
- * peers), so `prepare` refuses a swarm where a node could be placed on
- * another host.  docs/providers.md, "swarm".
+ * Several hosts: `prepare` lists the hosts the placement allows and
+ * pins node K to the K mod N-th of them (sorted by hostname), so that
+ * every node's address is known before any node dials: node K's service
+ * is constrained to that host (`node.id == ID`), and the host's address
+ * (the manager's: the advertise address) goes to the nodes
+ * (--peer-hosts) and to the runner's URLs (provider_node_addr).  Signals
+ * need the engine of the host a container runs on: this one, or the
+ * host's swarm.engines URL; events on a node of a host with neither are
+ * refused before any trial, and at the end such nodes are stopped by
+ * scaling their services to 0.  docs/providers.md, "swarm".
  *
  * Not here: the docker CLI (docker.c).
  */
@@ -71,6 +77,16 @@ int
 swarm_compose(FILE *out, const struct scenario *s,
     const struct scn_variant *v, const struct plan_endpoints *ep,
     const char *const *labels, int resolve, char **cause)
+{
+	return (swarm_compose_pinned(out, s, v, ep, labels, resolve, NULL,
+	    NULL, cause));
+}
+
+int
+swarm_compose_pinned(FILE *out, const struct scenario *s,
+    const struct scn_variant *v, const struct plan_endpoints *ep,
+    const char *const *labels, int resolve, const char *const *pins,
+    const char *const *pin_names, char **cause)
 {
 	char		**argv = NULL, **env = NULL, *prev = NULL, *id = NULL;
 	const char	*base;
@@ -154,7 +170,12 @@ swarm_compose(FILE *out, const struct scenario *s,
 				fprintf(out, "          memory: \"%llu\"\n",
 				    (unsigned long long)mem);
 		}
-		if (s->placement == NULL ||
+		if (pins != NULL) {
+			fprintf(out, "      placement:\n        constraints:\n"
+			    "          # host %s\n"
+			    "          - \"node.id == %s\"\n", pin_names[k],
+			    pins[k]);
+		} else if (s->placement == NULL ||
 		    strcmp(s->placement, "spread") == 0)
 			fputs("      placement:\n        preferences:\n"
 			    "          - spread: node.id\n", out);
@@ -193,6 +214,7 @@ struct snode {
 	int		 started;	/* provider_start was called */
 	int		 host_stored;	/* nodes.host was set */
 	int		 logs;		/* node-K.out was written */
+	int		 scaled;	/* its service scaled to 0 (stop) */
 };
 
 struct stack {
@@ -209,6 +231,12 @@ struct stack {
 static struct stack	*stacks;
 /* The swarm's advertise address, found by prepare. */
 static char		 advertise[64];
+/* The hosts the placement allows (prepare), and node K's: hosts[pin[K]]
+ * (NULL: not pinned, as for validate). */
+static struct dk_host	*hosts;
+static int		 nhosts;
+static int		*pin;
+static int		 npin;
 
 static struct stack *
 stack_of(const struct trial *t)
@@ -281,9 +309,10 @@ refresh(struct stack *st, int force)
 	const char	*args[] = { "stack", "ps", "--no-trunc", "--format",
 			    "{{.ID}}\t{{.Name}}\t{{.Node}}\t{{.CurrentState}}"
 			    "\t{{.Error}}", st->name, NULL };
-	char		*out = NULL, *cause = NULL, *p, *nl;
+	char		*out = NULL, *cause = NULL, *p, *nl, *seen;
 	uint64_t	 now = dn_now_ns();
 	size_t		 plen = strlen(st->name);
+	int		 j;
 
 	if (!st->deployed || (!force && now - st->polled_ns <
 	    (uint64_t)POLL_MS * 1000000u))
@@ -294,6 +323,7 @@ refresh(struct stack *st, int force)
 		free(cause);
 		return;
 	}
+	seen = dn_xcalloc((size_t)st->t->nnodes, 1);
 	for (p = out; p != NULL && *p != '\0'; p = nl) {
 		char	*f[5] = { NULL }, *q = p, *end;
 		size_t	 nf;
@@ -316,6 +346,7 @@ refresh(struct stack *st, int force)
 		if (st->n[k].old != NULL && strstr(st->n[k].old, f[0]) != NULL)
 			continue;
 		set_str(&st->n[k].task, f[0]);
+		seen[k] = 1;
 		/* "Running 3 seconds ago": the first word, lower case */
 		f[3][strcspn(f[3], " ")] = '\0';
 		for (q = f[3]; *q != '\0'; q++)
@@ -326,6 +357,13 @@ refresh(struct stack *st, int force)
 		if (f[2][0] != '\0')
 			set_str(&st->n[k].host, f[2]);
 	}
+	/* A task of a service scaled to 0 is gone from the list a moment
+	 * after its container stopped (its "Shutdown" may never be seen). */
+	for (j = 0; j < st->t->nnodes; j++) {
+		if (st->n[j].scaled && st->n[j].task != NULL && !seen[j])
+			set_str(&st->n[j].state, "shutdown");
+	}
+	free(seen);
 	free(out);
 }
 
@@ -348,13 +386,39 @@ state_ended(const char *s)
  * SIGKILL, as `docker run` reports it; no exit code is exit 125 (the
  * task never ran, like docker run's own errors). */
 static int
-task_status(const struct snode *n)
+task_status(struct trial *t, const struct snode *n, int k)
 {
 	const char	*p;
 	int		 code;
 
 	if (strcmp(n->state, "complete") == 0)
 		return (0);
+	if (n->scaled && strcmp(n->state, "shutdown") == 0) {
+		/* stopped by scaling down: the container's own exit code */
+		const char *const args[] = { "inspect", "--type", "task",
+			"--format", "{{if .Status.ContainerStatus}}"
+			"{{.Status.ContainerStatus.ExitCode}}{{end}}", n->task,
+			NULL };
+		char	*out = NULL, *cause = NULL;
+
+		int	 final;
+
+		if (dk_cmd(args, NULL, &out, &cause) == 0 &&
+		    sscanf(out, "%d", &code) == 1 && code >= 0) {
+			free(out);
+			if (code > 128 && code < 128 + 32)
+				return (code - 128);
+			return ((code & 0xff) << 8);
+		}
+		free(out);
+		free(cause);
+		/* the task is gone: its final sample says it stopped
+		 * cleanly, else the swarm's SIGKILL ended it */
+		pthread_mutex_lock(&t->mu);
+		final = t->nodes[k].final_seen;
+		pthread_mutex_unlock(&t->mu);
+		return (final ? 0 : SIGKILL);
+	}
 	if (n->err != NULL && (p = strstr(n->err, "exit (")) != NULL &&
 	    sscanf(p, "exit (%d)", &code) == 1) {
 		if (code > 128 && code < 128 + 32)
@@ -402,6 +466,38 @@ swarm_listen_addr(void)
 	return (advertise);
 }
 
+static const struct dk_host *
+host_of(int k)
+{
+	return (pin != NULL && k >= 0 && k < npin ? &hosts[pin[k]] : NULL);
+}
+
+/* Node K's host's address: the manager's is the advertise address (its
+ * Status.Addr may read 0.0.0.0). */
+static const char *
+swarm_node_addr(int k)
+{
+	const struct dk_host	*h = host_of(k);
+
+	if (h == NULL)
+		return (NULL);
+	return (h->self ? advertise : h->addr);
+}
+
+/* The engine node K's container is on: 0 with *ENGINE (NULL: this one),
+ * or -1 when devnet has none for its host (no swarm.engines entry). */
+static int
+node_engine(const struct scenario *s, int k, const char **engine)
+{
+	const struct dk_host	*h = host_of(k);
+
+	*engine = NULL;
+	if (h == NULL || h->self)
+		return (0);
+	*engine = scn_engine_of(s, h->name);
+	return (*engine != NULL ? 0 : -1);
+}
+
 /* Is ADDR an IPv4 address of this machine (one the collector can
  * listen on)? */
 static int
@@ -422,12 +518,105 @@ local_addr(const char *addr)
 	return (ok);
 }
 
+static const char *const action_names[] = { "kill", "term", "stop", "cont",
+	"restart" };
+
+/* An address a node on another host cannot reach this host at. */
+static int
+loopback_addr(const char *a)
+{
+	return (a[0] == '\0' || strcmp(a, "0.0.0.0") == 0 ||
+	    strncmp(a, "127.", 4) == 0 || strcmp(a, "localhost") == 0);
+}
+
+/* Pin every node to a host (K mod N, in hostname order) and check what
+ * several hosts need: addresses the others can reach, an engine for
+ * each host with events, those engines answering. */
+static int
+place_nodes(const struct scenario *s, const struct runner_opts *o,
+    char **cause)
+{
+	const char	*eng;
+	char		 at[32];
+	size_t		 i;
+	int		 k, n;
+
+	free(pin);
+	npin = s->network.nodes;
+	pin = dn_xcalloc((size_t)npin, sizeof(*pin));
+	for (k = 0; k < npin; k++)
+		pin[k] = k % nhosts;
+	for (k = 0; nhosts > 1 && k < nhosts; k++) {
+		const char *a = hosts[k].self ? advertise : hosts[k].addr;
+
+		if (!loopback_addr(a))
+			continue;
+		*cause = dn_xasprintf("host %s of the swarm is at '%s', but "
+		    "with %d hosts every node must reach the others and the "
+		    "collector at its host's address, and '%s' is each "
+		    "host's own: give the swarm routable addresses (`docker "
+		    "swarm init --advertise-addr ADDR` on the manager, "
+		    "`docker swarm join --advertise-addr ADDR ...` on the "
+		    "others), or keep the devnet on one host with placement: "
+		    "LABEL=VALUE", hosts[k].name, a, nhosts, a);
+		return (-1);
+	}
+	for (i = 0; i < s->nevents; i++) {
+		const struct scn_event	*e = &s->events[i];
+		const struct dk_host	*h = host_of(e->node);
+
+		if (node_engine(s, e->node, &eng) == 0)
+			continue;
+		scenario_fmt_ms(at, sizeof(at), e->at_ms);
+		*cause = dn_xasprintf("event %s at %s on node %d: node %d "
+		    "runs on host %s, and devnet signals a container through "
+		    "the Docker engine of its host, which it knows for this "
+		    "host only: name %s's engine with `swarm: {engines: {%s: "
+		    "URL}}` (ssh://USER@%s, tcp://ADDR:2376 or unix://...; "
+		    "or --set swarm.engines.%s=URL), or move the event to a "
+		    "node of this host (docs/providers.md, \"Events on other "
+		    "hosts\")", action_names[e->action], at, e->node, e->node,
+		    h->name, h->name, h->name, h->name, h->name);
+		return (-1);
+	}
+	/* the engines of hosts with nodes: answering, and swept */
+	for (k = 0; k < nhosts && k < npin; k++) {
+		char	*version = NULL, *c2 = NULL;
+
+		if (hosts[k].self ||
+		    (eng = scn_engine_of(s, hosts[k].name)) == NULL)
+			continue;
+		{
+			const char *const args[] = { "version", "--format",
+				"{{.Server.Version}}", NULL };
+
+			if (dk_cmd_at(eng, args, NULL, &version, &c2) != 0) {
+				*cause = dn_xasprintf("the Docker engine of "
+				    "host %s (swarm.engines.%s: %s) does not "
+				    "answer: %s", hosts[k].name,
+				    hosts[k].name, eng, c2);
+				free(c2);
+				return (-1);
+			}
+			free(version);
+		}
+		n = 0;
+		if (dk_sweep(eng, &n, cause) != 0)
+			return (-1);
+		if (n > 0 && !o->quiet)
+			fprintf(stderr, "devnet: removed %d Docker object(s) "
+			    "left on %s by a devnet that was killed\n", n,
+			    hosts[k].name);
+	}
+	return (0);
+}
+
 static int
 swarm_prepare(const struct scenario *s, const struct runner_opts *o,
     char **cause)
 {
-	char	*version = NULL, *addr = NULL, *names = NULL;
-	int	 rc = -1, nhosts = 0, self = 0, n = 0;
+	char	*version = NULL, *addr = NULL;
+	int	 rc = -1, n = 0;
 
 	if (s->network.tcp_base_port <= 0) {
 		*cause = dn_xstrdup("provider swarm needs network.listen: tcp "
@@ -448,8 +637,11 @@ swarm_prepare(const struct scenario *s, const struct runner_opts *o,
 		goto out;
 	}
 	snprintf(advertise, sizeof(advertise), "%s", addr);
+	dk_hosts_free(hosts, nhosts);
+	hosts = NULL;
+	nhosts = 0;
 	if (dk_swarm_hosts(s->placement != NULL && strcmp(s->placement,
-	    "spread") != 0 ? s->placement : NULL, &nhosts, &self, &names,
+	    "spread") != 0 ? s->placement : NULL, &hosts, &nhosts,
 	    cause) != 0)
 		goto out;
 	if (nhosts == 0) {
@@ -460,19 +652,9 @@ swarm_prepare(const struct scenario *s, const struct runner_opts *o,
 		    " and labelled so" : "");
 		goto out;
 	}
-	if (nhosts > 1 || !self) {
-		*cause = dn_xasprintf("placement %s may put nodes on %s "
-		    "(%d host(s)%s), but provider swarm runs a devnet on this "
-		    "host only for now: devnet-node dials its peers at "
-		    "127.0.0.1 and the collector listens on %s; pin the "
-		    "nodes here with `docker node update --label-add "
-		    "devnet=here SELF` and placement: devnet=here "
-		    "(docs/providers.md, \"More hosts\")",
-		    s->placement ? s->placement : "spread", names, nhosts,
-		    self ? "" : ", not this one", advertise);
+	if (place_nodes(s, o, cause) != 0)
 		goto out;
-	}
-	if (dk_sweep(&n, cause) != 0)
+	if (dk_sweep(NULL, &n, cause) != 0)
 		goto out;
 	if (n > 0 && !o->quiet)
 		fprintf(stderr, "devnet: removed %d Docker object(s) left by "
@@ -485,7 +667,6 @@ swarm_prepare(const struct scenario *s, const struct runner_opts *o,
 out:
 	free(version);
 	free(addr);
-	free(names);
 	return (rc);
 }
 
@@ -495,8 +676,9 @@ deploy(struct trial *t, struct stack *st, char **cause)
 {
 	struct plan_endpoints	 ep;
 	char			*path, **labels;
+	const char		**addrs, **ids = NULL, **names = NULL;
 	FILE			*f;
-	int			 rc;
+	int			 rc, k;
 
 	memset(&ep, 0, sizeof(ep));
 	ep.run_dir = t->run_dir;
@@ -504,17 +686,36 @@ deploy(struct trial *t, struct stack *st, char **cause)
 	ep.metrics_url = t->metrics_url;
 	ep.token = t->token;
 	ep.tcp_base_port = t->scn->network.tcp_base_port;
+	addrs = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*addrs));
+	if (pin != NULL) {
+		ids = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*ids));
+		names = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*names));
+	}
+	for (k = 0; k < t->nnodes; k++) {
+		addrs[k] = t->nodes[k].addr;
+		if (pin != NULL) {
+			ids[k] = host_of(k)->id;
+			names[k] = host_of(k)->name;
+		}
+	}
+	ep.hosts = addrs;
 	path = dn_xasprintf("%s/%s.yml", t->run_dir, st->name);
 	if ((f = fopen(path, "w")) == NULL) {
 		*cause = dn_xasprintf("cannot write '%s': %s", path,
 		    strerror(errno));
 		free(path);
+		free(addrs);
+		free(ids);
+		free(names);
 		return (-1);
 	}
 	labels = provider_labels(t);
-	rc = swarm_compose(f, t->scn, t->var, &ep,
-	    (const char *const *)labels, 1, cause);
+	rc = swarm_compose_pinned(f, t->scn, t->var, &ep,
+	    (const char *const *)labels, 1, ids, names, cause);
 	dk_argv_free(labels);
+	free(addrs);
+	free(ids);
+	free(names);
 	if (fclose(f) != 0 && rc == 0) {
 		*cause = dn_xasprintf("cannot write '%s': %s", path,
 		    strerror(errno));
@@ -594,7 +795,7 @@ swarm_poll(struct trial *t, int k)
 	if (n->task == NULL || !state_ended(n->state))
 		return (0);
 	p->exited = 1;
-	p->status = task_status(n);
+	p->status = task_status(t, n, k);
 	if (!n->logs)
 		save_logs(t, st, k);
 	if (p->status == 125 << 8)
@@ -607,11 +808,18 @@ static int
 swarm_signal(struct trial *t, int k, int sig)
 {
 	struct stack	*st = stack_of(t);
+	const char	*eng;
 	char		*name, *cause = NULL;
 	int		 rc;
 
 	if (swarm_poll(t, k))
 		return (-1);
+	if (node_engine(t->scn, k, &eng) != 0) {
+		/* prepare refused events here: only the end comes here */
+		trial_event(t, k, "docker", "signal %d: no Docker engine "
+		    "known for host %s (swarm.engines)", sig, host_of(k)->name);
+		return (-1);
+	}
 	if (st->n[k].task == NULL) {
 		refresh(st, 1);
 		if (st->n[k].task == NULL) {
@@ -621,8 +829,7 @@ swarm_signal(struct trial *t, int k, int sig)
 		}
 	}
 	name = container_name(st, k);
-	/* Only containers on this engine: one host (see prepare). */
-	rc = dk_signal(name, sig, &cause);
+	rc = dk_signal(eng, name, sig, &cause);
 	if (rc != 0)
 		trial_event(t, k, "docker", "%s", cause);
 	free(cause);
@@ -631,54 +838,56 @@ swarm_signal(struct trial *t, int k, int sig)
 	return (rc);
 }
 
-/* Wait until every node's task has ended or MS passed; how many run. */
-static int
-wait_all(struct trial *t, int ms)
+static void
+look(struct trial *t)
 {
-	struct stack	*st = stack_of(t);
-	uint64_t	 deadline = dn_now_ns() + (uint64_t)ms * 1000000u;
-	int		 k, alive;
-
-	for (;;) {
-		refresh(st, 1);
-		alive = 0;
-		for (k = 0; k < t->nnodes; k++)
-			alive += !swarm_poll(t, k);
-		if (alive == 0 || dn_now_ns() >= deadline)
-			return (alive);
-		nanosleep(&(struct timespec){ 0, 100 * 1000 * 1000 }, NULL);
-	}
+	refresh(stack_of(t), 1);
 }
 
-/* `docker kill --signal=SIG` every running node's container at once. */
+/* provider_kill_running: node K's container and its engine; NULL for a
+ * node on a host whose engine devnet does not know (stop_all scales its
+ * service down instead). */
+static char *
+ctr_of(struct trial *t, int k, const char **engine)
+{
+	struct stack	*st = stack_of(t);
+
+	if (st->n[k].task == NULL || node_engine(t->scn, k, engine) != 0)
+		return (NULL);
+	return (container_name(st, k));
+}
+
+/* `docker service scale S_nK=0 ...` for the running nodes on hosts
+ * without a known engine: the swarm sends SIGTERM, then SIGKILL after
+ * the service's stop grace period (10 s). */
 static void
-kill_running(struct trial *t, int sig)
+scale_down_unreachable(struct trial *t)
 {
 	struct stack	 *st = stack_of(t);
-	const char	**args;
-	char		**names, s[32], *cause = NULL;
+	const char	**args, *eng;
+	char		**svcs, *cause = NULL;
 	size_t		  a = 0;
 	int		  k;
 
-	args = dn_xcalloc((size_t)t->nnodes + 4, sizeof(*args));
-	names = dn_xcalloc((size_t)t->nnodes, sizeof(*names));
-	snprintf(s, sizeof(s), "--signal=%d", sig);
-	args[a++] = "kill";
-	args[a++] = s;
+	args = dn_xcalloc((size_t)t->nnodes + 5, sizeof(*args));
+	svcs = dn_xcalloc((size_t)t->nnodes, sizeof(*svcs));
+	args[a++] = "service";
+	args[a++] = "scale";
+	args[a++] = "--detach";
 	for (k = 0; k < t->nnodes; k++) {
-		if (swarm_poll(t, k) || st->n[k].task == NULL)
+		if (swarm_poll(t, k) || node_engine(t->scn, k, &eng) == 0)
 			continue;
-		if (t->nodes[k].stopped)
-			swarm_signal(t, k, SIGCONT);
-		names[k] = container_name(st, k);
-		args[a++] = names[k];
+		svcs[k] = dn_xasprintf("%s_n%d=0", st->name, k);
+		args[a++] = svcs[k];
+		st->n[k].scaled = 1;
 	}
-	/* Some may exit meanwhile: docker then complains; that is fine. */
-	if (a > 2 && dk_cmd(args, NULL, NULL, &cause) != 0)
+	if (a > 3 && dk_cmd(args, NULL, NULL, &cause) != 0) {
+		trial_event(t, -1, "docker", "%s", cause);
 		free(cause);
+	}
 	for (k = 0; k < t->nnodes; k++)
-		free(names[k]);
-	free(names);
+		free(svcs[k]);
+	free(svcs);
 	free(args);
 }
 
@@ -691,12 +900,13 @@ swarm_stop_all(struct trial *t, int grace_ms)
 	if (!st->deployed)
 		return (0);
 	refresh(st, 1);
-	kill_running(t, SIGTERM);
-	killed = wait_all(t, grace_ms);
+	scale_down_unreachable(t);
+	provider_kill_running(t, SIGTERM, ctr_of);
+	killed = provider_wait_all(t, grace_ms, 100, look);
 	if (killed > 0) {
-		kill_running(t, SIGKILL);
+		provider_kill_running(t, SIGKILL, ctr_of);
 		/* what still runs now is removed by teardown */
-		wait_all(t, KILL_WAIT_MS);
+		provider_wait_all(t, KILL_WAIT_MS, 100, look);
 	}
 	return (killed);
 }
@@ -721,13 +931,22 @@ swarm_teardown(struct trial *t)
 		if (dk_cmd(rm, NULL, NULL, &c2) != 0)
 			free(c2);	/* the sweep below says what failed */
 	}
-	/* The swarm removes a service's containers after the service:
-	 * look until a pass finds nothing with the trial's labels. */
+	/* The swarm removes a service's containers after the service,
+	 * on every host: look until a pass finds nothing with the trial's
+	 * labels, here and on the other hosts whose engine is known. */
 	for (i = 0; i < TEARDOWN_PASSES; i++) {
 		before = n;
-		if (dk_remove_labelled(f, 0, &n, &cause) != 0)
+		if (dk_remove_labelled(NULL, f, 0, &n, &cause) != 0)
 			break;
-		if (n == before)
+		for (k = 0; k < nhosts && k < npin && cause == NULL; k++) {
+			const char *eng = hosts[k].self ? NULL :
+			    scn_engine_of(t->scn, hosts[k].name);
+
+			if (eng != NULL)
+				(void)dk_remove_labelled(eng, f, 0, &n,
+				    &cause);
+		}
+		if (cause != NULL || n == before)
 			break;
 		nanosleep(&(struct timespec){ 0, 500 * 1000 * 1000 }, NULL);
 	}
@@ -752,4 +971,5 @@ const struct provider_ops provider_swarm = {
 	.stop_all = swarm_stop_all,
 	.teardown = swarm_teardown,
 	.listen_addr = swarm_listen_addr,
+	.node_addr = swarm_node_addr,
 };

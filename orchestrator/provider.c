@@ -13,11 +13,14 @@
 #include <netinet/in.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "docker.h"
 #include "image.h"
 #include "provider.h"
@@ -135,7 +138,88 @@ provider_listen_addr(const struct scenario *s)
 	return (a != NULL && a[0] != '\0' ? a : "127.0.0.1");
 }
 
+const char *
+provider_node_addr(const struct scenario *s, int k)
+{
+	const struct provider_ops *p = provider_of(s);
+	const char	*a = p->node_addr != NULL ? p->node_addr(k) : NULL;
+
+	return (a != NULL && a[0] != '\0' ? a : "127.0.0.1");
+}
+
 /* --- shared by the container providers --------------------------------- */
+
+int
+provider_wait_all(struct trial *t, int ms, int step_ms,
+    void (*look)(struct trial *))
+{
+	uint64_t	deadline = dn_now_ns() + (uint64_t)ms * 1000000u;
+	int		k, alive;
+
+	for (;;) {
+		if (look != NULL)
+			look(t);
+		alive = 0;
+		for (k = 0; k < t->nnodes; k++)
+			alive += !provider_poll(t, k);
+		if (alive == 0 || dn_now_ns() >= deadline)
+			return (alive);
+		nanosleep(&(struct timespec){ step_ms / 1000,
+		    (long)(step_ms % 1000) * 1000000 }, NULL);
+	}
+}
+
+void
+provider_kill_running(struct trial *t, int sig, provider_ctr_fn ctr)
+{
+	const char	**args, **engines;
+	char		**names, s[32], *cause = NULL;
+	size_t		  a;
+	int		  k, j, *done;
+
+	args = dn_xcalloc((size_t)t->nnodes + 6, sizeof(*args));
+	names = dn_xcalloc((size_t)t->nnodes, sizeof(*names));
+	engines = dn_xcalloc((size_t)t->nnodes, sizeof(*engines));
+	done = dn_xcalloc((size_t)t->nnodes, sizeof(*done));
+	snprintf(s, sizeof(s), "--signal=%d", sig);
+	for (k = 0; k < t->nnodes; k++) {
+		if (provider_poll(t, k))
+			continue;
+		if ((names[k] = ctr(t, k, &engines[k])) == NULL)
+			continue;
+		if (t->nodes[k].stopped)
+			provider_signal(t, k, SIGCONT);
+	}
+	/* one `docker kill` per engine, with every name on it */
+	for (k = 0; k < t->nnodes; k++) {
+		if (names[k] == NULL || done[k])
+			continue;
+		a = 0;
+		args[a++] = "kill";
+		args[a++] = s;
+		for (j = k; j < t->nnodes; j++) {
+			if (names[j] == NULL || done[j] ||
+			    (engines[j] == NULL) != (engines[k] == NULL) ||
+			    (engines[j] != NULL &&
+			    strcmp(engines[j], engines[k]) != 0))
+				continue;
+			args[a++] = names[j];
+			done[j] = 1;
+		}
+		args[a] = NULL;
+		/* Some may exit meanwhile: docker then complains; fine. */
+		if (dk_cmd_at(engines[k], args, NULL, NULL, &cause) != 0) {
+			free(cause);
+			cause = NULL;
+		}
+	}
+	for (k = 0; k < t->nnodes; k++)
+		free(names[k]);
+	free(names);
+	free(engines);
+	free(done);
+	free(args);
+}
 
 const char *
 provider_cgroup_mem_file(void)

@@ -9,8 +9,8 @@
  *           Docker engine, host network, the trial dir bind-mounted at
  *           the same path, limits from `resources:`
  *   swarm   provider-swarm.c: one Docker Swarm stack per trial, the
- *           collector on the swarm's advertise address (one host for
- *           now)
+ *           collector on the swarm's advertise address, node K pinned
+ *           to a host of the swarm and reached at that host's address
  *
  * Every call runs in the main thread.  Not here: the Docker CLI itself
  * (docker.h), images (image.h), what a node's argv is (plan.c).
@@ -41,6 +41,9 @@ struct provider_ops {
 	/* The address the collector listens on with tcp, as nodes reach
 	 * it (after prepare); NULL: 127.0.0.1. */
 	const char *(*listen_addr)(void);
+	/* The address node K's host is reached at, for every trial of
+	 * the run (after prepare); NULL: 127.0.0.1.  May be NULL. */
+	const char *(*node_addr)(int k);
 };
 
 extern const struct provider_ops provider_local;
@@ -59,6 +62,9 @@ void	 provider_teardown(struct trial *t);
 /* The address of tcp://ADDR:PORT the collector listens on: 127.0.0.1,
  * or the swarm's advertise address (provider swarm, after prepare). */
 const char *provider_listen_addr(const struct scenario *);
+/* The address node K is reached at (its host's): 127.0.0.1 but for
+ * provider swarm on several hosts (after prepare). */
+const char *provider_node_addr(const struct scenario *, int k);
 
 /* --- shared by the container providers (provider-docker.c) ------------- */
 
@@ -82,6 +88,18 @@ int	 provider_check_images(const struct scenario *, int quiet,
 	    char **cause);
 int	 provider_check_ports(const struct scenario *, const char *addr,
 	    char **cause);
+/* Wait until every node of T has exited (provider_poll) or MS passed,
+ * calling LOOK (may be NULL) and sleeping STEP_MS between looks; how
+ * many still run. */
+int	 provider_wait_all(struct trial *t, int ms, int step_ms,
+	    void (*look)(struct trial *));
+/* The container of running node K and the engine it is on (*ENGINE;
+ * NULL: this one), or NULL when K has none that can be signalled. */
+typedef char *(*provider_ctr_fn)(struct trial *t, int k,
+	    const char **engine);
+/* `docker kill --signal=SIG` every running node's container, one call
+ * per engine; a stopped (paused) node is resumed first. */
+void	 provider_kill_running(struct trial *t, int sig, provider_ctr_fn ctr);
 
 /* --- provider-swarm.c -------------------------------------------------- */
 
@@ -92,5 +110,12 @@ int	 provider_check_ports(const struct scenario *, const char *addr,
 int	 swarm_compose(FILE *out, const struct scenario *,
 	    const struct scn_variant *v, const struct plan_endpoints *ep,
 	    const char *const *labels, int resolve, char **cause);
+/* With PINS (node K's swarm node ID, one per node; after prepare, or
+ * NULL): node K is constrained to that host (`node.id == ID`) instead
+ * of the scenario's placement. */
+int	 swarm_compose_pinned(FILE *out, const struct scenario *,
+	    const struct scn_variant *v, const struct plan_endpoints *ep,
+	    const char *const *labels, int resolve, const char *const *pins,
+	    const char *const *pin_names, char **cause);
 
 #endif

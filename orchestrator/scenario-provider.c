@@ -1,8 +1,9 @@
 /*
  * scenario-provider.c: where the nodes run: the top-level `provider:`
  * (local | docker | swarm), `image:`, `resources: {cpus, memory}` and
- * `placement:`, and the `image` and `resources` keys a variant or a
- * per-node override may set.  Reference: docs/providers.md.
+ * `placement:`, `swarm: {engines: {HOST: URL}}`, and the `image` and
+ * `resources` keys a variant or a per-node override may set.
+ * Reference: docs/providers.md.
  *
  * Not here: starting anything (provider.c and its parts), the other
  * settings (scenario-settings.c).
@@ -77,6 +78,47 @@ out:
 	return (rc);
 }
 
+/* swarm.engines: {HOST: URL}, the Docker engine of each named host of
+ * the swarm (for events on nodes there).  A URL is what `docker --host`
+ * takes: unix://, tcp:// or ssh://. */
+static int
+load_swarm(struct ctx *c, struct scenario *s, const struct ynode *sw)
+{
+	static const char *const swarm_keys[] = { "engines", NULL };
+	const struct ynode	*e;
+	size_t			 i;
+
+	if (scn_check_map(c, sw, "swarm", swarm_keys) != 0)
+		return (-1);
+	if ((e = ymap_get(sw, "engines")) == NULL)
+		return (0);
+	if (e->type != Y_MAP)
+		return (scn_fail(c, e, "swarm.engines must be a map of host "
+		    "name to engine URL, e.g. {vm2: 'ssh://root@vm2'}"));
+	s->engines = dn_xcalloc(e->nkids / 2 + 1, sizeof(*s->engines));
+	for (i = 0; i + 1 < e->nkids; i += 2) {
+		const struct ynode	*k = e->kids[i], *v = e->kids[i + 1];
+		struct scn_engine	*g = &s->engines[s->nengines];
+		char			*w = dn_xasprintf("swarm.engines.%s",
+					    k->value);
+		int			 rc;
+
+		rc = scn_get_str(c, v, w, &g->url);
+		g->host = dn_xstrdup(k->value);
+		s->nengines++;
+		if (rc == 0 && strncmp(g->url, "unix://", 7) != 0 &&
+		    strncmp(g->url, "tcp://", 6) != 0 &&
+		    strncmp(g->url, "ssh://", 6) != 0)
+			rc = scn_fail(c, v, "%s must be a Docker engine URL "
+			    "(unix://PATH, tcp://HOST:PORT or ssh://USER@HOST)"
+			    ", not '%s'", w, g->url);
+		free(w);
+		if (rc != 0)
+			return (-1);
+	}
+	return (0);
+}
+
 int
 scn_load_provider(struct ctx *c, struct scenario *s,
     const struct ynode *root)
@@ -103,7 +145,21 @@ scn_load_provider(struct ctx *c, struct scenario *s,
 			    "LABEL=VALUE (a node label set with `docker node "
 			    "update --label-add`), not '%s'", s->placement));
 	}
+	if ((v = ymap_get(root, "swarm")) != NULL && load_swarm(c, s, v) != 0)
+		return (-1);
 	return (0);
+}
+
+const char *
+scn_engine_of(const struct scenario *s, const char *host)
+{
+	size_t	i;
+
+	for (i = 0; host != NULL && i < s->nengines; i++) {
+		if (strcmp(s->engines[i].host, host) == 0)
+			return (s->engines[i].url);
+	}
+	return (NULL);
 }
 
 const char *

@@ -75,7 +75,7 @@ static const char *const top_keys[] = { "name", "description", "duration",
 	"warmup", "sample_interval", "seed", "network", "workload", "rocksdb",
 	"read_options", "write_options", "variants", "build", "repeats",
 	"order", "events", "provider", "image", "resources", "placement",
-	"node", NULL };
+	"node", "swarm", NULL };
 static const char *const order_names[] = { "abba", "concurrent", NULL };
 
 static int
@@ -248,6 +248,11 @@ scenario_free(struct scenario *s)
 	free(s->events);
 	scn_settings_release(&s->container);
 	free(s->placement);
+	for (i = 0; i < s->nengines; i++) {
+		free(s->engines[i].host);
+		free(s->engines[i].url);
+	}
+	free(s->engines);
 	free(s);
 }
 

@@ -130,6 +130,12 @@ struct scn_override {
 	struct scn_settings	 set;
 };
 
+/* swarm.engines: the Docker engine of a host of the swarm. */
+struct scn_engine {
+	char		*host;		/* its hostname, as `docker node ls` */
+	char		*url;		/* `docker --host` URL */
+};
+
 struct scn_event {
 	int64_t		 at_ms;		/* since t=0 of the trial */
 	enum scn_action	 action;
@@ -215,6 +221,8 @@ struct scenario {
 	enum scn_provider provider;
 	struct scn_settings container;	/* base image and resources only */
 	char		*placement;	/* swarm: "spread" or "LABEL=VALUE" */
+	struct scn_engine *engines;	/* swarm.engines */
+	size_t		 nengines;
 };
 
 /*
@@ -235,6 +243,8 @@ int	 scenario_load_buffer(struct scenario **sp, const char *name,
 void	 scenario_free(struct scenario *);
 /* "local", "docker" or "swarm". */
 const char *scn_provider_name(enum scn_provider);
+/* swarm.engines' URL for HOST, or NULL. */
+const char *scn_engine_of(const struct scenario *, const char *host);
 /* A duration the way a scenario writes it ("2h", "90s", "500ms") into
  * BUF of CAP bytes. */
 void	 scenario_fmt_ms(char *buf, size_t cap, int64_t ms);
@@ -262,6 +272,9 @@ struct plan_endpoints {
 	const char	*metrics_url;	/* collector PULL */
 	uint64_t	 token;
 	int		 tcp_base_port;	/* 0 = ipc */
+	const char *const *hosts;	/* with tcp: node K's host address
+					   (--peer-hosts); NULL or all
+					   127.0.0.1 = none */
 	const char	*probe;		/* devnet-probe; NULL = "devnet-probe" */
 	int64_t		 ready_timeout_ms; /* foreign nodes; 0 = the probe's */
 };

@@ -51,7 +51,7 @@ char *
 trial_node_url(const struct trial *t, int k, int ctl)
 {
 	if (t->scn->network.tcp_base_port > 0)
-		return (dn_xasprintf("tcp://127.0.0.1:%d",
+		return (dn_xasprintf("tcp://%s:%d", t->nodes[k].addr,
 		    t->scn->network.tcp_base_port + 2 * k + (ctl ? 1 : 0)));
 	return (dn_xasprintf("ipc://%s/n%d.%s", t->net_dir, k,
 	    ctl ? "ctl" : "in"));
@@ -97,6 +97,7 @@ trial_release(struct trial *t)
 		free(n->log_path);
 		free(n->cmdline);
 		free(n->in_url);
+		free(n->addr);
 	}
 	if (t->own_net_dir && t->net_dir != NULL) {
 		for (i = 0; i < t->nnodes; i++) {
@@ -135,6 +136,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 	struct plan_endpoints	 ep;
 	const char		*binary = plan_binary(scn, t->var);
 	char			 sha[65] = "", base[PATH_MAX], *dir;
+	const char		**hosts;
 	int			 i, rv;
 
 	t->nnodes = scn->network.nodes;
@@ -230,13 +232,25 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 	ep.tcp_base_port = scn->network.tcp_base_port;
 	foreign_prepare(t, o, &ep);
 	t->nodes = dn_xcalloc((size_t)t->nnodes, sizeof(*t->nodes));
+	/* where each node's host is reached: --peer-hosts, and our URLs */
+	hosts = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*hosts));
+	for (i = 0; i < t->nnodes; i++) {
+		t->nodes[i].addr = dn_xstrdup(provider_node_addr(scn, i));
+		hosts[i] = t->nodes[i].addr;
+		/* on another host: another clock (collector.c) */
+		t->nodes[i].remote_clock = strcmp(hosts[i], "127.0.0.1") !=
+		    0 && strcmp(hosts[i], provider_listen_addr(scn)) != 0;
+	}
+	ep.hosts = hosts;
 	for (i = 0; i < t->nnodes; i++) {
 		struct trial_node	*n = &t->nodes[i];
 
 		atomic_init(&n->up, 0);
 		if (plan_node_argv(scn, t->var, i, &ep, &n->argv, &n->env,
-		    cause) != 0)
+		    cause) != 0) {
+			free(hosts);
 			return (-1);
+		}
 		n->out_path = dn_xasprintf("%s/node-%d.out", t->run_dir, i);
 		n->log_path = dn_xasprintf("%s/node-%d.log", t->run_dir, i);
 		n->cmdline = plan_quote_argv(n->argv);
@@ -248,6 +262,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 		else if (t->scn->network.tcp_base_port > 0)
 			n->port = t->scn->network.tcp_base_port + 2 * i;
 	}
+	free(hosts);
 	return (0);
 }
 

@@ -40,6 +40,11 @@ struct trial_node {
 	char		*log_path;	/* node-K.log: the node's own log */
 	char		*cmdline;	/* for humans and the nodes table */
 	char		*in_url;	/* inbound endpoint, for the loadgen */
+	char		*addr;		/* its host's address, with tcp:
+					   127.0.0.1 but for swarm on several
+					   hosts (provider_node_addr) */
+	int		 remote_clock;	/* on another host: its clock is
+					   not ours (set before the start) */
 	int		 port;		/* {port} of the http and command
 					   workloads; 0 = the node has none */
 
@@ -61,6 +66,11 @@ struct trial_node {
 	double		 rss_sum, rss_max, lag_max;
 	int64_t		 rss_n, lag_n;
 	pid_t		 cmd_pid;	/* HELLO's pid: a probe's COMMAND */
+	/* A node on another host stamps messages with its own monotonic
+	 * clock: receive - send over every message, its least value; a
+	 * node time plus it is ours (collector.c). */
+	int64_t		 clock_d;
+	int		 have_clock;
 
 	/* Main thread only. */
 	int		 down;		/* not expected to be running */

@@ -31,3 +31,15 @@ dn_script_test(e2e etcd ${DN_TEST_DIR}/etcd.sh TIMEOUT 300)
 dn_script_test(e2e swarm ${DN_TEST_DIR}/swarm.sh TIMEOUT 300
     LABELS service)
 set_tests_properties(dn.e2e.swarm PROPERTIES RUN_SERIAL TRUE)
+
+# provider swarm over two hosts: a two-host swarm made of two network
+# namespaces on this machine (twohost-lib.sh; root, dockerd; 77 = skip,
+# also while a build runs a devnet on one host only).
+dn_script_test(e2e swarm-hosts ${DN_TEST_DIR}/swarm-hosts.sh TIMEOUT 420
+    LABELS service)
+set_tests_properties(dn.e2e.swarm-hosts PROPERTIES RUN_SERIAL TRUE)
+# events on the other host's nodes: refused without its engine, delivered
+# through swarm.engines (same two-host swarm; 77 = skip).
+dn_script_test(e2e swarm-engines ${DN_TEST_DIR}/swarm-engines.sh TIMEOUT 300
+    LABELS service)
+set_tests_properties(dn.e2e.swarm-engines PROPERTIES RUN_SERIAL TRUE)

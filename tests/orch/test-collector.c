@@ -6,6 +6,10 @@
  * exactly that many rows of every node metric per node, each value
  * carrying its sender's index, and the collector must count no gap.
  *
+ * And a node on another host (remote_clock): its messages carry its own
+ * clock, an hour ahead here; its samples must be stored at the times of
+ * ours, sent at the same moments.
+ *
  * Not here: a real devnet (tests/e2e/smoke.sh checks the same on one, less
  * exactly: timing there is real), hostile messages (tests/e2e/hostile.sh).
  */
@@ -17,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -59,85 +64,145 @@ value_of(int k, uint64_t seq)
 	return ((double)(k + 1) * 1000.0 + (double)seq);
 }
 
+/* A real collector on a fresh store, for a trial of NODES fake nodes,
+ * t=0 a second ago; a PUSH socket per node, dialled to it. */
+struct fixture {
+	char			 dir[64];
+	char			*dbpath, *url;
+	struct dn_store		*store;
+	struct scenario		 scn;
+	struct trial		 t;
+	pthread_mutex_t		 store_mu;
+	struct collector	*col;
+	struct dn_sock		*sock[NODES];
+	int64_t			 rid;
+};
+
+static void
+fixture_up(struct fixture *f, int nodes, int64_t interval_ms,
+    int64_t duration_ms, const char *name)
+{
+	struct dn_run_info	 ri = { .scenario_name = name,
+				    .variant = "A", .nodes = nodes };
+	char			*cause = NULL;
+	int			 k;
+
+	memset(f, 0, sizeof(*f));
+	pthread_mutex_init(&f->store_mu, NULL);
+	snprintf(f->dir, sizeof(f->dir), "/tmp/dn-col-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	f->dbpath = dn_xasprintf("%s/t.db", f->dir);
+	f->url = dn_xasprintf("ipc://%s/collector", f->dir);
+	if (dn_store_open(&f->store, f->dbpath, 0, &cause) != 0 ||
+	    dn_store_run_begin(f->store, &ri, &f->rid, &cause) != 0)
+		fail_msg("store: %s", cause);
+	for (k = 0; k < nodes; k++)
+		assert_int_equal(dn_store_node_add(f->store, f->rid, k,
+		    100 + k, "/bin/true", "", "fake", &cause), 0);
+	f->scn.duration_ms = duration_ms;
+	f->scn.sample_interval_ms = interval_ms;
+	f->scn.network.nodes = nodes;
+	f->t.scn = &f->scn;
+	f->t.run_id = f->rid;
+	f->t.token = TOKEN;
+	f->t.metrics_url = f->url;
+	f->t.nnodes = nodes;
+	f->t.nodes = dn_xcalloc((size_t)nodes, sizeof(*f->t.nodes));
+	pthread_mutex_init(&f->t.mu, NULL);
+	f->t.store_mu = &f->store_mu;
+	f->t.store = f->store;
+	f->t.spawn_ns = dn_now_ns();
+	/* t=0 a second ago: every sample sent is part of the trial. */
+	atomic_init(&f->t.t0_ns, f->t.spawn_ns - 1000000000ull);
+}
+
+/* Start the collector and dial it from every fake node (after the
+ * caller set what the nodes are). */
+static void
+fixture_start(struct fixture *f)
+{
+	char	*cause = NULL;
+	int	 k;
+
+	if (collector_start(&f->t, &f->col, &cause) != 0)
+		fail_msg("collector_start: %s", cause);
+	for (k = 0; k < f->t.nnodes; k++) {
+		if (dn_sock_open(&f->sock[k], DN_SOCK_PUSH, &cause) != 0 ||
+		    dn_sock_dial(f->sock[k], f->url, &cause) != 0)
+			fail_msg("node %d: %s", k, cause);
+	}
+}
+
+/* One SAMPLE of node K: every value V, stamped T_NS. */
+static void
+fixture_send(struct fixture *f, int k, uint64_t seq, int final,
+    uint64_t t_ns, double v)
+{
+	uint8_t			buf[DN_HDR_SIZE + 8 + 8 * DN_SAMPLE_MAX];
+	struct dn_hdr		h = { .token = TOKEN, .node = (uint32_t)k,
+				    .seq = seq, .t_ns = t_ns };
+	struct dn_sample	s;
+	size_t			n;
+	int			m;
+
+	memset(&s, 0, sizeof(s));
+	s.count = DN_METRIC_COUNT;
+	s.flags = final ? DN_SAMPLE_FINAL : 0;
+	for (m = 0; m < DN_METRIC_COUNT; m++)
+		s.values[m] = v;
+	n = dn_sample_encode(buf, sizeof(buf), &h, &s);
+	assert_true(n > 0);
+	assert_int_equal(dn_sock_send(f->sock[k], buf, n, 0), 0);
+}
+
+/* Wait for every final sample: the collector stops on them. */
+static void
+fixture_stop(struct fixture *f)
+{
+	int	k;
+
+	collector_stop(f->col, 10000);
+	for (k = 0; k < f->t.nnodes; k++)
+		dn_sock_close(f->sock[k]);
+}
+
+static void
+fixture_down(struct fixture *f)
+{
+	char	*rm;
+
+	dn_store_close(f->store);
+	pthread_mutex_destroy(&f->t.mu);
+	free(f->t.nodes);
+	free(f->t.store_error);
+	rm = dn_xasprintf("rm -rf '%s'", f->dir);
+	(void)!system(rm);
+	free(rm);
+	free(f->dbpath);
+	free(f->url);
+}
+
 static void
 every_sample_under_its_node(void **state)
 {
-	char			 dir[64], *dbpath, *url, *cause = NULL, *sql;
-	struct dn_store		*store;
-	struct dn_run_info	 ri = { .scenario_name = "collector-test",
-				    .variant = "A", .nodes = NODES };
-	struct scenario		 scn;
-	struct trial		 t;
-	pthread_mutex_t		 store_mu = PTHREAD_MUTEX_INITIALIZER;
-	struct collector	*col;
-	struct dn_sock		*sock[NODES];
-	uint8_t			 buf[DN_HDR_SIZE + 8 + 8 * DN_SAMPLE_MAX];
-	uint64_t		 seq;
-	int64_t			 rid, got[4];
-	int			 k, m, nnode_metrics = 0;
+	struct fixture	 f;
+	char		*cause = NULL, *sql;
+	uint64_t	 seq;
+	int64_t		 got[4];
+	int		 k, m, nnode_metrics = 0;
 
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/dn-col-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	dbpath = dn_xasprintf("%s/t.db", dir);
-	url = dn_xasprintf("ipc://%s/collector", dir);
-	if (dn_store_open(&store, dbpath, 0, &cause) != 0 ||
-	    dn_store_run_begin(store, &ri, &rid, &cause) != 0)
-		fail_msg("store: %s", cause);
-	for (k = 0; k < NODES; k++)
-		assert_int_equal(dn_store_node_add(store, rid, k, 100 + k,
-		    "/bin/true", "", "fake", &cause), 0);
-
-	memset(&scn, 0, sizeof(scn));
-	scn.duration_ms = SAMPLES * INTERVAL_MS;
-	scn.sample_interval_ms = INTERVAL_MS;
-	scn.network.nodes = NODES;
-	memset(&t, 0, sizeof(t));
-	t.scn = &scn;
-	t.run_id = rid;
-	t.token = TOKEN;
-	t.metrics_url = url;
-	t.nnodes = NODES;
-	t.nodes = dn_xcalloc(NODES, sizeof(*t.nodes));
-	pthread_mutex_init(&t.mu, NULL);
-	t.store_mu = &store_mu;
-	t.store = store;
-	t.spawn_ns = dn_now_ns();
-	/* t=0 a second ago: every sample below is part of the trial. */
-	atomic_init(&t.t0_ns, t.spawn_ns - 1000000000ull);
-	if (collector_start(&t, &col, &cause) != 0)
-		fail_msg("collector_start: %s", cause);
-
-	for (k = 0; k < NODES; k++) {
-		if (dn_sock_open(&sock[k], DN_SOCK_PUSH, &cause) != 0 ||
-		    dn_sock_dial(sock[k], url, &cause) != 0)
-			fail_msg("node %d: %s", k, cause);
-	}
+	fixture_up(&f, NODES, INTERVAL_MS, SAMPLES * INTERVAL_MS,
+	    "collector-test");
+	fixture_start(&f);
 	/* Interleaved, as real nodes are. */
 	for (seq = 1; seq <= SAMPLES; seq++) {
-		for (k = 0; k < NODES; k++) {
-			struct dn_hdr		h = { .token = TOKEN,
-						    .node = (uint32_t)k,
-						    .seq = seq };
-			struct dn_sample	s;
-			size_t			n;
-
-			memset(&s, 0, sizeof(s));
-			s.count = DN_METRIC_COUNT;
-			s.flags = seq == SAMPLES ? DN_SAMPLE_FINAL : 0;
-			for (m = 0; m < DN_METRIC_COUNT; m++)
-				s.values[m] = value_of(k, seq);
-			h.t_ns = atomic_load(&t.t0_ns) +
-			    seq * INTERVAL_MS * 1000000ull;
-			n = dn_sample_encode(buf, sizeof(buf), &h, &s);
-			assert_true(n > 0);
-			assert_int_equal(dn_sock_send(sock[k], buf, n, 0), 0);
-		}
+		for (k = 0; k < NODES; k++)
+			fixture_send(&f, k, seq, seq == SAMPLES,
+			    atomic_load(&f.t.t0_ns) +
+			    seq * INTERVAL_MS * 1000000ull, value_of(k, seq));
 	}
-	/* Every node sent its final sample: the collector stops on it. */
-	collector_stop(col, 10000);
-	for (k = 0; k < NODES; k++)
-		dn_sock_close(sock[k]);
+	fixture_stop(&f);
 
 	for (m = 0; m < DN_METRIC_COUNT; m++)
 		nnode_metrics += dn_metric_defs[m].source == DN_SOURCE_N;
@@ -151,9 +216,9 @@ every_sample_under_its_node(void **state)
 		    "count(DISTINCT t_ms), coalesce(sum(t_ms != "
 		    "(CAST(value AS INTEGER) %% 1000) * %d), 0) "
 		    "FROM samples WHERE run_id = %lld AND node = %d",
-		    k + 1, INTERVAL_MS, (long long)rid, k);
+		    k + 1, INTERVAL_MS, (long long)f.rid, k);
 		memset(got, 0, sizeof(got));
-		if (dn_store_query(store, sql, NULL, 0, count_row, got,
+		if (dn_store_query(f.store, sql, NULL, 0, count_row, got,
 		    &cause) != 0)
 			fail_msg("query: %s", cause);
 		free(sql);
@@ -166,21 +231,63 @@ every_sample_under_its_node(void **state)
 		assert_int_equal(got[2], want);
 		assert_int_equal(got[3], 0);
 		if (k >= 0 && k < NODES) {
-			assert_int_equal(t.nodes[k].lost, 0);
-			assert_int_equal(t.nodes[k].final_seen, 1);
+			assert_int_equal(f.t.nodes[k].lost, 0);
+			assert_int_equal(f.t.nodes[k].final_seen, 1);
 		}
 	}
-	assert_int_equal(t.rejected, 0);
+	assert_int_equal(f.t.rejected, 0);
+	fixture_down(&f);
+}
 
-	dn_store_close(store);
-	pthread_mutex_destroy(&t.mu);
-	free(t.nodes);
-	free(t.store_error);
-	sql = dn_xasprintf("rm -rf '%s'", dir);
-	(void)!system(sql);
+/* Node 1's clock is SKEW ahead: sent at the same moments as node 0's,
+ * its samples are stored at the same t_ms (within the delay). */
+#define SKEW_NS		(3600ull * 1000000000ull)
+#define CLOCK_SAMPLES	20
+
+static void
+remote_clock_on_ours(void **state)
+{
+	struct fixture	 f;
+	char		*cause = NULL, *sql;
+	uint64_t	 seq, now;
+	int64_t		 got[4];
+
+	(void)state;
+	fixture_up(&f, 2, 10, 10000, "clock-test");
+	f.t.nodes[1].remote_clock = 1;
+	fixture_start(&f);
+	for (seq = 1; seq <= CLOCK_SAMPLES; seq++) {
+		now = dn_now_ns();
+		fixture_send(&f, 0, seq, seq == CLOCK_SAMPLES, now,
+		    (double)seq);
+		fixture_send(&f, 1, seq, seq == CLOCK_SAMPLES, now + SKEW_NS,
+		    (double)seq);
+		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+	}
+	fixture_stop(&f);
+
+	/* samples of node 1; those more than 5 ms from node 0's of the
+	 * same sequence */
+	sql = dn_xasprintf("SELECT count(*), coalesce(sum(abs(a.t_ms - "
+	    "b.t_ms) > 5), -1), 0, 0 FROM samples a JOIN samples b ON "
+	    "b.run_id = a.run_id AND b.metric_id = a.metric_id AND "
+	    "b.value = a.value AND b.node = 0 WHERE a.run_id = %lld AND "
+	    "a.node = 1 AND a.metric_id = 0", (long long)f.rid);
+	memset(got, 0, sizeof(got));
+	if (dn_store_query(f.store, sql, NULL, 0, count_row, got,
+	    &cause) != 0)
+		fail_msg("query: %s", cause);
 	free(sql);
-	free(dbpath);
-	free(url);
+	print_message("node 1: %lld samples, %lld off by more than 5 ms; "
+	    "offset %+.3f ms\n", (long long)got[0], (long long)got[1],
+	    (double)f.t.nodes[1].clock_d / 1e6);
+	assert_int_equal(got[0], CLOCK_SAMPLES);
+	assert_int_equal(got[1], 0);
+	assert_true(f.t.nodes[1].have_clock);
+	assert_true(-f.t.nodes[1].clock_d > (int64_t)SKEW_NS - 5000000 &&
+	    -f.t.nodes[1].clock_d <= (int64_t)SKEW_NS);
+	assert_false(f.t.nodes[0].have_clock);	/* ours: left alone */
+	fixture_down(&f);
 }
 
 int
@@ -188,6 +295,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_sample_under_its_node),
+		cmocka_unit_test(remote_clock_on_ours),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
