@@ -1,6 +1,7 @@
-# docker-lib.sh: what docker.sh and swarm.sh share, sourced after lib.sh:
-# a Docker engine to talk to (started here when none answers, stopped
-# again by stop_dockerd) and the count of objects left by gone devnets.
+# docker-lib.sh: what docker.sh, swarm.sh and the two-host tests share,
+# sourced after lib.sh: a Docker engine to talk to (started here when none
+# answers, stopped again by stop_dockerd), the count of objects left by
+# gone devnets, and the transaction accounting every provider must keep.
 
 STARTED_DOCKERD=
 DOCKERD_LOG=$(mktemp /tmp/dne-dockerd.XXXXXX)
@@ -76,4 +77,28 @@ labelled() {
 		kill -0 "$pid" 2>/dev/null || n=$((n + 1))
 	done
 	echo "$n"
+}
+
+# expect_tx_exact RUN: RUN's transactions accounted for exactly (something
+# submitted, included + failed + pending = submitted, nothing pending or
+# included twice) and one state hash across its nodes
+expect_tx_exact() {
+	local run=$1 sub inc fl pend dup
+	fact() {
+		q "select value from run_facts where run_id = $run and key = '$1'"
+	}
+	sub=$(fact tx_submitted)
+	inc=$(fact tx_included)
+	fl=$(fact tx_failed)
+	pend=$(fact tx_pending)
+	dup=$(fact tx_duplicates)
+	[ "$sub" -gt 0 ] 2>/dev/null && ok "run $run submitted $sub" ||
+		fail "run $run submitted '$sub'"
+	expect_eq "run $run: included + failed + pending = submitted" \
+	    "$((inc + fl + pend))" "$sub"
+	expect_eq "run $run: nothing pending" "$pend" 0
+	expect_eq "run $run: nothing included twice" "$dup" 0
+	expect_eq "run $run: one state hash across nodes" \
+	    "$(q "select count(distinct value) from run_facts
+	    where run_id = $run and key = 'state_hash'")" 1
 }

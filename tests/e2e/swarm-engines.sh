@@ -41,15 +41,6 @@ EOF
 trap 'rc=$?; dn_twohost_down; stop_dockerd; (exit $rc); cleanup' EXIT
 dn_twohost_up || finish
 
-left() {
-	echo $(( $(labelled) + $(DOCKER_HOST=$TH_SOCK2 labelled) +
-	    $(dk1 service ls -q | wc -l) + $(dk1 ps -aq | wc -l) +
-	    $(dk2 ps -aq | wc -l) ))
-}
-nothing_left() { [ "$(left)" = 0 ]; }
-devnet_h1() {
-	DOCKER_HOST=$TH_SOCK1 nsenter --net=/run/netns/"$TH_NS1" "$DEVNET" "$@"
-}
 
 # --- no engine for h2: refused before any trial --------------------------
 out=$(devnet_h1 run "$T/ev.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)

@@ -115,24 +115,7 @@ for run in $(q "select id from runs order by id"); do
 			ok "run $run node $node cgroup_mem_bytes $cg" ||
 			fail "run $run node $node cgroup_mem_bytes '$cg'"
 	done
-	fact() {
-		q "select value from run_facts
-		    where run_id = $run and key = '$1'"
-	}
-	sub=$(fact tx_submitted)
-	inc=$(fact tx_included)
-	fl=$(fact tx_failed)
-	pend=$(fact tx_pending)
-	dup=$(fact tx_duplicates)
-	[ "$sub" -gt 0 ] 2>/dev/null && ok "run $run submitted $sub" ||
-		fail "run $run submitted '$sub'"
-	expect_eq "run $run: included + failed + pending = submitted" \
-	    "$((inc + fl + pend))" "$sub"
-	expect_eq "run $run: nothing pending" "$pend" 0
-	expect_eq "run $run: nothing included twice" "$dup" 0
-	expect_eq "run $run: one state hash across nodes" \
-	    "$(q "select count(distinct value) from run_facts
-	    where run_id = $run and key = 'state_hash'")" 1
+	expect_tx_exact "$run"
 done
 expect_eq "nothing labelled left after the runs" "$(labelled)" 0
 

@@ -65,6 +65,21 @@ dk2() { DOCKER_HOST=$TH_SOCK2 docker "$@"; }
 on_h1() { DOCKER_HOST=$TH_SOCK1 nsenter --net=/run/netns/"$TH_NS1" "$@"; }
 on_h2() { DOCKER_HOST=$TH_SOCK2 nsenter --net=/run/netns/"$TH_NS2" "$@"; }
 
+# left: devnet objects on both engines whose devnet is gone (labelled,
+# docker-lib.sh), and every container and service at all (the swarm is
+# the test's alone); nothing_left: left is 0
+left() {
+	echo $(( $(labelled) + $(DOCKER_HOST=$TH_SOCK2 labelled) +
+	    $(dk1 service ls -q | wc -l) + $(dk1 ps -aq | wc -l) +
+	    $(dk2 ps -aq | wc -l) ))
+}
+nothing_left() { [ "$(left)" = 0 ]; }
+
+# devnet_h1 ARGS...: devnet in h1's namespace, on h1's engine.  Not for a
+# devnet in the background whose pid is wanted: a function there is a
+# subshell; call nsenter directly (it execs devnet: $! is devnet).
+devnet_h1() { on_h1 "$DEVNET" "$@"; }
+
 # th_say TEXT: progress on stderr, with seconds since dn_twohost_up began
 th_say() {
 	echo "twohost: $(( $(date +%s%N) / 1000000 - TH_T0 )) ms: $*" >&2
