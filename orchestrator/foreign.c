@@ -7,7 +7,8 @@
  * watch.c, runner.c, endcheck.c and finish.c:
  *
  * - where the probe is, its ready timeout, the node dirs, and dictionary
- *   rows (with the scenario's better-direction) for named metrics;
+ *   rows (with the scenario's better-direction, fixed per database) for
+ *   named metrics, declared before the first trial;
  * - exits: `node.exit: expected` nodes end the trial when all exited 0, a
  *   non-zero exit fails it; any other exit of a foreign node fails it (the
  *   probe's 124 means "not ready in time"); output beyond node.log_limit
@@ -73,9 +74,7 @@ foreign_prepare(struct trial *t, const struct runner_opts *o,
 int
 foreign_start(struct trial *t, char **cause)
 {
-	const struct scn_node	*o = node_of(t);
-	size_t			 i;
-	int			 k, id, rv = 0;
+	int	k;
 
 	if (!t->foreign)
 		return (0);
@@ -90,14 +89,54 @@ foreign_start(struct trial *t, char **cause)
 		}
 		free(d);
 	}
-	/* Named metrics the scenario declares get their direction now;
-	 * the collector adds the others as they come. */
-	pthread_mutex_lock(t->store_mu);
-	for (i = 0; i < o->nlogm && rv == 0; i++)
-		rv = dn_store_metric_named(t->store, o->logm[i].name, 0,
-		    o->logm[i].better, &id, cause);
-	pthread_mutex_unlock(t->store_mu);
-	return (rv);
+	return (0);
+}
+
+int
+foreign_declare(const struct scenario *s, struct dn_store *st, char **cause)
+{
+	const struct scn_log_metric	*m, *m2;
+	size_t				 v, w, i, j;
+	int				 id;
+
+	/* Two variants of one scenario that disagree: say which. */
+	for (v = 0; v < s->nvariants; v++) {
+		for (i = 0; i < s->variants[v].node.nlogm; i++) {
+			m = &s->variants[v].node.logm[i];
+			for (w = v + 1; m->better != NULL && w < s->nvariants;
+			    w++) {
+				for (j = 0; j < s->variants[w].node.nlogm;
+				    j++) {
+					m2 = &s->variants[w].node.logm[j];
+					if (m2->better == NULL || strcmp(m->name,
+					    m2->name) != 0 || strcmp(m->better,
+					    m2->better) == 0)
+						continue;
+					*cause = dn_xasprintf("metric '%s': "
+					    "variant %s declares better: %s, "
+					    "variant %s better: %s; one name "
+					    "has one direction (rename one)",
+					    m->name, s->variants[v].name,
+					    m->better, s->variants[w].name,
+					    m2->better);
+					return (-1);
+				}
+			}
+		}
+	}
+	/* Then the database: the directions the scenario declares, before
+	 * any trial (the collector adds undeclared names as they come). */
+	for (v = 0; v < s->nvariants; v++) {
+		if (!plan_is_foreign(&s->variants[v]))
+			continue;
+		for (i = 0; i < s->variants[v].node.nlogm; i++) {
+			m = &s->variants[v].node.logm[i];
+			if (m->better != NULL && dn_store_metric_named(st,
+			    m->name, 0, m->better, &id, cause) != 0)
+				return (-1);
+		}
+	}
+	return (0);
 }
 
 int

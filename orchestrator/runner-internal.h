@@ -93,6 +93,11 @@ void	 trial_check_state(struct trial *t);
 
 /* --- foreign.c: foreign nodes (node.command) -------------------------- */
 
+/* Declare the named metrics' directions (metrics.log.NAME.better) of
+ * every variant of S in ST, before any trial: 0, or -1 with *CAUSE when
+ * two variants or the database and S disagree. */
+int	 foreign_declare(const struct scenario *s, struct dn_store *st,
+	    char **cause);
 /* T->foreign, and EP's probe and its ready timeout (trial_prepare). */
 void	 foreign_prepare(struct trial *t, const struct runner_opts *o,
 	    struct plan_endpoints *ep);

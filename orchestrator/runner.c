@@ -234,6 +234,9 @@ runner_run(struct scenario *scn, struct dn_store *store,
 		    "orchestrator as interrupted\n", reaped);
 	if (provider_prepare(scn, o, cause) != 0)
 		return (-1);
+	if (foreign_declare(scn, store, cause) != 0 ||
+	    dn_store_commit(store, cause) != 0)
+		return (-1);
 	if (plan_trials(scn, &plan, &n) != 0 || n == 0) {
 		*cause = dn_xstrdup("the scenario plans no trial");
 		goto out;
