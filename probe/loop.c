@@ -8,6 +8,13 @@
  *     process group and to every descendant, then SIGKILL after
  *     --stop-grace.  SIGHUP and SIGQUIT are forwarded to the group as
  *     they are.
+ *   - SIGTSTP to the probe pauses COMMAND: SIGSTOP to its process group
+ *     and every descendant; SIGCONT resumes them (the runner's `stop` and
+ *     `cont` events).  The probe itself keeps running and sampling, so a
+ *     paused node's samples show the stall (CPU and log lines flat, a log
+ *     extractor's last value); the scrape is not sent to a stopped node,
+ *     the last one's values stand for it (a stopped process cannot change
+ *     them).
  *   - Ready when every --ready check passed and (with --metrics) the
  *     collector pipe is up; then one HELLO (pid = COMMAND's pid, flags
  *     0), as devnet-node sends it.  Not ready within --ready-timeout:
@@ -98,6 +105,8 @@ struct run {
 	int			 ready;
 	int			 ready_timed_out;
 	int			 stopping;
+	int			 paused;	/* SIGSTOPped on SIGTSTP */
+	int			 have_scrape;	/* cs_* hold a scrape */
 	uint64_t		 kill_at_ns;	/* 0: no SIGKILL pending */
 	int			 killed;
 	int			 pipe_eof;
@@ -298,6 +307,7 @@ scrape_check(struct run *r, int wait_ms)
 		return;
 	}
 	r->scraping = 0;
+	r->have_scrape = 1;
 	r->have_cur_scrape = 1;
 	sample(r, 0);
 	r->have_cur_scrape = 0;
@@ -326,12 +336,20 @@ start_sample(struct run *r)
 		sample(r, 0);
 		return;
 	}
+	if (r->paused) {
+		/* Nobody to answer: the last scrape stands (absent if none). */
+		r->have_cur_scrape = r->have_scrape;
+		sample(r, 0);
+		r->have_cur_scrape = 0;
+		return;
+	}
 	r->cs_present = 0;
 	r->cs_nn = 0;
 	if (r->cs_named == NULL)
 		r->cs_named = dn_xcalloc(r->o->next + r->o->nprom + 1,
 		    sizeof(*r->cs_named));
 	if (scrape_start(r->scrape, scrape_timeout(r)) != 0) {
+		r->have_scrape = 1;
 		r->have_cur_scrape = 1;
 		sample(r, 0);
 		r->have_cur_scrape = 0;
@@ -356,7 +374,7 @@ last_scrape(struct run *r)
 {
 	size_t	cap = r->o->next + r->o->nprom;
 
-	if (r->scrape == NULL || !r->ready || r->child.reaped)
+	if (r->scrape == NULL || !r->ready || r->child.reaped || r->paused)
 		return;
 	r->ls_named = dn_xcalloc(cap + 1, sizeof(*r->ls_named));
 	if (scrape_run(r->scrape, scrape_timeout(r), r->ls_values,
@@ -376,6 +394,8 @@ begin_stop(struct run *r, int sig, const char *why)
 	    why, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
 	    (int)r->child.pid, r->o->stop_grace_ms);
 	child_signal(&r->child, SIGCONT);
+	(void)tree_signal_all(r->tree, SIGCONT);
+	r->paused = 0;
 	child_signal(&r->child, sig);
 	(void)tree_signal_all(r->tree, sig);
 	r->kill_at_ns = dn_now_ns() + (uint64_t)r->o->stop_grace_ms * 1000000u;
@@ -411,6 +431,23 @@ reap(struct run *r)
 	}
 }
 
+/* SIGTSTP (PAUSE) or SIGCONT to the probe: SIGSTOP or SIGCONT to
+ * COMMAND's group and every descendant (one that left the group too). */
+static void
+pause_resume(struct run *r, int pause)
+{
+	int	sig = pause ? SIGSTOP : SIGCONT, n;
+
+	if (r->child.reaped || r->stopping || pause == r->paused)
+		return;
+	child_signal(&r->child, sig);
+	n = tree_signal_all(r->tree, sig);
+	r->paused = pause;
+	say(pause ? "DN-PROBE-PAUSE" : "DN-PROBE-RESUME", "SIG%s to pid %d's "
+	    "group and %d descendant(s)", pause ? "STOP" : "CONT",
+	    (int)r->child.pid, n);
+}
+
 static void
 on_signal(struct run *r)
 {
@@ -427,6 +464,10 @@ on_signal(struct run *r)
 		case SIGINT:
 			begin_stop(r, r->o->stop_signal,
 			    sig == SIGTERM ? "SIGTERM" : "SIGINT");
+			break;
+		case SIGTSTP:
+		case SIGCONT:
+			pause_resume(r, sig == SIGTSTP);
 			break;
 		default:	/* SIGHUP, SIGQUIT */
 			if (!r->child.reaped)
@@ -537,6 +578,8 @@ setup(struct run *r, char **cause)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGQUIT);
+	sigaddset(&set, SIGTSTP);
+	sigaddset(&set, SIGCONT);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	r->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
