@@ -97,6 +97,7 @@ trial_release(struct trial *t)
 		free(n->log_path);
 		free(n->cmdline);
 		free(n->in_url);
+		free(n->nlast);
 	}
 	if (t->own_net_dir && t->net_dir != NULL) {
 		for (i = 0; i < t->nnodes; i++) {
@@ -248,6 +249,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 		else if (t->scn->network.tcp_base_port > 0)
 			n->port = t->scn->network.tcp_base_port + 2 * i;
 	}
+	foreign_columns(t);
 	return (0);
 }
 
