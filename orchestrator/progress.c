@@ -4,7 +4,8 @@
  * trials side by side (up to 64 variants in `order: concurrent`).  What
  * no node has reported (a foreign node without a mapped height) is
  * "n/a", never 0; a foreign trial also shows its nodes' RSS, the named
- * metrics its scenario declares, and how many nodes are paused.
+ * metrics its scenario declares, and how many nodes are paused; a trial
+ * over before the others of its slot (node.exit: expected) says "done".
  *
  * Not here: the per-run summaries printed at the end (finish.c).
  */
@@ -33,6 +34,7 @@ struct view {
 	int		foreign;
 	double		rss;		/* foreign: max over nodes; -1 none */
 	int		paused;
+	int		over;		/* finished before the slot */
 	size_t		nncols;
 	const char	*ncols[TRIAL_NCOLS];
 	double		nmin[TRIAL_NCOLS], nmax[TRIAL_NCOLS];
@@ -61,6 +63,7 @@ view_of(struct trial *t, struct view *v)
 	v->hmin = v->hmax = -1;
 	v->rss = -1;
 	v->foreign = t->foreign;
+	v->over = t->col == NULL;	/* trial_finish ran */
 	v->nncols = t->nncols;
 	memcpy(v->ncols, t->ncols, sizeof(v->ncols));
 	if (t->lg != NULL) {
@@ -118,6 +121,10 @@ put_view(FILE *f, const struct view *v)
 {
 	size_t	j;
 
+	if (v->over) {
+		fprintf(f, "  done  samples %lld", (long long)v->samples);
+		return;
+	}
 	if (v->has_load)
 		fprintf(f, "  tps %.0f/%.1f", v->target_tps, v->tps);
 	if (v->have_h)
@@ -205,6 +212,7 @@ runner_progress(struct trial **ts, int nt, const struct runner_opts *o,
 		/* The slot as one: sums, and the extremes over trials. */
 		sum = vs[0];
 		sum.nncols = 0;	/* no room: per-trial figures only */
+		sum.over = 0;
 		for (i = 1; i < nt; i++) {
 			if (vs[i].have_h && (!sum.have_h ||
 			    vs[i].hmin < sum.hmin))

@@ -16,6 +16,9 @@
 # 4. A named metric's direction is fixed per database: a scenario that
 #    declares the other one is refused before any trial, naming both; two
 #    variants that disagree are refused naming both.
+# 5. A mixed `order: concurrent` slot: the variant that runs to completion
+#    (node.exit: expected) ends its run when it is done, the other runs
+#    for the duration.
 #
 # Not here: db_bench, etcd and bad foreign nodes (foreign.sh, etcd.sh).
 . "$(dirname "$0")/lib.sh"
@@ -184,4 +187,40 @@ sed 's/^  B:$/  B: {node: {metrics: {log: {ticks: {regex: "tick ([0-9]+)", bette
     >/dev/null 2>"$T/split.err"
 check "two variants that disagree are refused" test $? -ne 0
 check "...naming both" grep -q "metric 'ticks': variant A declares better: higher, variant B better: lower" "$T/split.err"
+
+# --- 5. a mixed concurrent slot -----------------------------------------
+cat >"$T/mixed.yaml" <<EOS
+name: mixed
+duration: 6s
+sample_interval: 250ms
+order: concurrent
+network: {nodes: 1}
+workload: {kind: none}
+node:
+  command: [sh, -c, 'i=0; while :; do i=\$((i+1)); echo "tick \$i $MARK"; sleep 0.1; done']
+  metrics: {log: {ticks: 'tick ([0-9]+)'}}
+variants:
+  once: {node: {command: [sh, -c, 'sleep 1; echo "tick 7"'], exit: expected}}
+  long:
+EOS
+"$DEVNET" run "$T/mixed.yaml" --db "$T/mixed.db" --run-dir "$RUNS" \
+    >"$T/mixed.out" 2>"$T/mixed.err"
+expect_eq "a mixed slot runs" "$?" 0
+cat "$T/mixed.err" "$T/mixed.out"
+mq() { sqlite3 -batch -noheader "$T/mixed.db" "$1"; }
+expect_eq "both runs ok" "$(mq "select group_concat(variant || ':' || status)
+    from runs")" "once:ok,long:ok"
+took=$(mq "select end_ms - start_ms from runs where variant = 'once'")
+[ "$took" -lt 4000 ] && ok "the run-to-completion trial ended when done ($took ms)" ||
+	fail "the run-to-completion trial took $took ms of a 6 s slot"
+took=$(mq "select end_ms - start_ms from runs where variant = 'long'")
+[ "$took" -ge 6000 ] && ok "the other ran the duration ($took ms)" ||
+	fail "the long-running trial took $took ms of a 6 s slot"
+expect_eq "...and sampled to its end" "$(mq "select count(*) > 0 from samples
+    s join runs r on r.id = s.run_id where r.variant = 'long' and
+    t_ms >= 5500")" 1
+check "its summary came first" awk '/^run 1: once/ { a = NR }
+    /^run 2: long/ { b = NR } END { exit !(a && b && a < b) }' "$T/mixed.out"
+check "progress: the finished trial is done" grep -q "once .* done" "$T/mixed.err"
+check "nothing of the loop left running" eval "! pgrep -f $MARK >/dev/null"
 finish
