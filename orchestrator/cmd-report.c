@@ -2,9 +2,11 @@
  * cmd-report.c: `devnet report A B -o report.html`, one self-contained HTML
  * file (inline CSS and SVG, no script, nothing fetched) with the verdict
  * table of compare.c and one time-series chart per base metric (and per
- * named metric of a foreign node, the same way): A and B overlaid as a median line with a p10-p90 band across nodes and trials,
- * on one time grid (bins of the sample interval from t=0; counters as
- * per-second rates), the warmup window shaded and events marked.  It does
+ * named metric of a foreign node, the same way, its direction in every
+ * title): A and B overlaid as a median line with a p10-p90 band across
+ * nodes and trials, on one time grid (bins of the sample interval from
+ * t=0; counters as per-second rates), the warmup window shaded and events
+ * marked.  It does
  * not compute verdicts (compare.c) and fetches nothing when viewed.
  */
 #include <getopt.h>

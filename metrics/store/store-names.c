@@ -6,8 +6,8 @@
  * up (unit '', kind from the message, better from the scenario or
  * neutral, source node) the first time it is seen; its samples are stored
  * under that id like any other.  A declared direction is fixed: a later
- * declaration of the other one is refused (dn_store_metric_named).  No schema change: the table already takes
- * these rows.
+ * declaration of the other one is refused (dn_store_metric_named).  No
+ * schema change: the table already takes these rows.
  *
  * Not here: the table's own rows (schema.c fills them on open).
  */
