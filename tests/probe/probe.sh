@@ -3,7 +3,8 @@
 # tests/probe/probe-sink.c standing in for the collector.  Asserts what a
 # runner relies on: exact allocation counts through the shim, tree-wide
 # threads and rss, log_lines and extractors, absent allocations where the
-# shim cannot reach, exit status, signal forwarding, grace -> SIGKILL,
+# shim cannot reach, exit status, signal forwarding, pause and resume
+# (SIGTSTP, SIGCONT) while sampling on, grace -> SIGKILL,
 # ready checks and their timeout, and nothing left running.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
 
@@ -136,6 +137,46 @@ kill -TERM $P
 wait $P
 expect_eq "SIGTERM forwarded: the victim dies of it (128+15)" "$?" 143
 check_none_left "SIGTERM"
+
+# SIGTSTP pauses COMMAND's whole tree (the runner's `stop`), SIGCONT
+# resumes it; the probe itself runs and samples on.
+URL="ipc://$T/pause.sock"
+stdbuf -oL "$SINK" "$URL" 20000 >"$T/pause.sink" &	# lines as they come
+SINK_PID=$!
+sleep 0.2
+"$PROBE" --metrics "$URL" --index 0 --sample-interval 100 \
+	--out "$T/pause.out" --ready 'log:DN-VICTIM-UP' -- "$V" --fork \
+	--up-after 0 --sleep 30000 2>"$T/pause.err" &
+P=$!
+for _ in $(seq 100); do grep -q DN-PROBE-READY "$T/pause.err" && break
+	sleep 0.05; done
+# states: the state letter of each victim process (not the probe's)
+states() {
+	local p
+	for p in $(pgrep -f -- "^$T/victim"); do
+		awk '{ printf "%s", $3 }' "/proc/$p/stat" 2>/dev/null
+	done
+}
+kill -TSTP $P
+for _ in $(seq 40); do [ "$(states)" = TT ] && break; sleep 0.05; done
+expect_eq "SIGTSTP: COMMAND and its child stopped" "$(states)" TT
+n0=$(grep -c '^SAMPLE' "$T/pause.sink")
+sleep 0.6
+n1=$(grep -c '^SAMPLE' "$T/pause.sink")
+check "the probe samples on while they are stopped ($n0 -> $n1)" \
+	test "$((n1 - n0))" -ge 3
+expect_match "and says so" "$(cat "$T/pause.err")" 'DN-PROBE-PAUSE'
+kill -CONT $P
+for _ in $(seq 40); do case $(states) in *T*) sleep 0.05;; *) break;; esac
+	done
+expect_match "SIGCONT: both run again ($(states))" "$(states)" '^[RS]{2}$'
+kill -TSTP $P
+sleep 0.2
+kill -TERM $P
+wait $P
+expect_eq "SIGTERM to a paused COMMAND still ends it (128+15)" "$?" 143
+wait $SINK_PID
+check_none_left "pause"
 
 "$PROBE" --out "$T/kill.out" --stop-grace 500 --ready 'log:DN-VICTIM-UP' \
 	-- "$V" --fork --ignore-term --up-after 0 --sleep 30000 \
