@@ -140,13 +140,14 @@ check_none_left "SIGTERM"
 
 # SIGTSTP pauses COMMAND's whole tree (the runner's `stop`), SIGCONT
 # resumes it; the probe itself runs and samples on.
+# (a minute of sink and victim: a crowded machine slows the test's loop)
 URL="ipc://$T/pause.sock"
-stdbuf -oL "$SINK" "$URL" 20000 >"$T/pause.sink" &	# lines as they come
+"$SINK" "$URL" 60000 >"$T/pause.sink" &
 SINK_PID=$!
 sleep 0.2
 "$PROBE" --metrics "$URL" --index 0 --sample-interval 100 \
 	--out "$T/pause.out" --ready 'log:DN-VICTIM-UP' -- "$V" --fork \
-	--up-after 0 --sleep 30000 2>"$T/pause.err" &
+	--up-after 0 --sleep 60000 2>"$T/pause.err" &
 P=$!
 for _ in $(seq 100); do grep -q DN-PROBE-READY "$T/pause.err" && break
 	sleep 0.05; done
