@@ -131,37 +131,13 @@ foreign_start(struct trial *t, char **cause)
 int
 foreign_declare(const struct scenario *s, struct dn_store *st, char **cause)
 {
-	const struct scn_log_metric	*m, *m2;
-	size_t				 v, w, i, j;
+	const struct scn_log_metric	*m;
+	size_t				 v, i;
 	int				 id;
 
-	/* Two variants of one scenario that disagree: say which. */
-	for (v = 0; v < s->nvariants; v++) {
-		for (i = 0; i < s->variants[v].node.nlogm; i++) {
-			m = &s->variants[v].node.logm[i];
-			for (w = v + 1; m->better != NULL && w < s->nvariants;
-			    w++) {
-				for (j = 0; j < s->variants[w].node.nlogm;
-				    j++) {
-					m2 = &s->variants[w].node.logm[j];
-					if (m2->better == NULL || strcmp(m->name,
-					    m2->name) != 0 || strcmp(m->better,
-					    m2->better) == 0)
-						continue;
-					*cause = dn_xasprintf("metric '%s': "
-					    "variant %s declares better: %s, "
-					    "variant %s better: %s; one name "
-					    "has one direction (rename one)",
-					    m->name, s->variants[v].name,
-					    m->better, s->variants[w].name,
-					    m2->better);
-					return (-1);
-				}
-			}
-		}
-	}
-	/* Then the database: the directions the scenario declares, before
-	 * any trial (the collector adds undeclared names as they come). */
+	/* The directions the scenario declares, before any trial (the
+	 * collector adds undeclared names as they come; the loader made sure
+	 * the variants agree). */
 	for (v = 0; v < s->nvariants; v++) {
 		if (!plan_is_foreign(&s->variants[v]))
 			continue;

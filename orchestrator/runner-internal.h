@@ -95,7 +95,7 @@ void	 trial_check_state(struct trial *t);
 
 /* Declare the named metrics' directions (metrics.log.NAME.better) of
  * every variant of S in ST, before any trial: 0, or -1 with *CAUSE when
- * two variants or the database and S disagree. */
+ * the database has the other direction for one. */
 int	 foreign_declare(const struct scenario *s, struct dn_store *st,
 	    char **cause);
 /*

@@ -15,7 +15,7 @@
 #    line and a p10-p90 band per side, its direction in the title.
 # 4. A named metric's direction is fixed per database: a scenario that
 #    declares the other one is refused before any trial, naming both; two
-#    variants that disagree are refused naming both.
+#    variants that disagree are refused at load time, naming both.
 # 5. A mixed `order: concurrent` slot: the variant that runs to completion
 #    (node.exit: expected) ends its run when it is done, the other runs
 #    for the duration.
@@ -186,7 +186,7 @@ sed 's/^  B:$/  B: {node: {metrics: {log: {ticks: {regex: "tick ([0-9]+)", bette
 "$DEVNET" run "$T/split.yaml" --db "$T/split.db" --run-dir "$RUNS" \
     >/dev/null 2>"$T/split.err"
 check "two variants that disagree are refused" test $? -ne 0
-check "...naming both" grep -q "metric 'ticks': variant A declares better: higher, variant B better: lower" "$T/split.err"
+check "...at the position, naming both" grep -q "split.yaml:[0-9]*:[0-9]*: node.metrics.log.ticks.better: lower in variant B, higher in variant A" "$T/split.err"
 
 # --- 5. a mixed concurrent slot -----------------------------------------
 cat >"$T/mixed.yaml" <<EOS
