@@ -243,6 +243,45 @@ if command -v python3 >/dev/null; then
 		'DN-PROBE-READY'
 	kill -TERM $P
 	wait $P
+
+	# A paused node is not scraped (it could not answer): the last
+	# scrape's values stand in its samples, and no failure is counted.
+	mkdir -p "$T/www"
+	printf '# TYPE x_height counter\nx_height 42\n' >"$T/www/metrics"
+	P2=$((PORT + 7))
+	URL="ipc://$T/prom.sock"
+	"$SINK" "$URL" 60000 >"$T/prom.sink" &
+	SINK_PID=$!
+	sleep 0.2
+	"$PROBE" --metrics "$URL" --index 0 --sample-interval 100 \
+		--out "$T/prom.out" --prom-url "http://127.0.0.1:$P2/metrics" \
+		--prom-map height=x_height \
+		--ready "http:http://127.0.0.1:$P2/metrics" \
+		-- python3 -m http.server --bind 127.0.0.1 "$P2" \
+		--directory "$T/www" 2>"$T/prom.err" &
+	P=$!
+	for _ in $(seq 200); do grep -q DN-PROBE-READY "$T/prom.err" && break
+		sleep 0.05; done
+	sleep 0.5
+	kill -TSTP $P
+	sleep 1.5
+	n0=$(grep -c '^SAMPLE' "$T/prom.sink")
+	sleep 0.5
+	n1=$(grep -c '^SAMPLE' "$T/prom.sink")
+	kill -CONT $P
+	sleep 0.5
+	kill -TERM $P
+	wait $P
+	wait $SINK_PID
+	check "paused: samples go on ($n0 -> $n1)" test "$((n1 - n0))" -ge 3
+	# from the first scraped sample on, every one has the height
+	got=$(grep '^SAMPLE' "$T/prom.sink" | sed -n 's/.* height=\([^ ]*\).*/\1/p' |
+	    sed -n '/^42$/,$p' | sort | uniq -c | awk '{ printf "%s:%s ", $2, $1 }')
+	expect_match "paused: the last scrape's height stands ($got)" "$got" \
+	    '^42:[0-9]+ $'
+	expect_eq "paused: no scrape failure counted" "$(grep '^NAMED' \
+	    "$T/prom.sink" | sed -n 's/.*probe_scrape_failures=\([^ ]*\).*/\1/p' |
+	    sort -g | tail -1)" 0
 fi
 
 t0=$(date +%s%N)
