@@ -220,7 +220,7 @@ sample(struct run *r, int final)
 			memcpy(named, r->cs_named, r->cs_nn *
 			    sizeof(*named));
 			nn = r->cs_nn;
-		} else if (final && r->have_last_scrape) {
+		} else if ((final || r->stopping) && r->have_last_scrape) {
 			for (i = 0; i < DN_METRIC_COUNT; i++) {
 				if (r->ls_present & (1ull << i))
 					s.values[i] = r->ls_values[i];
@@ -323,7 +323,8 @@ scrape_finish(struct run *r)
 
 /*
  * The sample is due.  Only a ready, running COMMAND is scraped (before,
- * a refused connection is no failure; after, there is nobody to ask):
+ * a refused connection is no failure; after it exited or was told to
+ * stop, there is nobody to ask; paused, it cannot answer):
  * then the GET is sent now and the sample taken when it is read
  * (scrape_check); else the sample is taken now.
  */
@@ -332,7 +333,10 @@ start_sample(struct run *r)
 {
 	if (r->scraping)
 		scrape_finish(r);
-	if (r->scrape == NULL || !r->ready || r->child.reaped) {
+	if (r->scrape == NULL || !r->ready || r->child.reaped ||
+	    r->stopping) {
+		/* (stopping: the scrape taken when told to stands; a node
+		 * shutting down is not asked again) */
 		sample(r, 0);
 		return;
 	}
@@ -440,6 +444,10 @@ pause_resume(struct run *r, int pause)
 
 	if (r->child.reaped || r->stopping || pause == r->paused)
 		return;
+	/* A GET in flight gets its answer first: its values stand for the
+	 * paused node (a stopped node would let it time out). */
+	if (pause)
+		scrape_finish(r);
 	child_signal(&r->child, sig);
 	n = tree_signal_all(r->tree, sig);
 	r->paused = pause;
