@@ -1,10 +1,12 @@
 /*
  * cmd-report.c: `devnet report A B -o report.html`, one self-contained HTML
  * file (inline CSS and SVG, no script, nothing fetched) with the verdict
- * table of compare.c and one time-series chart per base metric: A and B
- * overlaid as a median line with a p10-p90 band across nodes and trials,
- * on one time grid (bins of the sample interval from t=0; counters as
- * per-second rates), the warmup window shaded and events marked.  It does
+ * table of compare.c and one time-series chart per base metric (and per
+ * named metric of a foreign node, the same way, its direction in every
+ * title): A and B overlaid as a median line with a p10-p90 band across
+ * nodes and trials, on one time grid (bins of the sample interval from
+ * t=0; counters as per-second rates), the warmup window shaded and events
+ * marked.  It does
  * not compute verdicts (compare.c) and fetches nothing when viewed.
  */
 #include <getopt.h>
@@ -83,7 +85,8 @@ static const char css[] =
     "font-weight:600}.same{color:#6b7280}\n"
     ".chart{background:#fff;margin:14px 0;padding:10px 12px 6px;"
     "box-shadow:0 1px 2px rgba(0,0,0,.06);border-radius:6px}\n"
-    ".chart h3{font-size:15px;margin:0 0 2px}.chart .d{color:#6b7280;"
+    ".chart h3{font-size:15px;margin:0 0 2px}.chart h3 .dir{color:#6b7280;"
+    "font-weight:400;font-size:13px}.chart .d{color:#6b7280;"
     "font-size:12.5px;margin:0 0 4px}\n"
     ".legend span{display:inline-block;margin-right:16px;font-size:12.5px}\n"
     ".sw{display:inline-block;width:22px;height:10px;border-radius:2px;"
@@ -301,17 +304,16 @@ chart_grid(struct dn_store *s, const struct compare_result *r,
 	return (0);
 }
 
-/* Load METRIC of every run of both sides onto CD's grid. */
+/* Load METRIC (a table id or a named metric's; COUNTER: its kind) of
+ * every run of both sides onto CD's grid. */
 static int
 chart_load(struct dn_store *s, const struct compare_result *r, int metric,
-    struct chart_data *cd, char **cause)
+    int counter, struct chart_data *cd, char **cause)
 {
 	const struct compare_side	*sides[2] = { &r->a, &r->b };
-	int				 counter;
 	size_t				 i, j;
 	int				 k, rc = 0;
 
-	counter = dn_metric_defs[metric].kind == DN_KIND_C;
 	chart_free(cd);
 	for (k = 0; k < 2; k++) {
 		struct bins	b;
@@ -357,8 +359,11 @@ event_row(void *arg, int ncols, const char *const *names,
 	e = &l->v[l->n++];
 	e->t_ms = values[0] ? strtoll(values[0], NULL, 10) : 0;
 	e->side = l->side;
+	/* a stall of a node paused by a `stop` event was asked for */
 	e->unplanned = strcmp(kind, "crash") == 0 ||
-	    strcmp(kind, "stalled") == 0 || strcmp(kind, "lost_samples") == 0;
+	    (strcmp(kind, "stalled") == 0 && (values[3] == NULL ||
+	    strstr(values[3], "(paused by an event") == NULL)) ||
+	    strcmp(kind, "lost_samples") == 0;
 	e->text = dn_xasprintf("run %lld node %s: %s%s%s", (long long)l->run,
 	    values[1] ? values[1] : "?", kind, values[3] ? " " : "",
 	    values[3] ? values[3] : "");
@@ -645,6 +650,51 @@ svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 
 /* --- the page -------------------------------------------------------- */
 
+/* What a chart shows: a table metric's or a named metric's name, unit,
+ * kind, direction and description. */
+struct chart_metric {
+	int		 id;		/* table id or >= DN_STORE_NAMED_BASE */
+	const char	*name;		/* also the anchor: #m-NAME */
+	const char	*unit;
+	int		 counter;
+	const char	*better;	/* lower | higher | neutral */
+	const char	*desc;
+};
+
+static void
+chart_metric_of(const struct compare_row *row, struct chart_metric *cm)
+{
+	static const char *const dirs[] = { "lower", "higher", "neutral" };
+	int	m = row->base_metric;
+
+	cm->id = m;
+	if (m >= DN_STORE_NAMED_BASE) {
+		/* compare.c's add_named: unit "/s" for a counter's rate */
+		cm->name = row->name;
+		cm->counter = strcmp(row->unit, "/s") == 0;
+		cm->unit = "";
+		cm->better = row->better;
+		cm->desc = row->desc;
+		return;
+	}
+	cm->name = dn_metric_defs[m].name;
+	cm->unit = dn_metric_defs[m].unit;
+	cm->counter = dn_metric_defs[m].kind == DN_KIND_C;
+	cm->better = dirs[dn_metric_defs[m].better];
+	cm->desc = dn_metric_defs[m].desc;
+}
+
+/* "lower is better" etc., for a chart's title. */
+static const char *
+direction_str(const char *better)
+{
+	if (strcmp(better, "lower") == 0)
+		return ("lower is better");
+	if (strcmp(better, "higher") == 0)
+		return ("higher is better");
+	return ("no better direction");
+}
+
 static void
 runs_list(FILE *out, const struct compare_side *sd)
 {
@@ -670,10 +720,16 @@ verdict_table(FILE *out, const struct compare_result *r)
 
 		compare_fmt_value(row->a.median, row->unit, va, sizeof(va));
 		compare_fmt_value(row->b.median, row->unit, vb, sizeof(vb));
+		struct chart_metric	 cm;
+
+		chart_metric_of(row, &cm);
 		fprintf(out, "<tr><td class=\"l\" title=\"");
 		compare_markup_str(out, row->desc, 0);
-		fprintf(out, "\"><a href=\"#m-%s\">%s</a></td><td>", dn_metric_defs[
-		    row->base_metric].name, row->name);
+		fputs("\"><a href=\"#m-", out);
+		compare_markup_str(out, cm.name, 0);
+		fputs("\">", out);
+		compare_markup_str(out, row->name, 0);
+		fputs("</a></td><td>", out);
 		compare_markup_str(out, va, 0);
 		fputs("</td><td>", out);
 		compare_markup_str(out, vb, 0);
@@ -752,22 +808,31 @@ write_report(struct dn_store *s, const struct compare_result *r,
 	    "(not compared)</span><span>&#9660; event (red line: "
 	    "unplanned)</span></p>\n", COLOR_A, COLOR_B);
 	for (i = 0; i < r->nrows; i++) {
-		int		m = r->rows[i].base_metric;
-		const char	*unit = dn_metric_defs[m].unit;
-		char		*u = NULL;
+		int			 m = r->rows[i].base_metric;
+		struct chart_metric	 cm;
+		const char		*unit;
+		char			*u = NULL;
 
-		if (seen[m])
+		/* Several rows plot one table metric (rss_max, rss_avg);
+		 * a named metric has one row. */
+		if (m < DN_METRIC_COUNT && seen[m])
 			continue;
-		seen[m] = 1;
-		if (chart_load(s, r, m, cd, cause) != 0)
+		if (m < DN_METRIC_COUNT)
+			seen[m] = 1;
+		chart_metric_of(&r->rows[i], &cm);
+		if (chart_load(s, r, m, cm.counter, cd, cause) != 0)
 			goto out;
-		if (dn_metric_defs[m].kind == DN_KIND_C)
+		unit = cm.unit;
+		if (cm.counter)
 			unit = u = dn_xasprintf("%s/s", unit);
-		fprintf(out, "<div class=\"chart\" id=\"m-%s\"><h3>%s%s</h3>"
-		    "<p class=\"d\">", dn_metric_defs[m].name,
-		    dn_metric_defs[m].name, dn_metric_defs[m].kind ==
-		    DN_KIND_C ? " (per-second rate)" : "");
-		compare_markup_str(out, dn_metric_defs[m].desc, 0);
+		fputs("<div class=\"chart\" id=\"m-", out);
+		compare_markup_str(out, cm.name, 0);
+		fputs("\"><h3>", out);
+		compare_markup_str(out, cm.name, 0);
+		fprintf(out, "%s <span class=\"dir\">(%s)</span></h3>"
+		    "<p class=\"d\">", cm.counter ? " (per-second rate)" : "",
+		    direction_str(cm.better));
+		compare_markup_str(out, cm.desc, 0);
 		for (j = i; j < r->nrows; j++) {
 			if (r->rows[j].base_metric != m)
 				continue;
@@ -815,7 +880,8 @@ cmd_report_exec(int argc, char **argv)
 	int			 history = 0;
 	const char		*db = CMD_DEFAULT_DB, *output = NULL;
 	const char		*metrics[CMD_MAX_METRICS];
-	struct compare_opts	 opts = { .metrics = metrics };
+	/* named: a foreign node's own metrics are charted too */
+	struct compare_opts	 opts = { .metrics = metrics, .named = 1 };
 	struct compare_result	*r = NULL;
 	struct dn_store		*s = NULL;
 	char			*cause = NULL, *tmp = NULL;

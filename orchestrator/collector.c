@@ -270,6 +270,17 @@ on_named(struct collector *c, const struct dn_hdr *h, const uint8_t *p)
 	n->last_msg_ns = dn_now_ns();
 	if (flags & DN_SAMPLE_FINAL)
 		n->final_seen = 1;
+	/* The last value of the named metrics shown (progress, summary). */
+	for (i = 0; i < nv && n->nlast != NULL; i++) {
+		size_t	j;
+
+		for (j = 0; j < t->nncols; j++) {
+			if (strcmp(t->ncols[j], v[i].name) != 0)
+				continue;
+			n->nlast[j] = v[i].value;
+			n->nhave |= (uint64_t)1 << j;
+		}
+	}
 	pthread_mutex_unlock(&t->mu);
 	if (tm == INT64_MIN)
 		return;	/* before t=0: not part of the trial */

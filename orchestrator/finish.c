@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "collector.h"
 #include "loadgen.h"
@@ -28,6 +29,42 @@ put_num(char *buf, int have, double v, const char *suffix)
 		snprintf(buf, 32, "%.1f%s", v, suffix);
 	else
 		snprintf(buf, 32, "%.0f", v);
+}
+
+/*
+ * A foreign trial's named metrics (its scenario's log extractors and
+ * Prometheus names outside the table): one row each, the last value per
+ * node, "n/a" where a node sent none.
+ */
+static void
+print_named(struct trial *t, FILE *f)
+{
+	size_t	j, w = 10;
+	int	k;
+
+	if (t->nncols == 0)
+		return;
+	for (j = 0; j < t->nncols; j++)
+		if (strlen(t->ncols[j]) > w)
+			w = strlen(t->ncols[j]);
+	fprintf(f, "  %-*s", (int)w, "last value");
+	for (k = 0; k < t->nnodes; k++)
+		fprintf(f, " %10d", k);
+	fprintf(f, "\n");
+	pthread_mutex_lock(&t->mu);
+	for (j = 0; j < t->nncols; j++) {
+		fprintf(f, "  %-*s", (int)w, t->ncols[j]);
+		for (k = 0; k < t->nnodes; k++) {
+			const struct trial_node *n = &t->nodes[k];
+
+			if (n->nlast != NULL && (n->nhave >> j & 1))
+				fprintf(f, " %10.6g", n->nlast[j]);
+			else
+				fprintf(f, " %10s", "n/a");
+		}
+		fprintf(f, "\n");
+	}
+	pthread_mutex_unlock(&t->mu);
 }
 
 static void
@@ -58,8 +95,11 @@ print_summary(struct trial *t, const struct runner_opts *o)
 		    (double)(st.submitted - st.send_errors) / st.elapsed_s : 0,
 		    st.target_tps);
 	}
-	fprintf(f, "  %-4s %10s %10s %10s %8s %8s %7s\n", "node", "max RSS",
+	fprintf(f, "  %-4s %10s %10s %10s %8s %8s %7s", "node", "max RSS",
 	    "avg RSS", "allocs/s", "max lag", "height", "lost");
+	if (t->foreign)
+		fprintf(f, " %8s", "cpu");
+	fprintf(f, "\n");
 	for (k = 0; k < t->nnodes; k++) {
 		struct trial_node	*n = &t->nodes[k];
 		double			 dt = (double)(n->last_t - n->first_t) /
@@ -81,9 +121,25 @@ print_summary(struct trial *t, const struct runner_opts *o)
 			fprintf(f, "%8.0f", n->last[DN_M_HEIGHT]);
 		else
 			fprintf(f, "%8s", "n/a");
-		fprintf(f, " %7lld%s\n", (long long)n->lost, n->crashed ?
-		    "  crashed" : "");
+		fprintf(f, " %7lld", (long long)n->lost);
+		if (t->foreign) {
+			/* cores used after warmup, from the probe's /proc
+			 * tree of the command */
+			uint64_t cpu = (1ull << DN_M_CPU_USER_S) |
+			    (1ull << DN_M_CPU_SYS_S);
+
+			if ((n->have_firsts & cpu) == cpu && dt > 0)
+				snprintf(c[0], sizeof(c[0]), "%.2f", (n->last[
+				    DN_M_CPU_USER_S] + n->last[DN_M_CPU_SYS_S] -
+				    n->first[DN_M_CPU_USER_S] - n->first[
+				    DN_M_CPU_SYS_S]) / dt);
+			else
+				snprintf(c[0], sizeof(c[0]), "n/a");
+			fprintf(f, " %8s", c[0]);
+		}
+		fprintf(f, "%s\n", n->crashed ? "  crashed" : "");
 	}
+	print_named(t, f);
 	if (t->rejected > 0)
 		fprintf(f, "  %lld message(s) rejected\n", (long long)t->rejected);
 	fflush(f);

@@ -7,7 +7,11 @@
  * watch.c, runner.c, endcheck.c and finish.c:
  *
  * - where the probe is, its ready timeout, the node dirs, and dictionary
- *   rows (with the scenario's better-direction) for named metrics;
+ *   rows (with the scenario's better-direction, fixed per database) for
+ *   named metrics, declared before the first trial;
+ * - `stop` and `cont` events: the probe pauses and resumes its command's
+ *   process group (SIGTSTP and SIGCONT to the probe) and samples on;
+ *   `stalled` and `recovered` of a paused node follow its height;
  * - exits: `node.exit: expected` nodes end the trial when all exited 0, a
  *   non-zero exit fails it; any other exit of a foreign node fails it (the
  *   probe's 124 means "not ready in time"); output beyond node.log_limit
@@ -30,8 +34,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "metric-table.h"
 #include "runner-internal.h"
 #include "spawn.h"
+#include "clock.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -70,12 +76,41 @@ foreign_prepare(struct trial *t, const struct runner_opts *o,
 	ep->ready_timeout_ms = timeout > 1500 ? timeout - 1000 : 500;
 }
 
-int
-foreign_start(struct trial *t, char **cause)
+/* NAME into T's columns, once, if it is not a table metric. */
+static void
+add_column(struct trial *t, const char *name)
+{
+	size_t	i;
+
+	if (dn_metric_lookup(name) >= 0 || t->nncols == TRIAL_NCOLS)
+		return;
+	for (i = 0; i < t->nncols; i++)
+		if (strcmp(t->ncols[i], name) == 0)
+			return;
+	t->ncols[t->nncols++] = name;
+}
+
+void
+foreign_columns(struct trial *t)
 {
 	const struct scn_node	*o = node_of(t);
 	size_t			 i;
-	int			 k, id, rv = 0;
+	int			 k;
+
+	if (!t->foreign)
+		return;
+	for (i = 0; i < o->nlogm; i++)
+		add_column(t, o->logm[i].name);
+	for (i = 0; i < o->nprom_keep; i++)
+		add_column(t, o->prom_keep[i]);
+	for (k = 0; k < t->nnodes; k++)
+		t->nodes[k].nlast = dn_xcalloc(TRIAL_NCOLS, sizeof(double));
+}
+
+int
+foreign_start(struct trial *t, char **cause)
+{
+	int	k;
 
 	if (!t->foreign)
 		return (0);
@@ -90,14 +125,30 @@ foreign_start(struct trial *t, char **cause)
 		}
 		free(d);
 	}
-	/* Named metrics the scenario declares get their direction now;
-	 * the collector adds the others as they come. */
-	pthread_mutex_lock(t->store_mu);
-	for (i = 0; i < o->nlogm && rv == 0; i++)
-		rv = dn_store_metric_named(t->store, o->logm[i].name, 0,
-		    o->logm[i].better, &id, cause);
-	pthread_mutex_unlock(t->store_mu);
-	return (rv);
+	return (0);
+}
+
+int
+foreign_declare(const struct scenario *s, struct dn_store *st, char **cause)
+{
+	const struct scn_log_metric	*m;
+	size_t				 v, i;
+	int				 id;
+
+	/* The directions the scenario declares, before any trial (the
+	 * collector adds undeclared names as they come; the loader made sure
+	 * the variants agree). */
+	for (v = 0; v < s->nvariants; v++) {
+		if (!plan_is_foreign(&s->variants[v]))
+			continue;
+		for (i = 0; i < s->variants[v].node.nlogm; i++) {
+			m = &s->variants[v].node.logm[i];
+			if (m->better != NULL && dn_store_metric_named(st,
+			    m->name, 0, m->better, &id, cause) != 0)
+				return (-1);
+		}
+	}
+	return (0);
 }
 
 int
@@ -243,6 +294,61 @@ foreign_grace(struct trial *t, int grace)
 		return (grace);
 	want = node_of(t)->stop_grace_ms + 1000;
 	return (want > grace ? (int)want : grace);
+}
+
+int
+foreign_pause(struct trial *t, int k, int stop)
+{
+	struct trial_node	*n = &t->nodes[k];
+
+	/* In a container the provider pauses it whole, probe and all. */
+	if (!t->foreign || t->scn->provider != SCN_PROV_LOCAL)
+		return (0);
+	spawn_signal(&n->proc, stop ? SIGTSTP : SIGCONT);
+	trial_event(t, k, stop ? "stop" : "cont", "%s process group %d of "
+	    "the command (probe pid %d samples on)", stop ? "SIGSTOP to" :
+	    "SIGCONT to", (int)n->cmd_pid, (int)n->proc.pid);
+	if (!stop)
+		n->restart_ns = dn_now_ns();	/* until it rejoins */
+	return (1);
+}
+
+int
+foreign_pause_watch(struct trial *t, int k, uint64_t now, uint64_t last,
+    uint64_t stall_ns, int have_h, double h)
+{
+	struct trial_node	*n = &t->nodes[k];
+
+	if (!t->foreign)
+		return (0);
+	if (have_h && (n->watch_h_ns == 0 || h != n->watch_h)) {
+		n->watch_h = h;
+		n->watch_h_ns = now;
+	}
+	/* A probe that stopped sampling: the runner's usual rule. */
+	if (last == 0 || now - last > stall_ns)
+		return (0);
+	if (n->hstall_ns != 0) {
+		if (n->watch_h_ns > n->hstall_ns) {
+			n->hstall_ns = 0;
+			n->stalled = 0;
+			if (n->restart_ns == 0)
+				n->restart_ns = now;
+			trial_event(t, k, "recovered", "height advancing "
+			    "again (%.0f)", h);
+		}
+		return (1);
+	}
+	if (n->stopped && !n->stalled && have_h &&
+	    now - n->watch_h_ns > stall_ns) {
+		n->stalled = 1;
+		n->hstall_ns = now;
+		trial_event(t, k, "stalled", "height %.0f unchanged for %.1f s "
+		    "(paused by an event; its probe samples on)", h,
+		    (double)(now - n->watch_h_ns) / 1e9);
+		return (1);
+	}
+	return (0);
 }
 
 void

@@ -1,7 +1,11 @@
 /*
  * progress.c: the runner's status line on stderr while trials run
  * (elapsed time, load, heights, samples, problems), for any number of
- * trials side by side (up to 64 variants in `order: concurrent`).
+ * trials side by side (up to 64 variants in `order: concurrent`).  What
+ * no node has reported (a foreign node without a mapped height) is
+ * "n/a", never 0; a foreign trial also shows its nodes' RSS, the named
+ * metrics its scenario declares, and how many nodes are paused; a trial
+ * over before the others of its slot (node.exit: expected) says "done".
  *
  * Not here: the per-run summaries printed at the end (finish.c).
  */
@@ -26,6 +30,15 @@ struct view {
 	double		target_tps, tps;
 	int64_t		problems, samples;
 	int		has_load;
+	int		have_h, have_lag;	/* some node reported it */
+	int		foreign;
+	double		rss;		/* foreign: max over nodes; -1 none */
+	int		paused;
+	int		over;		/* finished before the slot */
+	size_t		nncols;
+	const char	*ncols[TRIAL_NCOLS];
+	double		nmin[TRIAL_NCOLS], nmax[TRIAL_NCOLS];
+	uint64_t	nhave;
 };
 
 static void
@@ -48,6 +61,11 @@ view_of(struct trial *t, struct view *v)
 
 	memset(v, 0, sizeof(*v));
 	v->hmin = v->hmax = -1;
+	v->rss = -1;
+	v->foreign = t->foreign;
+	v->over = t->col == NULL;	/* trial_finish ran */
+	v->nncols = t->nncols;
+	memcpy(v->ncols, t->ncols, sizeof(v->ncols));
 	if (t->lg != NULL) {
 		loadgen_stats(t->lg, &st);
 		v->has_load = 1;
@@ -59,14 +77,37 @@ view_of(struct trial *t, struct view *v)
 	for (k = 0; k < t->nnodes; k++) {
 		struct trial_node *n = &t->nodes[k];
 
+		size_t		   j;
+
 		if (n->proc.exited || n->hello == 0)
 			continue;
-		if (v->hmin < 0 || n->last[DN_M_HEIGHT] < v->hmin)
-			v->hmin = n->last[DN_M_HEIGHT];
-		if (n->last[DN_M_HEIGHT] > v->hmax)
-			v->hmax = n->last[DN_M_HEIGHT];
-		if (n->last[DN_M_LAG_BLOCKS] > v->lag)
+		v->paused += n->stopped;
+		if (n->have_last >> DN_M_HEIGHT & 1) {
+			if (!v->have_h || n->last[DN_M_HEIGHT] < v->hmin)
+				v->hmin = n->last[DN_M_HEIGHT];
+			if (!v->have_h || n->last[DN_M_HEIGHT] > v->hmax)
+				v->hmax = n->last[DN_M_HEIGHT];
+			v->have_h = 1;
+		}
+		if ((n->have_last >> DN_M_LAG_BLOCKS & 1) &&
+		    (!v->have_lag || n->last[DN_M_LAG_BLOCKS] > v->lag)) {
 			v->lag = n->last[DN_M_LAG_BLOCKS];
+			v->have_lag = 1;
+		}
+		if ((n->have_last >> DN_M_RSS_BYTES & 1) &&
+		    n->last[DN_M_RSS_BYTES] > v->rss)
+			v->rss = n->last[DN_M_RSS_BYTES];
+		for (j = 0; j < v->nncols && n->nlast != NULL; j++) {
+			double	x = n->nlast[j];
+
+			if (!(n->nhave >> j & 1))
+				continue;
+			if (!(v->nhave >> j & 1) || x < v->nmin[j])
+				v->nmin[j] = x;
+			if (!(v->nhave >> j & 1) || x > v->nmax[j])
+				v->nmax[j] = x;
+			v->nhave |= (uint64_t)1 << j;
+		}
 	}
 	v->problems = t->rejected + t->unplanned;
 	for (k = 0; k < t->nnodes; k++)
@@ -78,11 +119,38 @@ view_of(struct trial *t, struct view *v)
 static void
 put_view(FILE *f, const struct view *v)
 {
+	size_t	j;
+
+	if (v->over) {
+		fprintf(f, "  done  samples %lld", (long long)v->samples);
+		return;
+	}
 	if (v->has_load)
 		fprintf(f, "  tps %.0f/%.1f", v->target_tps, v->tps);
-	fprintf(f, "  height %.0f..%.0f  lag %.0f  samples %lld",
-	    v->hmin < 0 ? 0 : v->hmin, v->hmax < 0 ? 0 : v->hmax, v->lag,
-	    (long long)v->samples);
+	if (v->have_h)
+		fprintf(f, "  height %.0f..%.0f", v->hmin, v->hmax);
+	else
+		fprintf(f, "  height n/a");
+	if (v->have_lag)
+		fprintf(f, "  lag %.0f", v->lag);
+	else
+		fprintf(f, "  lag n/a");
+	if (v->foreign && v->rss >= 0)
+		fprintf(f, "  rss %.1f M", v->rss / 1048576.0);
+	else if (v->foreign)
+		fprintf(f, "  rss n/a");
+	for (j = 0; j < v->nncols; j++) {
+		if (!(v->nhave >> j & 1))
+			fprintf(f, "  %s n/a", v->ncols[j]);
+		else if (v->nmin[j] == v->nmax[j])
+			fprintf(f, "  %s %.6g", v->ncols[j], v->nmin[j]);
+		else
+			fprintf(f, "  %s %.6g..%.6g", v->ncols[j], v->nmin[j],
+			    v->nmax[j]);
+	}
+	fprintf(f, "  samples %lld", (long long)v->samples);
+	if (v->paused > 0)
+		fprintf(f, "  paused %d", v->paused);
 	if (v->problems > 0)
 		fprintf(f, "  problems %lld", (long long)v->problems);
 }
@@ -143,14 +211,24 @@ runner_progress(struct trial **ts, int nt, const struct runner_opts *o,
 	if (cols > 0 && len >= cols && nt > 1) {
 		/* The slot as one: sums, and the extremes over trials. */
 		sum = vs[0];
+		sum.nncols = 0;	/* no room: per-trial figures only */
+		sum.over = 0;
 		for (i = 1; i < nt; i++) {
-			if (vs[i].hmin >= 0 && (sum.hmin < 0 ||
+			if (vs[i].have_h && (!sum.have_h ||
 			    vs[i].hmin < sum.hmin))
 				sum.hmin = vs[i].hmin;
-			if (vs[i].hmax > sum.hmax)
+			if (vs[i].have_h && (!sum.have_h ||
+			    vs[i].hmax > sum.hmax))
 				sum.hmax = vs[i].hmax;
-			if (vs[i].lag > sum.lag)
+			sum.have_h |= vs[i].have_h;
+			if (vs[i].have_lag && (!sum.have_lag ||
+			    vs[i].lag > sum.lag))
 				sum.lag = vs[i].lag;
+			sum.have_lag |= vs[i].have_lag;
+			if (vs[i].rss > sum.rss)
+				sum.rss = vs[i].rss;
+			sum.foreign |= vs[i].foreign;
+			sum.paused += vs[i].paused;
 			sum.target_tps += vs[i].target_tps;
 			sum.tps += vs[i].tps;
 			sum.samples += vs[i].samples;

@@ -93,6 +93,30 @@ void	 trial_check_state(struct trial *t);
 
 /* --- foreign.c: foreign nodes (node.command) -------------------------- */
 
+/* Declare the named metrics' directions (metrics.log.NAME.better) of
+ * every variant of S in ST, before any trial: 0, or -1 with *CAUSE when
+ * the database has the other direction for one. */
+int	 foreign_declare(const struct scenario *s, struct dn_store *st,
+	    char **cause);
+/*
+ * The `stop` (STOP) or `cont` event for foreign node K: the probe is told
+ * (SIGTSTP, SIGCONT) to pause or resume its command's process group and
+ * keeps sampling; the event is recorded.  1 when done so, 0 for nodes
+ * that get SIGSTOP/SIGCONT themselves (devnet-node, containers).
+ */
+int	 foreign_pause(struct trial *t, int k, int stop);
+/*
+ * Stalled and recovered for a foreign node while its probe samples: a
+ * node paused by an event whose height has not moved for STALL_NS is
+ * `stalled`; once its height moves again, `recovered`.  NOW, LAST (its
+ * last sample), HAVE_H and H (its height) as the watch read them.  1 when
+ * this decided for node K this tick, 0 to apply the no-sample rule.
+ */
+int	 foreign_pause_watch(struct trial *t, int k, uint64_t now,
+	    uint64_t last, uint64_t stall_ns, int have_h, double h);
+/* T's ncols (the named metrics its scenario declares) and each node's
+ * room for their last values (trial_prepare, after the nodes). */
+void	 foreign_columns(struct trial *t);
 /* T->foreign, and EP's probe and its ready timeout (trial_prepare). */
 void	 foreign_prepare(struct trial *t, const struct runner_opts *o,
 	    struct plan_endpoints *ep);

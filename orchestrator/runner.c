@@ -136,16 +136,36 @@ store_is_down(struct trial *t)
 	return (down);
 }
 
+/*
+ * Trial T of a slot is over before the others: its nodes ran to
+ * completion (node.exit: expected).  Stop its load and record it now, so
+ * that its run ends when it did and the slot goes on with the others (a
+ * mixed `order: concurrent` slot of a program that runs to completion and
+ * one that runs for the duration).
+ */
+static void
+finish_early(struct trial *t, const struct runner_opts *o)
+{
+	loadgen_halt(t->lg);
+	if (!runner_sig_count && !store_is_down(t))
+		runner_drain_txs(&t, 1);
+	if (runner_progress_tty && !o->quiet)
+		fputc('\n', stderr);
+	trial_finish(t, o);
+}
+
 /* Run the trials TS side by side from spawn to stop. */
 static void
 run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 {
 	const struct scenario	*scn = ts[0]->scn;
+	struct trial		**left;	/* not finished early */
 	char			**fired;
 	char			*cause = NULL;
-	int			 i, timeout;
+	int			 i, nleft = 0, timeout;
 	uint64_t		 t0, end;
 
+	left = dn_xcalloc((size_t)nt, sizeof(*left));
 	fired = dn_xcalloc((size_t)nt, sizeof(*fired));
 	for (i = 0; i < nt; i++) {
 		fired[i] = dn_xcalloc(scn->nevents + 1, 1);
@@ -178,34 +198,57 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 		}
 	}
 	end = t0 + (uint64_t)scn->duration_ms * 1000000u;
-	while (dn_now_ns() < end && runner_sig_count == 0) {
-		int	failed = 0;
+	for (i = 0; i < nt; i++)
+		left[nleft++] = ts[i];
+	while (dn_now_ns() < end && runner_sig_count == 0 && nleft > 0) {
+		int	failed = 0, j;
 
 		for (i = 0; i < nt; i++) {
+			for (j = 0; j < nleft && left[j] != ts[i]; j++)
+				;
+			if (j == nleft)
+				continue;	/* finished early */
 			trial_watch(ts[i], fired[i]);
 			failed |= ts[i]->failed;
 		}
-		if (failed || foreign_all_done(ts, nt))
+		if (failed)
 			break;
+		/* Trials whose nodes all ran to completion end now; the
+		 * others run on (foreign.c, node.exit: expected). */
+		for (j = 0; j < nleft;) {
+			if (!foreign_all_done(&left[j], 1)) {
+				j++;
+				continue;
+			}
+			finish_early(left[j], o);
+			left[j] = left[--nleft];
+		}
 		runner_progress(ts, nt, o, 0);
 		runner_tick(TICK_MS);
 	}
-	foreign_after_run(ts, nt);
-	for (i = 0; i < nt; i++)
-		loadgen_halt(ts[i]->lg);
-	if (!runner_sig_count && !store_is_down(ts[0]))
-		runner_drain_txs(ts, nt);
+	foreign_after_run(left, nleft);
+	for (i = 0; i < nleft; i++)
+		loadgen_halt(left[i]->lg);
+	if (nleft > 0 && !runner_sig_count && !store_is_down(ts[0]))
+		runner_drain_txs(left, nleft);
 	runner_progress(ts, nt, o, 1);
 	if (runner_progress_tty && !o->quiet)
 		fputc('\n', stderr);
+	if (store_is_down(ts[0]))
+		slot_store_down(left, nleft);
+	for (i = 0; i < nleft; i++)
+		trial_finish(left[i], o);
+	goto out;
 stop:
 	if (store_is_down(ts[0]))
 		slot_store_down(ts, nt);
-	for (i = 0; i < nt; i++) {
+	for (i = 0; i < nt; i++)
 		trial_finish(ts[i], o);
+out:
+	for (i = 0; i < nt; i++)
 		free(fired[i]);
-	}
 	free(fired);
+	free(left);
 }
 
 int
@@ -233,6 +276,9 @@ runner_run(struct scenario *scn, struct dn_store *store,
 		fprintf(stderr, "devnet: marked %d run(s) of a dead "
 		    "orchestrator as interrupted\n", reaped);
 	if (provider_prepare(scn, o, cause) != 0)
+		return (-1);
+	if (foreign_declare(scn, store, cause) != 0 ||
+	    dn_store_commit(store, cause) != 0)
 		return (-1);
 	if (plan_trials(scn, &plan, &n) != 0 || n == 0) {
 		*cause = dn_xstrdup("the scenario plans no trial");

@@ -32,6 +32,57 @@
 
 /* --- pass 2: the schema ------------------------------------------------- */
 
+/* The `better` of metrics.log.NAME in NODE (a node: mapping), or NULL. */
+static const struct ynode *
+better_of(const struct ynode *node, const char *name)
+{
+	const struct ynode	*m;
+
+	m = ymap_get(ymap_get(ymap_get(node, "metrics"), "log"), name);
+	return (m != NULL && m->type == Y_MAP ? ymap_get(m, "better") : NULL);
+}
+
+/*
+ * One name, one direction: variant I's metrics.log directions against
+ * the variants before it (compare reads one direction per name; the
+ * database keeps it, store-names.c).  OWN is I's node: mapping, TOP the
+ * top level's, for the position.
+ */
+static int
+check_directions(struct ctx *c, const struct scenario *s, size_t i,
+    const struct ynode *top, const struct ynode *own)
+{
+	const struct scn_node	*a = &s->variants[i].node, *b;
+	const struct ynode	*at;
+	size_t			 j, k, l;
+
+	for (k = 0; k < a->nlogm; k++) {
+		if (a->logm[k].better == NULL)
+			continue;
+		for (j = 0; j < i; j++) {
+			b = &s->variants[j].node;
+			for (l = 0; l < b->nlogm; l++) {
+				if (b->logm[l].better == NULL ||
+				    strcmp(b->logm[l].name,
+				    a->logm[k].name) != 0 ||
+				    strcmp(b->logm[l].better,
+				    a->logm[k].better) == 0)
+					continue;
+				if ((at = better_of(own, a->logm[k].name)) ==
+				    NULL)
+					at = better_of(top, a->logm[k].name);
+				return (scn_fail(c, at, "node.metrics.log.%s."
+				    "better: %s in variant %s, %s in variant "
+				    "%s; one name has one direction (rename "
+				    "one)", a->logm[k].name,
+				    a->logm[k].better, s->variants[i].name,
+				    b->logm[l].better, s->variants[j].name));
+			}
+		}
+	}
+	return (0);
+}
+
 /* Every variant's node: the top level's node:, then its own (a variant's
  * keys replace the top level's).  Foreign nodes (node.command) have no
  * devnet-node inside: the workloads that need one are refused. */
@@ -47,7 +98,8 @@ load_nodes(struct ctx *c, struct scenario *s, const struct ynode *root)
 		    NULL;
 		own = own != NULL && own->type == Y_MAP ? ymap_get(own,
 		    "node") : NULL;
-		if (scn_load_node(c, s, top, own, &s->variants[i]) != 0)
+		if (scn_load_node(c, s, top, own, &s->variants[i]) != 0 ||
+		    check_directions(c, s, i, top, own) != 0)
 			return (-1);
 		if (plan_is_foreign(&s->variants[i]) &&
 		    s->workload.kind != SCN_WL_IDLE &&

@@ -98,6 +98,7 @@ trial_release(struct trial *t)
 		free(n->cmdline);
 		free(n->in_url);
 		free(n->addr);
+		free(n->nlast);
 	}
 	if (t->own_net_dir && t->net_dir != NULL) {
 		for (i = 0; i < t->nnodes; i++) {
@@ -263,6 +264,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 			n->port = t->scn->network.tcp_base_port + 2 * i;
 	}
 	free(hosts);
+	foreign_columns(t);
 	return (0);
 }
 

@@ -32,6 +32,8 @@ struct collector;
 struct loadgen;
 struct foreign_lag;
 
+#define TRIAL_NCOLS	16	/* named metrics shown, at most */
+
 struct trial_node {
 	struct proc	 proc;
 	char		**argv;
@@ -79,6 +81,14 @@ struct trial_node {
 	int		 crashed;	/* exited without being asked */
 	int		 done;		/* node.exit expected: exited 0 */
 	uint64_t	 restart_ns;	/* when restarted, until it rejoins */
+	/* A foreign node's height as the watch last saw it and since when
+	 * (its probe samples on while it is paused: foreign.c). */
+	double		 watch_h;
+	uint64_t	 watch_h_ns;
+	uint64_t	 hstall_ns;	/* stalled by height since, or 0 */
+	/* The last value of each of trial.ncols (under mu, collector). */
+	double		*nlast;
+	uint64_t	 nhave;		/* bit i: nlast[i] was received */
 	atomic_int	 up;		/* loadgen may send to it */
 };
 
@@ -118,6 +128,11 @@ struct trial {
 	struct trial_node		*nodes;
 	int				 foreign;	/* nodes run by the probe */
 	struct foreign_lag		*flag;	/* their lag (under mu) */
+	/* Named metrics the scenario declares (static strings), shown in
+	 * the progress line and the summary: log extractors and
+	 * Prometheus names outside the metric table. */
+	const char			*ncols[TRIAL_NCOLS];
+	size_t				 nncols;
 
 	pthread_mutex_t			 mu;
 	pthread_mutex_t			*store_mu;

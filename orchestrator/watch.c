@@ -158,6 +158,8 @@ fire_event(struct trial *t, const struct scn_event *ev)
 		}
 		n->stopped = ev->action == SCN_EV_STOP;
 		atomic_store(&n->up, !n->stopped);
+		if (foreign_pause(t, ev->node, n->stopped))
+			break;
 		provider_signal(t, ev->node, n->stopped ? SIGSTOP : SIGCONT);
 		trial_event(t, ev->node, action_name(ev->action), "pid %d",
 		    (int)n->proc.pid);
@@ -185,6 +187,8 @@ fire_event(struct trial *t, const struct scn_event *ev)
 		    (int)n->proc.pid);
 		n->down = 0;
 		n->stopped = 0;
+		n->hstall_ns = 0;
+		n->watch_h_ns = 0;
 		n->crashed = 0;
 		n->restart_ns = dn_now_ns();
 		break;
@@ -218,7 +222,7 @@ trial_watch(struct trial *t, char *fired)
 		struct trial_node	*n = &t->nodes[k];
 		char			 st[64];
 		uint64_t		 last;
-		int			 hello;
+		int			 hello, have_h;
 		double			 h, best;
 
 		if (!n->proc.exited && provider_poll(t, k)) {
@@ -251,11 +255,14 @@ trial_watch(struct trial *t, char *fired)
 		last = n->last_msg_ns;
 		hello = n->hello;
 		h = n->last[DN_M_HEIGHT];
+		have_h = n->have_last >> DN_M_HEIGHT & 1;
 		pthread_mutex_unlock(&t->mu);
 		/* The collector may have stamped a sample after NOW. */
 		if (last > now)
 			last = now;
-		if (!n->stalled && !n->stopped && last != 0 &&
+		if (foreign_pause_watch(t, k, now, last, stall_ns, have_h, h)) {
+			/* a paused foreign node: its height says (foreign.c) */
+		} else if (!n->stalled && !n->stopped && last != 0 &&
 		    now - last > stall_ns) {
 			n->stalled = 1;
 			if (!n->stopped)

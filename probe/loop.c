@@ -8,6 +8,13 @@
  *     process group and to every descendant, then SIGKILL after
  *     --stop-grace.  SIGHUP and SIGQUIT are forwarded to the group as
  *     they are.
+ *   - SIGTSTP to the probe pauses COMMAND: SIGSTOP to its process group
+ *     and every descendant; SIGCONT resumes them (the runner's `stop` and
+ *     `cont` events).  The probe itself keeps running and sampling, so a
+ *     paused node's samples show the stall (CPU and log lines flat, a log
+ *     extractor's last value); the scrape is not sent to a stopped node,
+ *     the last one's values stand for it (a stopped process cannot change
+ *     them).
  *   - Ready when every --ready check passed and (with --metrics) the
  *     collector pipe is up; then one HELLO (pid = COMMAND's pid, flags
  *     0), as devnet-node sends it.  Not ready within --ready-timeout:
@@ -98,6 +105,8 @@ struct run {
 	int			 ready;
 	int			 ready_timed_out;
 	int			 stopping;
+	int			 paused;	/* SIGSTOPped on SIGTSTP */
+	int			 have_scrape;	/* cs_* hold a scrape */
 	uint64_t		 kill_at_ns;	/* 0: no SIGKILL pending */
 	int			 killed;
 	int			 pipe_eof;
@@ -211,7 +220,7 @@ sample(struct run *r, int final)
 			memcpy(named, r->cs_named, r->cs_nn *
 			    sizeof(*named));
 			nn = r->cs_nn;
-		} else if (final && r->have_last_scrape) {
+		} else if ((final || r->stopping) && r->have_last_scrape) {
 			for (i = 0; i < DN_METRIC_COUNT; i++) {
 				if (r->ls_present & (1ull << i))
 					s.values[i] = r->ls_values[i];
@@ -298,6 +307,7 @@ scrape_check(struct run *r, int wait_ms)
 		return;
 	}
 	r->scraping = 0;
+	r->have_scrape = 1;
 	r->have_cur_scrape = 1;
 	sample(r, 0);
 	r->have_cur_scrape = 0;
@@ -313,7 +323,8 @@ scrape_finish(struct run *r)
 
 /*
  * The sample is due.  Only a ready, running COMMAND is scraped (before,
- * a refused connection is no failure; after, there is nobody to ask):
+ * a refused connection is no failure; after it exited or was told to
+ * stop, there is nobody to ask; paused, it cannot answer):
  * then the GET is sent now and the sample taken when it is read
  * (scrape_check); else the sample is taken now.
  */
@@ -322,8 +333,18 @@ start_sample(struct run *r)
 {
 	if (r->scraping)
 		scrape_finish(r);
-	if (r->scrape == NULL || !r->ready || r->child.reaped) {
+	if (r->scrape == NULL || !r->ready || r->child.reaped ||
+	    r->stopping) {
+		/* (stopping: the scrape taken when told to stands; a node
+		 * shutting down is not asked again) */
 		sample(r, 0);
+		return;
+	}
+	if (r->paused) {
+		/* Nobody to answer: the last scrape stands (absent if none). */
+		r->have_cur_scrape = r->have_scrape;
+		sample(r, 0);
+		r->have_cur_scrape = 0;
 		return;
 	}
 	r->cs_present = 0;
@@ -332,6 +353,7 @@ start_sample(struct run *r)
 		r->cs_named = dn_xcalloc(r->o->next + r->o->nprom + 1,
 		    sizeof(*r->cs_named));
 	if (scrape_start(r->scrape, scrape_timeout(r)) != 0) {
+		r->have_scrape = 1;
 		r->have_cur_scrape = 1;
 		sample(r, 0);
 		r->have_cur_scrape = 0;
@@ -356,7 +378,7 @@ last_scrape(struct run *r)
 {
 	size_t	cap = r->o->next + r->o->nprom;
 
-	if (r->scrape == NULL || !r->ready || r->child.reaped)
+	if (r->scrape == NULL || !r->ready || r->child.reaped || r->paused)
 		return;
 	r->ls_named = dn_xcalloc(cap + 1, sizeof(*r->ls_named));
 	if (scrape_run(r->scrape, scrape_timeout(r), r->ls_values,
@@ -376,6 +398,8 @@ begin_stop(struct run *r, int sig, const char *why)
 	    why, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
 	    (int)r->child.pid, r->o->stop_grace_ms);
 	child_signal(&r->child, SIGCONT);
+	(void)tree_signal_all(r->tree, SIGCONT);
+	r->paused = 0;
 	child_signal(&r->child, sig);
 	(void)tree_signal_all(r->tree, sig);
 	r->kill_at_ns = dn_now_ns() + (uint64_t)r->o->stop_grace_ms * 1000000u;
@@ -411,6 +435,27 @@ reap(struct run *r)
 	}
 }
 
+/* SIGTSTP (PAUSE) or SIGCONT to the probe: SIGSTOP or SIGCONT to
+ * COMMAND's group and every descendant (one that left the group too). */
+static void
+pause_resume(struct run *r, int pause)
+{
+	int	sig = pause ? SIGSTOP : SIGCONT, n;
+
+	if (r->child.reaped || r->stopping || pause == r->paused)
+		return;
+	/* A GET in flight gets its answer first: its values stand for the
+	 * paused node (a stopped node would let it time out). */
+	if (pause)
+		scrape_finish(r);
+	child_signal(&r->child, sig);
+	n = tree_signal_all(r->tree, sig);
+	r->paused = pause;
+	say(pause ? "DN-PROBE-PAUSE" : "DN-PROBE-RESUME", "SIG%s to pid %d's "
+	    "group and %d descendant(s)", pause ? "STOP" : "CONT",
+	    (int)r->child.pid, n);
+}
+
 static void
 on_signal(struct run *r)
 {
@@ -427,6 +472,10 @@ on_signal(struct run *r)
 		case SIGINT:
 			begin_stop(r, r->o->stop_signal,
 			    sig == SIGTERM ? "SIGTERM" : "SIGINT");
+			break;
+		case SIGTSTP:
+		case SIGCONT:
+			pause_resume(r, sig == SIGTSTP);
 			break;
 		default:	/* SIGHUP, SIGQUIT */
 			if (!r->child.reaped)
@@ -537,6 +586,8 @@ setup(struct run *r, char **cause)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGQUIT);
+	sigaddset(&set, SIGTSTP);
+	sigaddset(&set, SIGCONT);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	r->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);

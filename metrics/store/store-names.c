@@ -5,8 +5,9 @@
  * Such a name gets a row of `metrics` with an id from DN_STORE_NAMED_BASE
  * up (unit '', kind from the message, better from the scenario or
  * neutral, source node) the first time it is seen; its samples are stored
- * under that id like any other.  No schema change: the table already takes
- * these rows.
+ * under that id like any other.  A declared direction is fixed: a later
+ * declaration of the other one is refused (dn_store_metric_named).  No
+ * schema change: the table already takes these rows.
  *
  * Not here: the table's own rows (schema.c fills them on open).
  */
@@ -20,11 +21,40 @@
 #include "store-internal.h"
 #include "xalloc.h"
 
+/* The direction stored for named metric NAME into BUF ("" if no row). */
+static int
+stored_better(struct dn_store *s, const char *name, char *buf, size_t len,
+    char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 rv;
+
+	buf[0] = '\0';
+	if (sql_prepare(s, "SELECT better FROM metrics WHERE name = ?1 AND "
+	    "id >= ?2", &st, cause) != 0)
+		return (-1);
+	sql_bind_text(st, 1, name);
+	sqlite3_bind_int(st, 2, DN_STORE_NAMED_BASE);
+	rv = sqlite3_step(st);
+	if (rv == SQLITE_ROW) {
+		const char *b = (const char *)sqlite3_column_text(st, 0);
+
+		snprintf(buf, len, "%s", b != NULL ? b : "neutral");
+	} else if (rv != SQLITE_DONE) {
+		*cause = sql_cause(s, "read a metric's direction");
+		sqlite3_finalize(st);
+		return (-1);
+	}
+	sqlite3_finalize(st);
+	return (0);
+}
+
 int
 dn_store_metric_named(struct dn_store *s, const char *name, int counter,
     const char *better, int *id, char **cause)
 {
 	sqlite3_stmt	*st = NULL;
+	char		 old[16];
 	int		 rc = -1;
 
 	*id = dn_metric_lookup(name);
@@ -34,6 +64,31 @@ dn_store_metric_named(struct dn_store *s, const char *name, int counter,
 		*cause = dn_xasprintf("database '%s' was opened read-only",
 		    s->path);
 		return (-1);
+	}
+	if (better != NULL && strcmp(better, "neutral") == 0)
+		better = NULL;	/* no direction declared */
+	/*
+	 * A direction, once declared, is the name's for good in this
+	 * database: every comparison of its runs, past and future, reads
+	 * it from here, so a scenario that says otherwise would silently
+	 * turn old verdicts around.  Undeclared (neutral) takes the first
+	 * declaration.
+	 */
+	if (better != NULL) {
+		if (stored_better(s, name, old, sizeof(old), cause) != 0)
+			return (-1);
+		if (old[0] != '\0' && strcmp(old, "neutral") != 0 &&
+		    strcmp(old, better) != 0) {
+			*cause = dn_xasprintf("metric '%s': this scenario "
+			    "declares better: %s, but database '%s' already "
+			    "has it as better: %s (declared by an earlier "
+			    "run); a named metric's direction is fixed per "
+			    "database, so that every comparison of its runs "
+			    "means the same: declare %s, rename the metric, "
+			    "or use another --db", name, better, s->path,
+			    old, old);
+			return (-1);
+		}
 	}
 	if (sql_prepare(s, "INSERT OR IGNORE INTO metrics (id, name, unit, "
 	    "kind, better, source, description) VALUES ((SELECT max(?4, "
@@ -50,8 +105,10 @@ dn_store_metric_named(struct dn_store *s, const char *name, int counter,
 	sqlite3_finalize(st);
 	st = NULL;
 	if (better != NULL) {
+		/* neutral (seen before any declaration) -> declared */
 		if (sql_prepare(s, "UPDATE metrics SET better = ?2 WHERE name "
-		    "= ?1 AND id >= ?3", &st, cause) != 0)
+		    "= ?1 AND id >= ?3 AND better = 'neutral'", &st,
+		    cause) != 0)
 			goto out;
 		sql_bind_text(st, 1, name);
 		sql_bind_text(st, 2, better);

@@ -123,8 +123,10 @@ struct dn_metric_info {
 	char		 better[16];	/* lower | higher | neutral */
 };
 /* The id of NAME, adding a dictionary row if it is new (a table metric's
- * name gives its table id).  BETTER, when not NULL, replaces the stored
- * direction. */
+ * name gives its table id).  BETTER ("higher" or "lower"; NULL or
+ * "neutral": none declared) is stored when the row has no direction yet;
+ * one that contradicts the stored direction is an error naming both (a
+ * declared direction is fixed per database). */
 int	 dn_store_metric_named(struct dn_store *s, const char *name,
 	    int counter, const char *better, int *id, char **cause);
 /* The id of NAME (-1 if unknown) and, with INFO, its kind and direction. */

@@ -3,7 +3,8 @@
 # tests/probe/probe-sink.c standing in for the collector.  Asserts what a
 # runner relies on: exact allocation counts through the shim, tree-wide
 # threads and rss, log_lines and extractors, absent allocations where the
-# shim cannot reach, exit status, signal forwarding, grace -> SIGKILL,
+# shim cannot reach, exit status, signal forwarding, pause and resume
+# (SIGTSTP, SIGCONT) while sampling on, grace -> SIGKILL,
 # ready checks and their timeout, and nothing left running.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
 
@@ -137,6 +138,47 @@ wait $P
 expect_eq "SIGTERM forwarded: the victim dies of it (128+15)" "$?" 143
 check_none_left "SIGTERM"
 
+# SIGTSTP pauses COMMAND's whole tree (the runner's `stop`), SIGCONT
+# resumes it; the probe itself runs and samples on.
+# (a minute of sink and victim: a crowded machine slows the test's loop)
+URL="ipc://$T/pause.sock"
+"$SINK" "$URL" 60000 >"$T/pause.sink" &
+SINK_PID=$!
+sleep 0.2
+"$PROBE" --metrics "$URL" --index 0 --sample-interval 100 \
+	--out "$T/pause.out" --ready 'log:DN-VICTIM-UP' -- "$V" --fork \
+	--up-after 0 --sleep 60000 2>"$T/pause.err" &
+P=$!
+for _ in $(seq 100); do grep -q DN-PROBE-READY "$T/pause.err" && break
+	sleep 0.05; done
+# states: the state letter of each victim process (not the probe's)
+states() {
+	local p
+	for p in $(pgrep -f -- "^$T/victim"); do
+		awk '{ printf "%s", $3 }' "/proc/$p/stat" 2>/dev/null
+	done
+}
+kill -TSTP $P
+for _ in $(seq 40); do [ "$(states)" = TT ] && break; sleep 0.05; done
+expect_eq "SIGTSTP: COMMAND and its child stopped" "$(states)" TT
+n0=$(grep -c '^SAMPLE' "$T/pause.sink")
+sleep 0.6
+n1=$(grep -c '^SAMPLE' "$T/pause.sink")
+check "the probe samples on while they are stopped ($n0 -> $n1)" \
+	test "$((n1 - n0))" -ge 3
+expect_match "and says so" "$(cat "$T/pause.err")" 'DN-PROBE-PAUSE'
+kill -CONT $P
+for _ in $(seq 40); do case $(states) in *T*) sleep 0.05;; *) break;; esac
+	done
+expect_match "SIGCONT: both run again ($(states))" "$(states)" '^[RS]{2}$'
+kill -TSTP $P
+sleep 0.2
+kill -TERM $P
+wait $P
+expect_eq "SIGTERM to a paused COMMAND still ends it (128+15)" "$?" 143
+wait $SINK_PID
+check_none_left "pause"
+
 "$PROBE" --out "$T/kill.out" --stop-grace 500 --ready 'log:DN-VICTIM-UP' \
 	-- "$V" --fork --ignore-term --up-after 0 --sleep 30000 \
 	2>"$T/kill.err" &
@@ -201,6 +243,49 @@ if command -v python3 >/dev/null; then
 		'DN-PROBE-READY'
 	kill -TERM $P
 	wait $P
+
+	# A paused node is not scraped (it could not answer): the last
+	# scrape's values stand in its samples, and no failure is counted.
+	mkdir -p "$T/www"
+	printf '# TYPE x_height counter\nx_height 42\n' >"$T/www/metrics"
+	P2=$((PORT + 7))
+	URL="ipc://$T/prom.sock"
+	"$SINK" "$URL" 60000 >"$T/prom.sink" &
+	SINK_PID=$!
+	sleep 0.2
+	"$PROBE" --metrics "$URL" --index 0 --sample-interval 200 \
+		--out "$T/prom.out" --prom-url "http://127.0.0.1:$P2/metrics" \
+		--prom-map height=x_height \
+		--ready "http:http://127.0.0.1:$P2/metrics" \
+		-- python3 -m http.server --bind 127.0.0.1 "$P2" \
+		--directory "$T/www" 2>"$T/prom.err" &
+	P=$!
+	for _ in $(seq 200); do grep -q DN-PROBE-READY "$T/prom.err" && break
+		sleep 0.05; done
+	sleep 0.5
+	kill -TSTP $P
+	sleep 0.5
+	l0=$(wc -l <"$T/prom.sink")
+	sleep 1.5
+	l1=$(wc -l <"$T/prom.sink")
+	kill -CONT $P
+	sleep 0.5
+	kill -TERM $P
+	wait $P
+	wait $SINK_PID
+	# what the sink got while the node was paused (lines l0..l1)
+	sed -n "$((l0 + 1)),${l1}p" "$T/prom.sink" >"$T/prom.paused"
+	n=$(grep -c '^SAMPLE' "$T/prom.paused")
+	check "paused: samples go on ($n in 1.5 s)" test "$n" -ge 5
+	got=$(grep '^SAMPLE' "$T/prom.paused" |
+	    sed -n 's/.* height=\([^ ]*\).*/\1/p' | sort | uniq -c |
+	    awk '{ printf "%s:%s ", $2, $1 }')
+	expect_match "paused: the last scrape's height stands ($got)" "$got" \
+	    '^42:[0-9]+ $'
+	got=$(sed -n 's/^NAMED.*probe_scrape_failures=\([^ ]*\).*/\1/p' \
+	    "$T/prom.paused" | sort -u | tr '\n' ' ')
+	expect_match "paused: no scrape failure counted ($got)" "$got" \
+	    '^[0-9]+ $'
 fi
 
 t0=$(date +%s%N)

@@ -120,6 +120,12 @@ static const struct bad bad_files[] = {
 	  ":6:9:", "workload kind transfer needs devnet-node nodes" },
 	{ "node peers without peer", BASE "node:\n  command: [true, '{peers}']\n",
 	  NULL, ":6:19:", "{peers} needs node.peer" },
+	{ "node directions differ", BASE "node:\n  command: [true]\n"
+	  "  metrics:\n    log: {x: {regex: 'x(1)', better: higher}}\n"
+	  "variants:\n  A:\n  B: {node: {metrics: {log: {x: {regex: 'x(1)', "
+	  "better: lower}}}}}\n", NULL, ":11:57:", "node.metrics.log.x.better: "
+	  "lower in variant B, higher in variant A; one name has one "
+	  "direction" },
 	{ "unknown key", BASE "workload:\n  kind: transfer\n  tsp: 50\n", NULL,
 	  ":7:3:", "unknown key 'tsp' in workload (did you mean 'tps'?)" },
 	{ "unknown top key", BASE "durtion: 5s\n", NULL, ":5:1:",

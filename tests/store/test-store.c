@@ -644,6 +644,56 @@ newer_refused(void **state)
 	free(cause);
 }
 
+/* A named metric's direction: undeclared (neutral) takes the first
+ * declaration; a declared one stays, and a declaration of the other is
+ * refused naming both, so that old verdicts keep their meaning. */
+static void
+named_direction_fixed(void **state)
+{
+	struct tmp		*t = *state;
+	struct dn_store		*s;
+	struct dn_metric_info	 info;
+	char			*cause = NULL;
+	int			 id, id2;
+
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	/* seen in a NAMED message first: neutral */
+	assert_int_equal(dn_store_metric_named(s, "ops_per_s", 0, NULL, &id,
+	    &cause), 0);
+	assert_true(id >= DN_STORE_NAMED_BASE);
+	expect(s, "SELECT better FROM metrics WHERE name = 'ops_per_s'",
+	    "neutral");
+	/* then declared */
+	assert_int_equal(dn_store_metric_named(s, "ops_per_s", 0, "higher",
+	    &id2, &cause), 0);
+	assert_int_equal(id2, id);
+	expect(s, "SELECT better FROM metrics WHERE name = 'ops_per_s'",
+	    "higher");
+	/* the same again, or nothing declared: fine, unchanged */
+	assert_int_equal(dn_store_metric_named(s, "ops_per_s", 0, "higher",
+	    &id2, &cause), 0);
+	assert_int_equal(dn_store_metric_named(s, "ops_per_s", 0, NULL,
+	    &id2, &cause), 0);
+	assert_int_equal(dn_store_metric_named(s, "ops_per_s", 0, "neutral",
+	    &id2, &cause), 0);
+	expect(s, "SELECT better FROM metrics WHERE name = 'ops_per_s'",
+	    "higher");
+	/* the other direction: refused, naming both */
+	assert_int_equal(dn_store_metric_named(s, "ops_per_s", 0, "lower",
+	    &id2, &cause), -1);
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "'ops_per_s'"));
+	assert_non_null(strstr(cause, "declares better: lower"));
+	assert_non_null(strstr(cause, "already has it as better: higher"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(dn_store_commit(s, &cause), 0);
+	assert_int_equal(dn_store_metric_find(s, "ops_per_s", &id2, &info,
+	    &cause), 0);
+	assert_string_equal(info.better, "higher");
+	dn_store_close(s);
+}
+
 int
 main(void)
 {
@@ -663,6 +713,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(migrate_v1_fixture, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(newer_refused, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(named_direction_fixed, setup,
 		    teardown),
 	};
 
