@@ -15,3 +15,9 @@ dn_alloc_read(struct dn_alloc_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 }
+
+void
+dn_alloc_read_thread(struct dn_alloc_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+}

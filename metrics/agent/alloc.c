@@ -90,3 +90,16 @@ dn_alloc_read(struct dn_alloc_stats *st)
 		    memory_order_relaxed);
 	}
 }
+
+void
+dn_alloc_read_thread(struct dn_alloc_stats *st)
+{
+	struct slot	*s = get_slot();
+
+	st->allocs = atomic_load_explicit(&s->allocs, memory_order_relaxed);
+	st->frees = atomic_load_explicit(&s->frees, memory_order_relaxed);
+	st->alloc_bytes = atomic_load_explicit(&s->alloc_bytes,
+	    memory_order_relaxed);
+	st->free_bytes = atomic_load_explicit(&s->free_bytes,
+	    memory_order_relaxed);
+}

@@ -35,4 +35,13 @@ int	 dn_alloc_enabled(void);
  */
 void	 dn_alloc_read(struct dn_alloc_stats *st);
 
+/*
+ * The calling thread's own counters into *ST: what this thread allocated
+ * and freed, not the library threads beside it (RocksDB's flush and
+ * compaction threads, say).  For tests that count the allocations of one
+ * call path exactly.  A thread beyond the slot array shares the overflow
+ * slot and reads that shared sum.
+ */
+void	 dn_alloc_read_thread(struct dn_alloc_stats *st);
+
 #endif

@@ -1,9 +1,10 @@
 /*
  * test-alloc.c: the allocation counter counts exactly what this thread
- * allocates and frees (normal build), and reads as disabled in sanitizer
- * builds.
+ * allocates and frees (normal build), the per-thread read leaves other
+ * threads out, and it reads as disabled in sanitizer builds.
  */
 #include <malloc.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -81,6 +82,47 @@ counts_known_allocations(void **state)
 	assert_int_equal((b.alloc_bytes - b.free_bytes) -
 	    (a.alloc_bytes - a.free_bytes), 0);
 }
+
+/* 1,000 allocations and frees on a thread of its own. */
+static void *
+allocate_elsewhere(void *arg)
+{
+	int	i;
+
+	(void)arg;
+	for (i = 0; i < 1000; i++) {
+		sink = malloc(16);
+		free(sink);
+	}
+	return (NULL);
+}
+
+/* dn_alloc_read_thread sees this thread only; dn_alloc_read all of them. */
+static void
+thread_counts_exclude_other_threads(void **state)
+{
+	struct dn_alloc_stats	pa, pb, ta, tj, tb;
+	pthread_t		th;
+
+	(void)state;
+	dn_alloc_read(&pa);
+	dn_alloc_read_thread(&ta);
+	assert_int_equal(pthread_create(&th, NULL, allocate_elsewhere, NULL),
+	    0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	dn_alloc_read_thread(&tj);
+	sink = malloc(32);		/* this thread: exactly one of each */
+	free(sink);
+	dn_alloc_read_thread(&tb);
+	dn_alloc_read(&pb);
+	/* pthread_create allocates a little on the calling thread (its
+	 * TLS vector), never the other thread's 1,000 */
+	assert_true(tj.allocs - ta.allocs < 10);
+	assert_int_equal(tb.allocs - tj.allocs, 1);
+	assert_int_equal(tb.frees - tj.frees, 1);
+	assert_true(pb.allocs - pa.allocs >= 1001);
+	assert_true(pb.frees - pa.frees >= 1001);
+}
 #endif
 
 int
@@ -88,6 +130,9 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(counts_known_allocations),
+#ifdef DN_ALLOC_COUNT
+		cmocka_unit_test(thread_counts_exclude_other_threads),
+#endif
 	};
 
 #ifndef DN_ALLOC_COUNT
