@@ -32,7 +32,8 @@
 /* Exit statuses of the probe itself (the child's own pass through). */
 #define PROBE_EXIT_READY_TIMEOUT	124
 #define PROBE_EXIT_ERROR		125	/* usage or probe failure */
-#define PREFLIGHT_EXIT_FAILED		3	/* --preflight-*: a check failed */
+/* --preflight-bind/--preflight-dial: a check failed (preflight.c) */
+#define PREFLIGHT_EXIT_FAILED		3
 
 /* --- args.c ---------------------------------------------------------- */
 enum ready_kind { READY_TCP, READY_HTTP, READY_LOG, READY_DELAY };
