@@ -298,11 +298,11 @@ verdict(const struct scenario *s, const struct unit *u,
 		    "holds that port on %s, or choose another tcp_base_port",
 		    u->h->addr, base, u->h->name);
 	else
-		hint = dn_xasprintf("its nodes dial the collector at %s:%d: "
-		    "let %s reach this host on TCP port %d (a firewall?), or "
-		    "advertise an address it can reach (docs/providers.md, "
-		    "\"More hosts\")", advertise, base + 2 * s->network.nodes,
-		    u->h->name, base + 2 * s->network.nodes);
+		hint = dn_xasprintf("let %s reach this host (%s) on TCP "
+		    "port %d, where the collector listens (a firewall?), or "
+		    "make the swarm advertise an address %s can reach "
+		    "(docs/providers.md, \"More hosts\")", u->h->name,
+		    advertise, base + 2 * s->network.nodes, u->h->name);
 	*cause = dn_xasprintf("host %s (%s) fails devnet's preflight: %s: "
 	    "%s", u->h->name, u->h->addr, lines, hint);
 	free(lines);

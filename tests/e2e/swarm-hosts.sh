@@ -9,7 +9,8 @@
 # engine -- also after devnet is SIGKILLed mid-trial and a new run
 # sweeps what it left.  Before those: the preflight on h2 refuses a run
 # before any trial (nothing stored, nothing left) when a node port of h2
-# is taken there, and when devnet's image is not on h2.
+# is taken there, when h2 cannot reach the collector (iptables in h2's
+# namespace), and when devnet's image is not on h2.
 #
 # Exits 77 where the two hosts cannot be made (not root, no dockerd, ...).
 # The default dockerd is not used.
@@ -56,6 +57,28 @@ $TH_ADDR2:$((BASE + 2)) is taken"
 expect_eq "... before any run is stored" "$(nruns)" 0
 wait_for 15 nothing_left
 expect_eq "... with nothing left on either engine" "$(left)" 0
+
+# the collector (h1's address, BASE + 2 * 3) unreachable from h2: a
+# firewall there dropping what goes to it
+COL=$((BASE + 6))
+if command -v iptables >/dev/null 2>&1 &&
+    nsenter --net=/run/netns/"$TH_NS2" iptables -A OUTPUT -p tcp \
+    -d "$TH_ADDR1" --dport $COL -j DROP; then
+	out=$(devnet_h1 run "$SCN/smoke.yaml" --provider swarm $TCP $SETS \
+	    --db "$DB" --run-dir "$RUNS" 2>&1)
+	rc=$?
+	printf '%s\n' "$out"
+	nsenter --net=/run/netns/"$TH_NS2" iptables -D OUTPUT -p tcp \
+	    -d "$TH_ADDR1" --dport $COL -j DROP
+	expect_eq "the collector unreachable from h2: refused" "$rc" 1
+	expect_match "... saying from where, and where to" "$out" \
+	    "host $TH_HOST2 .* cannot reach the collector at $TH_ADDR1:$COL"
+	expect_eq "... before any run is stored" "$(nruns)" 0
+	wait_for 15 nothing_left
+	expect_eq "... with nothing left on either engine" "$(left)" 0
+else
+	echo "note: no iptables in h2's namespace: collector check untested"
+fi
 
 dk2 image rm "$TH_IMAGE" >/dev/null
 out=$(devnet_h1 run "$SCN/smoke.yaml" --provider swarm $TCP $SETS \
