@@ -26,7 +26,9 @@
  * need the engine of the host a container runs on: this one, or the
  * host's swarm.engines URL; events on a node of a host with neither are
  * refused before any trial, and at the end such nodes are stopped by
- * scaling their services to 0.  docs/providers.md, "swarm".
+ * scaling their services to 0.  Before any trial, a task on each
+ * other host checks its images, ports and the way to the collector
+ * (swarm-preflight.c).  docs/providers.md, "swarm".
  *
  * Not here: the docker CLI (docker.c).
  */
@@ -662,6 +664,10 @@ swarm_prepare(const struct scenario *s, const struct runner_opts *o,
 	if (provider_check_images(s, o->quiet, cause) != 0)
 		goto out;
 	if (provider_check_ports(s, advertise, cause) != 0)
+		goto out;
+	/* the other hosts: images, ports, the collector (a task there) */
+	if (swarm_preflight(s, hosts, pin, npin, advertise, o->quiet,
+	    cause) != 0)
 		goto out;
 	rc = 0;
 out:

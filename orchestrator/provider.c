@@ -270,6 +270,16 @@ provider_node_image(const struct scenario *s, const struct scn_variant *v,
 	return (tag != NULL ? tag : dn_xstrdup("devnet-node:missing"));
 }
 
+int
+provider_node_own_image(const struct scenario *s, const struct scn_variant *v,
+    int k)
+{
+	const struct scn_settings *o = override_of(s, k);
+
+	return ((o == NULL || o->image == NULL) && v->set.image == NULL &&
+	    s->container.image == NULL);
+}
+
 void
 provider_node_limits(const struct scenario *s, const struct scn_variant *v,
     int k, double *cpus, uint64_t *mem)

@@ -73,6 +73,10 @@ const char *provider_node_addr(const struct scenario *, int k);
  * frees. */
 char	*provider_node_image(const struct scenario *,
 	    const struct scn_variant *, int k);
+/* Is that devnet's own image (no `image:` for node K of V)?  It holds
+ * devnet-node and devnet-probe. */
+int	 provider_node_own_image(const struct scenario *,
+	    const struct scn_variant *, int k);
 /* resources.cpus and resources.memory of node K (0 = not set). */
 void	 provider_node_limits(const struct scenario *,
 	    const struct scn_variant *, int k, double *cpus, uint64_t *mem);
@@ -117,5 +121,21 @@ int	 swarm_compose_pinned(FILE *out, const struct scenario *,
 	    const struct scn_variant *v, const struct plan_endpoints *ep,
 	    const char *const *labels, int resolve, const char *const *pins,
 	    const char *const *pin_names, char **cause);
+
+/* --- swarm-preflight.c ------------------------------------------------- */
+
+/*
+ * Once per run, before any trial, when some node is pinned to a host
+ * other than this one (node K on HOSTS[PIN[K]]): one short task per
+ * (image, host) there proves the image is on that host (the swarm
+ * never pulls an image named by ID), and where it is devnet's own, that
+ * the host's node ports are free on its address and that the collector
+ * at ADVERTISE is reachable from it.  0, or -1 with *CAUSE saying which
+ * host and what to do.  Removes its services in any case.
+ */
+struct dk_host;
+int	 swarm_preflight(const struct scenario *, const struct dk_host *hosts,
+	    const int *pin, int npin, const char *advertise, int quiet,
+	    char **cause);
 
 #endif

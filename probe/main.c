@@ -1,9 +1,11 @@
 /*
  * main.c: devnet-probe's entry point.  Parses the command line and hands
- * over to the event loop (loop.c); the only place that exits.
+ * over to the event loop (loop.c), or to the preflight check
+ * (preflight.c); the only place that exits.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "probe.h"
 
@@ -14,6 +16,8 @@ main(int argc, char **argv)
 	char			*cause = NULL;
 	int			 rv;
 
+	if (argc > 1 && strncmp(argv[1], "--preflight-", 12) == 0)
+		return (probe_preflight(argc, argv));
 	rv = probe_args_parse(&o, argc, argv, &cause);
 	if (rv == 1) {
 		fputs(probe_usage, stdout);

@@ -11,6 +11,7 @@
  *   ready.c      ready checks (tcp, http, log, delay)
  *   scrape.c     the Prometheus scrape (--prom-url, --prom-map, --prom-keep)
  *   loop.c       the event loop: samples, HELLO, stop sequence
+ *   preflight.c  --preflight-bind/--preflight-dial: a swarm host's check
  *
  * Nothing here is shared with the orchestrator or devnet-node; the wire
  * protocol and transport come from metrics/wire, HTTP (libcurl) and the
@@ -31,6 +32,8 @@
 /* Exit statuses of the probe itself (the child's own pass through). */
 #define PROBE_EXIT_READY_TIMEOUT	124
 #define PROBE_EXIT_ERROR		125	/* usage or probe failure */
+/* --preflight-bind/--preflight-dial: a check failed (preflight.c) */
+#define PREFLIGHT_EXIT_FAILED		3
 
 /* --- args.c ---------------------------------------------------------- */
 enum ready_kind { READY_TCP, READY_HTTP, READY_LOG, READY_DELAY };
@@ -226,5 +229,10 @@ uint64_t scrape_count(const struct scrape *s);
 /* --- loop.c ---------------------------------------------------------- */
 /* Run the whole probe; returns the exit status of the process. */
 int	 probe_run(struct probe_opts *o);
+
+/* --- preflight.c ---------------------------------------------------- */
+/* ARGV: --preflight-bind LIST and/or --preflight-dial LIST; the exit
+ * status. */
+int	 probe_preflight(int argc, char **argv);
 
 #endif

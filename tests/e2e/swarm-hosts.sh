@@ -7,7 +7,10 @@
 # node, exact transaction accounting, one state hash, and no service,
 # container, network or volume with a devnet label left on either
 # engine -- also after devnet is SIGKILLed mid-trial and a new run
-# sweeps what it left.
+# sweeps what it left.  Before those: the preflight on h2 refuses a run
+# before any trial (nothing stored, nothing left) when a node port of h2
+# is taken there, when h2 cannot reach the collector (iptables in h2's
+# namespace), and when devnet's image is not on h2.
 #
 # Exits 77 where the two hosts cannot be made (not root, no dockerd, ...).
 # The default dockerd is not used.
@@ -24,12 +27,84 @@ TCP="--set network.listen=tcp --set network.tcp_base_port=$BASE"
 trap 'rc=$?; dn_twohost_down; stop_dockerd; (exit $rc); cleanup' EXIT
 dn_twohost_up || finish
 
+# --- the preflight on the other host (node 1 is h2's: ports BASE+2, +3)
+nruns() { [ -f "$DB" ] && q "select count(*) from runs" || echo 0; }
+# a listener on h2's address, in h2's namespace (nsenter execs python3:
+# $! is the listener)
+nsenter --net=/run/netns/"$TH_NS2" python3 -c '
+import socket, sys, time
+s = socket.socket()
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen()
+time.sleep(120)' "$TH_ADDR2" $((BASE + 2)) &
+lpid=$!
+taken() { on_h2 python3 -c 'import socket, sys
+s = socket.socket()
+s.settimeout(1)
+s.connect((sys.argv[1], int(sys.argv[2])))' "$TH_ADDR2" $((BASE + 2)) \
+    2>/dev/null; }
+wait_for 10 taken || fail "the listener on h2 never listened"
+out=$(devnet_h1 run "$SCN/smoke.yaml" --provider swarm $TCP $SETS \
+    --db "$DB" --run-dir "$RUNS" 2>&1)
+rc=$?
+printf '%s\n' "$out"
+kill "$lpid"
+wait "$lpid" 2>/dev/null
+expect_eq "a node port taken on h2: refused" "$rc" 1
+expect_match "... saying which host and port" "$out" \
+    "host $TH_HOST2 \\($TH_ADDR2\\) fails devnet's preflight: port \
+$TH_ADDR2:$((BASE + 2)) is taken"
+expect_eq "... before any run is stored" "$(nruns)" 0
+wait_for 15 nothing_left
+expect_eq "... with nothing left on either engine" "$(left)" 0
+
+# the collector (h1's address, BASE + 2 * 3) unreachable from h2: a
+# firewall there dropping what goes to it
+COL=$((BASE + 6))
+if command -v iptables >/dev/null 2>&1 &&
+    nsenter --net=/run/netns/"$TH_NS2" iptables -A OUTPUT -p tcp \
+    -d "$TH_ADDR1" --dport $COL -j DROP; then
+	out=$(devnet_h1 run "$SCN/smoke.yaml" --provider swarm $TCP $SETS \
+	    --db "$DB" --run-dir "$RUNS" 2>&1)
+	rc=$?
+	printf '%s\n' "$out"
+	nsenter --net=/run/netns/"$TH_NS2" iptables -D OUTPUT -p tcp \
+	    -d "$TH_ADDR1" --dport $COL -j DROP
+	expect_eq "the collector unreachable from h2: refused" "$rc" 1
+	expect_match "... saying from where, and where to" "$out" \
+	    "host $TH_HOST2 .* cannot reach the collector at $TH_ADDR1:$COL"
+	expect_eq "... before any run is stored" "$(nruns)" 0
+	wait_for 15 nothing_left
+	expect_eq "... with nothing left on either engine" "$(left)" 0
+else
+	echo "note: no iptables in h2's namespace: collector check untested"
+fi
+
+dk2 image rm "$TH_IMAGE" >/dev/null
+out=$(devnet_h1 run "$SCN/smoke.yaml" --provider swarm $TCP $SETS \
+    --db "$DB" --run-dir "$RUNS" 2>&1)
+rc=$?
+printf '%s\n' "$out"
+expect_eq "devnet's image not on h2: refused" "$rc" 1
+expect_match "... saying which image, host and what to do" "$out" \
+    "image $TH_IMAGE \\(variant [^)]+\\) is not on host $TH_HOST2.*\
+docker save $TH_IMAGE"
+expect_eq "... before any run is stored" "$(nruns)" 0
+wait_for 15 nothing_left
+expect_eq "... with nothing left on either engine" "$(left)" 0
+dk1 save "$TH_IMAGE" | dk2 load >/dev/null ||
+	fail "cannot load the image on h2 again"
+
+# --- the runs
+
 out=$(devnet_h1 run "$SCN/smoke.yaml" --provider swarm $TCP $SETS \
     --db "$DB" --run-dir "$RUNS" 2>&1)
 rc=$?
 printf '%s\n' "$out"
 
 expect_eq "devnet run --provider swarm over two hosts exits 0" "$rc" 0
+expect_match "the preflight on h2 passed" "$out" \
+    "preflight on 1 other host\\(s\\) of the swarm: ok"
 expect_eq "two runs stored, both ok" \
     "$(q "select count(*) from runs where status = 'ok'")" 2
 nmetrics=$(q "select count(*) from metrics where source = 'node'")

@@ -1,0 +1,157 @@
+/*
+ * preflight.c: `devnet-probe --preflight-bind ADDR:PORT[,...]
+ * --preflight-dial ADDR:PORT[,...]`, the check devnet runs once per run
+ * on every other host of a swarm before any trial (provider swarm,
+ * swarm-preflight.c): can this host's nodes bind their ports, and can
+ * they reach the collector?  Each problem is one line on stderr
+ * ("port ADDR:PORT is taken (...)", "cannot reach the collector at
+ * ADDR:PORT (...)"); exits 0 when there is none, PREFLIGHT_EXIT_FAILED
+ * when there is, PROBE_EXIT_ERROR on bad arguments.
+ *
+ * Not here: running a node (loop.c); what devnet makes of the lines.
+ */
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "probe.h"
+
+/* How long a dial may take. */
+#define DIAL_MS	3000
+
+/* "ADDR:PORT" into SA; -1 when it is not an IPv4 address and port. */
+static int
+parse_ep(const char *s, size_t len, struct sockaddr_in *sa)
+{
+	char	 buf[64], *colon, *end;
+	long	 port;
+
+	if (len == 0 || len >= sizeof(buf))
+		return (-1);
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if ((colon = strrchr(buf, ':')) == NULL)
+		return (-1);
+	*colon = '\0';
+	port = strtol(colon + 1, &end, 10);
+	if (*end != '\0' || end == colon + 1 || port < 1 || port > 65535)
+		return (-1);
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_port = htons((uint16_t)port);
+	return (inet_pton(AF_INET, buf, &sa->sin_addr) == 1 ? 0 : -1);
+}
+
+/* 0 when SA can be bound (as nng's listeners bind: SO_REUSEADDR), else
+ * errno. */
+static int
+try_bind(const struct sockaddr_in *sa)
+{
+	int	fd, one = 1, err = 0;
+
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return (errno);
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (const struct sockaddr *)sa, sizeof(*sa)) == -1)
+		err = errno;
+	close(fd);
+	return (err);
+}
+
+/* 0 when a TCP connection to SA is made within DIAL_MS, else errno
+ * (ETIMEDOUT after DIAL_MS). */
+static int
+try_dial(const struct sockaddr_in *sa)
+{
+	struct pollfd	 pfd;
+	socklen_t	 len = sizeof(int);
+	int		 fd, err = 0;
+
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    0)) == -1)
+		return (errno);
+	if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) == -1) {
+		if (errno != EINPROGRESS)
+			err = errno;
+		else {
+			pfd.fd = fd;
+			pfd.events = POLLOUT;
+			if (poll(&pfd, 1, DIAL_MS) <= 0)
+				err = ETIMEDOUT;
+			else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err,
+			    &len) == -1)
+				err = errno;
+		}
+	}
+	close(fd);
+	return (err);
+}
+
+/* Check every endpoint of LIST (comma-separated) with DIAL or bind;
+ * how many failed, or -1 when LIST is malformed. */
+static int
+check_list(const char *list, int dial)
+{
+	struct sockaddr_in	 sa;
+	const char		*p = list, *comma;
+	size_t			 len;
+	int			 failed = 0, err;
+
+	while (*p != '\0') {
+		comma = strchr(p, ',');
+		len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+		if (parse_ep(p, len, &sa) != 0) {
+			fprintf(stderr, "devnet-probe: bad endpoint '%.*s': "
+			    "want IPV4:PORT\n", (int)len, p);
+			return (-1);
+		}
+		err = dial ? try_dial(&sa) : try_bind(&sa);
+		if (err != 0) {
+			if (dial)
+				fprintf(stderr, "cannot reach the collector "
+				    "at %.*s (%s)\n", (int)len, p,
+				    strerror(err));
+			else
+				fprintf(stderr, "port %.*s is taken (%s)\n",
+				    (int)len, p, strerror(err));
+			failed++;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return (failed);
+}
+
+int
+probe_preflight(int argc, char **argv)
+{
+	int	i, n, failed = 0;
+
+	for (i = 1; i < argc; i += 2) {
+		int	dial = strcmp(argv[i], "--preflight-dial") == 0;
+
+		if ((!dial && strcmp(argv[i], "--preflight-bind") != 0) ||
+		    i + 1 >= argc) {
+			fprintf(stderr, "devnet-probe: usage: devnet-probe "
+			    "--preflight-bind ADDR:PORT[,...] "
+			    "--preflight-dial ADDR:PORT[,...]\n");
+			return (PROBE_EXIT_ERROR);
+		}
+		if ((n = check_list(argv[i + 1], dial)) < 0)
+			return (PROBE_EXIT_ERROR);
+		failed += n;
+	}
+	if (failed == 0)
+		puts("devnet-probe: preflight ok");
+	return (failed == 0 ? 0 : PREFLIGHT_EXIT_FAILED);
+}
