@@ -21,6 +21,24 @@ expect_match "binary exiting at once: named, with status" "$out" \
 expect_eq "binary exiting at once: run marked failed" \
     "$(q "select status from runs order by id desc limit 1")" failed
 
+# A node's error goes to its log and to stderr alike (node/log.c): the
+# post-mortem shows it once, after the log's lines.
+cat >"$T/failer" <<'SH'
+#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = --log ] && log=$2; shift; done
+echo "failer: log line" >>"$log"
+echo "failer: DN-NODE-ERROR boom" >>"$log"
+echo "failer: DN-NODE-ERROR boom" >&2
+echo "failer: stderr only" >&2
+exit 1
+SH
+chmod +x "$T/failer"
+out=$(run --set variants.A.binary="$T/failer")
+expect_match "failing node: its log's lines" "$out" "failer: log line"
+expect_match "failing node: output the log lacks" "$out" "failer: stderr only"
+expect_eq "failing node: an error in both, shown once" \
+    "$(printf '%s\n' "$out" | grep -o "DN-NODE-ERROR boom" | wc -l)" 1
+
 cat >"$T/sleeper" <<'SH'
 #!/bin/sh
 echo "sleeper: pretending to start"
