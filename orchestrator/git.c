@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "git.h"
+#include "mkdirs.h"
 #include "spawn.h"
 #include "xalloc.h"
 
@@ -339,26 +340,10 @@ git_cache_dir(void)
 static int
 mkdir_p(const char *path, char **cause)
 {
-	char	*p = dn_xstrdup(path), *s;
-	int	 rc = 0, end;
-
-	for (s = p + 1; ; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		end = *s == '\0';
-		*s = '\0';
-		if (mkdir(p, 0755) == -1 && errno != EEXIST) {
-			*cause = dn_xasprintf("cannot create '%s': %s", p,
-			    strerror(errno));
-			rc = -1;
-			break;
-		}
-		if (end)
-			break;
-		*s = '/';
-	}
-	free(p);
-	return (rc);
+	if (dn_mkdir_p(path, 0755) == 0)
+		return (0);
+	*cause = dn_xasprintf("cannot create '%s': %s", path, strerror(errno));
+	return (-1);
 }
 
 /* The cached binary of ENTRY, if its binary.path names an executable. */

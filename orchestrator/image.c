@@ -19,6 +19,7 @@
 #include "capture.h"
 #include "docker.h"
 #include "image.h"
+#include "mkdirs.h"
 #include "sha256.h"
 #include "xalloc.h"
 
@@ -158,24 +159,6 @@ out:
 	return (tag);
 }
 
-static int
-mkdir_parents(char *path)
-{
-	char	*s;
-
-	for (s = path + 1; *s != '\0'; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(path, 0755) == -1 && errno != EEXIST) {
-			*s = '/';
-			return (-1);
-		}
-		*s = '/';
-	}
-	return (0);
-}
-
 /* Copy SRC's content (symlinks followed) to DST, executable. */
 static int
 copy_file(const char *src, char *dst, char **cause)
@@ -184,7 +167,7 @@ copy_file(const char *src, char *dst, char **cause)
 	ssize_t	 n;
 	int	 in, out, rc = -1;
 
-	if (mkdir_parents(dst) != 0) {
+	if (dn_mkdir_parents(dst) != 0) {
 		*cause = dn_xasprintf("cannot create dirs for '%s': %s", dst,
 		    strerror(errno));
 		return (-1);

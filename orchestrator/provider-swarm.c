@@ -48,6 +48,7 @@
 
 #include "clock.h"
 #include "docker.h"
+#include "mkdirs.h"
 #include "provider.h"
 #include "store.h"
 #include "xalloc.h"
@@ -617,7 +618,7 @@ static int
 swarm_prepare(const struct scenario *s, const struct runner_opts *o,
     char **cause)
 {
-	char	*version = NULL, *addr = NULL;
+	char	*version = NULL, *addr = NULL, *root = NULL;
 	int	 rc = -1, n = 0;
 
 	if (s->network.tcp_base_port <= 0) {
@@ -665,14 +666,22 @@ swarm_prepare(const struct scenario *s, const struct runner_opts *o,
 		goto out;
 	if (provider_check_ports(s, advertise, cause) != 0)
 		goto out;
-	/* the other hosts: images, ports, the collector (a task there) */
-	if (swarm_preflight(s, hosts, pin, npin, advertise, o->quiet,
+	/* the other hosts: images, ports, the collector, the run dir (a
+	 * task there); the run dir made now, as the first trial would */
+	if (dn_mkdir_p(o->run_dir, 0755) != 0 ||
+	    (root = realpath(o->run_dir, NULL)) == NULL) {
+		*cause = dn_xasprintf("cannot create the run directory '%s': "
+		    "%s (use --run-dir)", o->run_dir, strerror(errno));
+		goto out;
+	}
+	if (swarm_preflight(s, hosts, pin, npin, advertise, root, o->quiet,
 	    cause) != 0)
 		goto out;
 	rc = 0;
 out:
 	free(version);
 	free(addr);
+	free(root);
 	return (rc);
 }
 

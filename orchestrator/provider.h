@@ -130,12 +130,14 @@ int	 swarm_compose_pinned(FILE *out, const struct scenario *,
  * (image, host) there proves the image is on that host (the swarm
  * never pulls an image named by ID), and where it is devnet's own, that
  * the host's node ports are free on its address and that the collector
- * at ADVERTISE is reachable from it.  0, or -1 with *CAUSE saying which
- * host and what to do.  Removes its services in any case.
+ * at ADVERTISE is reachable from it; and that RUN_ROOT (the real path
+ * of --run-dir, or NULL: not checked) exists there.  0, or -1 with
+ * *CAUSE saying which host and what to do.  Removes its services in any
+ * case.
  */
 struct dk_host;
 int	 swarm_preflight(const struct scenario *, const struct dk_host *hosts,
-	    const int *pin, int npin, const char *advertise, int quiet,
-	    char **cause);
+	    const int *pin, int npin, const char *advertise,
+	    const char *run_root, int quiet, char **cause);
 
 #endif

@@ -24,28 +24,9 @@
 #include "runner-internal.h"
 #include "store.h"
 #include "clock.h"
+#include "mkdirs.h"
 #include "sha256.h"
 #include "xalloc.h"
-
-static int
-mkdir_p(const char *path, mode_t mode)
-{
-	char	*p = dn_xstrdup(path), *s;
-	int	 rv = 0;
-
-	for (s = p + 1; *s != '\0'; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) == -1 && errno != EEXIST)
-			rv = -1;
-		*s = '/';
-	}
-	if (rv == 0 && mkdir(p, mode) == -1 && errno != EEXIST)
-		rv = -1;
-	free(p);
-	return (rv);
-}
 
 char *
 trial_node_url(const struct trial *t, int k, int ctl)
@@ -149,7 +130,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 		    binary, strerror(errno));
 		return (-1);
 	}
-	if (mkdir_p(o->run_dir, 0755) != 0 ||
+	if (dn_mkdir_p(o->run_dir, 0755) != 0 ||
 	    realpath(o->run_dir, base) == NULL) {
 		*cause = dn_xasprintf("cannot create run directory '%s': %s "
 		    "(use --run-dir)", o->run_dir, strerror(errno));

@@ -18,6 +18,10 @@
  *     here; it exits 3 with one line per problem, read back through
  *     `docker service logs --raw`.  A foreign image gets an entrypoint
  *     that does not exist: only the image is checked.
+ *   - every task binds the run directory (--run-dir) at its own path,
+ *     read-only, as the nodes will bind their trial dirs in it: a host
+ *     without that path (no shared filesystem there) rejects the task
+ *     with "bind source path does not exist".
  *
  * Not here: placement (provider-swarm.c), the docker CLI (docker.c).
  */
@@ -105,10 +109,11 @@ listen_on(const char *addr, int port, char **cause)
 /* Create U's service (detached). */
 static int
 create(const struct scenario *s, struct unit *u, const char *advertise,
-    char **cause)
+    const char *run_root, char **cause)
 {
 	const char	*args[40];
 	char		*c_id, *own, *bind = NULL, *dial = NULL, *tmp;
+	char		*mnt = NULL;
 	int		 base = s->network.tcp_base_port, a = 0, k, rc;
 
 	c_id = dn_xasprintf("node.id==%s", u->h->id);
@@ -133,6 +138,13 @@ create(const struct scenario *s, struct unit *u, const char *advertise,
 	args[a++] = own;
 	args[a++] = "--container-label";
 	args[a++] = LABEL_PREFLIGHT "=1";
+	/* --mount is CSV: a path with a comma or a quote is not checked */
+	if (run_root != NULL && strpbrk(run_root, ",\"") == NULL) {
+		mnt = dn_xasprintf("type=bind,source=%s,target=%s,readonly",
+		    run_root, run_root);
+		args[a++] = "--mount";
+		args[a++] = mnt;
+	}
 	if (!u->own) {
 		/* the image is all there is to check: start nothing */
 		args[a++] = "--entrypoint";
@@ -161,6 +173,7 @@ create(const struct scenario *s, struct unit *u, const char *advertise,
 	args[a] = NULL;
 	rc = dk_cmd(args, NULL, NULL, cause);
 	free(c_id);
+	free(mnt);
 	free(own);
 	free(bind);
 	free(dial);
@@ -264,7 +277,7 @@ probe_lines(const char *svc)
 /* What U's end says: 0 (fine), or -1 with *CAUSE. */
 static int
 verdict(const struct scenario *s, const struct unit *u,
-    const char *advertise, char **cause)
+    const char *advertise, const char *run_root, char **cause)
 {
 	const char	*eng = scn_engine_of(s, u->h->name);
 	char		*lines, *hint, *ssh;
@@ -280,6 +293,15 @@ verdict(const struct scenario *s, const struct unit *u,
 		    u->variant, u->h->name, u->img, eng != NULL ? eng : ssh,
 		    u->h->name);
 		free(ssh);
+		return (-1);
+	}
+	if (strstr(u->err, "bind source path does not exist") != NULL) {
+		*cause = dn_xasprintf("the run directory %s is not on host "
+		    "%s: the nodes there write into their trial dirs under "
+		    "it, at the same path as here; mount a shared filesystem "
+		    "(NFS or the like) at %s on %s, or pin the nodes to hosts "
+		    "that have it (docs/providers.md, \"More hosts\")",
+		    run_root, u->h->name, run_root, u->h->name);
 		return (-1);
 	}
 	if (!u->own || strcmp(u->state, "complete") == 0)
@@ -312,8 +334,8 @@ verdict(const struct scenario *s, const struct unit *u,
 
 int
 swarm_preflight(const struct scenario *s, const struct dk_host *hosts,
-    const int *pin, int npin, const char *advertise, int quiet,
-    char **cause)
+    const int *pin, int npin, const char *advertise, const char *run_root,
+    int quiet, char **cause)
 {
 	struct unit	*u = NULL;
 	char		*img, *c2 = NULL, *own_f;
@@ -360,7 +382,7 @@ swarm_preflight(const struct scenario *s, const struct dk_host *hosts,
 	    2 * s->network.nodes, cause)) == -1)
 		goto out;
 	for (i = 0; i < nu; i++)
-		if (create(s, &u[i], advertise, cause) != 0)
+		if (create(s, &u[i], advertise, run_root, cause) != 0)
 			goto out;
 	while (look(u, nu) > 0) {
 		if (dn_now_ns() - t0 > (uint64_t)PREFLIGHT_MS * 1000000u) {
@@ -380,7 +402,7 @@ swarm_preflight(const struct scenario *s, const struct dk_host *hosts,
 		    PREFLIGHT_POLL_MS * 1000000L }, NULL);
 	}
 	for (i = 0; i < nu; i++)
-		if (verdict(s, &u[i], advertise, cause) != 0)
+		if (verdict(s, &u[i], advertise, run_root, cause) != 0)
 			goto out;
 	rc = 0;
 out:

@@ -10,7 +10,9 @@
 # sweeps what it left.  Before those: the preflight on h2 refuses a run
 # before any trial (nothing stored, nothing left) when a node port of h2
 # is taken there, when h2 cannot reach the collector (iptables in h2's
-# namespace), and when devnet's image is not on h2.
+# namespace), when devnet's image is not on h2, and when the run dir is
+# on a filesystem h2 does not see (a tmpfs mounted here after h2's
+# dockerd made its own mount namespace).
 #
 # Exits 77 where the two hosts cannot be made (not root, no dockerd, ...).
 # The default dockerd is not used.
@@ -94,6 +96,28 @@ wait_for 15 nothing_left
 expect_eq "... with nothing left on either engine" "$(left)" 0
 dk1 save "$TH_IMAGE" | dk2 load >/dev/null ||
 	fail "cannot load the image on h2 again"
+
+# a run dir h2 does not have: a tmpfs mounted after h2's dockerd took
+# its private copy of the mount table (twohost-lib.sh: unshare --mount)
+ONLY=$T/only-here
+mkdir -p "$ONLY"
+if mount -t tmpfs -o size=8m dn-only-here "$ONLY" 2>/dev/null; then
+	mkdir "$ONLY/runs"
+	out=$(devnet_h1 run "$SCN/smoke.yaml" --provider swarm $TCP $SETS \
+	    --db "$DB" --run-dir "$ONLY/runs" 2>&1)
+	rc=$?
+	printf '%s\n' "$out"
+	umount "$ONLY"
+	expect_eq "the run dir not on h2: refused" "$rc" 1
+	expect_match "... saying which dir, which host and what to do" \
+	    "$out" "the run directory $ONLY/runs is not on host $TH_HOST2.*\
+shared filesystem"
+	expect_eq "... before any run is stored" "$(nruns)" 0
+	wait_for 15 nothing_left
+	expect_eq "... with nothing left on either engine" "$(left)" 0
+else
+	echo "note: cannot mount a tmpfs: run dir check untested"
+fi
 
 # --- the runs
 
