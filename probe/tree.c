@@ -35,6 +35,7 @@
  * gauges keep the last walk's values instead of dropping to 0.
  */
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -77,6 +78,8 @@ struct tree {
 	long		 page;
 	pid_t		 self;
 	int		 fd_self_children;	/* our own children file */
+	struct tstats	*ts;		/* ctx switches; NULL: per thread */
+	char		*ts_why;	/* why not taskstats */
 
 	/* processes reaped by the probe (wait4) */
 	double		 r_user, r_sys, r_minflt, r_majflt, r_rd, r_wr;
@@ -187,6 +190,8 @@ tree_open(struct tree **tp, char **cause)
 		t->page = 4096;
 	t->self = getpid();
 	t->fd_self_children = open_task_file(t->self, t->self, "children");
+	if (tstats_open(&t->ts, &t->ts_why) != 0)
+		t->ts = NULL;
 	*tp = t;
 	(void)cause;
 	return (0);
@@ -202,6 +207,8 @@ tree_free(struct tree *t)
 	for (i = 0; i < t->n; i++)
 		ent_close(&t->ents[i]);
 	close_fd(&t->fd_self_children);
+	tstats_close(t->ts);
+	free(t->ts_why);
 	free(t->ents);
 	free(t);
 }
@@ -255,6 +262,7 @@ add_children(struct pidq *q, const char *path)
 struct thread_walk {
 	struct proc_ent	*e;
 	struct pidq	*q;
+	int		 want_ctx;	/* read status (no taskstats) */
 	double		 vol, invol;
 };
 
@@ -304,13 +312,68 @@ visit_thread(void *arg, const char *name)
 	if (slurp_kept(&th->fd_children, e->pid, tid, "children", buf,
 	    sizeof(buf)) > 0)
 		parse_children(w->q, buf);
-	if (slurp_kept(&th->fd_status, e->pid, tid, "status", buf,
-	    sizeof(buf)) > 0) {
+	if (w->want_ctx && slurp_kept(&th->fd_status, e->pid, tid, "status",
+	    buf, sizeof(buf)) > 0) {
 		w->vol += (double)dn_procfs_field(buf,
 		    "voluntary_ctxt_switches:");
 		w->invol += (double)dn_procfs_field(buf,
 		    "nonvoluntary_ctxt_switches:");
 	}
+}
+
+/*
+ * The threads of W->e as the last walk listed them, read through their
+ * kept files: 0 when every one answered and NTHREADS (stat's count) says
+ * no thread came since, else -1 with W as it was (then the task
+ * directory is listed; three syscalls per process this saves).  A
+ * thread that went fails its status read, and so does one whose tid was
+ * reused (the file belongs to the old thread), so the set is the same
+ * when this succeeds.  Only with status files (no taskstats): a gone
+ * thread's children file reads empty, not an error, so children files
+ * alone cannot tell one thread that went and another that came.
+ */
+static int
+known_threads(struct thread_walk *w, unsigned long long nthreads)
+{
+	struct proc_ent	*e = w->e;
+	char		 buf[4096];
+	size_t		 i, qn = w->q->n;
+	ssize_t		 n;
+
+	if (!w->want_ctx || e->nthr == 0 || e->nthr != nthreads)
+		return (-1);
+	for (i = 0; i < e->nthr; i++) {
+		struct thr_ent	*th = &e->thr[i];
+
+		if ((n = dn_procfs_read(th->fd_children, buf,
+		    sizeof(buf))) < 0)
+			goto undo;
+		if (n > 0)
+			parse_children(w->q, buf);
+		if (dn_procfs_read(th->fd_status, buf, sizeof(buf)) <= 0)
+			goto undo;
+		w->vol += (double)dn_procfs_field(buf,
+		    "voluntary_ctxt_switches:");
+		w->invol += (double)dn_procfs_field(buf,
+		    "nonvoluntary_ctxt_switches:");
+	}
+	return (0);
+undo:
+	w->q->n = qn;
+	w->vol = w->invol = 0;
+	return (-1);
+}
+
+/* Open files of a process: the size of its /proc/PID/fd (Linux >= 6.2
+ * counts them there, one fstat), else the directory's entries. */
+static int
+count_fds(int fd_dir)
+{
+	struct stat	st;
+
+	if (fd_dir >= 0 && fstat(fd_dir, &st) == 0 && st.st_size > 0)
+		return ((int)st.st_size);
+	return (dn_procfs_dirents(fd_dir, NULL, NULL));
 }
 
 /* Close the files of threads not listed in this walk. */
@@ -362,6 +425,7 @@ tree_read(struct tree *t, double *v)
 		struct proc_ent		*e = find(t, pid);
 		unsigned long long	 f[25] = { 0 };
 		struct thread_walk	 w = { .q = q };
+		uint64_t		 vol, invol;
 		char			 state = 0;
 
 		if (e != NULL && e->seen)
@@ -410,8 +474,7 @@ tree_read(struct tree *t, double *v)
 			    sizeof(buf)) > 0)
 				live[DN_M_HWM_BYTES] += (double)
 				    dn_procfs_field(buf, "VmHWM:") * 1024;
-			live[DN_M_FDS] += dn_procfs_dirents(e->fd_fd, NULL,
-			    NULL);
+			live[DN_M_FDS] += count_fds(e->fd_fd);
 		}
 		if (dn_procfs_read(e->fd_io, buf, sizeof(buf)) > 0) {
 			live[DN_M_IO_READ_BYTES] +=
@@ -420,10 +483,18 @@ tree_read(struct tree *t, double *v)
 			    (double)dn_procfs_field(buf, "write_bytes:");
 		}
 		/* threads: their children (processes forked by any thread)
-		 * and their context switches */
+		 * and, without taskstats, their context switches */
 		w.e = e;
-		dn_procfs_dirents(e->fd_task, visit_thread, &w);
-		drop_unseen_threads(e);
+		w.want_ctx = t->ts == NULL;
+		if (known_threads(&w, f[20]) != 0) {
+			dn_procfs_dirents(e->fd_task, visit_thread, &w);
+			drop_unseen_threads(e);
+		}
+		if (t->ts != NULL && tstats_ctx(t->ts, pid, &vol,
+		    &invol) == 0) {
+			w.vol = (double)vol;
+			w.invol = (double)invol;
+		}
 		if (w.vol > e->ctx_vol)
 			e->ctx_vol = w.vol;
 		if (w.invol > e->ctx_invol)
@@ -472,6 +543,13 @@ tree_read(struct tree *t, double *v)
 	v[DN_M_IO_READ_BYTES] = live[DN_M_IO_READ_BYTES];
 	v[DN_M_IO_WRITE_BYTES] = live[DN_M_IO_WRITE_BYTES];
 	v[DN_M_FDS] = live[DN_M_FDS];
+}
+
+const char *
+tree_ctx_source(const struct tree *t, const char **why)
+{
+	*why = t->ts_why;
+	return (t->ts != NULL ? "taskstats" : "proc");
 }
 
 int
