@@ -156,8 +156,17 @@ struct tstats;
 int	 tstats_open(struct tstats **tp, char **cause);
 /* Accepts NULL. */
 void	 tstats_close(struct tstats *t);
+struct tstats_proc {
+	pid_t		pid;		/* in: a process (thread group) */
+	int		ok;		/* out: answered */
+	uint64_t	vol, invol;	/* context switches, all threads */
+};
+/* Ask about the N processes of P at once (one sendmsg and one recvmmsg
+ * per 64).  A process that is gone answers nothing (ok 0).  Returns 0,
+ * or -1 with errno when the socket failed. */
+int	 tstats_read(struct tstats *t, struct tstats_proc *p, size_t n);
 /* The voluntary and involuntary context switches of process TGID, all
- * its threads (tree.c).  Returns 0, or -1 with errno (ESRCH: gone). */
+ * its threads.  Returns 0, or -1 with errno (ESRCH: gone). */
 int	 tstats_ctx(struct tstats *t, pid_t tgid, uint64_t *vol,
 	    uint64_t *invol);
 

@@ -403,6 +403,46 @@ find(struct tree *t, pid_t pid)
 	return (NULL);
 }
 
+/* A process's context switches of this walk: never fewer than before
+ * (a thread that exited takes its count along on /proc). */
+static void
+ent_ctx(struct proc_ent *e, double vol, double invol)
+{
+	if (vol > e->ctx_vol)
+		e->ctx_vol = vol;
+	if (invol > e->ctx_invol)
+		e->ctx_invol = invol;
+}
+
+/*
+ * Context switches of every live process this walk saw, in one taskstats
+ * exchange (taskstats.c).  A process that is gone by now answers
+ * nothing and keeps its last count.
+ */
+static void
+read_taskstats(struct tree *t)
+{
+	struct tstats_proc	*p;
+	size_t			 i, n = 0;
+
+	p = dn_xcalloc(t->n ? t->n : 1, sizeof(*p));
+	for (i = 0; i < t->n; i++) {
+		if (t->ents[i].seen && t->ents[i].state != 'Z' &&
+		    t->ents[i].state != 'X')
+			p[n++].pid = t->ents[i].pid;
+	}
+	if (n > 0 && tstats_read(t->ts, p, n) == 0) {
+		for (i = 0; i < n; i++) {
+			struct proc_ent	*e = find(t, p[i].pid);
+
+			if (p[i].ok)
+				ent_ctx(e, (double)p[i].vol,
+				    (double)p[i].invol);
+		}
+	}
+	free(p);
+}
+
 void
 tree_read(struct tree *t, double *v)
 {
@@ -425,7 +465,6 @@ tree_read(struct tree *t, double *v)
 		struct proc_ent		*e = find(t, pid);
 		unsigned long long	 f[25] = { 0 };
 		struct thread_walk	 w = { .q = q };
-		uint64_t		 vol, invol;
 		char			 state = 0;
 
 		if (e != NULL && e->seen)
@@ -490,19 +529,18 @@ tree_read(struct tree *t, double *v)
 			dn_procfs_dirents(e->fd_task, visit_thread, &w);
 			drop_unseen_threads(e);
 		}
-		if (t->ts != NULL && tstats_ctx(t->ts, pid, &vol,
-		    &invol) == 0) {
-			w.vol = (double)vol;
-			w.invol = (double)invol;
-		}
-		if (w.vol > e->ctx_vol)
-			e->ctx_vol = w.vol;
-		if (w.invol > e->ctx_invol)
-			e->ctx_invol = w.invol;
-		live[DN_M_CTX_VOL] += e->ctx_vol;
-		live[DN_M_CTX_INVOL] += e->ctx_invol;
+		if (t->ts == NULL)
+			ent_ctx(e, w.vol, w.invol);
 	}
 	free(q);
+	if (t->ts != NULL)
+		read_taskstats(t);
+	for (i = 0; i < t->n; i++) {
+		if (t->ents[i].seen) {
+			live[DN_M_CTX_VOL] += t->ents[i].ctx_vol;
+			live[DN_M_CTX_INVOL] += t->ents[i].ctx_invol;
+		}
+	}
 	for (i = 0; i < t->n;) {
 		if (!t->ents[i].seen) {
 			ent_retire(t, &t->ents[i]);

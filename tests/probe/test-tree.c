@@ -428,9 +428,11 @@ static void
 taskstats_direct(void **state)
 {
 	struct fixture	*fx = *state;
-	struct tstats	*t;
-	char		*cause = NULL;
-	uint64_t	 vol, invol;
+	struct tstats		*t;
+	struct tstats_proc	 p[150];
+	char			*cause = NULL;
+	uint64_t		 vol, invol;
+	int			 i;
 
 	if (fx->ts == NULL) {
 		skip();
@@ -440,9 +442,22 @@ taskstats_direct(void **state)
 	stop_all(fx);
 	assert_int_equal(tstats_ctx(t, fx->child, &vol, &invol), 0);
 	assert_true((double)vol == proc_vol(fx->child));
+	memset(p, 0, sizeof(p));
 	assert_true(vol >= SLEEPS_A);
 	/* a pid that is not there */
 	assert_int_equal(tstats_ctx(t, 0x3ffffff0, &vol, &invol), -1);
+	/* more processes than one batch, one of them not there */
+	for (i = 0; i < 150; i++)
+		p[i].pid = i == 70 ? 0x3ffffff0 : fx->child;
+	assert_int_equal(tstats_read(t, p, 150), 0);
+	for (i = 0; i < 150; i++) {
+		if (i == 70) {
+			assert_int_equal(p[i].ok, 0);
+			continue;
+		}
+		assert_int_equal(p[i].ok, 1);
+		assert_true(p[i].vol == vol && p[i].invol == invol);
+	}
 	cont_all(fx);
 	tstats_close(t);
 	/* forced off */
