@@ -8,6 +8,17 @@
  * thread that were opened and closed on every walk cost ~20-25 us per
  * thread per sample; docs/benchmarks.md, probe cost).
  *
+ * What is read per sample, per process: stat, status (VmHWM), io, the
+ * size of fd/ (one fstat: Linux >= 6.2 counts open files there; else the
+ * listing), task/ listed, and per thread task/TID/children (processes a
+ * thread forked).  Context switches: with taskstats (taskstats.c; needs
+ * CAP_NET_ADMIN) one TGID query per process, all of a walk's in one
+ * sendmsg and one recvmmsg; else task/TID/status of every thread, and
+ * then task/ is listed only when a kept status file fails or stat's
+ * thread count changed.  With taskstats the status files are not read,
+ * and a gone thread's children file reads empty (no error), so task/ is
+ * listed every walk.
+ *
  * Exited processes and the counters (the choice, and why):
  *   - minflt, majflt, cpu_user_s, cpu_sys_s: each live process counts
  *     itself plus its reaped children (/proc/PID/stat fields 10+11,
@@ -26,7 +37,12 @@
  *     of its live threads (never less than it counted before); when it
  *     leaves the tree its last count is kept.  So switches of threads
  *     that exited within a live process, and of a process's last
- *     interval, are missed: an undercount, never a drop.
+ *     interval, are missed: an undercount, never a drop.  Through
+ *     taskstats the kernel sums the thread group itself: the same live
+ *     threads' sum, plus the exited threads' on kernels that retain them
+ *     in TGID answers (6.18 here), so less undercount there; the same
+ *     never-less and keep-on-exit rules apply.  Reaped processes'
+ *     switches (wait4's ru_nvcsw) are not added on either path.
  *   - Every counter is finally held at its previous value if a walk
  *     raced an exit (a process read gone before its parent's c* grew).
  * Gauges (rss_bytes, threads, fds) are sums over live processes;
