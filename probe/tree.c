@@ -15,9 +15,10 @@
  * CAP_NET_ADMIN) one TGID query per process, all of a walk's in one
  * sendmsg and one recvmmsg; else task/TID/status of every thread, and
  * then task/ is listed only when a kept status file fails or stat's
- * thread count changed.  With taskstats the status files are not read,
- * and a gone thread's children file reads empty (no error), so task/ is
- * listed every walk.
+ * thread count changed.  With taskstats there are no status files, and
+ * a gone thread's children file reads empty (no error): a pidfd per
+ * thread (PIDFD_THREAD, Linux 6.9) tells instead, one poll per process;
+ * before 6.9 task/ is listed every walk.
  *
  * Exited processes and the counters (the choice, and why):
  *   - minflt, majflt, cpu_user_s, cpu_sys_s: each live process counts
@@ -52,10 +53,12 @@
  */
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,11 +71,16 @@
 #include "xalloc.h"
 
 #define TREE_MAX	4096	/* processes followed per walk */
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD	O_EXCL	/* Linux 6.9: a pidfd for one thread */
+#endif
 
 /* A thread's files, kept open while the thread is listed. */
 struct thr_ent {
 	pid_t		tid;
 	int		fd_children, fd_status;
+	int		fd_pid;		/* taskstats: a pidfd, readable once
+					   the thread is gone */
 	int		seen;
 };
 
@@ -143,6 +151,7 @@ thr_close(struct thr_ent *th)
 {
 	close_fd(&th->fd_children);
 	close_fd(&th->fd_status);
+	close_fd(&th->fd_pid);
 }
 
 static void
@@ -323,6 +332,10 @@ visit_thread(void *arg, const char *name)
 		th = &e->thr[e->nthr++];
 		th->tid = tid;
 		th->fd_children = th->fd_status = -1;
+		/* without status files, how known_threads sees it go (-1
+		 * before Linux 6.9: then task/ is listed every walk) */
+		th->fd_pid = w->want_ctx ? -1 : (int)syscall(SYS_pidfd_open,
+		    tid, PIDFD_THREAD);
 	}
 	th->seen = 1;
 	if (slurp_kept(&th->fd_children, e->pid, tid, "children", buf,
@@ -338,15 +351,37 @@ visit_thread(void *arg, const char *name)
 }
 
 /*
+ * With taskstats (no status files): 0 when every thread of E has a
+ * pidfd and none of them is readable, i.e. none went (nor had its tid
+ * reused: the pidfd is the old thread's).  A gone thread's children file
+ * reads empty, not an error, so it cannot tell by itself.
+ */
+static int
+threads_alive(struct proc_ent *e)
+{
+	struct pollfd	 fds[64];
+	size_t		 i, n = e->nthr;
+
+	if (n > sizeof(fds) / sizeof(fds[0]))
+		return (-1);	/* a big process: list task/ */
+	for (i = 0; i < n; i++) {
+		if ((fds[i].fd = e->thr[i].fd_pid) < 0)
+			return (-1);
+		fds[i].events = POLLIN;
+		fds[i].revents = 0;
+	}
+	return (poll(fds, (nfds_t)n, 0) == 0 ? 0 : -1);
+}
+
+/*
  * The threads of W->e as the last walk listed them, read through their
  * kept files: 0 when every one answered and NTHREADS (stat's count) says
  * no thread came since, else -1 with W as it was (then the task
  * directory is listed; three syscalls per process this saves).  A
  * thread that went fails its status read, and so does one whose tid was
  * reused (the file belongs to the old thread), so the set is the same
- * when this succeeds.  Only with status files (no taskstats): a gone
- * thread's children file reads empty, not an error, so children files
- * alone cannot tell one thread that went and another that came.
+ * when this succeeds.  With taskstats there are no status files: the
+ * threads' pidfds tell instead (threads_alive).
  */
 static int
 known_threads(struct thread_walk *w, unsigned long long nthreads)
@@ -356,7 +391,8 @@ known_threads(struct thread_walk *w, unsigned long long nthreads)
 	size_t		 i, qn = w->q->n;
 	ssize_t		 n;
 
-	if (!w->want_ctx || e->nthr == 0 || e->nthr != nthreads)
+	if (e->nthr == 0 || e->nthr != nthreads ||
+	    (!w->want_ctx && threads_alive(e) != 0))
 		return (-1);
 	for (i = 0; i < e->nthr; i++) {
 		struct thr_ent	*th = &e->thr[i];
@@ -366,6 +402,8 @@ known_threads(struct thread_walk *w, unsigned long long nthreads)
 			goto undo;
 		if (n > 0)
 			parse_children(w->q, buf);
+		if (!w->want_ctx)
+			continue;
 		if (dn_procfs_read(th->fd_status, buf, sizeof(buf)) <= 0)
 			goto undo;
 		w->vol += (double)dn_procfs_field(buf,

@@ -7,7 +7,8 @@
  * must agree exactly.  Also: a process forked by a thread the last walk
  * already knew (the walk then skips the task directory), a thread that
  * exits while another starts (same count: the directory must be listed
- * again), and the open-file count against a listing of /proc/PID/fd.
+ * again; on the taskstats path the thread's pidfd says it went), and the
+ * open-file count against a listing of /proc/PID/fd.
  * The taskstats cases skip without CAP_NET_ADMIN.  Not a test of the
  * probe's event loop (tests/probe/probe.sh).
  */
