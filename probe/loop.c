@@ -569,6 +569,7 @@ static int
 setup(struct run *r, char **cause)
 {
 	char		*env[3] = { NULL, NULL, NULL };
+	const char	*ctx, *why;
 	sigset_t	 set;
 	size_t		 i;
 	int		 pfd[2] = { -1, -1 }, rv = -1;
@@ -621,9 +622,13 @@ setup(struct run *r, char **cause)
 	r->start_ns = dn_now_ns();
 	if (child_start(&r->child, r->o, env, pfd[1], cause) != 0)
 		goto out;
-	say("DN-PROBE-START", "pid=%d child=%d command=%s allocs=%s",
-	    (int)getpid(), (int)r->child.pid, r->o->argv[0],
-	    r->page != NULL ? r->page_path : "off");
+	/* ctx: where context switches come from (taskstats or /proc) */
+	ctx = tree_ctx_source(r->tree, &why);
+	say("DN-PROBE-START", "pid=%d child=%d command=%s allocs=%s "
+	    "ctx=%s%s%s%s", (int)getpid(), (int)r->child.pid,
+	    r->o->argv[0], r->page != NULL ? r->page_path : "off", ctx,
+	    why != NULL ? " (" : "", why != NULL ? why : "",
+	    why != NULL ? ")" : "");
 	if (r->o->metrics_url != NULL) {
 		if (dn_sock_open(&r->sock, DN_SOCK_PUSH, cause) != 0)
 			goto out;

@@ -6,6 +6,7 @@
  *   args.c       the command line into struct probe_opts
  *   child.c      fork/exec of COMMAND, its process group, signals, reaping
  *   tree.c       /proc metrics of the child's whole process tree
+ *   taskstats.c  its context switches through netlink, when allowed
  *   alloc-read.c the allocation counter page (alloc-shm.h), reader side
  *   logpump.c    the child's stdout+stderr: out file, log_lines, extractors
  *   ready.c      ready checks (tcp, http, log, delay)
@@ -141,10 +142,36 @@ void	 tree_free(struct tree *t);
 void	 tree_read(struct tree *t, double *values);
 /* Account a process this probe reaped (RU from wait4). */
 void	 tree_add_reaped(struct tree *t, const struct rusage *ru);
+/* Where ctx_vol and ctx_invol come from: "taskstats" or "proc" (then
+ * *WHY says why not taskstats). */
+const char *tree_ctx_source(const struct tree *t, const char **why);
 /* 1 if PID was alive in the tree at the last tree_read. */
 int	 tree_has(struct tree *t, pid_t pid);
 /* Send SIG to every descendant (found afresh).  Returns how many. */
 int	 tree_signal_all(struct tree *t, int sig);
+
+/* --- taskstats.c ----------------------------------------------------- */
+struct tstats;
+
+/* Open a taskstats query socket and try it on ourselves.  Returns 0, or
+ * -1 with *CAUSE (caller frees): no family, no CAP_NET_ADMIN, or
+ * DN_PROBE_TASKSTATS=0. */
+int	 tstats_open(struct tstats **tp, char **cause);
+/* Accepts NULL. */
+void	 tstats_close(struct tstats *t);
+struct tstats_proc {
+	pid_t		pid;		/* in: a process (thread group) */
+	int		ok;		/* out: answered */
+	uint64_t	vol, invol;	/* context switches, all threads */
+};
+/* Ask about the N processes of P at once (one sendmsg and one recvmmsg
+ * per 64).  A process that is gone answers nothing (ok 0).  Returns 0,
+ * or -1 with errno when the socket failed. */
+int	 tstats_read(struct tstats *t, struct tstats_proc *p, size_t n);
+/* The voluntary and involuntary context switches of process TGID, all
+ * its threads.  Returns 0, or -1 with errno (ESRCH: gone). */
+int	 tstats_ctx(struct tstats *t, pid_t tgid, uint64_t *vol,
+	    uint64_t *invol);
 
 /* --- alloc-read.c ---------------------------------------------------- */
 struct alloc_page;

@@ -8,6 +8,18 @@
  * thread that were opened and closed on every walk cost ~20-25 us per
  * thread per sample; docs/benchmarks.md, probe cost).
  *
+ * What is read per sample, per process: stat, status (VmHWM), io, the
+ * size of fd/ (one fstat: Linux >= 6.2 counts open files there; else the
+ * listing), task/ listed, and per thread task/TID/children (processes a
+ * thread forked).  Context switches: with taskstats (taskstats.c; needs
+ * CAP_NET_ADMIN) one TGID query per process, all of a walk's in one
+ * sendmsg and one recvmmsg; else task/TID/status of every thread, and
+ * then task/ is listed only when a kept status file fails or stat's
+ * thread count changed.  With taskstats there are no status files, and
+ * a gone thread's children file reads empty (no error): a pidfd per
+ * thread (PIDFD_THREAD, Linux 6.9) tells instead, one poll per process;
+ * before 6.9 task/ is listed every walk.
+ *
  * Exited processes and the counters (the choice, and why):
  *   - minflt, majflt, cpu_user_s, cpu_sys_s: each live process counts
  *     itself plus its reaped children (/proc/PID/stat fields 10+11,
@@ -26,7 +38,12 @@
  *     of its live threads (never less than it counted before); when it
  *     leaves the tree its last count is kept.  So switches of threads
  *     that exited within a live process, and of a process's last
- *     interval, are missed: an undercount, never a drop.
+ *     interval, are missed: an undercount, never a drop.  Through
+ *     taskstats the kernel sums the thread group itself: the same live
+ *     threads' sum, plus the exited threads' on kernels that retain them
+ *     in TGID answers (6.18 here), so less undercount there; the same
+ *     never-less and keep-on-exit rules apply.  Reaped processes'
+ *     switches (wait4's ru_nvcsw) are not added on either path.
  *   - Every counter is finally held at its previous value if a walk
  *     raced an exit (a process read gone before its parent's c* grew).
  * Gauges (rss_bytes, threads, fds) are sums over live processes;
@@ -35,10 +52,13 @@
  * gauges keep the last walk's values instead of dropping to 0.
  */
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,11 +71,16 @@
 #include "xalloc.h"
 
 #define TREE_MAX	4096	/* processes followed per walk */
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD	O_EXCL	/* Linux 6.9: a pidfd for one thread */
+#endif
 
 /* A thread's files, kept open while the thread is listed. */
 struct thr_ent {
 	pid_t		tid;
 	int		fd_children, fd_status;
+	int		fd_pid;		/* taskstats: a pidfd, readable once
+					   the thread is gone */
 	int		seen;
 };
 
@@ -77,6 +102,8 @@ struct tree {
 	long		 page;
 	pid_t		 self;
 	int		 fd_self_children;	/* our own children file */
+	struct tstats	*ts;		/* ctx switches; NULL: per thread */
+	char		*ts_why;	/* why not taskstats */
 
 	/* processes reaped by the probe (wait4) */
 	double		 r_user, r_sys, r_minflt, r_majflt, r_rd, r_wr;
@@ -124,6 +151,7 @@ thr_close(struct thr_ent *th)
 {
 	close_fd(&th->fd_children);
 	close_fd(&th->fd_status);
+	close_fd(&th->fd_pid);
 }
 
 static void
@@ -187,6 +215,8 @@ tree_open(struct tree **tp, char **cause)
 		t->page = 4096;
 	t->self = getpid();
 	t->fd_self_children = open_task_file(t->self, t->self, "children");
+	if (tstats_open(&t->ts, &t->ts_why) != 0)
+		t->ts = NULL;
 	*tp = t;
 	(void)cause;
 	return (0);
@@ -202,6 +232,8 @@ tree_free(struct tree *t)
 	for (i = 0; i < t->n; i++)
 		ent_close(&t->ents[i]);
 	close_fd(&t->fd_self_children);
+	tstats_close(t->ts);
+	free(t->ts_why);
 	free(t->ents);
 	free(t);
 }
@@ -255,6 +287,7 @@ add_children(struct pidq *q, const char *path)
 struct thread_walk {
 	struct proc_ent	*e;
 	struct pidq	*q;
+	int		 want_ctx;	/* read status (no taskstats) */
 	double		 vol, invol;
 };
 
@@ -299,18 +332,102 @@ visit_thread(void *arg, const char *name)
 		th = &e->thr[e->nthr++];
 		th->tid = tid;
 		th->fd_children = th->fd_status = -1;
+		/* without status files, how known_threads sees it go (-1
+		 * before Linux 6.9: then task/ is listed every walk) */
+		th->fd_pid = w->want_ctx ? -1 : (int)syscall(SYS_pidfd_open,
+		    tid, PIDFD_THREAD);
 	}
 	th->seen = 1;
 	if (slurp_kept(&th->fd_children, e->pid, tid, "children", buf,
 	    sizeof(buf)) > 0)
 		parse_children(w->q, buf);
-	if (slurp_kept(&th->fd_status, e->pid, tid, "status", buf,
-	    sizeof(buf)) > 0) {
+	if (w->want_ctx && slurp_kept(&th->fd_status, e->pid, tid, "status",
+	    buf, sizeof(buf)) > 0) {
 		w->vol += (double)dn_procfs_field(buf,
 		    "voluntary_ctxt_switches:");
 		w->invol += (double)dn_procfs_field(buf,
 		    "nonvoluntary_ctxt_switches:");
 	}
+}
+
+/*
+ * With taskstats (no status files): 0 when every thread of E has a
+ * pidfd and none of them is readable, i.e. none went (nor had its tid
+ * reused: the pidfd is the old thread's).  A gone thread's children file
+ * reads empty, not an error, so it cannot tell by itself.
+ */
+static int
+threads_alive(struct proc_ent *e)
+{
+	struct pollfd	 fds[64];
+	size_t		 i, n = e->nthr;
+
+	if (n > sizeof(fds) / sizeof(fds[0]))
+		return (-1);	/* a big process: list task/ */
+	for (i = 0; i < n; i++) {
+		if ((fds[i].fd = e->thr[i].fd_pid) < 0)
+			return (-1);
+		fds[i].events = POLLIN;
+		fds[i].revents = 0;
+	}
+	return (poll(fds, (nfds_t)n, 0) == 0 ? 0 : -1);
+}
+
+/*
+ * The threads of W->e as the last walk listed them, read through their
+ * kept files: 0 when every one answered and NTHREADS (stat's count) says
+ * no thread came since, else -1 with W as it was (then the task
+ * directory is listed; three syscalls per process this saves).  A
+ * thread that went fails its status read, and so does one whose tid was
+ * reused (the file belongs to the old thread), so the set is the same
+ * when this succeeds.  With taskstats there are no status files: the
+ * threads' pidfds tell instead (threads_alive).
+ */
+static int
+known_threads(struct thread_walk *w, unsigned long long nthreads)
+{
+	struct proc_ent	*e = w->e;
+	char		 buf[4096];
+	size_t		 i, qn = w->q->n;
+	ssize_t		 n;
+
+	if (e->nthr == 0 || e->nthr != nthreads ||
+	    (!w->want_ctx && threads_alive(e) != 0))
+		return (-1);
+	for (i = 0; i < e->nthr; i++) {
+		struct thr_ent	*th = &e->thr[i];
+
+		if ((n = dn_procfs_read(th->fd_children, buf,
+		    sizeof(buf))) < 0)
+			goto undo;
+		if (n > 0)
+			parse_children(w->q, buf);
+		if (!w->want_ctx)
+			continue;
+		if (dn_procfs_read(th->fd_status, buf, sizeof(buf)) <= 0)
+			goto undo;
+		w->vol += (double)dn_procfs_field(buf,
+		    "voluntary_ctxt_switches:");
+		w->invol += (double)dn_procfs_field(buf,
+		    "nonvoluntary_ctxt_switches:");
+	}
+	return (0);
+undo:
+	w->q->n = qn;
+	w->vol = w->invol = 0;
+	return (-1);
+}
+
+/* Open files of a process: the size of its /proc/PID/fd (Linux >= 6.2
+ * counts them there, one fstat), else the directory's entries. */
+static int
+count_fds(int fd_dir)
+{
+	struct stat	st;
+
+	if (fd_dir >= 0 && fstat(fd_dir, &st) == 0 && st.st_size > 0)
+		return ((int)st.st_size);
+	return (dn_procfs_dirents(fd_dir, NULL, NULL));
 }
 
 /* Close the files of threads not listed in this walk. */
@@ -338,6 +455,46 @@ find(struct tree *t, pid_t pid)
 			return (&t->ents[i]);
 	}
 	return (NULL);
+}
+
+/* A process's context switches of this walk: never fewer than before
+ * (a thread that exited takes its count along on /proc). */
+static void
+ent_ctx(struct proc_ent *e, double vol, double invol)
+{
+	if (vol > e->ctx_vol)
+		e->ctx_vol = vol;
+	if (invol > e->ctx_invol)
+		e->ctx_invol = invol;
+}
+
+/*
+ * Context switches of every live process this walk saw, in one taskstats
+ * exchange (taskstats.c).  A process that is gone by now answers
+ * nothing and keeps its last count.
+ */
+static void
+read_taskstats(struct tree *t)
+{
+	struct tstats_proc	*p;
+	size_t			 i, n = 0;
+
+	p = dn_xcalloc(t->n ? t->n : 1, sizeof(*p));
+	for (i = 0; i < t->n; i++) {
+		if (t->ents[i].seen && t->ents[i].state != 'Z' &&
+		    t->ents[i].state != 'X')
+			p[n++].pid = t->ents[i].pid;
+	}
+	if (n > 0 && tstats_read(t->ts, p, n) == 0) {
+		for (i = 0; i < n; i++) {
+			struct proc_ent	*e = find(t, p[i].pid);
+
+			if (p[i].ok)
+				ent_ctx(e, (double)p[i].vol,
+				    (double)p[i].invol);
+		}
+	}
+	free(p);
 }
 
 void
@@ -410,8 +567,7 @@ tree_read(struct tree *t, double *v)
 			    sizeof(buf)) > 0)
 				live[DN_M_HWM_BYTES] += (double)
 				    dn_procfs_field(buf, "VmHWM:") * 1024;
-			live[DN_M_FDS] += dn_procfs_dirents(e->fd_fd, NULL,
-			    NULL);
+			live[DN_M_FDS] += count_fds(e->fd_fd);
 		}
 		if (dn_procfs_read(e->fd_io, buf, sizeof(buf)) > 0) {
 			live[DN_M_IO_READ_BYTES] +=
@@ -420,18 +576,25 @@ tree_read(struct tree *t, double *v)
 			    (double)dn_procfs_field(buf, "write_bytes:");
 		}
 		/* threads: their children (processes forked by any thread)
-		 * and their context switches */
+		 * and, without taskstats, their context switches */
 		w.e = e;
-		dn_procfs_dirents(e->fd_task, visit_thread, &w);
-		drop_unseen_threads(e);
-		if (w.vol > e->ctx_vol)
-			e->ctx_vol = w.vol;
-		if (w.invol > e->ctx_invol)
-			e->ctx_invol = w.invol;
-		live[DN_M_CTX_VOL] += e->ctx_vol;
-		live[DN_M_CTX_INVOL] += e->ctx_invol;
+		w.want_ctx = t->ts == NULL;
+		if (known_threads(&w, f[20]) != 0) {
+			dn_procfs_dirents(e->fd_task, visit_thread, &w);
+			drop_unseen_threads(e);
+		}
+		if (t->ts == NULL)
+			ent_ctx(e, w.vol, w.invol);
 	}
 	free(q);
+	if (t->ts != NULL)
+		read_taskstats(t);
+	for (i = 0; i < t->n; i++) {
+		if (t->ents[i].seen) {
+			live[DN_M_CTX_VOL] += t->ents[i].ctx_vol;
+			live[DN_M_CTX_INVOL] += t->ents[i].ctx_invol;
+		}
+	}
 	for (i = 0; i < t->n;) {
 		if (!t->ents[i].seen) {
 			ent_retire(t, &t->ents[i]);
@@ -472,6 +635,13 @@ tree_read(struct tree *t, double *v)
 	v[DN_M_IO_READ_BYTES] = live[DN_M_IO_READ_BYTES];
 	v[DN_M_IO_WRITE_BYTES] = live[DN_M_IO_WRITE_BYTES];
 	v[DN_M_FDS] = live[DN_M_FDS];
+}
+
+const char *
+tree_ctx_source(const struct tree *t, const char **why)
+{
+	*why = t->ts_why;
+	return (t->ts != NULL ? "taskstats" : "proc");
 }
 
 int

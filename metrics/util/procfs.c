@@ -31,12 +31,15 @@ dn_procfs_field(const char *buf, const char *name)
 	const char	*p = buf;
 	size_t		 len = strlen(name);
 
-	while (p != NULL && *p != '\0') {
-		if (strncmp(p, name, len) == 0)
+	if (len == 0)
+		return (*buf != '\0' ? strtoull(buf, NULL, 10) : 0);
+	/* strstr over the text, not a compare per line: a status file has
+	 * ~55 lines, and the probe looks up two of them per thread per
+	 * sample (docs/benchmarks.md, probe cost) */
+	while ((p = strstr(p, name)) != NULL) {
+		if (p == buf || p[-1] == '\n')
 			return (strtoull(p + len, NULL, 10));
-		p = strchr(p, '\n');
-		if (p != NULL)
-			p++;
+		p++;
 	}
 	return (0);
 }

@@ -127,6 +127,36 @@ expect_eq "without --count-allocs: allocs absent" \
 check "but process metrics present" \
 	ge "$(metric rss_bytes "$T/noshim.sink")" 1
 
+# --- context switches: taskstats when allowed, /proc when forced ------
+# (tests/probe/test-tree.c compares the two paths' numbers exactly)
+for how in default proc; do
+	run_sink "ctx-$how"
+	if [ "$how" = proc ]; then
+		DN_PROBE_TASKSTATS=0 "$PROBE" --metrics "$URL" \
+		    --sample-interval 100 --out /dev/null -- "$V" --fork \
+		    --threads 3 --sleep 400 2>"$T/ctx-$how.err"
+	else
+		"$PROBE" --metrics "$URL" --sample-interval 100 \
+		    --out /dev/null -- "$V" --fork --threads 3 --sleep 400 \
+		    2>"$T/ctx-$how.err"
+	fi
+	wait $SINK_PID
+	check "ctx ($how): ctx_vol counted ($(metric ctx_vol \
+	    "$T/ctx-$how.sink"))" ge "$(metric ctx_vol "$T/ctx-$how.sink")" 1
+done
+expect_match "DN-PROBE-START says where ctx comes from" \
+	"$(grep DN-PROBE-START "$T/ctx-default.err")" \
+	'ctx=(taskstats|proc \(.+\))$'
+expect_match "DN_PROBE_TASKSTATS=0 forces /proc" \
+	"$(grep DN-PROBE-START "$T/ctx-proc.err")" \
+	'ctx=proc \(DN_PROBE_TASKSTATS=0\)$'
+if [ "$(id -u)" = 0 ] && grep -q 'ctx=taskstats' "$T/ctx-default.err"; then
+	ok "as root: taskstats"
+elif [ "$(id -u)" = 0 ]; then
+	echo "note: root without taskstats:" \
+	    "$(grep -o 'ctx=.*' "$T/ctx-default.err")"
+fi
+
 # --- signals ------------------------------------------------------------
 "$PROBE" --out "$T/term.out" --ready 'log:DN-VICTIM-UP' -- "$V" --fork \
 	--up-after 0 --sleep 30000 2>"$T/term.err" &

@@ -18,3 +18,10 @@ endforeach()
 target_link_options(dn-probe-victim-static PRIVATE -static)
 
 dn_script_test(probe e2e ${DN_TEST_DIR}/probe.sh TIMEOUT 300)
+
+# tree.c's two paths for context switches (taskstats, /proc) on a
+# stopped child with known switches.
+dn_test(probe tree SOURCES ${DN_TEST_DIR}/test-tree.c
+    ${PROJECT_SOURCE_DIR}/probe/tree.c ${PROJECT_SOURCE_DIR}/probe/taskstats.c
+    LIBS dn_wire Threads::Threads)
+target_include_directories(test-probe-tree PRIVATE ${PROJECT_SOURCE_DIR}/probe)

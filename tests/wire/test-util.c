@@ -1,4 +1,4 @@
-/* test-util.c: units, SHA-256 and the PRNG helpers. */
+/* test-util.c: units, SHA-256, the PRNG and the /proc field helpers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include "procfs.h"
 #include "rng.h"
 #include "sha256.h"
 #include "units.h"
@@ -100,6 +101,29 @@ rand01(void **state)
 	assert_true(s1 == s2); /* deterministic */
 }
 
+/* dn_procfs_field: the first line that starts with the name, not a
+ * line that only contains it. */
+static void
+procfs_field(void **state)
+{
+	const char	*st = "Name:\tx\nnonvoluntary_ctxt_switches:\t7\n"
+			    "voluntary_ctxt_switches:\t5\nVmHWM:\t  12 kB\n";
+	const char	*rev = "voluntary_ctxt_switches:\t3\n"
+			    "nonvoluntary_ctxt_switches:\t9\n";
+
+	(void)state;
+	assert_int_equal(dn_procfs_field(st, "voluntary_ctxt_switches:"), 5);
+	assert_int_equal(dn_procfs_field(st, "nonvoluntary_ctxt_switches:"),
+	    7);
+	assert_int_equal(dn_procfs_field(st, "VmHWM:"), 12);
+	assert_int_equal(dn_procfs_field(st, "HWM:"), 0);
+	assert_int_equal(dn_procfs_field(st, "VmRSS:"), 0);
+	assert_int_equal(dn_procfs_field(rev, "voluntary_ctxt_switches:"), 3);
+	assert_int_equal(dn_procfs_field(rev, "nonvoluntary_ctxt_switches:"),
+	    9);
+	assert_int_equal(dn_procfs_field("", "VmHWM:"), 0);
+}
+
 int
 main(void)
 {
@@ -108,6 +132,7 @@ main(void)
 		cmocka_unit_test(sizes),
 		cmocka_unit_test(sha256),
 		cmocka_unit_test(rand01),
+		cmocka_unit_test(procfs_field),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

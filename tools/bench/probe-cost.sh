@@ -16,7 +16,10 @@
 #
 # Environment: INTERVAL_MS (200), SHORT_S (2), LONG_S (20), REPEATS (3),
 # BUILD (build), ETCD (etcd on PATH; without it the scrape case is
-# skipped).  Not a test: it prints figures, asserts nothing.
+# skipped).  DN_PROBE_TASKSTATS=0 reaches every PROBE: their /proc path
+# for context switches (what a probe without CAP_NET_ADMIN pays); a
+# wrapper script that sets it puts both paths in one invocation.  Not a
+# test: it prints figures, asserts nothing.
 set -u
 . "$(dirname "$0")/bench-lib.sh"
 BUILD=${BUILD:-$ROOT/build}
