@@ -46,6 +46,10 @@ MUTANTS=(
 	"delta-sign-flipped|100.0 * (row->b.median / row->a.median - 1.0) : NAN;|100.0 * (1.0 - row->b.median / row->a.median) : NAN;"
 	# 8. An unknown scenario key is accepted.
 	"unknown-key-accepted|if (keys[j] != NULL)|if (1)"
+	# 9. stop of a foreign node does not stop its command (signal 0).
+	"probe-pause-noop|int	sig = pause ? SIGSTOP : SIGCONT, n;|int	sig = pause ? 0 : SIGCONT, n;"
+	# 10. --peer-hosts ignored: every peer dialled at 127.0.0.1.
+	"peer-hosts-ignored|o->peer_hosts[k] : \"127.0.0.1\", o->tcp_base + 2 * k +|\"127.0.0.1\" : \"127.0.0.1\", o->tcp_base + 2 * k +"
 )
 
 # Everything but the verdict test (label "slow") and the tests that start a
