@@ -102,3 +102,23 @@ expect_tx_exact() {
 	    "$(q "select count(distinct value) from run_facts
 	    where run_id = $run and key = 'state_hash'")" 1
 }
+
+# expect_node_metrics RUN [cgroup]: every node of RUN (0..2) has a sample
+# of every node metric; with "cgroup", a cgroup_mem_bytes above 0 too
+expect_node_metrics() {
+	local run=$1 node got cg nm
+	nm=$(q "select count(*) from metrics where source = 'node'")
+	for node in 0 1 2; do
+		got=$(q "select count(distinct metric_id) from samples
+		    where run_id = $run and node = $node")
+		expect_eq "run $run node $node has every node metric" "$got" \
+		    "$nm"
+		[ "${2:-}" = cgroup ] || continue
+		cg=$(q "select max(value) from samples s join metrics m on
+		    m.id = s.metric_id where run_id = $run and node = $node
+		    and m.name = 'cgroup_mem_bytes'")
+		[ "${cg%.*}" -gt 0 ] 2>/dev/null &&
+			ok "run $run node $node cgroup_mem_bytes $cg" ||
+			fail "run $run node $node cgroup_mem_bytes '$cg'"
+	done
+}

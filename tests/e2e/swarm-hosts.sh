@@ -131,7 +131,6 @@ expect_match "the preflight on h2 passed" "$out" \
     "preflight on 1 other host\\(s\\) of the swarm: ok"
 expect_eq "two runs stored, both ok" \
     "$(q "select count(*) from runs where status = 'ok'")" 2
-nmetrics=$(q "select count(*) from metrics where source = 'node'")
 for run in $(q "select id from runs order by id"); do
 	expect_eq "run $run: every node on $TH_HOST1 or $TH_HOST2" \
 	    "$(q "select count(*) from nodes where run_id = $run and
@@ -139,12 +138,7 @@ for run in $(q "select id from runs order by id"); do
 	expect_eq "run $run: nodes on both hosts" \
 	    "$(q "select count(distinct host) from nodes
 	    where run_id = $run")" 2
-	for node in 0 1 2; do
-		got=$(q "select count(distinct metric_id) from samples
-		    where run_id = $run and node = $node")
-		expect_eq "run $run node $node has every node metric" "$got" \
-		    "$nmetrics"
-	done
+	expect_node_metrics "$run"
 	expect_tx_exact "$run"
 	expect_eq "run $run: every submitted transaction included" \
 	    "$(q "select value from run_facts where run_id = $run and

@@ -92,7 +92,6 @@ expect_eq "resources: limits in the Compose file" \
     "$(cat "$RUNS"/1-*/devnet-*.yml | grep -c 'memory: "268435456"')" 3
 expect_eq "two runs stored, both ok" \
     "$(q "select count(*) from runs where status = 'ok'")" 2
-nmetrics=$(q "select count(*) from metrics where source = 'node'")
 for run in $(q "select id from runs order by id"); do
 	expect_eq "run $run: deployed as a stack" \
 	    "$(q "select count(*) from events where run_id = $run and
@@ -103,18 +102,7 @@ for run in $(q "select id from runs order by id"); do
 	expect_eq "run $run: nodes.host is the task's host ($SELF)" \
 	    "$(q "select count(*) from nodes where run_id = $run and
 	    host = '$SELF'")" 3
-	for node in 0 1 2; do
-		got=$(q "select count(distinct metric_id) from samples
-		    where run_id = $run and node = $node")
-		expect_eq "run $run node $node has every node metric" "$got" \
-		    "$nmetrics"
-		cg=$(q "select max(value) from samples s join metrics m on
-		    m.id = s.metric_id where run_id = $run and node = $node
-		    and m.name = 'cgroup_mem_bytes'")
-		[ "${cg%.*}" -gt 0 ] 2>/dev/null &&
-			ok "run $run node $node cgroup_mem_bytes $cg" ||
-			fail "run $run node $node cgroup_mem_bytes '$cg'"
-	done
+	expect_node_metrics "$run" cgroup
 	expect_tx_exact "$run"
 done
 expect_eq "nothing labelled left after the runs" "$(labelled)" 0
