@@ -5,11 +5,12 @@
 set -eu
 
 # docker.io: provider docker and tests/e2e/docker.sh (which starts dockerd
-# itself, and is skipped where it cannot).
+# itself, and is skipped where it cannot).  iproute2 (ip netns, veth) and
+# iptables: the two-host swarm of tests/e2e/twohost-lib.sh.
 PKGS="build-essential cmake pkg-config git
 librocksdb-dev rocksdb-tools libnng-dev libsqlite3-dev sqlite3 libyaml-dev
 libcmocka-dev clang libclang-rt-14-dev libcurl4-openssl-dev docker.io
-etcd-server"
+etcd-server iproute2 iptables"
 
 missing=""
 for p in $PKGS; do
