@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 
 static const struct cmd_entry *cmd_table[] = {
 	&cmd_run_entry,

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "git.h"
+#include "sys/git.h"
 #include "xalloc.h"
 
 static char	tmp[] = "/tmp/dn-test-git-XXXXXX";

@@ -29,9 +29,9 @@
 #include "protocol.h"
 #include "store.h"
 #include "transport.h"
-#include "trial.h"
+#include "trial/trial.h"
 #include "clock.h"
-#include "collector.h"
+#include "trial/collector.h"
 #include "xalloc.h"
 
 #define NODES		3

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "rng.h"
 #include "xalloc.h"
 

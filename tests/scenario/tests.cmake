@@ -5,8 +5,8 @@
 dn_test(scenario loader
     SOURCES ${DN_TEST_DIR}/test-scenario.c
 	${DN_SCENARIO_SRC}
-	${CMAKE_SOURCE_DIR}/orchestrator/plan.c
-	${CMAKE_SOURCE_DIR}/orchestrator/plan-foreign.c
+	${CMAKE_SOURCE_DIR}/orchestrator/plan/plan.c
+	${CMAKE_SOURCE_DIR}/orchestrator/plan/plan-foreign.c
     LIBS dn_wire PkgConfig::YAML)
 target_include_directories(test-scenario-loader PRIVATE
     ${CMAKE_SOURCE_DIR}/orchestrator)

@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "compare.h"
-#include "compare-internal.h"
+#include "verdict/compare.h"
+#include "verdict/compare-internal.h"
 #include "stats.h"
 #include "rng.h"
 

@@ -31,10 +31,10 @@
 #include <unistd.h>
 
 #include "protocol.h"
-#include "collector.h"
+#include "trial/collector.h"
 #include "store.h"
 #include "transport.h"
-#include "trial.h"
+#include "trial/trial.h"
 #include "clock.h"
 #include "xalloc.h"
 

@@ -1,0 +1,157 @@
+/*
+ * cmd-ab.c: `devnet ab SCENARIO`: run every variant `repeats` times in the
+ * chosen order as one A/B group, then print the comparison of the first
+ * variant against each other one (compare.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "verdict/compare.h"
+#include "cmd/run-args.h"
+#include "scenario/scenario.h"
+#include "store.h"
+#include "xalloc.h"
+
+static const char ab_help_extra[] =
+    "  --metric NAME        compare only these metrics (repeatable)\n"
+    "  --format table|markdown|csv|json|junit\n"
+    "                       comparison output (default table; markdown\n"
+    "                       for a pull-request comment, junit for CI)\n"
+    "  --threshold PCT      smallest change that counts (default 1)\n"
+    "  --unit auto|trial|node\n"
+    "                       unit of the statistical test (docs/statistics.md)\n"
+    "  --target-effect PCT  trials per side that would detect a PCT% change\n"
+    "  --strict             runs that differ in setup or missed their load\n"
+    "                       rate make the comparison an error (exit 1)\n"
+    "  --fail-on worse|changed\n"
+    "                       exit 3 after the comparison when a metric is\n"
+    "                       worse (or, with changed, anything is not same)\n"
+    "\nA variant may name a git revision: --set variants.B.rev=HEAD builds\n"
+    "it before any trial (docs/scenarios.md, build).\n"
+    "\nexit status: 0 ran and compared, 1 a trial failed or an error (a\n"
+    "build that failed: before any trial), 2 usage, 3 --fail-on tripped,\n"
+    "130/143 interrupted by SIGINT/SIGTERM.\n";
+
+static char ab_help[sizeof(ab_help_extra) + 2048];
+
+static int
+cmd_ab_exec(int argc, char **argv)
+{
+	struct run_args		 a;
+	struct runner_result	 res;
+	struct compare_opts	 co;
+	struct dn_store		*store = NULL;
+	struct scenario		*scn = NULL;
+	char			*cause = NULL, *sa = NULL, *sb = NULL;
+	char			*title;
+	size_t			 v;
+	int			 status, junit = 0, fail_on = 0, tripped;
+	int			 any_tripped = 0;
+
+	snprintf(ab_help, sizeof(ab_help), "%s%s", run_args_help,
+	    ab_help_extra);
+	if (run_args_parse(&a, &cmd_ab_entry, argc, argv, 1, &status) != 0)
+		return (status);
+	memset(&co, 0, sizeof(co));
+	co.named = 1;
+	co.metrics = a.metrics;
+	co.nmetrics = a.nmetrics;
+	/* Checked before anything runs: a typo must not cost a run. */
+	if (a.format != NULL && strcmp(a.format, "junit") == 0) {
+		junit = 1;
+		/* A machine format: run output goes to stderr below. */
+		co.format = COMPARE_JSON;
+	} else if (a.format != NULL && compare_opt_set(&co, 'f', a.format,
+	    &cause) != 0)
+		goto bad;
+	if (a.fail_on != NULL && compare_fail_on_parse(a.fail_on,
+	    &fail_on) != 0)
+		cause = dn_xasprintf("unknown --fail-on '%s' (worse or "
+		    "changed)", a.fail_on);
+	if (cause != NULL || (a.threshold != NULL && compare_opt_set(&co,
+	    't', a.threshold, &cause) != 0) || (a.unit != NULL &&
+	    compare_opt_set(&co, 'u', a.unit, &cause) != 0) ||
+	    (a.target != NULL && compare_opt_set(&co, 'e', a.target,
+	    &cause) != 0)) {
+bad:
+		cmd_error("%s (see 'devnet ab --help')", cause);
+		free(cause);
+		run_args_free(&a);
+		return (CMD_EXIT_USAGE);
+	}
+	co.strict = a.strict;
+	/* With a machine format, stdout holds only the comparison. */
+	if (co.format != COMPARE_TABLE)
+		a.ro.out = stderr;
+	status = run_args_execute(&a, &res, &store, &scn);
+	if (store == NULL)
+		goto out;
+	if (res.store_failed)
+		goto out;	/* said why; the plan did not finish */
+	if (res.signal != 0) {
+		fprintf(stderr, "devnet: interrupted: no comparison (the runs "
+		    "so far are stored)\n");
+		goto out;
+	}
+	if (scn->nvariants < 2) {
+		fprintf(stderr, "devnet: the scenario has one variant: nothing "
+		    "to compare (add `variants:` with A and B)\n");
+		goto out;
+	}
+	if (junit)
+		compare_junit_begin(stdout);
+	for (v = 1; v < scn->nvariants; v++) {
+		sa = dn_xasprintf("%lld:%s", (long long)res.group_id,
+		    scn->variants[0].name);
+		sb = dn_xasprintf("%lld:%s", (long long)res.group_id,
+		    scn->variants[v].name);
+		if (co.format == COMPARE_TABLE)
+			printf("\n%s vs %s (group %lld):\n",
+			    scn->variants[0].name, scn->variants[v].name,
+			    (long long)res.group_id);
+		fflush(stdout);
+		title = dn_xasprintf("%s: %s vs %s", scn->name,
+		    scn->variants[0].name, scn->variants[v].name);
+		if (compare_gate_print(store, sa, sb, &co, junit, fail_on,
+		    title, stdout, &tripped, &cause) != 0) {
+			cmd_error("%s", cause);
+			free(cause);
+			cause = NULL;
+			if (status == 0)
+				status = 1;
+		}
+		any_tripped |= tripped;
+		free(title);
+		free(sa);
+		free(sb);
+	}
+	if (junit)
+		compare_junit_end(stdout);
+	fflush(stdout);
+	/* After the whole comparison is printed; a failed trial or an
+	 * interruption says more than the gate. */
+	if (any_tripped) {
+		cmd_error("--fail-on %s: a metric is %s", a.fail_on,
+		    fail_on == COMPARE_FAIL_WORSE ? "worse" : "not same");
+		if (status == 0)
+			status = COMPARE_EXIT_GATE;
+	}
+out:
+	dn_store_close(store);
+	scenario_free(scn);
+	free(res.run_ids);
+	run_args_free(&a);
+	return (status);
+}
+
+const struct cmd_entry cmd_ab_entry = {
+	.name = "ab",
+	.usage = "ab SCENARIO [--repeats N] [--order abba|concurrent] "
+	    "[--db PATH] [--format table|markdown|csv|json|junit] "
+	    "[--fail-on worse|changed]",
+	.summary = "run variants A and B as one group and print the verdict",
+	.help = ab_help,
+	.exec = cmd_ab_exec,
+};

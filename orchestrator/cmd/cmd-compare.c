@@ -1,0 +1,155 @@
+/*
+ * cmd-compare.c: `devnet compare A B`, the A/B verdict between two sets of
+ * stored runs.  The analysis lives in compare.c; this file parses options,
+ * opens the database read-only and prints.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "verdict/compare.h"
+#include "store.h"
+#include "xalloc.h"
+
+
+static const char compare_help[] =
+    "A and B are each a run id (12), a comma list of run ids (12,14), or\n"
+    "GROUP:VARIANT (3:A; see 'devnet runs').\n\n"
+    "options:\n"
+    "  --db PATH          database (default devnet.db)\n"
+    "  --metric NAME      compare only NAME (repeatable)\n"
+    "  --format FMT       table (default), markdown (a pull-request\n"
+    "                     comment), csv, json or junit (JUnit XML: one\n"
+    "                     test case per metric, a failure per worse)\n"
+    "  --threshold PCT    practical threshold: smaller changes are 'same'\n"
+    "                     (default 1)\n"
+    "  --unit UNIT        auto (default), trial or node: what one\n"
+    "                     observation is (docs/statistics.md)\n"
+    "  --target-effect PCT\n"
+    "                     say for every metric how many trials per side\n"
+    "                     would detect a PCT% change\n"
+    "  --strict           runs that differ in scenario, node count, rate,\n"
+    "                     duration or warmup, or that missed their load\n"
+    "                     rate, are an error (exit 1), not a warning\n"
+    "  --fail-on worse|changed\n"
+    "                     exit 3 after printing when a metric is worse\n"
+    "                     (or, with changed, anything is not same)\n"
+    "  --help             this text\n\n"
+    "exit status: 0 compared (and the gate did not trip), 1 error (a bad\n"
+    "side, no data, a store error), 2 usage, 3 --fail-on tripped.\n\n"
+    "metrics: rss_max rss_avg hwm_max rss_growth heap_live_avg\n"
+    "  allocs_per_s alloc_bytes_per_s threads_avg threads_max minflt_per_s\n"
+    "  majflt_per_s cpu_s_per_s ctx_per_s lag_blocks_mean lag_blocks_p99\n"
+    "  lag_blocks_max lag_ms_mean lag_ms_p99 lag_ms_max log_lines_per_s\n"
+    "  txs_applied_per_s reads_per_s writes_per_s wl_ops_per_s wl_op_us\n"
+    "  tx_latency_p50_ms tx_latency_p99_ms tx_latency_max_ms achieved_tps\n";
+
+static int	cmd_compare_exec(int, char **);
+
+const struct cmd_entry cmd_compare_entry = {
+	.name = "compare",
+	.usage = "compare [--db PATH] [--metric NAME]... [--format FMT] "
+	    "[--threshold PCT] [--unit auto|trial|node] "
+	    "[--target-effect PCT] [--strict] [--fail-on worse|changed] A B",
+	.summary = "compare two runs or sets of runs: the A/B verdict",
+	.help = compare_help,
+	.exec = cmd_compare_exec,
+};
+
+static int
+cmd_compare_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "unit", required_argument, NULL, 'u' },
+		{ "target-effect", required_argument, NULL, 'e' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "fail-on", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char		*db = CMD_DEFAULT_DB, *metrics[CMD_MAX_METRICS];
+	struct compare_opts	 opts = { .metrics = metrics, .named = 1 };
+	struct dn_store		*s = NULL;
+	char			*cause = NULL, *title = NULL;
+	int			 c, rc = 1, junit = 0, fail_on = 0;
+	int			 tripped = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'm':
+			if (cmd_add_metric(metrics, &opts.nmetrics,
+			    optarg) != 0)
+				return (CMD_EXIT_USAGE);
+			break;
+		case 'F':
+			if (compare_fail_on_parse(optarg, &fail_on) != 0) {
+				cmd_error("unknown --fail-on '%s' (worse or "
+				    "changed)", optarg);
+				return (CMD_EXIT_USAGE);
+			}
+			break;
+		case 'f':
+			if (strcmp(optarg, "junit") == 0) {
+				junit = 1;
+				break;
+			}
+			junit = 0;
+			/* FALLTHROUGH */
+		case 't':
+		case 'u':
+		case 'e':
+		case 's':
+			if (compare_opt_set(&opts, c, optarg, &cause) != 0) {
+				cmd_error("%s", cause);
+				free(cause);
+				return (CMD_EXIT_USAGE);
+			}
+			break;
+		case 'h':
+			cmd_usage(&cmd_compare_entry, stdout);
+			return (0);
+		default:
+			return (cmd_bad_option(&cmd_compare_entry,
+			    argv[optind - 1]));
+		}
+	}
+	if (argc - optind != 2) {
+		cmd_error("compare: want two sides, A and B (see 'devnet "
+		    "compare --help')");
+		return (CMD_EXIT_USAGE);
+	}
+	title = dn_xasprintf("%s vs %s", argv[optind], argv[optind + 1]);
+	if (junit)
+		compare_junit_begin(stdout);
+	if (dn_store_open(&s, db, DN_STORE_RDONLY, &cause) != 0 ||
+	    compare_gate_print(s, argv[optind], argv[optind + 1], &opts,
+	    junit, fail_on, title, stdout, &tripped, &cause) != 0) {
+		cmd_error("%s", cause);
+		goto out;
+	}
+	if (junit)
+		compare_junit_end(stdout);
+	/* The verdict is printed whole before the gate says no. */
+	fflush(stdout);
+	rc = tripped ? COMPARE_EXIT_GATE : 0;
+	if (tripped)
+		cmd_error("--fail-on %s: %s", fail_on == COMPARE_FAIL_WORSE ?
+		    "worse" : "changed", fail_on == COMPARE_FAIL_WORSE ?
+		    "a metric is worse" : "a metric changed");
+out:
+	free(title);
+	free(cause);
+	dn_store_close(s);
+	return (rc);
+}

@@ -1,0 +1,335 @@
+/*
+ * cmd-history.c: `devnet history`: every stored run of a scenario in
+ * commit order, one series per metric, and the change points found in
+ * each, with the commit range each falls in (history.c does the work;
+ * method: docs/statistics.md).  This file parses options and prints the
+ * table, CSV or JSON.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "verdict/compare.h"
+#include "verdict/history.h"
+#include "store.h"
+
+
+static const char history_help[] =
+    "Every finished run of the scenario, in commit order (runs built from\n"
+    "a `rev:` know their commit; the others are in time order), one\n"
+    "series per metric (the per-trial values `devnet compare` tests), and\n"
+    "the change points of each series (E-divisive means with Hunter's\n"
+    "t-test, p < 0.001; docs/statistics.md).\n\n"
+    "options:\n"
+    "  --db PATH          database (default devnet.db)\n"
+    "  --scenario NAME    the scenario (default: the only one stored)\n"
+    "  --variant NAME     only this variant's runs\n"
+    "  --metric NAME      only this metric (repeatable; default all)\n"
+    "  --format FMT       table (default), json or csv\n"
+    "  --repo PATH        git repository that orders the commits\n"
+    "                     (default: the current directory)\n"
+    "  --search-kappa     also search the end of the window after a\n"
+    "                     split: finds A B A patterns, more false alarms\n"
+    "                     in long flat histories (docs/statistics.md)\n"
+    "  --help             this text\n\n"
+    "exit status: 0 printed (with or without change points), 1 error,\n"
+    "2 usage.\n";
+
+static int	cmd_history_exec(int, char **);
+
+const struct cmd_entry cmd_history_entry = {
+	.name = "history",
+	.usage = "history [--db PATH] [--scenario NAME] [--variant NAME] "
+	    "[--metric M]... [--format table|json|csv]",
+	.summary = "a scenario's runs in commit order and where metrics "
+	    "changed",
+	.help = history_help,
+	.exec = cmd_history_exec,
+};
+
+static const char *
+short_desc(const struct history_run *r, char *buf, size_t cap)
+{
+	if (r->describe != NULL)
+		return (r->describe);
+	if (r->commit != NULL) {
+		snprintf(buf, cap, "%.10s", r->commit);
+		return (buf);
+	}
+	snprintf(buf, cap, "run %lld", (long long)r->id);
+	return (buf);
+}
+
+static void
+print_table(const struct history *h, FILE *out)
+{
+	const struct history_series	*sr;
+	const struct history_run	*a, *b;
+	char				 range[64], mb[32], ma[32], da[64];
+	char				 db[64];
+	size_t				 i, j, nch = 0, nflat = 0, col = 0;
+	int				 w;
+
+	fprintf(out, "history of %s: %zu runs, %zu commits; %s\n\n",
+	    h->scenario, h->nruns, h->ncommits, h->order);
+	for (j = 0; j < h->nseries; j++)
+		nch += h->series[j].nchanges;
+	if (nch == 0)
+		fprintf(out, "no change points.\n");
+	else
+		fprintf(out, "%-17s %-22s %5s %15s %15s %7s %8s  %s\n",
+		    "metric", "commits", "point", "before", "after",
+		    "change", "p", "");
+	for (j = 0; j < h->nseries; j++) {
+		sr = &h->series[j];
+		for (i = 0; i < sr->nchanges; i++) {
+			const struct history_change *c = &sr->changes[i];
+
+			history_range(h, sr, c->cp.index, range,
+			    sizeof(range));
+			compare_fmt_value(c->cp.mean_before, sr->unit, mb,
+			    sizeof(mb));
+			compare_fmt_value(c->cp.mean_after, sr->unit, ma,
+			    sizeof(ma));
+			a = &h->runs[sr->run[c->cp.index - 1]];
+			b = &h->runs[sr->run[c->cp.index]];
+			fprintf(out, "%-17s %-22s %5zu %15s %15s %+6.1f%% "
+			    "%8.2g  %s\n", sr->name, range, c->cp.index, mb,
+			    ma, c->cp.change_pct, c->cp.p, c->direction);
+			fprintf(out, "%-17s   runs %lld (%s) -> %lld (%s)\n",
+			    "", (long long)a->id, short_desc(a, da,
+			    sizeof(da)), (long long)b->id, short_desc(b, db,
+			    sizeof(db)));
+		}
+	}
+	fprintf(out, "\n");
+	for (j = 0; j < h->nseries; j++) {
+		sr = &h->series[j];
+		if (sr->nchanges != 0)
+			continue;
+		if (nflat++ == 0)
+			col = (size_t)fprintf(out, "no change point in:");
+		w = snprintf(range, sizeof(range), " %s%s", sr->name,
+		    sr->n < 6 ? " (too few points)" : "");
+		if (w > 0 && col + (size_t)w > 78) {
+			fprintf(out, "\n ");
+			col = 1;
+		}
+		fputs(range, out);
+		col += w > 0 ? (size_t)w : 0;
+	}
+	if (nflat != 0)
+		fprintf(out, "\n");
+}
+
+static void
+json_num(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%.17g", v);
+	else
+		fputs("null", out);
+}
+
+static void
+json_opt_str(FILE *out, const char *s)
+{
+	if (s == NULL)
+		fputs("null", out);
+	else
+		compare_json_str(out, s);
+}
+
+static void
+print_json(const struct history *h, FILE *out)
+{
+	const struct history_series	*sr;
+	size_t				 i, j;
+	char				 range[64];
+
+	fputs("{\"scenario\":", out);
+	compare_json_str(out, h->scenario);
+	fputs(",\"order\":", out);
+	compare_json_str(out, h->order);
+	fputs(",\"runs\":[", out);
+	for (i = 0; i < h->nruns; i++) {
+		const struct history_run *r = &h->runs[i];
+
+		fprintf(out, "%s{\"id\":%lld,\"variant\":", i ? "," : "",
+		    (long long)r->id);
+		compare_json_str(out, r->variant);
+		fputs(",\"commit\":", out);
+		json_opt_str(out, r->commit);
+		fputs(",\"describe\":", out);
+		json_opt_str(out, r->describe);
+		fprintf(out, ",\"start_ms\":%lld}", (long long)r->start_ms);
+	}
+	fputs("],\"metrics\":[", out);
+	for (j = 0; j < h->nseries; j++) {
+		sr = &h->series[j];
+		fprintf(out, "%s{\"name\":", j ? "," : "");
+		compare_json_str(out, sr->name);
+		fputs(",\"unit\":", out);
+		compare_json_str(out, sr->unit);
+		fputs(",\"better\":", out);
+		compare_json_str(out, sr->better);
+		fputs(",\"points\":[", out);
+		for (i = 0; i < sr->n; i++) {
+			fprintf(out, "%s{\"run\":%lld,\"value\":", i ? "," :
+			    "", (long long)h->runs[sr->run[i]].id);
+			json_num(out, sr->v[i]);
+			fputs("}", out);
+		}
+		fputs("],\"change_points\":[", out);
+		for (i = 0; i < sr->nchanges; i++) {
+			const struct history_change *c = &sr->changes[i];
+			const struct history_run *a, *b;
+
+			a = &h->runs[sr->run[c->cp.index - 1]];
+			b = &h->runs[sr->run[c->cp.index]];
+			history_range(h, sr, c->cp.index, range,
+			    sizeof(range));
+			fprintf(out, "%s{\"index\":%zu,\"range\":", i ? "," :
+			    "", c->cp.index);
+			compare_json_str(out, range);
+			fprintf(out, ",\"run_before\":%lld,\"run_after\":%lld,"
+			    "\"commit_before\":", (long long)a->id,
+			    (long long)b->id);
+			json_opt_str(out, a->commit);
+			fputs(",\"commit_after\":", out);
+			json_opt_str(out, b->commit);
+			fprintf(out, ",\"n_before\":%zu,\"n_after\":%zu,"
+			    "\"mean_before\":", c->cp.n_before,
+			    c->cp.n_after);
+			json_num(out, c->cp.mean_before);
+			fputs(",\"mean_after\":", out);
+			json_num(out, c->cp.mean_after);
+			fputs(",\"change_pct\":", out);
+			json_num(out, c->cp.change_pct);
+			fputs(",\"p\":", out);
+			json_num(out, c->cp.p);
+			fputs(",\"direction\":", out);
+			compare_json_str(out, c->direction);
+			fputs("}", out);
+		}
+		fputs("]}", out);
+	}
+	fputs("]}\n", out);
+}
+
+static void
+print_csv(const struct history *h, FILE *out)
+{
+	const struct history_series	*sr;
+	size_t				 i, j;
+	char				 range[64];
+
+	fputs("metric,index,range,run_before,run_after,commit_before,"
+	    "commit_after,mean_before,mean_after,change_pct,p,direction\n",
+	    out);
+	for (j = 0; j < h->nseries; j++) {
+		sr = &h->series[j];
+		for (i = 0; i < sr->nchanges; i++) {
+			const struct history_change *c = &sr->changes[i];
+			const struct history_run *a, *b;
+
+			a = &h->runs[sr->run[c->cp.index - 1]];
+			b = &h->runs[sr->run[c->cp.index]];
+			history_range(h, sr, c->cp.index, range,
+			    sizeof(range));
+			fprintf(out, "%s,%zu,%s,%lld,%lld,%s,%s,%.17g,%.17g,"
+			    "%.6g,%.6g,%s\n", sr->name, c->cp.index, range,
+			    (long long)a->id, (long long)b->id,
+			    a->commit ? a->commit : "",
+			    b->commit ? b->commit : "", c->cp.mean_before,
+			    c->cp.mean_after, c->cp.change_pct, c->cp.p,
+			    c->direction);
+		}
+	}
+}
+
+static int
+cmd_history_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "scenario", required_argument, NULL, 's' },
+		{ "variant", required_argument, NULL, 'v' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "repo", required_argument, NULL, 'r' },
+		{ "search-kappa", no_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char		*db = CMD_DEFAULT_DB, *metrics[CMD_MAX_METRICS];
+	struct history_opts	 o;
+	struct history		*h = NULL;
+	struct dn_store		*s = NULL;
+	char			*cause = NULL;
+	int			 c, format = COMPARE_TABLE, rc = 1;
+
+	memset(&o, 0, sizeof(o));
+	o.metrics = metrics;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db = optarg;
+			break;
+		case 's':
+			o.scenario = optarg;
+			break;
+		case 'v':
+			o.variant = optarg;
+			break;
+		case 'm':
+			if (cmd_add_metric(metrics, &o.nmetrics,
+			    optarg) != 0)
+				return (CMD_EXIT_USAGE);
+			break;
+		case 'f':
+			if (cmd_list_format(optarg, &format) != 0)
+				return (CMD_EXIT_USAGE);
+			break;
+		case 'r':
+			o.repo = optarg;
+			break;
+		case 'k':
+			o.search_kappa = 1;
+			break;
+		case 'h':
+			cmd_usage(&cmd_history_entry, stdout);
+			return (0);
+		default:
+			return (cmd_bad_option(&cmd_history_entry,
+			    argv[optind - 1]));
+		}
+	}
+	if (optind != argc) {
+		cmd_error("history: unexpected argument '%s' (see 'devnet "
+		    "history --help')", argv[optind]);
+		return (CMD_EXIT_USAGE);
+	}
+	if (dn_store_open(&s, db, DN_STORE_RDONLY, &cause) != 0 ||
+	    history_load(s, &o, &h, &cause) != 0) {
+		cmd_error("%s", cause);
+		goto out;
+	}
+	if (format == COMPARE_JSON)
+		print_json(h, stdout);
+	else if (format == COMPARE_CSV)
+		print_csv(h, stdout);
+	else
+		print_table(h, stdout);
+	rc = fflush(stdout) == 0 ? 0 : 1;
+out:
+	free(cause);
+	history_free(h);
+	dn_store_close(s);
+	return (rc);
+}

@@ -1,0 +1,250 @@
+/*
+ * cmd-validate.c: `devnet validate SCENARIO [--set K=V]...` loads a scenario
+ * strictly and prints the resolved plan: trials in run order and every
+ * node's full command line per variant.  Spawns nothing.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "provider/provider.h"
+#include "run/runner.h"
+#include "scenario/scenario.h"
+#include "xalloc.h"
+
+static const char *const action_names[] = { "kill", "term", "stop", "cont",
+	"restart" };
+static const char *const wl_names[] = { "transfer", "readrandom", "cf-churn",
+	"idle", "http", "command" };
+
+static void
+put_ms(FILE *out, int64_t ms)
+{
+	char	buf[32];
+
+	scenario_fmt_ms(buf, sizeof(buf), ms);
+	fputs(buf, out);
+}
+
+static int
+print_plan(FILE *out, const struct scenario *s, char **cause)
+{
+	struct plan_trial	*t = NULL;
+	struct plan_endpoints	 ep = { .run_dir = "RUN_DIR",
+				    .metrics_url = "ipc://RUN_DIR/collector",
+				    .probe = runner_probe_path() };
+	char			**argv = NULL, **env = NULL;
+	size_t			 nt, i, j;
+	int			 k, rc = -1;
+
+	fprintf(out, "scenario '%s' (%s)\n", s->name, s->path);
+	fputs("  duration ", out);
+	put_ms(out, s->duration_ms);
+	fputs(", warmup ", out);
+	put_ms(out, s->warmup_ms);
+	fputs(", sample interval ", out);
+	put_ms(out, s->sample_interval_ms);
+	fprintf(out, ", seed %" PRIu64 "\n", s->seed);
+	fprintf(out, "  %d nodes (%s), block interval ", s->network.nodes,
+	    s->network.listen);
+	put_ms(out, s->network.block_interval_ms);
+	fprintf(out, ", workload %s", wl_names[s->workload.kind]);
+	if (s->workload.tps > 0)
+		fprintf(out, " at %g TPS", s->workload.tps);
+	fprintf(out, "\n  %zu variant(s), %d repeat(s), order %s\n",
+	    s->nvariants, s->repeats,
+	    s->order == SCN_ORDER_ABBA ? "abba" : "concurrent");
+	if (plan_trials(s, &t, &nt) != 0) {
+		*cause = dn_xstrdup("the scenario has no trials");
+		goto out;
+	}
+	fprintf(out, "\ntrials (%zu):\n  %-6s %-16s %-7s %s\n", nt, "trial",
+	    "variant", "repeat", "slot");
+	for (i = 0; i < nt; i++)
+		fprintf(out, "  %-6d %-16s %-7d %d\n", t[i].index,
+		    t[i].variant->name, t[i].repeat, t[i].slot);
+	if (s->nevents > 0) {
+		fprintf(out, "\nevents (%zu):\n", s->nevents);
+		for (i = 0; i < s->nevents; i++) {
+			fputs("  at ", out);
+			put_ms(out, s->events[i].at_ms);
+			fprintf(out, ": %s node %d%s%s\n",
+			    action_names[s->events[i].action],
+			    s->events[i].node,
+			    s->events[i].variant ? " in variant " : "",
+			    s->events[i].variant ? s->events[i].variant : "");
+		}
+	}
+	fprintf(out, "\nnode command lines (RUN_DIR, the collector URL and "
+	    "the token are chosen\nat run time):\n");
+	for (i = 0; i < s->nvariants; i++) {
+		fprintf(out, "\nvariant %s:\n", s->variants[i].name);
+		if (s->variants[i].set.rev != NULL) {
+			size_t	c;
+
+			/* Built by `run` and `ab` before any trial (build.c);
+			 * validate builds nothing. */
+			fprintf(out, "  rev %s: built in a worktree of %s "
+			    "with", s->variants[i].set.rev, s->build.repo);
+			for (c = 0; c < s->build.ncommand; c++) {
+				fputc(' ', out);
+				plan_put_quoted(out, s->build.command[c]);
+			}
+			fprintf(out, "; the node is its %s\n",
+			    s->build.binary);
+		}
+		for (k = 0; k < s->network.nodes; k++) {
+			if (plan_node_argv(s, &s->variants[i], k, &ep, &argv,
+			    &env, cause) != 0)
+				goto out;
+			fprintf(out, "  node %d:", k);
+			for (j = 0; env[j] != NULL; j++) {
+				const char *eq = strchr(env[j], '=');
+
+				/* NAME='value', as a shell would take it */
+				fprintf(out, " %.*s=", (int)(eq - env[j]),
+				    env[j]);
+				plan_put_quoted(out, eq + 1);
+			}
+			for (j = 0; argv[j] != NULL; j++) {
+				fputc(' ', out);
+				plan_put_quoted(out, argv[j]);
+			}
+			fputc('\n', out);
+			plan_argv_free(argv);
+			plan_argv_free(env);
+			argv = env = NULL;
+		}
+	}
+	rc = 0;
+out:
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	free(t);
+	return (rc);
+}
+
+/* provider swarm: the Compose file of each variant's trials. */
+static int
+print_compose(FILE *out, const struct scenario *s, char **cause)
+{
+	struct plan_endpoints	 ep = { .run_dir = "/RUN_DIR" };
+	const char *const	 labels[] = { "devnet.run=RUN_ID",
+				    "devnet.trial=VARIANT.TRIAL",
+				    "devnet.owner=HOST:PID:START", NULL };
+	char			*url;
+	size_t			 i;
+	int			 rc = 0;
+
+	/* the collector: on the swarm's advertise address */
+	if (s->network.tcp_base_port > 0)
+		url = dn_xasprintf("tcp://ADVERTISE_ADDR:%d",
+		    s->network.tcp_base_port + 2 * s->network.nodes);
+	else
+		url = dn_xstrdup("tcp://ADVERTISE_ADDR:PORT");
+	ep.metrics_url = url;
+	for (i = 0; i < s->nvariants && rc == 0; i++) {
+		fprintf(out, "\ncompose file of variant %s (`docker stack "
+		    "deploy`; RUN_DIR, ADVERTISE_ADDR and the ids are chosen "
+		    "at run time):\n\n", s->variants[i].name);
+		rc = swarm_compose(out, s, &s->variants[i], &ep, labels, 0,
+		    cause);
+	}
+	free(url);
+	return (rc);
+}
+
+static int
+cmd_validate_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "set", required_argument, NULL, 's' },
+		{ "provider", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct scenario	 *s = NULL;
+	char		**sets = NULL, *cause = NULL, *pset = NULL;
+	size_t		  nsets = 0;
+	int		  ch, rc = 1;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "s:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'p':
+			/* --set provider=X, after the others (it wins) */
+			free(pset);
+			pset = dn_xasprintf("provider=%s", optarg);
+			break;
+		case 's':
+			sets = dn_xreallocarray(sets, nsets + 1,
+			    sizeof(*sets));
+			sets[nsets++] = optarg;
+			break;
+		case 'h':
+			cmd_usage(&cmd_validate_entry, stdout);
+			free(sets);
+			return (0);
+		default:
+			free(sets);
+			if (optopt == 's') {
+				cmd_error("--set needs KEY.PATH=VALUE");
+				return (CMD_EXIT_USAGE);
+			}
+			return (cmd_bad_option(&cmd_validate_entry,
+			    argv[optind - 1]));
+		}
+	}
+	if (optind != argc - 1) {
+		cmd_error("validate: %s (see 'devnet validate --help')",
+		    optind == argc ? "which scenario? give a SCENARIO.yaml" :
+		    "one scenario at a time");
+		free(sets);
+		return (CMD_EXIT_USAGE);
+	}
+	if (pset != NULL) {
+		sets = dn_xreallocarray(sets, nsets + 1, sizeof(*sets));
+		sets[nsets++] = pset;
+	}
+	if (scenario_load(&s, argv[optind], sets, nsets,
+	    cmd_default_node_binary(), &cause) != 0) {
+		fprintf(stderr, "%s\n", cause);
+		goto out;
+	}
+	if (print_plan(stdout, s, &cause) != 0 ||
+	    (s->provider == SCN_PROV_SWARM && print_compose(stdout, s,
+	    &cause) != 0)) {
+		cmd_error("%s", cause);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(cause);
+	free(sets);
+	free(pset);
+	scenario_free(s);
+	return (rc);
+}
+
+const struct cmd_entry cmd_validate_entry = {
+	.name = "validate",
+	.usage = "validate SCENARIO [--set KEY.PATH=VALUE]...",
+	.summary = "check a scenario strictly and print the resolved plan",
+	.help =
+"  --set KEY.PATH=VALUE  override a value of the scenario, with the\n"
+"                        same checks (e.g. --set workload.tps=100,\n"
+"                        --set variants.B.read_options=per-call)\n"
+"  --provider local|docker|swarm\n"
+"                        where the nodes run (--set provider=X); with\n"
+"                        swarm the generated Compose file is printed\n"
+"  --help                this text\n"
+"\nPrints the trials in run order and each node's command line per\n"
+"variant; exits 0 when the scenario is valid, 1 when it is not\n"
+"(the message names FILE:LINE:COL), 2 on a usage error.\n"
+"Reference: docs/scenarios.md.\n",
+	.exec = cmd_validate_exec,
+};

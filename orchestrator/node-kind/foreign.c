@@ -1,0 +1,373 @@
+/*
+ * foreign.c: what the runner does differently for foreign nodes (a
+ * variant with node.command, docs/foreign-nodes.md): each node is a
+ * devnet-probe running the command (plan-foreign.c builds its argv), so
+ * readiness (HELLO), samples and crash detection are the runner's usual
+ * ones; this file holds the rest, called from small hooks in setup.c,
+ * watch.c, runner.c, endcheck.c and finish.c:
+ *
+ * - where the probe is, its ready timeout, the node dirs, and dictionary
+ *   rows (with the scenario's better-direction, fixed per database) for
+ *   named metrics, declared before the first trial;
+ * - `stop` and `cont` events: the probe pauses and resumes its command's
+ *   process group (SIGTSTP and SIGCONT to the probe) and samples on;
+ *   `stalled` and `recovered` of a paused node follow its height;
+ * - exits: `node.exit: expected` nodes end the trial when all exited 0, a
+ *   non-zero exit fails it; any other exit of a foreign node fails it (the
+ *   probe's 124 means "not ready in time"); output beyond node.log_limit
+ *   fails it;
+ * - the end: no state-hash check or tx drain (no control socket, no
+ *   devnet transactions), a grace period long enough for the probe's own,
+ *   and the command's process group (its pid came in HELLO) killed if
+ *   anything of it outlived the probe.
+ *
+ * Not here: the probe (probe/), the loader (scenario-node.c).
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "metric-table.h"
+#include "run/runner-internal.h"
+#include "sys/spawn.h"
+#include "clock.h"
+#include "store.h"
+#include "xalloc.h"
+
+#define DEFAULT_LOG_LIMIT	(1ULL << 30)	/* 1 GiB of output */
+#define PROBE_EXIT_NOT_READY	124
+
+const char *
+runner_probe_path(void)
+{
+	static char	path[PATH_MAX];
+
+	if (path[0] != '\0')
+		return (path);
+	return (spawn_beside_self("devnet-probe", path, sizeof(path)));
+}
+
+static const struct scn_node *
+node_of(const struct trial *t)
+{
+	return (&t->var->node);
+}
+
+void
+foreign_prepare(struct trial *t, const struct runner_opts *o,
+    struct plan_endpoints *ep)
+{
+	int	timeout;
+
+	t->foreign = plan_is_foreign(t->var);
+	if (!t->foreign)
+		return;
+	timeout = o->ready_timeout_ms ? o->ready_timeout_ms :
+	    10000 + 200 * t->scn->network.nodes;
+	/* The probe gives up first, so that its 124 says why. */
+	ep->probe = runner_probe_path();
+	ep->ready_timeout_ms = timeout > 1500 ? timeout - 1000 : 500;
+}
+
+/* NAME into T's columns, once, if it is not a table metric. */
+static void
+add_column(struct trial *t, const char *name)
+{
+	size_t	i;
+
+	if (dn_metric_lookup(name) >= 0 || t->nncols == TRIAL_NCOLS)
+		return;
+	for (i = 0; i < t->nncols; i++)
+		if (strcmp(t->ncols[i], name) == 0)
+			return;
+	t->ncols[t->nncols++] = name;
+}
+
+void
+foreign_columns(struct trial *t)
+{
+	const struct scn_node	*o = node_of(t);
+	size_t			 i;
+	int			 k;
+
+	if (!t->foreign)
+		return;
+	for (i = 0; i < o->nlogm; i++)
+		add_column(t, o->logm[i].name);
+	for (i = 0; i < o->nprom_keep; i++)
+		add_column(t, o->prom_keep[i]);
+	for (k = 0; k < t->nnodes; k++)
+		t->nodes[k].nlast = dn_xcalloc(TRIAL_NCOLS, sizeof(double));
+}
+
+int
+foreign_start(struct trial *t, char **cause)
+{
+	int	k;
+
+	if (!t->foreign)
+		return (0);
+	for (k = 0; k < t->nnodes; k++) {
+		char	*d = dn_xasprintf("%s/node-%d", t->run_dir, k);
+
+		if (mkdir(d, 0700) != 0 && errno != EEXIST) {
+			*cause = dn_xasprintf("cannot create '%s': %s", d,
+			    strerror(errno));
+			free(d);
+			return (-1);
+		}
+		free(d);
+	}
+	return (0);
+}
+
+int
+foreign_declare(const struct scenario *s, struct dn_store *st, char **cause)
+{
+	const struct scn_log_metric	*m;
+	size_t				 v, i;
+	int				 id;
+
+	/* The directions the scenario declares, before any trial (the
+	 * collector adds undeclared names as they come; the loader made sure
+	 * the variants agree). */
+	for (v = 0; v < s->nvariants; v++) {
+		if (!plan_is_foreign(&s->variants[v]))
+			continue;
+		for (i = 0; i < s->variants[v].node.nlogm; i++) {
+			m = &s->variants[v].node.logm[i];
+			if (m->better != NULL && dn_store_metric_named(st,
+			    m->name, 0, m->better, &id, cause) != 0)
+				return (-1);
+		}
+	}
+	return (0);
+}
+
+int
+foreign_ready_exit(struct trial *t, int k)
+{
+	struct trial_node	*n = &t->nodes[k];
+	char			*m, what[96];
+
+	if (!t->foreign)
+		return (0);
+	if (node_of(t)->exit_expected && WIFEXITED(n->proc.status) &&
+	    WEXITSTATUS(n->proc.status) == 0) {
+		/* Done before the others were ready: it ran. */
+		n->done = 1;
+		n->down = 1;
+		return (1);
+	}
+	if (WIFEXITED(n->proc.status) &&
+	    WEXITSTATUS(n->proc.status) == PROBE_EXIT_NOT_READY) {
+		snprintf(what, sizeof(what), "was not ready in time "
+		    "(node.ready; devnet-probe gave up and stopped it; see "
+		    "--ready-timeout)");
+		m = trial_post_mortem(t, k, what);
+	} else
+		m = trial_post_mortem(t, k, "exited before it was ready");
+	trial_fail(t, "%s", m);
+	free(m);
+	return (-1);
+}
+
+int
+foreign_exited(struct trial *t, int k)
+{
+	struct trial_node	*n = &t->nodes[k];
+	char			 st[64], *m;
+
+	if (!t->foreign || n->down)
+		return (0);
+	atomic_store(&n->up, 0);
+	n->down = 1;
+	spawn_status_str(n->proc.status, st, sizeof(st));
+	if (node_of(t)->exit_expected && WIFEXITED(n->proc.status) &&
+	    WEXITSTATUS(n->proc.status) == 0) {
+		n->done = 1;
+		trial_event(t, k, "exit", "%s (node.exit: expected)", st);
+		return (1);
+	}
+	n->crashed = 1;
+	t->unplanned++;
+	trial_event(t, k, "crash", "%s", st);
+	m = trial_post_mortem(t, k, node_of(t)->exit_expected ?
+	    "failed" : "exited");
+	trial_fail(t, "%s", m);
+	free(m);
+	return (1);
+}
+
+void
+foreign_watch(struct trial *t)
+{
+	const struct scn_node	*o = node_of(t);
+	uint64_t		 limit;
+	struct stat		 sb;
+	int			 k;
+
+	if (!t->foreign || t->failed)
+		return;
+	limit = o->log_limit ? o->log_limit : DEFAULT_LOG_LIMIT;
+	for (k = 0; k < t->nnodes; k++) {
+		if (stat(t->nodes[k].out_path, &sb) != 0 ||
+		    (uint64_t)sb.st_size <= limit)
+			continue;
+		trial_event(t, k, "log_flood", "%lld bytes of output, over "
+		    "node.log_limit %llu", (long long)sb.st_size,
+		    (unsigned long long)limit);
+		trial_fail(t, "node %d (%s) flooded its output: %.1f MiB "
+		    "in %s, over node.log_limit (%.1f MiB); stopped", k,
+		    o->command[0], (double)sb.st_size / 1048576.0,
+		    t->nodes[k].out_path, (double)limit / 1048576.0);
+		return;
+	}
+}
+
+int
+foreign_all_done(struct trial **ts, int nt)
+{
+	int	i, k;
+
+	for (i = 0; i < nt; i++) {
+		if (!ts[i]->foreign || !node_of(ts[i])->exit_expected)
+			return (0);
+		for (k = 0; k < ts[i]->nnodes; k++)
+			if (!ts[i]->nodes[k].done)
+				return (0);
+	}
+	return (1);
+}
+
+void
+foreign_after_run(struct trial **ts, int nt)
+{
+	char	d[32];
+	int	i, k;
+
+	if (runner_sig_count)
+		return;
+	for (i = 0; i < nt; i++) {
+		struct trial	*t = ts[i];
+
+		if (!t->foreign || !node_of(t)->exit_expected || t->failed)
+			continue;
+		for (k = 0; k < t->nnodes; k++) {
+			if (t->nodes[k].done)
+				continue;
+			scenario_fmt_ms(d, sizeof(d), t->scn->duration_ms);
+			trial_fail(t, "node %d (%s) was still running at the "
+			    "end of duration (%s); node.exit: expected wants "
+			    "every node to finish: raise duration or shorten "
+			    "the command", k, node_of(t)->command[0], d);
+			break;
+		}
+	}
+}
+
+int
+foreign_skip_state_check(struct trial *t)
+{
+	if (!t->foreign)
+		return (0);
+	trial_event(t, -1, "state_check", "skipped: foreign nodes have no "
+	    "control socket (no state hash, no halt, no devnet transactions "
+	    "to drain)");
+	trial_fact(t, -1, "state_check", "skipped: foreign nodes");
+	return (1);
+}
+
+int
+foreign_grace(struct trial *t, int grace)
+{
+	int64_t	want;
+
+	if (!t->foreign || grace == 0)
+		return (grace);
+	want = node_of(t)->stop_grace_ms + 1000;
+	return (want > grace ? (int)want : grace);
+}
+
+int
+foreign_pause(struct trial *t, int k, int stop)
+{
+	struct trial_node	*n = &t->nodes[k];
+
+	/* In a container the provider pauses it whole, probe and all. */
+	if (!t->foreign || t->scn->provider != SCN_PROV_LOCAL)
+		return (0);
+	spawn_signal(&n->proc, stop ? SIGTSTP : SIGCONT);
+	trial_event(t, k, stop ? "stop" : "cont", "%s process group %d of "
+	    "the command (probe pid %d samples on)", stop ? "SIGSTOP to" :
+	    "SIGCONT to", (int)n->cmd_pid, (int)n->proc.pid);
+	if (!stop)
+		n->restart_ns = dn_now_ns();	/* until it rejoins */
+	return (1);
+}
+
+int
+foreign_pause_watch(struct trial *t, int k, uint64_t now, uint64_t last,
+    uint64_t stall_ns, int have_h, double h)
+{
+	struct trial_node	*n = &t->nodes[k];
+
+	if (!t->foreign)
+		return (0);
+	if (have_h && (n->watch_h_ns == 0 || h != n->watch_h)) {
+		n->watch_h = h;
+		n->watch_h_ns = now;
+	}
+	/* A probe that stopped sampling: the runner's usual rule. */
+	if (last == 0 || now - last > stall_ns)
+		return (0);
+	if (n->hstall_ns != 0) {
+		if (n->watch_h_ns > n->hstall_ns) {
+			n->hstall_ns = 0;
+			n->stalled = 0;
+			if (n->restart_ns == 0)
+				n->restart_ns = now;
+			trial_event(t, k, "recovered", "height advancing "
+			    "again (%.0f)", h);
+		}
+		return (1);
+	}
+	if (n->stopped && !n->stalled && have_h &&
+	    now - n->watch_h_ns > stall_ns) {
+		n->stalled = 1;
+		n->hstall_ns = now;
+		trial_event(t, k, "stalled", "height %.0f unchanged for %.1f s "
+		    "(paused by an event; its probe samples on)", h,
+		    (double)(now - n->watch_h_ns) / 1e9);
+		return (1);
+	}
+	return (0);
+}
+
+void
+foreign_reap(struct trial *t)
+{
+	int	k, killed = 0;
+
+	if (!t->foreign)
+		return;
+	for (k = 0; k < t->nnodes; k++) {
+		pid_t	g = t->nodes[k].cmd_pid;
+
+		if (g <= 1 || g == t->nodes[k].proc.pid)
+			continue;
+		if (kill(-g, 0) == 0 && kill(-g, SIGKILL) == 0) {
+			killed++;
+			trial_event(t, k, "sigkill", "process group %d of the "
+			    "command outlived its probe", (int)g);
+		}
+	}
+	(void)killed;
+}

@@ -1,0 +1,143 @@
+/*
+ * provider.h: where a trial's nodes run.  The runner (setup.c, watch.c,
+ * endcheck.c, finish.c) starts, watches, signals and stops nodes only
+ * through these calls; the scenario's `provider:` picks the
+ * implementation (docs/providers.md):
+ *
+ *   local   provider.c: fork/exec on this machine (spawn.h), as always
+ *   docker  provider-docker.c: one container per node on the local
+ *           Docker engine, host network, the trial dir bind-mounted at
+ *           the same path, limits from `resources:`
+ *   swarm   provider-swarm.c: one Docker Swarm stack per trial, the
+ *           collector on the swarm's advertise address, node K pinned
+ *           to a host of the swarm and reached at that host's address
+ *
+ * Every call runs in the main thread.  Not here: the Docker CLI itself
+ * (docker.h), images (image.h), what a node's argv is (plan.c).
+ */
+#ifndef DN_PROVIDER_H
+#define DN_PROVIDER_H
+
+#include "run/runner.h"
+#include "trial/trial.h"
+
+struct provider_ops {
+	const char	*name;
+	/* Once per `devnet run`, before any trial: check the engine and
+	 * images, remove what killed devnets left.  May be NULL. */
+	int	(*prepare)(const struct scenario *, const struct runner_opts *,
+		    char **cause);
+	/* Start node K of T (n->proc describes what runs it here). */
+	int	(*start)(struct trial *t, int k, char **cause);
+	/* 1 once node K has exited (status in n->proc), 0 while running. */
+	int	(*poll)(struct trial *t, int k);
+	/* Deliver SIG to node K (SIGSTOP/SIGCONT pause and resume it). */
+	int	(*signal)(struct trial *t, int k, int sig);
+	/* SIGTERM every running node, SIGKILL after GRACE_MS; how many
+	 * needed SIGKILL. */
+	int	(*stop_all)(struct trial *t, int grace_ms);
+	/* Remove everything the trial created (containers, stacks). */
+	void	(*teardown)(struct trial *t);
+	/* The address the collector listens on with tcp, as nodes reach
+	 * it (after prepare); NULL: 127.0.0.1. */
+	const char *(*listen_addr)(void);
+	/* The address node K's host is reached at, for every trial of
+	 * the run (after prepare); NULL: 127.0.0.1.  May be NULL. */
+	const char *(*node_addr)(int k);
+};
+
+extern const struct provider_ops provider_local;
+extern const struct provider_ops provider_docker;
+extern const struct provider_ops provider_swarm;
+
+const struct provider_ops *provider_of(const struct scenario *);
+
+int	 provider_prepare(const struct scenario *, const struct runner_opts *,
+	    char **cause);
+int	 provider_start(struct trial *t, int k, char **cause);
+int	 provider_poll(struct trial *t, int k);
+int	 provider_signal(struct trial *t, int k, int sig);
+int	 provider_stop_all(struct trial *t, int grace_ms);
+void	 provider_teardown(struct trial *t);
+/* The address of tcp://ADDR:PORT the collector listens on: 127.0.0.1,
+ * or the swarm's advertise address (provider swarm, after prepare). */
+const char *provider_listen_addr(const struct scenario *);
+/* The address node K is reached at (its host's): 127.0.0.1 but for
+ * provider swarm on several hosts (after prepare). */
+const char *provider_node_addr(const struct scenario *, int k);
+
+/* --- shared by the container providers (provider-docker.c) ------------- */
+
+/* The image node K of T runs: override > variant > top level > the
+ * image devnet builds from the node binary (image_default_tag).  Caller
+ * frees. */
+char	*provider_node_image(const struct scenario *,
+	    const struct scn_variant *, int k);
+/* Is that devnet's own image (no `image:` for node K of V)?  It holds
+ * devnet-node and devnet-probe. */
+int	 provider_node_own_image(const struct scenario *,
+	    const struct scn_variant *, int k);
+/* resources.cpus and resources.memory of node K (0 = not set). */
+void	 provider_node_limits(const struct scenario *,
+	    const struct scn_variant *, int k, double *cpus, uint64_t *mem);
+/* The labels of every object of T: "K=V", NULL-terminated; caller frees
+ * with dk_argv_free. */
+char	**provider_labels(const struct trial *t);
+/* The memory usage file of a container's own cgroup, seen from inside
+ * ($DN_CGROUP_MEM_FILE): cgroup v2 or v1, as on this machine. */
+const char *provider_cgroup_mem_file(void);
+/* Check images (building devnet's own when missing) and, with tcp, that
+ * the port range is free.  For prepare. */
+int	 provider_check_images(const struct scenario *, int quiet,
+	    char **cause);
+int	 provider_check_ports(const struct scenario *, const char *addr,
+	    char **cause);
+/* Wait until every node of T has exited (provider_poll) or MS passed,
+ * calling LOOK (may be NULL) and sleeping STEP_MS between looks; how
+ * many still run. */
+int	 provider_wait_all(struct trial *t, int ms, int step_ms,
+	    void (*look)(struct trial *));
+/* The container of running node K and the engine it is on (*ENGINE;
+ * NULL: this one), or NULL when K has none that can be signalled. */
+typedef char *(*provider_ctr_fn)(struct trial *t, int k,
+	    const char **engine);
+/* `docker kill --signal=SIG` every running node's container, one call
+ * per engine; a stopped (paused) node is resumed first. */
+void	 provider_kill_running(struct trial *t, int sig, provider_ctr_fn ctr);
+
+/* --- provider-swarm.c -------------------------------------------------- */
+
+/* The Compose file of one trial of V (endpoints EP, object labels
+ * LABELS "K=V") to OUT; with RESOLVE, images by their local ID (a swarm
+ * never pulls those).  -1 with *CAUSE when a node's argv or an image
+ * fails. */
+int	 swarm_compose(FILE *out, const struct scenario *,
+	    const struct scn_variant *v, const struct plan_endpoints *ep,
+	    const char *const *labels, int resolve, char **cause);
+/* With PINS (node K's swarm node ID, one per node; after prepare, or
+ * NULL): node K is constrained to that host (`node.id == ID`) instead
+ * of the scenario's placement. */
+int	 swarm_compose_pinned(FILE *out, const struct scenario *,
+	    const struct scn_variant *v, const struct plan_endpoints *ep,
+	    const char *const *labels, int resolve, const char *const *pins,
+	    const char *const *pin_names, char **cause);
+
+/* --- swarm-preflight.c ------------------------------------------------- */
+
+/*
+ * Once per run, before any trial, when some node is pinned to a host
+ * other than this one (node K on HOSTS[PIN[K]]): one short task per
+ * (image, host) there proves the image is on that host (the swarm
+ * never pulls an image named by ID), and where it is devnet's own, that
+ * the host's node ports are free on its address and that the collector
+ * at ADVERTISE is reachable from it; and that RUN_ROOT (the real path
+ * of --run-dir, or NULL: not checked) exists there.  0, or -1 with
+ * *CAUSE saying which host and what to do.  Removes its services in any
+ * case.
+ */
+struct dk_host;
+int	 swarm_preflight(const struct scenario *, const struct dk_host *hosts,
+	    const int *pin, int npin, const char *advertise,
+	    const char *run_root, int quiet, char **cause);
+
+#endif

@@ -1,0 +1,192 @@
+/*
+ * endcheck.c: the end-of-trial checks: wait until every submitted
+ * transaction has an outcome (drain), then halt the nodes and check that
+ * they agree on the state hash at one height.
+ *
+ * Not here: stopping the nodes and the facts of the load (finish.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "trial/loadgen.h"
+#include "provider/provider.h"
+#include "run/runner-internal.h"
+#include "transport.h"
+#include "clock.h"
+#include "sha256.h"
+#include "xalloc.h"
+
+#define STATUS_TIMEOUT_MS	2000
+
+/*
+ * Ask every node with ASK[k] set for its status at (nearly) the same
+ * moment: all requests go out before any reply is read, so that the
+ * answers describe one instant as closely as the nodes allow.  FLAGS are
+ * DN_CTL_* request flags.  OK[k] says whether node k answered.
+ */
+static void
+ctl_status_all(struct trial *t, const int *ask, uint32_t flags,
+    struct dn_status *st, int *ok)
+{
+	struct dn_sock	**s;
+	struct dn_hdr	  h = { .kind = DN_MSG_CTL_STATUS, .token = t->token,
+			      .node = DN_NODE_NONE, .len = 4 };
+	uint8_t		  req[DN_HDR_SIZE + 4];
+	char		 *url, *cause = NULL;
+	int		  k;
+
+	s = dn_xcalloc((size_t)t->nnodes, sizeof(*s));
+	for (k = 0; k < t->nnodes; k++) {
+		ok[k] = 0;
+		if (!ask[k] || dn_sock_open(&s[k], DN_SOCK_REQ, &cause) != 0)
+			continue;
+		url = trial_node_url(t, k, 1);
+		if (dn_sock_dial(s[k], url, &cause) != 0) {
+			dn_sock_close(s[k]);
+			s[k] = NULL;
+		}
+		free(url);
+		free(cause);
+		cause = NULL;
+	}
+	for (k = 0; k < t->nnodes; k++) {
+		if (s[k] == NULL)
+			continue;
+		dn_sock_set_timeouts(s[k], STATUS_TIMEOUT_MS, STATUS_TIMEOUT_MS);
+		h.t_ns = dn_now_ns();
+		dn_hdr_put(req, &h);
+		dn_put_u32(req + DN_HDR_SIZE, flags);
+		if (dn_sock_send(s[k], req, sizeof(req), 0) != 0) {
+			dn_sock_close(s[k]);
+			s[k] = NULL;
+		}
+	}
+	for (k = 0; k < t->nnodes; k++) {
+		struct dn_hdr	 rh;
+		void		*buf;
+		size_t		 len;
+
+		if (s[k] == NULL)
+			continue;
+		if (dn_sock_recv(s[k], &buf, &len, STATUS_TIMEOUT_MS) == 0) {
+			ok[k] = dn_hdr_check(buf, len, t->token,
+			    (uint32_t)t->nnodes, 0, &rh) == 0 &&
+			    rh.kind == DN_MSG_CTL_STATUS && dn_status_get(
+			    (uint8_t *)buf + DN_HDR_SIZE, rh.len, &st[k]) == 0;
+			dn_msg_free(buf, len);
+		}
+		dn_sock_close(s[k]);
+	}
+	free(s);
+}
+
+/* After the load: wait until every submitted transaction has an outcome
+ * (or the drain time is over). */
+void
+runner_drain_txs(struct trial **ts, int nt)
+{
+	uint64_t	deadline = 0;
+	int		i, pending;
+
+	for (i = 0; i < nt; i++) {
+		uint64_t d = (uint64_t)(4 * ts[i]->scn->network.block_interval_ms
+		    + 2000) * 1000000u;
+		if (d > deadline)
+			deadline = d;
+	}
+	deadline += dn_now_ns();
+	do {
+		pending = 0;
+		for (i = 0; i < nt; i++) {
+			struct trial		*t = ts[i];
+			struct loadgen_stats	 st;
+
+			if (t->lg == NULL)
+				continue;
+			loadgen_stats(t->lg, &st);
+			pthread_mutex_lock(&t->mu);
+			if (t->tx_included + t->tx_failed <
+			    st.submitted - st.send_errors)
+				pending = 1;
+			pthread_mutex_unlock(&t->mu);
+		}
+		if (!pending || runner_sig_count > 0)
+			break;
+		runner_tick(TICK_MS);
+	} while (dn_now_ns() < deadline);
+}
+
+/*
+ * Check that the nodes agree on the state.  Blocks keep coming until the
+ * nodes are told to stop proposing (DN_CTL_HALT), so: halt every running
+ * node, wait until all report the same height (bounded), then take every
+ * node's state hash at that height in one round.  Equal heights must mean
+ * equal hashes; a disagreement fails the trial.
+ */
+void
+trial_check_state(struct trial *t)
+{
+	struct dn_status	*st;
+	int			*ok, *ask, k, ref, same;
+	uint64_t		 deadline;
+	char			 hex[65], hex2[65];
+
+	if (foreign_skip_state_check(t))
+		return;
+
+	st = dn_xcalloc((size_t)t->nnodes, sizeof(*st));
+	ok = dn_xcalloc((size_t)t->nnodes, sizeof(*ok));
+	ask = dn_xcalloc((size_t)t->nnodes, sizeof(*ask));
+	for (k = 0; k < t->nnodes; k++)
+		ask[k] = !t->nodes[k].down && !t->nodes[k].stopped &&
+		    !provider_poll(t, k);
+	deadline = dn_now_ns() + (uint64_t)(10 *
+	    t->scn->network.block_interval_ms + 5000) * 1000000u;
+	for (;;) {
+		ctl_status_all(t, ask, DN_CTL_HALT, st, ok);
+		same = 1;
+		ref = -1;
+		for (k = 0; k < t->nnodes; k++) {
+			if (!ok[k])
+				continue;
+			if (ref < 0)
+				ref = k;
+			else if (st[k].height != st[ref].height)
+				same = 0;
+		}
+		if (same || runner_sig_count || dn_now_ns() >= deadline)
+			break;
+		runner_tick((int)(t->scn->network.block_interval_ms / 4) + 1);
+	}
+	ctl_status_all(t, ask, DN_CTL_HALT | DN_CTL_WANT_HASH, st, ok);
+	ref = -1;
+	for (k = 0; k < t->nnodes; k++) {
+		if (!ok[k]) {
+			if (ask[k])
+				trial_event(t, k, "no_status", "did not answer "
+				    "the final status request");
+			continue;
+		}
+		dn_hex(st[k].state_hash, 32, hex);
+		trial_fact(t, k, "height", "%llu",
+		    (unsigned long long)st[k].height);
+		trial_fact(t, k, "state_hash", "%s", hex);
+		if (ref < 0) {
+			ref = k;
+			continue;
+		}
+		if (st[k].height == st[ref].height &&
+		    memcmp(st[k].state_hash, st[ref].state_hash, 32) != 0) {
+			dn_hex(st[ref].state_hash, 32, hex2);
+			trial_event(t, k, "state_mismatch", "height %llu: "
+			    "node %d has %.16s, node %d has %.16s",
+			    (unsigned long long)st[k].height, ref, hex2, k, hex);
+			trial_fail(t, "nodes %d and %d disagree on the state at "
+			    "height %llu", ref, k,
+			    (unsigned long long)st[k].height);
+		}
+	}
+	free(st);
+	free(ok);
+	free(ask);
+}

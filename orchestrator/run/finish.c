@@ -1,0 +1,286 @@
+/*
+ * finish.c: the end of one trial: stop the load, run the end checks, stop
+ * the nodes and the collector, record the run's facts and outcome, and
+ * print its summary.
+ *
+ * Not here: the checks themselves (endcheck.c).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trial/collector.h"
+#include "trial/loadgen.h"
+#include "provider/provider.h"
+#include "run/runner-internal.h"
+#include "store.h"
+#include "xalloc.h"
+
+#define DEFAULT_GRACE_MS	5000
+
+/* V with %.1f (SUFFIX " M") or %.0f into BUF, or "n/a" unless HAVE. */
+static void
+put_num(char *buf, int have, double v, const char *suffix)
+{
+	if (!have)
+		snprintf(buf, 32, "n/a");
+	else if (suffix[0] != '\0')
+		snprintf(buf, 32, "%.1f%s", v, suffix);
+	else
+		snprintf(buf, 32, "%.0f", v);
+}
+
+/*
+ * A foreign trial's named metrics (its scenario's log extractors and
+ * Prometheus names outside the table): one row each, the last value per
+ * node, "n/a" where a node sent none.
+ */
+static void
+print_named(struct trial *t, FILE *f)
+{
+	size_t	j, w = 10;
+	int	k;
+
+	if (t->nncols == 0)
+		return;
+	for (j = 0; j < t->nncols; j++)
+		if (strlen(t->ncols[j]) > w)
+			w = strlen(t->ncols[j]);
+	fprintf(f, "  %-*s", (int)w, "last value");
+	for (k = 0; k < t->nnodes; k++)
+		fprintf(f, " %10d", k);
+	fprintf(f, "\n");
+	pthread_mutex_lock(&t->mu);
+	for (j = 0; j < t->nncols; j++) {
+		fprintf(f, "  %-*s", (int)w, t->ncols[j]);
+		for (k = 0; k < t->nnodes; k++) {
+			const struct trial_node *n = &t->nodes[k];
+
+			if (n->nlast != NULL && (n->nhave >> j & 1))
+				fprintf(f, " %10.6g", n->nlast[j]);
+			else
+				fprintf(f, " %10s", "n/a");
+		}
+		fprintf(f, "\n");
+	}
+	pthread_mutex_unlock(&t->mu);
+}
+
+static void
+print_summary(struct trial *t, const struct runner_opts *o)
+{
+	struct loadgen_stats	 st = { 0 };
+	FILE			*f = o->out != NULL ? o->out : stdout;
+	int			 k;
+
+	if (t->failed)
+		fprintf(stderr, "devnet: run %lld (%s) failed: %s\n",
+		    (long long)t->run_id, t->var->name,
+		    t->fail_reason ? t->fail_reason : "?");
+	if (o->quiet)
+		return;
+	fprintf(f, "run %lld: %s, trial %d/%zu, %s", (long long)t->run_id,
+	    t->var->name, t->pt.index + 1, t->ntrials,
+	    runner_sig_count ? "interrupted" : t->failed ? "FAILED" : "ok");
+	fprintf(f, "\n");
+	if (t->lg != NULL && t->load != NULL) {
+		loadgen_stats(t->lg, &st);
+		fprintf(f, "  load: %lld submitted, %lld included, %lld failed, "
+		    "%lld pending, %lld not sent; achieved %.2f tx/s of %.2f\n",
+		    (long long)st.submitted, (long long)t->tx_included,
+		    (long long)t->tx_failed, (long long)(st.submitted -
+		    st.send_errors - t->tx_included - t->tx_failed),
+		    (long long)st.send_errors, st.elapsed_s > 0 ?
+		    (double)(st.submitted - st.send_errors) / st.elapsed_s : 0,
+		    st.target_tps);
+	}
+	fprintf(f, "  %-4s %10s %10s %10s %8s %8s %7s", "node", "max RSS",
+	    "avg RSS", "allocs/s", "max lag", "height", "lost");
+	if (t->foreign)
+		fprintf(f, " %8s", "cpu");
+	fprintf(f, "\n");
+	for (k = 0; k < t->nnodes; k++) {
+		struct trial_node	*n = &t->nodes[k];
+		double			 dt = (double)(n->last_t - n->first_t) /
+					    1000.0;
+		char			 c[4][32];
+
+		/* What a foreign node's probe could not see is "n/a",
+		 * never 0 (protocol 3, docs/probe.md). */
+		put_num(c[0], n->rss_n > 0, n->rss_max / 1048576.0, " M");
+		put_num(c[1], n->rss_n > 0, n->rss_n ? n->rss_sum /
+		    (double)n->rss_n / 1048576.0 : 0, " M");
+		put_num(c[2], (n->have_firsts >> DN_M_ALLOCS & 1) && dt > 0,
+		    dt > 0 ? (n->last[DN_M_ALLOCS] - n->first[DN_M_ALLOCS]) /
+		    dt : 0, "");
+		put_num(c[3], n->lag_n > 0, n->lag_max, "");
+		fprintf(f, "  %-4d %10s %10s %10s %8s ", k, c[0], c[1], c[2],
+		    c[3]);
+		if (n->have_last >> DN_M_HEIGHT & 1)
+			fprintf(f, "%8.0f", n->last[DN_M_HEIGHT]);
+		else
+			fprintf(f, "%8s", "n/a");
+		fprintf(f, " %7lld", (long long)n->lost);
+		if (t->foreign) {
+			/* cores used after warmup, from the probe's /proc
+			 * tree of the command */
+			uint64_t cpu = (1ull << DN_M_CPU_USER_S) |
+			    (1ull << DN_M_CPU_SYS_S);
+
+			if ((n->have_firsts & cpu) == cpu && dt > 0)
+				snprintf(c[0], sizeof(c[0]), "%.2f", (n->last[
+				    DN_M_CPU_USER_S] + n->last[DN_M_CPU_SYS_S] -
+				    n->first[DN_M_CPU_USER_S] - n->first[
+				    DN_M_CPU_SYS_S]) / dt);
+			else
+				snprintf(c[0], sizeof(c[0]), "n/a");
+			fprintf(f, " %8s", c[0]);
+		}
+		fprintf(f, "%s\n", n->crashed ? "  crashed" : "");
+	}
+	print_named(t, f);
+	if (t->rejected > 0)
+		fprintf(f, "  %lld message(s) rejected\n", (long long)t->rejected);
+	fflush(f);
+}
+
+/* Stop the load, check, stop the nodes, record the outcome. */
+void
+trial_finish(struct trial *t, const struct runner_opts *o)
+{
+	struct loadgen_stats	 st = { 0 };
+	int64_t			 lost = 0, pending;
+	const char		*status;
+	char			*cause = NULL, *reason = NULL;
+	int			 k, killed, grace;
+
+	loadgen_disconnect(t->lg);
+	if (t->t0_ns != 0 && !t->failed && !runner_sig_count)
+		trial_check_state(t);
+	grace = foreign_grace(t, runner_sig_count > 1 ? 0 : o->grace_ms ?
+	    o->grace_ms : DEFAULT_GRACE_MS);
+	killed = provider_stop_all(t, grace);
+	provider_teardown(t);
+	if (killed > 0)
+		trial_event(t, -1, "sigkill", "%d node(s) needed SIGKILL after "
+		    "the %d ms grace period", killed, grace);
+	foreign_reap(t);
+	collector_stop(t->col, runner_sig_count > 1 ? 100 : 1000);
+	t->col = NULL;
+	for (k = 0; k < t->nnodes; k++) {
+		if (t->nodes[k].remote_clock && t->nodes[k].have_clock)
+			trial_event(t, k, "clock", "host %s: node times moved "
+			    "by %+.3f ms onto devnet's clock (the least "
+			    "receive - send over its messages: the clocks' "
+			    "difference plus the smallest delay)",
+			    t->nodes[k].addr,
+			    (double)t->nodes[k].clock_d / 1e6);
+	}
+
+	/* The facts, events and end of the run in one commit: a few pages,
+	 * not a few per fact (what the reserve of a full disk must hold). */
+	pthread_mutex_lock(t->store_mu);
+	if (dn_store_begin(t->store, &cause) != 0) {
+		free(cause);
+		cause = NULL;
+	}
+	pthread_mutex_unlock(t->store_mu);
+
+	for (k = 0; k < t->nnodes; k++) {
+		lost += t->nodes[k].lost;
+		/* SAMPLE messages the collector accepted for the trial from
+		 * node K: a test can check each one was stored, under K. */
+		trial_fact(t, k, "samples_received", "%lld",
+		    (long long)t->nodes[k].samples);
+	}
+	trial_fact(t, -1, "lost_samples", "%lld", (long long)lost);
+	trial_fact(t, -1, "rejected_msgs", "%lld", (long long)t->rejected);
+	/* devnet's own cost: collector, load generator, main loop and nng
+	 * from spawn to here (trials run concurrently share it). */
+	trial_fact(t, -1, "orchestrator_cpu_s", "%.3f",
+	    runner_self_cpu_s() - t->cpu0_s);
+	if (t->lg != NULL && t->load != NULL) {
+		double	achieved;
+
+		loadgen_stats(t->lg, &st);
+		pending = st.submitted - st.send_errors - t->tx_included -
+		    t->tx_failed;
+		achieved = st.elapsed_s > 0 ? (double)(st.submitted -
+		    st.send_errors) / st.elapsed_s : 0;
+		trial_fact(t, -1, "tx_submitted", "%lld",
+		    (long long)st.submitted);
+		trial_fact(t, -1, "tx_included", "%lld",
+		    (long long)t->tx_included);
+		trial_fact(t, -1, "tx_failed", "%lld",
+		    (long long)t->tx_failed);
+		trial_fact(t, -1, "tx_pending", "%lld", (long long)pending);
+		trial_fact(t, -1, "tx_send_errors", "%lld",
+		    (long long)st.send_errors);
+		trial_fact(t, -1, "tx_duplicates", "%lld",
+		    (long long)t->tx_duplicates);
+		trial_fact(t, -1, "achieved_tps", "%.3f", achieved);
+		trial_fact(t, -1, "target_tps", "%.3f", st.target_tps);
+		/* Send lag over the whole run (the per-interval p99 is the
+		 * metric send_lag_p99_us). */
+		trial_fact(t, -1, "send_lag_p50_us", "%.1f",
+		    loadgen_lag_quantile(t->lg, 0.50));
+		trial_fact(t, -1, "send_lag_p99_us", "%.1f",
+		    loadgen_lag_quantile(t->lg, 0.99));
+		trial_fact(t, -1, "send_lag_p999_us", "%.1f",
+		    loadgen_lag_quantile(t->lg, 0.999));
+		trial_fact(t, -1, "send_lag_max_us", "%.1f",
+		    loadgen_lag_quantile(t->lg, 1.0));
+		/* How it waited: sleep or spin, at a real-time priority or
+		 * not (docs/benchmarks.md, "Load generator wait"). */
+		trial_fact(t, -1, "loadgen_wait", "%s", st.wait);
+		trial_fact(t, -1, "loadgen_realtime", "%d", st.realtime);
+		if (t->scn->workload.realtime && !st.realtime)
+			trial_event(t, -1, "realtime_denied", "workload."
+			    "realtime: SCHED_FIFO not allowed here (root or "
+			    "CAP_SYS_NICE); the load generator ran at the "
+			    "default priority");
+		if (!runner_sig_count && st.elapsed_s > 0 &&
+		    achieved < 0.99 * st.target_tps)
+			trial_event(t, -1, "rate_missed", "achieved %.2f tx/s "
+			    "of %.2f", achieved, st.target_tps);
+		if (t->tx_duplicates > 0)
+			trial_fail(t, "%lld transaction(s) included twice",
+			    (long long)t->tx_duplicates);
+	}
+	if (t->store_failed)
+		trial_fail(t, "cannot write to the database: %s",
+		    t->store_error ? t->store_error : "?");
+	/* The store went down in this slot (runner.c released the reserve
+	 * for what follows): say so among the events too. */
+	if (t->store_down != NULL && *t->store_down)
+		trial_event(t, -1, "store_failed", "%s; samples committed "
+		    "before it are kept, later ones lost", t->fail_reason ?
+		    t->fail_reason : "cannot write to the database");
+
+	if (runner_sig_count)
+		status = "interrupted";
+	else if (t->failed)
+		status = "failed";
+	else
+		status = "ok";
+	if (t->failed)
+		reason = dn_xstrdup(t->fail_reason ? t->fail_reason : "failed");
+	else if (runner_sig_count)
+		reason = dn_xasprintf("stopped by %s",
+		    runner_sig_name(runner_sig_first));
+	else if (t->unplanned > 0)
+		reason = dn_xasprintf("%d unplanned fault(s): see events",
+		    t->unplanned);
+	pthread_mutex_lock(t->store_mu);
+	if (dn_store_run_end(t->store, t->run_id, status, reason, &cause) !=
+	    0 || dn_store_commit(t->store, &cause) != 0) {
+		fprintf(stderr, "devnet: run %lld: cannot record its end: %s\n",
+		    (long long)t->run_id, cause);
+		free(cause);
+		t->failed = 1;
+	}
+	pthread_mutex_unlock(t->store_mu);
+	free(reason);
+	print_summary(t, o);
+}

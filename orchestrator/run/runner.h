@@ -1,0 +1,69 @@
+/*
+ * runner.h: run every trial of a scenario (what `devnet run` and
+ * `devnet ab` share): plan, spawn, readiness, load, events, collection,
+ * stop, and the end-of-trial checks (same state hash on every node, every
+ * transaction accounted for exactly once).
+ */
+#ifndef DN_RUNNER_H
+#define DN_RUNNER_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#include "scenario/scenario.h"
+
+struct dn_store;
+
+struct runner_opts {
+	const char	*db_path;	/* for messages */
+	const char	*label;		/* may be NULL */
+	const char	*run_dir;	/* base dir of trial dirs */
+	int		 quiet;		/* no progress at all */
+	int		 ready_timeout_ms;	/* 0 = default */
+	int		 grace_ms;	/* SIGTERM -> SIGKILL, 0 = default */
+	FILE		*out;		/* per-run summaries, NULL = stdout */
+};
+
+struct runner_result {
+	int64_t		 group_id;
+	int64_t		*run_ids;	/* owned: free() */
+	size_t		 nruns;
+	int		 nfailed;
+	int		 signal;	/* stop signal that stopped it, or 0 */
+	int		 store_failed;	/* a write failed; plan cut short */
+};
+
+/*
+ * Block the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) in the calling
+ * (main) thread: call before any thread or nng socket exists, so that
+ * every thread inherits the mask and the runner takes the signals
+ * synchronously.
+ */
+void	 runner_block_signals(void);
+/*
+ * After runner_run, when nothing takes the stop signals any more: from
+ * here one of them (or one that came since the last trial stopped
+ * waiting) prints a line and exits 128 + its number at once.  Main
+ * thread, once the other threads are gone.
+ */
+void	 runner_unblock_signals(void);
+
+/*
+ * Run every trial of SCN's plan, storing into STORE.  Prints progress and
+ * summaries to stderr/stdout unless quiet.  Returns 0 when every trial
+ * ran (look at RES for failures and the interrupting signal), -1 with
+ * *CAUSE when nothing could be started.
+ */
+int	 runner_run(struct scenario *scn, struct dn_store *store,
+	    const struct runner_opts *o, struct runner_result *res,
+	    char **cause);
+
+/* devnet-probe beside the devnet executable (foreign nodes). */
+const char *runner_probe_path(void);
+
+/* The exit status a command should return for RES: 128 + the signal
+ * that stopped it, else 1 when a trial failed, else 0. */
+int	 runner_exit_status(const struct runner_result *res);
+
+#endif

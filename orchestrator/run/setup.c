@@ -1,0 +1,285 @@
+/*
+ * setup.c: lay out and start one trial: its run row, trial dir, socket
+ * dir, token, node command lines and endpoints (trial_prepare); then its
+ * collector, its nodes and its load generator's sockets (trial_start);
+ * and free it all at the end (trial_release).
+ *
+ * Not here: waiting for readiness and watching the nodes (watch.c),
+ * stopping them and recording the outcome (finish.c).
+ */
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trial/collector.h"
+#include "trial/loadgen.h"
+#include "provider/provider.h"
+#include "run/runner-internal.h"
+#include "store.h"
+#include "clock.h"
+#include "mkdirs.h"
+#include "sha256.h"
+#include "xalloc.h"
+
+char *
+trial_node_url(const struct trial *t, int k, int ctl)
+{
+	if (t->scn->network.tcp_base_port > 0)
+		return (dn_xasprintf("tcp://%s:%d", t->nodes[k].addr,
+		    t->scn->network.tcp_base_port + 2 * k + (ctl ? 1 : 0)));
+	return (dn_xasprintf("ipc://%s/n%d.%s", t->net_dir, k,
+	    ctl ? "ctl" : "in"));
+}
+
+static uint64_t
+new_token(void)
+{
+	uint64_t	v = 0;
+
+	while (v == 0) {
+		if (getrandom(&v, sizeof(v), 0) != sizeof(v))
+			v = dn_now_ns() ^ ((uint64_t)getpid() << 32);
+	}
+	return (v);
+}
+
+/* User + system CPU seconds of this process, nodes (children) excluded. */
+double
+runner_self_cpu_s(void)
+{
+	struct rusage	ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return (0);
+	return ((double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+}
+
+void
+trial_release(struct trial *t)
+{
+	int	i, j;
+
+	loadgen_free(t->lg);
+	t->lg = NULL;
+	for (i = 0; i < t->nnodes && t->nodes != NULL; i++) {
+		struct trial_node	*n = &t->nodes[i];
+
+		plan_argv_free(n->argv);
+		plan_argv_free(n->env);
+		free(n->out_path);
+		free(n->log_path);
+		free(n->cmdline);
+		free(n->in_url);
+		free(n->addr);
+		free(n->nlast);
+	}
+	if (t->own_net_dir && t->net_dir != NULL) {
+		for (i = 0; i < t->nnodes; i++) {
+			for (j = 0; j < 2; j++) {
+				char *p = dn_xasprintf("%s/n%d.%s", t->net_dir,
+				    i, j ? "ctl" : "in");
+				unlink(p);
+				free(p);
+			}
+		}
+		{
+			char *p = dn_xasprintf("%s/collector", t->net_dir);
+			unlink(p);
+			free(p);
+		}
+		rmdir(t->net_dir);
+	}
+	free(t->nodes);
+	free(t->run_dir);
+	free(t->net_dir);
+	free(t->metrics_url);
+	free(t->fail_reason);
+	free(t->store_error);
+	foreign_lag_free(t->flag);
+	pthread_mutex_destroy(&t->mu);
+}
+
+/* Lay out the trial: dirs, token, run row, node command lines.  Nothing
+ * is started. */
+int
+trial_prepare(struct trial *t, const struct runner_opts *o,
+    int64_t group_id, char **cause)
+{
+	const struct scenario	*scn = t->scn;
+	struct dn_run_info	 ri;
+	struct plan_endpoints	 ep;
+	const char		*binary = plan_binary(scn, t->var);
+	char			 sha[65] = "", base[PATH_MAX], *dir;
+	const char		**hosts;
+	int			 i, rv;
+
+	t->nnodes = scn->network.nodes;
+	t->token = new_token();
+	pthread_mutex_init(&t->mu, NULL);
+	atomic_init(&t->t0_ns, 0);
+	if (dn_sha256_file(binary, sha) != 0) {
+		*cause = dn_xasprintf("cannot read node binary '%s': %s",
+		    binary, strerror(errno));
+		return (-1);
+	}
+	if (dn_mkdir_p(o->run_dir, 0755) != 0 ||
+	    realpath(o->run_dir, base) == NULL) {
+		*cause = dn_xasprintf("cannot create run directory '%s': %s "
+		    "(use --run-dir)", o->run_dir, strerror(errno));
+		return (-1);
+	}
+
+	memset(&ri, 0, sizeof(ri));
+	ri.group_id = group_id;
+	ri.scenario_name = scn->name;
+	ri.scenario_path = scn->path;
+	ri.scenario_yaml = scn->text;
+	ri.variant = t->var->name;
+	ri.trial = t->pt.index;
+	ri.repeat = t->pt.repeat;
+	ri.label = o->label;
+	ri.binary = binary;
+	ri.binary_sha256 = sha;
+	ri.git_describe = t->var->git_describe;
+	ri.git_commit = t->var->git_commit;
+	ri.nodes = t->nnodes;
+	ri.tps = scn->workload.kind == SCN_WL_TRANSFER ||
+	    scn->workload.kind == SCN_WL_HTTP ? scn->workload.tps : 0;
+	ri.duration_ms = scn->duration_ms;
+	ri.warmup_ms = scn->warmup_ms;
+	ri.sample_interval_ms = scn->sample_interval_ms;
+	ri.token = t->token;
+	/* The run id names the trial dir, so insert first, then fix the
+	 * dir in (run_dir is informational). */
+	ri.run_dir = base;
+	pthread_mutex_lock(t->store_mu);
+	rv = dn_store_run_begin(t->store, &ri, &t->run_id, cause);
+	if (rv == 0)
+		rv = dn_store_commit(t->store, cause);
+	pthread_mutex_unlock(t->store_mu);
+	if (rv != 0)
+		return (-1);
+
+	for (i = 0;; i++) {
+		dir = i == 0 ? dn_xasprintf("%s/%lld-%s", base,
+		    (long long)t->run_id, t->var->name) :
+		    dn_xasprintf("%s/%lld-%s.%d", base, (long long)t->run_id,
+		    t->var->name, i);
+		if (mkdir(dir, 0700) == 0)
+			break;
+		if (errno != EEXIST || i > 100) {
+			*cause = dn_xasprintf("cannot create '%s': %s", dir,
+			    strerror(errno));
+			free(dir);
+			return (-1);
+		}
+		free(dir);
+	}
+	t->run_dir = dir;
+	/* ipc paths must fit in 107 bytes: "/n255.ctl" is the longest. */
+	if (strlen(dir) + 16 < 100) {
+		t->net_dir = dn_xstrdup(dir);
+	} else {
+		char	tmpl[] = "/tmp/dn-XXXXXX";
+
+		if (mkdtemp(tmpl) == NULL) {
+			*cause = dn_xasprintf("cannot create a socket dir in "
+			    "/tmp: %s", strerror(errno));
+			return (-1);
+		}
+		t->net_dir = dn_xstrdup(tmpl);
+		t->own_net_dir = 1;
+	}
+	/* swarm: on the advertise address, where every host reaches it */
+	if (scn->network.tcp_base_port > 0)
+		t->metrics_url = dn_xasprintf("tcp://%s:%d",
+		    provider_listen_addr(scn),
+		    scn->network.tcp_base_port + 2 * t->nnodes);
+	else
+		t->metrics_url = dn_xasprintf("ipc://%s/collector", t->net_dir);
+
+	memset(&ep, 0, sizeof(ep));
+	ep.run_dir = t->run_dir;
+	ep.net_dir = t->net_dir;
+	ep.metrics_url = t->metrics_url;
+	ep.token = t->token;
+	ep.tcp_base_port = scn->network.tcp_base_port;
+	foreign_prepare(t, o, &ep);
+	t->nodes = dn_xcalloc((size_t)t->nnodes, sizeof(*t->nodes));
+	/* where each node's host is reached: --peer-hosts, and our URLs */
+	hosts = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*hosts));
+	for (i = 0; i < t->nnodes; i++) {
+		t->nodes[i].addr = dn_xstrdup(provider_node_addr(scn, i));
+		hosts[i] = t->nodes[i].addr;
+		/* on another host: another clock (collector.c) */
+		t->nodes[i].remote_clock = strcmp(hosts[i], "127.0.0.1") !=
+		    0 && strcmp(hosts[i], provider_listen_addr(scn)) != 0;
+	}
+	ep.hosts = hosts;
+	for (i = 0; i < t->nnodes; i++) {
+		struct trial_node	*n = &t->nodes[i];
+
+		atomic_init(&n->up, 0);
+		if (plan_node_argv(scn, t->var, i, &ep, &n->argv, &n->env,
+		    cause) != 0) {
+			free(hosts);
+			return (-1);
+		}
+		n->out_path = dn_xasprintf("%s/node-%d.out", t->run_dir, i);
+		n->log_path = dn_xasprintf("%s/node-%d.log", t->run_dir, i);
+		n->cmdline = plan_quote_argv(n->argv);
+		n->in_url = trial_node_url(t, i, 0);
+		/* the node's base port for workload templates: devnet-node's
+		 * inbound port with tcp (foreign nodes: plan_node_port) */
+		if (plan_is_foreign(t->var))
+			n->port = plan_node_port(t->scn, t->var, i);
+		else if (t->scn->network.tcp_base_port > 0)
+			n->port = t->scn->network.tcp_base_port + 2 * i;
+	}
+	free(hosts);
+	foreign_columns(t);
+	return (0);
+}
+
+/* Start the collector, the nodes and (transfer) the load generator's
+ * sockets. */
+int
+trial_start(struct trial *t, char **cause)
+{
+	const char	*binary = plan_binary(t->scn, t->var);
+	char		 sha[65] = "";
+	int		 i, rv = 0;
+
+	t->spawn_ns = dn_now_ns();
+	t->cpu0_s = runner_self_cpu_s();
+	if (foreign_start(t, cause) != 0 ||
+	    collector_start(t, &t->col, cause) != 0)
+		return (-1);
+	dn_sha256_file(binary, sha);
+	for (i = 0; i < t->nnodes; i++) {
+		struct trial_node	*n = &t->nodes[i];
+
+		if (provider_start(t, i, cause) != 0)
+			return (-1);
+		pthread_mutex_lock(t->store_mu);
+		rv = dn_store_node_add(t->store, t->run_id, i, n->proc.pid,
+		    binary, sha, n->cmdline, cause);
+		pthread_mutex_unlock(t->store_mu);
+		if (rv != 0)
+			return (-1);
+	}
+	if ((t->scn->workload.kind == SCN_WL_TRANSFER ||
+	    t->scn->workload.kind == SCN_WL_HTTP ||
+	    t->scn->workload.kind == SCN_WL_COMMAND) &&
+	    loadgen_create(t, &t->lg, cause) != 0)
+		return (-1);
+	return (0);
+}

@@ -1,0 +1,329 @@
+/*
+ * watch.c: the runner's eyes on the nodes of a running trial: waiting
+ * until every node said HELLO, firing the scenario's events (kill, term,
+ * stop, cont, restart) when due, and noticing crashes, stalls, recoveries
+ * and rejoins once per tick.
+ *
+ * Not here: starting the nodes (setup.c), stopping them (finish.c).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "provider/provider.h"
+#include "run/runner-internal.h"
+#include "clock.h"
+#include "xalloc.h"
+
+static const char *
+action_name(enum scn_action a)
+{
+	static const char *names[] = { "kill", "term", "stop", "cont",
+		"restart" };
+
+	return (names[a]);
+}
+
+/* The lines of OUT not already in LOG, newline-joined, or NULL: a node's
+ * DN-NODE-ERROR goes to its log and to stderr (node-K.out) alike. */
+static char *
+lines_not_in(const char *out, const char *log)
+{
+	const char	*p, *nl;
+	char		*line, *acc = NULL, *tmp;
+
+	for (p = out; p != NULL && *p != '\0'; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		line = dn_xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+		if (*line != '\0' && (log == NULL || strstr(log, line) == NULL)) {
+			tmp = dn_xasprintf("%s%s%s", acc ? acc : "",
+			    acc ? "\n" : "", line);
+			free(acc);
+			acc = tmp;
+		}
+		free(line);
+	}
+	return (acc);
+}
+
+/* "node K (ARGV0) exited before it was ready (exit 1); last lines of its
+ * output:" and the last lines of its log, then those of node-K.out that
+ * the log does not already hold. */
+char *
+trial_post_mortem(struct trial *t, int k, const char *what)
+{
+	struct trial_node	*n = &t->nodes[k];
+	char			 st[64], *out, *tail, *tail2, *msg;
+
+	out = spawn_tail(n->out_path, 5);
+	tail2 = spawn_tail(n->log_path, 5);
+	tail = out != NULL ? lines_not_in(out, tail2) : NULL;
+	free(out);
+	/* A foreign node is named by its command, not by its probe. */
+	msg = dn_xasprintf("node %d (%s) %s%s%s%s%s%s%s%s", k, t->foreign ?
+	    t->var->node.command[0] : n->argv[0], what,
+	    n->proc.exited ? " (" : "", n->proc.exited ?
+	    spawn_status_str(n->proc.status, st, sizeof(st)) : "",
+	    n->proc.exited ? ")" : "",
+	    tail || tail2 ? "; last lines of its output:\n" : "",
+	    tail2 ? tail2 : "", tail && tail2 ? "\n" : "", tail ? tail : "");
+	free(tail);
+	free(tail2);
+	return (msg);
+}
+
+/* Wait for a HELLO from every node of every trial.  0 when all are
+ * ready; -1 when a trial failed (reason in the trial) or on a signal. */
+int
+runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
+{
+	uint64_t	deadline = dn_now_ns() + (uint64_t)timeout_ms * 1000000u;
+	int		i, k, ready, rv;
+
+	for (;;) {
+		ready = 1;
+		for (i = 0; i < nt; i++) {
+			struct trial	*t = ts[i];
+
+			for (k = 0; k < t->nnodes; k++) {
+				int	hello;
+
+				pthread_mutex_lock(&t->mu);
+				hello = t->nodes[k].hello;
+				pthread_mutex_unlock(&t->mu);
+				if (provider_poll(t, k)) {
+					char *m;
+
+					rv = foreign_ready_exit(t, k);
+					if (rv > 0)
+						continue;
+					if (rv < 0)
+						return (-1);
+					m = trial_post_mortem(t, k,
+					    "exited before it was ready");
+					trial_fail(t, "%s", m);
+					free(m);
+					return (-1);
+				}
+				if (hello == 0)
+					ready = 0;
+			}
+		}
+		if (ready)
+			return (0);
+		if (runner_sig_count > 0)
+			return (-1);
+		if (dn_now_ns() >= deadline) {
+			for (i = 0; i < nt; i++) {
+				for (k = 0; k < ts[i]->nnodes; k++) {
+					char	*m, what[64];
+
+					if (ts[i]->nodes[k].hello)
+						continue;
+					snprintf(what, sizeof(what), "was not "
+					    "ready after %.1f s (see "
+					    "--ready-timeout)",
+					    timeout_ms / 1000.0);
+					m = trial_post_mortem(ts[i], k, what);
+					trial_fail(ts[i], "%s", m);
+					free(m);
+					break;
+				}
+			}
+			return (-1);
+		}
+		runner_tick(TICK_MS);
+	}
+}
+
+/* Highest height among the nodes other than K that are up (-1 if none). */
+static double
+others_height(struct trial *t, int k)
+{
+	double	best = -1;
+	int	i;
+
+	for (i = 0; i < t->nnodes; i++) {
+		if (i == k || t->nodes[i].down || t->nodes[i].proc.exited)
+			continue;
+		if (t->nodes[i].last[DN_M_HEIGHT] > best)
+			best = t->nodes[i].last[DN_M_HEIGHT];
+	}
+	return (best);
+}
+
+static void
+fire_event(struct trial *t, const struct scn_event *ev)
+{
+	struct trial_node	*n = &t->nodes[ev->node];
+	char			*cause = NULL;
+	int			 alive = !provider_poll(t, ev->node);
+
+	switch (ev->action) {
+	case SCN_EV_KILL:
+	case SCN_EV_TERM:
+		if (!alive) {
+			trial_event(t, ev->node, action_name(ev->action),
+			    "node was not running");
+			return;
+		}
+		n->down = 1;
+		atomic_store(&n->up, 0);
+		provider_signal(t, ev->node, ev->action == SCN_EV_KILL ?
+		    SIGKILL : SIGTERM);
+		trial_event(t, ev->node, action_name(ev->action), "pid %d",
+		    (int)n->proc.pid);
+		break;
+	case SCN_EV_STOP:
+	case SCN_EV_CONT:
+		if (!alive) {
+			trial_event(t, ev->node, action_name(ev->action),
+			    "node was not running");
+			return;
+		}
+		n->stopped = ev->action == SCN_EV_STOP;
+		atomic_store(&n->up, !n->stopped);
+		if (foreign_pause(t, ev->node, n->stopped))
+			break;
+		provider_signal(t, ev->node, n->stopped ? SIGSTOP : SIGCONT);
+		trial_event(t, ev->node, action_name(ev->action), "pid %d",
+		    (int)n->proc.pid);
+		if (!n->stopped)
+			n->restart_ns = dn_now_ns();	/* until it rejoins */
+		break;
+	case SCN_EV_RESTART:
+		atomic_store(&n->up, 0);
+		if (alive) {
+			provider_signal(t, ev->node, SIGKILL);
+			while (!provider_poll(t, ev->node))
+				runner_tick(1);
+		}
+		pthread_mutex_lock(&t->mu);
+		n->hello = 0;
+		pthread_mutex_unlock(&t->mu);
+		if (provider_start(t, ev->node, &cause) != 0) {
+			trial_event(t, ev->node, "restart", "failed: %s", cause);
+			free(cause);
+			n->down = 1;
+			return;
+		}
+		trial_event(t, ev->node, "restart", "%s; new pid %d",
+		    alive ? "killed the running node" : "node was down",
+		    (int)n->proc.pid);
+		n->down = 0;
+		n->stopped = 0;
+		n->hstall_ns = 0;
+		n->watch_h_ns = 0;
+		n->crashed = 0;
+		n->restart_ns = dn_now_ns();
+		break;
+	}
+}
+
+/* Look at every node once: exits, stalls, rejoins; fire due events. */
+void
+trial_watch(struct trial *t, char *fired)
+{
+	const struct scenario	*scn = t->scn;
+	uint64_t		 now = dn_now_ns();
+	int64_t			 tm = trial_t_ms(t, now);
+	uint64_t		 stall_ns;
+	size_t			 e;
+	int			 k;
+
+	stall_ns = (uint64_t)(3 * scn->sample_interval_ms + 1000) * 1000000u;
+	for (e = 0; e < scn->nevents; e++) {
+		const struct scn_event	*ev = &scn->events[e];
+
+		if (fired[e] || tm < ev->at_ms)
+			continue;
+		fired[e] = 1;
+		if (ev->variant != NULL && strcmp(ev->variant,
+		    t->var->name) != 0)
+			continue;
+		fire_event(t, ev);
+	}
+	for (k = 0; k < t->nnodes; k++) {
+		struct trial_node	*n = &t->nodes[k];
+		char			 st[64];
+		uint64_t		 last;
+		int			 hello, have_h;
+		double			 h, best;
+
+		if (!n->proc.exited && provider_poll(t, k)) {
+			if (foreign_exited(t, k))
+				continue;
+			atomic_store(&n->up, 0);
+			spawn_status_str(n->proc.status, st, sizeof(st));
+			if (n->down) {
+				trial_event(t, k, "exit", "%s (planned)", st);
+			} else {
+				char	*m = trial_post_mortem(t, k, "exited");
+
+				n->crashed = 1;
+				n->down = 1;
+				t->unplanned++;
+				trial_event(t, k, "crash", "%s", st);
+				if (!runner_sig_count) {
+					if (runner_progress_tty)
+						fputc('\n', stderr);
+					fprintf(stderr, "devnet: run %lld: %s\n",
+					    (long long)t->run_id, m);
+				}
+				free(m);
+			}
+			continue;
+		}
+		if (n->proc.exited)
+			continue;
+		pthread_mutex_lock(&t->mu);
+		last = n->last_msg_ns;
+		hello = n->hello;
+		h = n->last[DN_M_HEIGHT];
+		have_h = n->have_last >> DN_M_HEIGHT & 1;
+		pthread_mutex_unlock(&t->mu);
+		/* The collector may have stamped a sample after NOW. */
+		if (last > now)
+			last = now;
+		if (foreign_pause_watch(t, k, now, last, stall_ns, have_h, h)) {
+			/* a paused foreign node: its height says (foreign.c) */
+		} else if (!n->stalled && !n->stopped && last != 0 &&
+		    now - last > stall_ns) {
+			n->stalled = 1;
+			if (!n->stopped)
+				t->unplanned++;
+			trial_event(t, k, "stalled", "no sample for %.1f s",
+			    (double)(now - last) / 1e9);
+		} else if (n->stopped && !n->stalled && last != 0 &&
+		    now - last > stall_ns) {
+			n->stalled = 1;
+			trial_event(t, k, "stalled", "no sample for %.1f s "
+			    "(paused by an event)", (double)(now - last) / 1e9);
+		} else if (n->stalled && now - last < stall_ns) {
+			n->stalled = 0;
+			if (n->restart_ns == 0)
+				n->restart_ns = now;
+			trial_event(t, k, "recovered", "samples again");
+		}
+		/* A restarted or resumed node has rejoined once it is as
+		 * high as the others. */
+		if (n->restart_ns != 0 && hello > 0 && !n->stalled) {
+			if (!n->stopped)
+				atomic_store(&n->up, 1);
+			pthread_mutex_lock(&t->mu);
+			best = others_height(t, k);
+			pthread_mutex_unlock(&t->mu);
+			if (last > n->restart_ns && h >= best && best >= 0) {
+				trial_event(t, k, "rejoined", "at height %.0f, "
+				    "%.0f ms after it came back", h,
+				    (double)(now - n->restart_ns) / 1e6);
+				n->restart_ns = 0;
+			}
+		}
+	}
+	foreign_watch(t);
+	if (t->store_failed && !t->failed)
+		trial_fail(t, "cannot write to the database: %s",
+		    t->store_error ? t->store_error : "?");
+}

@@ -1,0 +1,73 @@
+/*
+ * scenario-events.c: the events: section, a list of {at, action, node,
+ * variant} (kill, term, stop, cont or restart a node at a time in a
+ * trial).  Not here: carrying them out (runner.c).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario/scenario-internal.h"
+#include "xalloc.h"
+
+#define SCN_MAX_EVENTS	10000
+
+static const char *const event_keys[] = { "at", "action", "node", "variant",
+	NULL };
+static const char *const action_names[] = { "kill", "term", "stop", "cont",
+	"restart", NULL };
+
+int
+scn_load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
+{
+	size_t	i, j;
+	int	a;
+
+	if (n->type != Y_SEQ)
+		return (scn_fail(c, n, "events must be a list of {at, action, "
+		    "node}, not a %s", ynode_type_name(n)));
+	if (n->nkids > SCN_MAX_EVENTS)
+		return (scn_fail(c, n->kids[SCN_MAX_EVENTS], "more than %d "
+		    "events; split the scenario", SCN_MAX_EVENTS));
+	s->events = dn_xcalloc(n->nkids ? n->nkids : 1, sizeof(*s->events));
+	for (i = 0; i < n->nkids; i++) {
+		const struct ynode *e = n->kids[i], *v;
+		struct scn_event   *ev = &s->events[s->nevents++];
+
+		if (scn_check_map(c, e, "events[]", event_keys) != 0)
+			return (-1);
+		if (ymap_get(e, "at") == NULL ||
+		    ymap_get(e, "action") == NULL ||
+		    ymap_get(e, "node") == NULL)
+			return (scn_fail(c, e, "an event needs 'at', 'action' "
+			    "and 'node', e.g. {at: 30s, action: kill, "
+			    "node: 1}"));
+		v = ymap_get(e, "at");
+		if (scn_get_duration(c, v, "events[].at", 0, 30 * DAY_MS,
+		    &ev->at_ms) != 0)
+			return (-1);
+		if (ev->at_ms >= s->duration_ms)
+			return (scn_fail(c, v, "event at '%s' is not before "
+			    "the end of the run (duration %" PRId64 " ms); "
+			    "move it earlier", v->value, s->duration_ms));
+		if (scn_get_enum(c, ymap_get(e, "action"), "events[].action",
+		    action_names, &a) != 0)
+			return (-1);
+		ev->action = (enum scn_action)a;
+		if (scn_get_int32(c, ymap_get(e, "node"), "events[].node", 0,
+		    s->network.nodes - 1, &ev->node) != 0)
+			return (-1);
+		if ((v = ymap_get(e, "variant")) == NULL)
+			continue;
+		if (scn_want_scalar(c, v, "events[].variant") != 0)
+			return (-1);
+		for (j = 0; j < s->nvariants; j++)
+			if (strcmp(s->variants[j].name, v->value) == 0)
+				break;
+		if (j == s->nvariants)
+			return (scn_fail(c, v, "event names variant '%s', "
+			    "which is not in variants", v->value));
+		ev->variant = dn_xstrdup(v->value);
+	}
+	return (0);
+}

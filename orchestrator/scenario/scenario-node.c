@@ -1,0 +1,778 @@
+/*
+ * scenario-node.c: the node: section, at the top level and per variant (a
+ * variant's keys replace the top level's, key by key): which program a
+ * node runs and how devnet starts, watches, stops and measures it.  The
+ * default kind is devnet-node; `command:` makes every node of the variant
+ * a foreign node run by devnet-probe (docs/foreign-nodes.md).
+ *
+ * Also the placeholders of the templates ({index}, {port+1}, {peers}, ...):
+ * checked here at load time, with an unknown one an error at FILE:LINE:COL,
+ * and expanded per node by plan_expand (the one expander, used by plan.c
+ * and plan-foreign.c).  Not here: the probe's command line
+ * (plan-foreign.c), running it (foreign.c).
+ */
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "metric-table.h"
+#include "protocol.h"
+#include "scenario/scenario-internal.h"
+#include "xalloc.h"
+
+#define DEFAULT_PORT_BASE	20000
+#define DEFAULT_PORTS		10
+#define DEFAULT_GRACE_MS	5000
+
+static const char *const node_keys[] = { "kind", "command", "env", "cwd",
+	"port_base", "ports_per_node", "peer", "ready", "stop", "exit",
+	"count_allocs", "log_limit", "metrics", NULL };
+static const char *const kind_names[] = { "devnet-node", "command", NULL };
+static const char *const ready_keys[] = { "tcp", "http", "log", "delay",
+	NULL };
+static const char *const stop_keys[] = { "signal", "grace", NULL };
+static const char *const exit_names[] = { "crash", "expected", NULL };
+static const char *const metrics_keys[] = { "log", "prometheus", NULL };
+static const char *const logm_keys[] = { "regex", "better", NULL };
+static const char *const better_names[] = { "higher", "lower", "neutral",
+	NULL };
+static const char *const prom_keys[] = { "url", "map", "keep", NULL };
+
+/* --- placeholders ------------------------------------------------------- */
+
+/*
+ * One placeholder at S (just past '{') up to '}': its kind and, for
+ * {port+N}, N.  Returns the length of the name, or 0 if unknown.
+ */
+enum ph { PH_INDEX, PH_NODES, PH_DIR, PH_RUN_DIR, PH_PORT, PH_PEERS,
+	PH_NONE };
+
+static enum ph
+placeholder(const char *s, size_t len, long *off)
+{
+	static const char *const names[] = { "index", "nodes", "dir",
+		"run_dir", "port", "peers" };
+	char	*end;
+	size_t	 i;
+
+	*off = 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && strncmp(s, names[i], len) == 0)
+			return ((enum ph)i);
+	if (len > 5 && strncmp(s, "port+", 5) == 0 &&
+	    isdigit((unsigned char)s[5])) {
+		errno = 0;
+		*off = strtol(s + 5, &end, 10);
+		if (errno == 0 && end == s + len && *off < 65536)
+			return (PH_PORT);
+	}
+	return (PH_NONE);
+}
+
+/* Check template N (a scalar): placeholders known, {peers} only where
+ * PEERS allows, {port+N} below PORTS.  Braces are written {{ and }}. */
+static int
+check_tmpl(struct ctx *c, const struct ynode *n, const char *what,
+    int peers, int ports)
+{
+	const char	*s = n->value, *e;
+	long		 off;
+	enum ph		 ph;
+
+	while ((s = strpbrk(s, "{}")) != NULL) {
+		if (s[0] == s[1]) {
+			s += 2;
+			continue;
+		}
+		if (*s == '}' || (e = strchr(s, '}')) == NULL)
+			return (scn_fail(c, n, "%s: unbalanced '%c' in '%s' "
+			    "(write {{ or }} for a literal brace)", what, *s,
+			    n->value));
+		ph = placeholder(s + 1, (size_t)(e - s - 1), &off);
+		if (ph == PH_NONE)
+			return (scn_fail(c, n, "%s: unknown placeholder "
+			    "'%.*s' (known: {index}, {nodes}, {dir}, "
+			    "{run_dir}, {port}, {port+N}, {peers})", what,
+			    (int)(e - s + 1), s));
+		if (ph == PH_PEERS && !peers)
+			return (scn_fail(c, n, "%s: {peers} cannot be used "
+			    "here (node.peer is what {peers} is made of)",
+			    what));
+		if (ph == PH_PORT && off >= ports)
+			return (scn_fail(c, n, "%s: {port+%ld} is beyond the "
+			    "node's %d ports (node.ports_per_node)", what, off,
+			    ports));
+		s = e + 1;
+	}
+	return (0);
+}
+
+/* The templates met while loading, checked once the merged section is
+ * known (ports_per_node may come after them, or from the top level). */
+struct tmpl {
+	const struct ynode	*n;
+	int			 peers;
+};
+
+struct nload {
+	struct tmpl	*t;
+	size_t		 nt;
+	const struct ynode *command;	/* for binary resolution */
+	const struct ynode *peer;
+};
+
+static void
+want_tmpl(struct nload *l, const struct ynode *n, int peers)
+{
+	l->t = dn_xreallocarray(l->t, l->nt + 1, sizeof(*l->t));
+	l->t[l->nt].n = n;
+	l->t[l->nt++].peers = peers;
+}
+
+/* --- the section -------------------------------------------------------- */
+
+static void
+strv_free(char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int
+get_bool(struct ctx *c, const struct ynode *n, const char *what, int *out)
+{
+	if (scn_want_scalar(c, n, what) != 0)
+		return (-1);
+	if (n->plain && (strcmp(n->value, "true") == 0 ||
+	    strcmp(n->value, "yes") == 0)) {
+		*out = 1;
+		return (0);
+	}
+	if (n->plain && (strcmp(n->value, "false") == 0 ||
+	    strcmp(n->value, "no") == 0)) {
+		*out = 0;
+		return (0);
+	}
+	return (scn_fail(c, n, "%s must be true or false (got '%s')", what,
+	    n->value));
+}
+
+/* A list of strings into *V / *N (replacing them). */
+static int
+get_list(struct ctx *c, const struct ynode *n, const char *what,
+    char ***v, size_t *nv, int min)
+{
+	size_t	i;
+
+	if (n->type != Y_SEQ || n->nkids < (size_t)min)
+		return (scn_fail(c, n, "%s must be a list of strings%s, e.g. "
+		    "[prog, --flag, '{index}'], not a %s", what, min ?
+		    " (at least one)" : "", ynode_type_name(n)));
+	strv_free(*v, *nv);
+	*v = dn_xcalloc(n->nkids + 1, sizeof(**v));
+	*nv = 0;
+	for (i = 0; i < n->nkids; i++) {
+		if (scn_get_str(c, n->kids[i], what, &(*v)[*nv]) != 0)
+			return (-1);
+		(*nv)++;
+	}
+	return (0);
+}
+
+static int
+get_signal(struct ctx *c, const struct ynode *n, int *sig)
+{
+	const char	*name;
+	int		 i;
+
+	if (scn_want_scalar(c, n, "node.stop.signal") != 0)
+		return (-1);
+	name = n->value;
+	if (strncmp(name, "SIG", 3) == 0)
+		name += 3;
+	for (i = 1; i < NSIG; i++) {
+		const char	*abbrev = sigabbrev_np(i);
+
+		if (abbrev != NULL && strcmp(abbrev, name) == 0 &&
+		    i != SIGSTOP && i != SIGCHLD) {
+			*sig = i;
+			return (0);
+		}
+	}
+	return (scn_fail(c, n, "node.stop.signal: unknown signal '%s' (e.g. "
+	    "TERM, INT, QUIT, KILL)", n->value));
+}
+
+static int
+check_regex(struct ctx *c, const struct ynode *n, const char *what,
+    int one_capture)
+{
+	regex_t	re;
+	char	err[200];
+	int	rv;
+
+	if ((rv = regcomp(&re, n->value, REG_EXTENDED)) != 0) {
+		regerror(rv, &re, err, sizeof(err));
+		return (scn_fail(c, n, "%s: bad regex '%s': %s", what,
+		    n->value, err));
+	}
+	rv = one_capture && re.re_nsub != 1;
+	if (rv)
+		scn_fail(c, n, "%s: regex '%s' has %zu capture groups; it "
+		    "needs exactly one, around the number", what, n->value,
+		    (size_t)re.re_nsub);
+	regfree(&re);
+	return (rv ? -1 : 0);
+}
+
+static int
+load_ready(struct ctx *c, const struct ynode *n, struct scn_node *o,
+    struct nload *l)
+{
+	size_t	i;
+
+	if (scn_check_map(c, n, "node.ready", ready_keys) != 0)
+		return (-1);
+	if (n->nkids == 0)
+		return (scn_fail(c, n, "node.ready needs one of tcp, http, "
+		    "log or delay"));
+	for (i = 0; i < o->nready; i++)
+		free(o->ready[i].arg);
+	free(o->ready);
+	o->ready = dn_xcalloc(n->nkids / 2, sizeof(*o->ready));
+	o->nready = 0;
+	for (i = 0; i + 1 < n->nkids; i += 2) {
+		const struct ynode	*k = n->kids[i], *v = n->kids[i + 1];
+		struct scn_ready	*r = &o->ready[o->nready++];
+		char			*w = dn_xasprintf("node.ready.%s",
+					    k->value);
+		int			 rc = 0;
+
+		if (strcmp(k->value, "delay") == 0) {
+			r->kind = SCN_READY_DELAY;
+			rc = scn_get_duration(c, v, w, 0, 3600000, &r->ms);
+		} else if (scn_get_str(c, v, w, &r->arg) != 0) {
+			rc = -1;
+		} else if (strcmp(k->value, "tcp") == 0) {
+			const char *colon = strrchr(r->arg, ':');
+
+			r->kind = SCN_READY_TCP;
+			if (colon == NULL || colon == r->arg ||
+			    colon[1] == '\0')
+				rc = scn_fail(c, v, "%s must be HOST:PORT, "
+				    "e.g. '127.0.0.1:{port}'", w);
+			else
+				want_tmpl(l, v, 0);
+		} else if (strcmp(k->value, "http") == 0) {
+			r->kind = SCN_READY_HTTP;
+			if (strncmp(r->arg, "http://", 7) != 0 &&
+			    strncmp(r->arg, "https://", 8) != 0)
+				rc = scn_fail(c, v, "%s must be an http:// "
+				    "URL", w);
+			else
+				want_tmpl(l, v, 0);
+		} else {
+			r->kind = SCN_READY_LOG;
+			rc = check_regex(c, v, w, 0);
+		}
+		free(w);
+		if (rc != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+static int
+load_logm(struct ctx *c, const struct ynode *n, struct scn_node *o)
+{
+	size_t	i, j;
+
+	if (n->type != Y_MAP || n->nkids == 0)
+		return (scn_fail(c, n, "node.metrics.log must be a mapping of "
+		    "NAME: 'regex with one capture', not a %s",
+		    ynode_type_name(n)));
+	for (i = 0; i < o->nlogm; i++) {
+		free(o->logm[i].name);
+		free(o->logm[i].regex);
+		free(o->logm[i].better);
+	}
+	free(o->logm);
+	o->logm = dn_xcalloc(n->nkids / 2, sizeof(*o->logm));
+	o->nlogm = 0;
+	for (i = 0; i + 1 < n->nkids; i += 2) {
+		const struct ynode	*k = n->kids[i], *v = n->kids[i + 1];
+		const struct ynode	*re = v, *b;
+		struct scn_log_metric	*m = &o->logm[o->nlogm++];
+		char			*w;
+		int			 id, bi, rc;
+
+		m->name = dn_xstrdup(k->value);
+		id = dn_metric_lookup(k->value);
+		if (id >= 0 && dn_metric_defs[id].source != DN_SOURCE_N)
+			return (scn_fail(c, k, "node.metrics.log: '%s' comes "
+			    "from the load generator, not a node", k->value));
+		if (id < 0 && !dn_named_name_ok(k->value))
+			return (scn_fail(c, k, "node.metrics.log: bad metric "
+			    "name '%s' (letters, digits, _ : ., not starting "
+			    "with a digit or '.')", k->value));
+		w = dn_xasprintf("node.metrics.log.%s", k->value);
+		if (v->type == Y_MAP) {
+			if (scn_check_map(c, v, w, logm_keys) != 0 ||
+			    (re = ymap_get(v, "regex")) == NULL) {
+				rc = re == NULL && c->cause == NULL ?
+				    scn_fail(c, v, "%s needs 'regex'", w) : -1;
+				free(w);
+				return (rc);
+			}
+			if ((b = ymap_get(v, "better")) != NULL) {
+				if (id >= 0) {
+					free(w);
+					return (scn_fail(c, b, "node.metrics."
+					    "log.%s: a table metric's "
+					    "direction is fixed", k->value));
+				}
+				if (scn_get_enum(c, b, "better", better_names,
+				    &bi) != 0) {
+					free(w);
+					return (-1);
+				}
+				m->better = dn_xstrdup(better_names[bi]);
+			}
+		}
+		rc = scn_get_str(c, re, w, &m->regex) != 0 ||
+		    check_regex(c, re, w, 1) != 0 ? -1 : 0;
+		free(w);
+		if (rc != 0)
+			return (-1);
+		for (j = 0; j + 1 < o->nlogm; j++)
+			if (strcmp(o->logm[j].name, m->name) == 0)
+				return (scn_fail(c, k, "node.metrics.log: "
+				    "'%s' twice", k->value));
+	}
+	return (0);
+}
+
+static int
+load_prom(struct ctx *c, const struct ynode *n, struct scn_node *o,
+    struct nload *l)
+{
+	const struct ynode	*v;
+	size_t			 i;
+
+	if (scn_check_map(c, n, "node.metrics.prometheus", prom_keys) != 0)
+		return (-1);
+	if ((v = ymap_get(n, "url")) == NULL)
+		return (scn_fail(c, n, "node.metrics.prometheus needs 'url' "
+		    "(e.g. 'http://127.0.0.1:{port}/metrics')"));
+	if (scn_get_str(c, v, "node.metrics.prometheus.url", &o->prom_url) !=
+	    0)
+		return (-1);
+	if (strncmp(o->prom_url, "http://", 7) != 0 &&
+	    strncmp(o->prom_url, "https://", 8) != 0)
+		return (scn_fail(c, v, "node.metrics.prometheus.url must be "
+		    "an http:// URL"));
+	want_tmpl(l, v, 0);
+	strv_free(o->prom_map, o->nprom_map);
+	o->prom_map = NULL;
+	o->nprom_map = 0;
+	if ((v = ymap_get(n, "map")) != NULL) {
+		if (v->type != Y_MAP)
+			return (scn_fail(c, v, "node.metrics.prometheus.map "
+			    "must be a mapping of DEVNET_NAME: "
+			    "exposition_name, not a %s", ynode_type_name(v)));
+		o->prom_map = dn_xcalloc(v->nkids / 2 + 1,
+		    sizeof(*o->prom_map));
+		for (i = 0; i + 1 < v->nkids; i += 2) {
+			const struct ynode *k = v->kids[i];
+
+			if (dn_metric_lookup(k->value) < 0 &&
+			    !dn_named_name_ok(k->value))
+				return (scn_fail(c, k, "node.metrics."
+				    "prometheus.map: bad metric name '%s'",
+				    k->value));
+			if (scn_want_scalar(c, v->kids[i + 1],
+			    "node.metrics.prometheus.map") != 0)
+				return (-1);
+			o->prom_map[o->nprom_map++] = dn_xasprintf("%s=%s",
+			    k->value, v->kids[i + 1]->value);
+		}
+	}
+	strv_free(o->prom_keep, o->nprom_keep);
+	o->prom_keep = NULL;
+	o->nprom_keep = 0;
+	if ((v = ymap_get(n, "keep")) != NULL &&
+	    get_list(c, v, "node.metrics.prometheus.keep", &o->prom_keep,
+	    &o->nprom_keep, 1) != 0)
+		return (-1);
+	for (i = 0; i < o->nprom_keep; i++)
+		if (!dn_named_name_ok(o->prom_keep[i]))
+			return (scn_fail(c, v->kids[i], "node.metrics."
+			    "prometheus.keep: '%s' cannot be stored under "
+			    "that name", o->prom_keep[i]));
+	return (0);
+}
+
+static int
+load_env(struct ctx *c, const struct ynode *n, struct scn_node *o,
+    struct nload *l)
+{
+	size_t	i;
+
+	if (n->type != Y_MAP)
+		return (scn_fail(c, n, "node.env must be a mapping of NAME: "
+		    "value, not a %s", ynode_type_name(n)));
+	strv_free(o->env, o->nenv);
+	o->env = dn_xcalloc(n->nkids / 2 + 1, sizeof(*o->env));
+	o->nenv = 0;
+	for (i = 0; i + 1 < n->nkids; i += 2) {
+		const struct ynode	*k = n->kids[i], *v = n->kids[i + 1];
+		const char		*p = k->value;
+
+		if (!(isalpha((unsigned char)*p) || *p == '_') ||
+		    strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrs"
+		    "tuvwxyz0123456789_") != strlen(p))
+			return (scn_fail(c, k, "'%s' is not a valid "
+			    "environment variable name", p));
+		if (scn_want_scalar(c, v, "node.env") != 0)
+			return (-1);
+		want_tmpl(l, v, 1);
+		o->env[o->nenv++] = dn_xasprintf("%s=%s", p, v->value);
+	}
+	return (0);
+}
+
+/* Fill O from mapping N (keys present replace what O held). */
+static int
+load_map(struct ctx *c, const struct ynode *n, struct scn_node *o,
+    struct nload *l)
+{
+	const struct ynode	*v, *m;
+	size_t			 i;
+	int			 k;
+
+	if (scn_check_map(c, n, "node", node_keys) != 0)
+		return (-1);
+	if ((v = ymap_get(n, "kind")) != NULL) {
+		if (scn_get_enum(c, v, "node.kind", kind_names, &k) != 0)
+			return (-1);
+		o->kind = (enum scn_node_kind)k;
+	}
+	if ((v = ymap_get(n, "command")) != NULL) {
+		if (get_list(c, v, "node.command", &o->command, &o->ncommand,
+		    1) != 0)
+			return (-1);
+		if (strchr(o->command[0], '{') != NULL)
+			return (scn_fail(c, v->kids[0], "node.command: the "
+			    "program ('%s') cannot hold placeholders",
+			    o->command[0]));
+		for (i = 1; i < v->nkids; i++)
+			want_tmpl(l, v->kids[i], 1);
+		l->command = v;
+		if (ymap_get(n, "kind") == NULL)
+			o->kind = SCN_NODE_COMMAND;
+	}
+	if ((v = ymap_get(n, "env")) != NULL && load_env(c, v, o, l) != 0)
+		return (-1);
+	if ((v = ymap_get(n, "cwd")) != NULL) {
+		if (scn_get_str(c, v, "node.cwd", &o->cwd) != 0)
+			return (-1);
+		want_tmpl(l, v, 0);
+	}
+	if ((v = ymap_get(n, "port_base")) != NULL &&
+	    scn_get_int32(c, v, "node.port_base", 1024, 65535,
+	    &o->port_base) != 0)
+		return (-1);
+	if ((v = ymap_get(n, "ports_per_node")) != NULL &&
+	    scn_get_int32(c, v, "node.ports_per_node", 1, 1000,
+	    &o->ports_per_node) != 0)
+		return (-1);
+	if ((v = ymap_get(n, "peer")) != NULL) {
+		if (scn_get_str(c, v, "node.peer", &o->peer) != 0)
+			return (-1);
+		want_tmpl(l, v, 0);
+		l->peer = v;
+	}
+	if ((v = ymap_get(n, "ready")) != NULL && load_ready(c, v, o, l) != 0)
+		return (-1);
+	if ((v = ymap_get(n, "stop")) != NULL) {
+		if (scn_check_map(c, v, "node.stop", stop_keys) != 0)
+			return (-1);
+		if ((m = ymap_get(v, "signal")) != NULL &&
+		    get_signal(c, m, &o->stop_signal) != 0)
+			return (-1);
+		if ((m = ymap_get(v, "grace")) != NULL &&
+		    scn_get_duration(c, m, "node.stop.grace", 0, 3600000,
+		    &o->stop_grace_ms) != 0)
+			return (-1);
+	}
+	if ((v = ymap_get(n, "exit")) != NULL) {
+		if (scn_get_enum(c, v, "node.exit", exit_names, &k) != 0)
+			return (-1);
+		o->exit_expected = k == 1;
+	}
+	if ((v = ymap_get(n, "count_allocs")) != NULL &&
+	    get_bool(c, v, "node.count_allocs", &o->count_allocs) != 0)
+		return (-1);
+	if ((v = ymap_get(n, "log_limit")) != NULL &&
+	    scn_get_size(c, v, "node.log_limit", 4096, 1ULL << 50,
+	    &o->log_limit) != 0)
+		return (-1);
+	if ((v = ymap_get(n, "metrics")) != NULL) {
+		if (scn_check_map(c, v, "node.metrics", metrics_keys) != 0)
+			return (-1);
+		if ((m = ymap_get(v, "log")) != NULL &&
+		    load_logm(c, m, o) != 0)
+			return (-1);
+		if ((m = ymap_get(v, "prometheus")) != NULL &&
+		    load_prom(c, m, o, l) != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+/* PATH search for PROG as execvp would; an absolute path or NULL. */
+static char *
+which(const char *prog)
+{
+	const char	*path = getenv("PATH"), *p, *e;
+	char		*cand;
+	struct stat	 st;
+
+	if (strchr(prog, '/') != NULL) {
+		cand = realpath(prog, NULL);
+		if (cand != NULL && stat(cand, &st) == 0 &&
+		    S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+			return (cand);
+		free(cand);
+		return (NULL);
+	}
+	if (path == NULL)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; *p != '\0'; p = *e ? e + 1 : e) {
+		e = strchrnul(p, ':');
+		cand = dn_xasprintf("%.*s/%s", (int)(e - p), e == p ? "." : p,
+		    prog);
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(cand, X_OK) == 0) {
+			char *abs = realpath(cand, NULL);
+
+			free(cand);
+			return (abs);
+		}
+		free(cand);
+	}
+	return (NULL);
+}
+
+int
+scn_load_node(struct ctx *c, struct scenario *s, const struct ynode *top,
+    const struct ynode *own, struct scn_variant *var)
+{
+	struct scn_node	*o = &var->node;
+	struct nload	 l = { 0 };
+	const struct ynode *where = own != NULL ? own : top;
+	size_t		 i;
+	int		 rc = -1, span;
+
+	o->port_base = DEFAULT_PORT_BASE;
+	o->ports_per_node = DEFAULT_PORTS;
+	o->stop_signal = SIGTERM;
+	o->stop_grace_ms = DEFAULT_GRACE_MS;
+	if (top != NULL && load_map(c, top, o, &l) != 0)
+		goto out;
+	if (own != NULL && load_map(c, own, o, &l) != 0)
+		goto out;
+	if (o->kind == SCN_NODE_DEVNET) {
+		if (where != NULL && o->ncommand > 0) {
+			rc = scn_fail(c, where, "variant %s: node.kind "
+			    "devnet-node with a node.command; remove one",
+			    var->name);
+			goto out;
+		}
+		rc = 0;
+		goto out;
+	}
+	if (o->ncommand == 0) {
+		rc = scn_fail(c, where, "variant %s: node.kind command needs "
+		    "node.command (a list: program and arguments)",
+		    var->name);
+		goto out;
+	}
+	if (var->set.binary != NULL || var->set.nargs > 0 ||
+	    var->set.read_options != NULL || var->set.rocksdb_options !=
+	    NULL) {
+		rc = scn_fail(c, where, "variant %s runs node.command; its "
+		    "devnet-node settings (binary, args, read_options, "
+		    "rocksdb) do not apply; put them in the command",
+		    var->name);
+		goto out;
+	}
+	for (i = 0; i < l.nt; i++)
+		if (check_tmpl(c, l.t[i].n, "node", l.t[i].peers,
+		    o->ports_per_node) != 0)
+			goto out;
+	for (i = 0; i < l.nt; i++) {
+		if (strstr(l.t[i].n->value, "{peers}") != NULL &&
+		    o->peer == NULL) {
+			rc = scn_fail(c, l.t[i].n, "{peers} needs node.peer, "
+			    "the template of one peer's address (e.g. "
+			    "'n{index}=http://127.0.0.1:{port+1}')");
+			goto out;
+		}
+	}
+	span = o->ports_per_node * s->network.nodes *
+	    (s->order == SCN_ORDER_CONCURRENT ? (int)s->nvariants : 1);
+	if (o->port_base + span > 65536) {
+		rc = scn_fail(c, where, "node.port_base %d + %d ports (nodes "
+		    "x ports_per_node%s) passes 65535; lower it", o->port_base,
+		    span, s->order == SCN_ORDER_CONCURRENT ? " x variants" :
+		    "");
+		goto out;
+	}
+	if (c->default_binary != NULL) {
+		free(var->set.binary);
+		if ((var->set.binary = which(o->command[0])) == NULL) {
+			rc = scn_fail(c, l.command != NULL ?
+			    l.command->kids[0] : where, "node.command: "
+			    "program '%s' not found or not executable "
+			    "(PATH is searched; install it or give a path)",
+			    o->command[0]);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(l.t);
+	return (rc);
+}
+
+void
+scn_node_release(struct scn_node *o)
+{
+	size_t	i;
+
+	strv_free(o->command, o->ncommand);
+	strv_free(o->env, o->nenv);
+	free(o->cwd);
+	free(o->peer);
+	for (i = 0; i < o->nready; i++)
+		free(o->ready[i].arg);
+	free(o->ready);
+	for (i = 0; i < o->nlogm; i++) {
+		free(o->logm[i].name);
+		free(o->logm[i].regex);
+		free(o->logm[i].better);
+	}
+	free(o->logm);
+	free(o->prom_url);
+	strv_free(o->prom_map, o->nprom_map);
+	strv_free(o->prom_keep, o->nprom_keep);
+}
+
+/* --- expansion (plan time) ---------------------------------------------- */
+
+int
+plan_is_foreign(const struct scn_variant *v)
+{
+	return (v->node.kind == SCN_NODE_COMMAND);
+}
+
+int
+scenario_has_foreign(const struct scenario *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nvariants; i++)
+		if (plan_is_foreign(&s->variants[i]))
+			return (1);
+	return (0);
+}
+
+int
+plan_node_port(const struct scenario *s, const struct scn_variant *v,
+    int node)
+{
+	int	base = v->node.port_base;
+
+	if (s->order == SCN_ORDER_CONCURRENT)
+		base += v->node.ports_per_node * s->network.nodes *
+		    (int)(v - s->variants);
+	return (base + node * v->node.ports_per_node);
+}
+
+static void
+expand_into(FILE *f, const struct scenario *s, const struct scn_variant *v,
+    int node, const char *run_dir, const char *tmpl)
+{
+	const char	*p = tmpl, *e;
+	long		 off;
+	int		 k;
+
+	while (*p != '\0') {
+		if ((p[0] == '{' || p[0] == '}') && p[1] == p[0]) {
+			fputc(p[0], f);
+			p += 2;
+			continue;
+		}
+		if (p[0] != '{' || (e = strchr(p, '}')) == NULL) {
+			fputc(*p++, f);
+			continue;
+		}
+		switch (placeholder(p + 1, (size_t)(e - p - 1), &off)) {
+		case PH_INDEX:
+			fprintf(f, "%d", node);
+			break;
+		case PH_NODES:
+			fprintf(f, "%d", s->network.nodes);
+			break;
+		case PH_DIR:
+			fprintf(f, "%s/node-%d", run_dir, node);
+			break;
+		case PH_RUN_DIR:
+			fputs(run_dir, f);
+			break;
+		case PH_PORT:
+			fprintf(f, "%ld", plan_node_port(s, v, node) + off);
+			break;
+		case PH_PEERS:
+			for (k = 0; k < s->network.nodes && v->node.peer !=
+			    NULL; k++) {
+				if (k > 0)
+					fputc(',', f);
+				expand_into(f, s, v, k, run_dir,
+				    v->node.peer);
+			}
+			break;
+		case PH_NONE:	/* refused at load; kept as written */
+			fwrite(p, 1, (size_t)(e - p + 1), f);
+			break;
+		}
+		p = e + 1;
+	}
+}
+
+char *
+plan_expand(const struct scenario *s, const struct scn_variant *v, int node,
+    const char *run_dir, const char *tmpl)
+{
+	char	*buf = NULL;
+	size_t	 len = 0;
+	FILE	*f;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		return (dn_xstrdup(tmpl));
+	expand_into(f, s, v, node, run_dir, tmpl);
+	fclose(f);
+	return (buf);
+}

@@ -1,0 +1,232 @@
+/*
+ * load-tmpl.c: templates of the http and command workloads (load-tmpl.h
+ * has the placeholders).  Parsing happens twice: when the scenario loads,
+ * to name a bad placeholder at FILE:LINE:COL, and once per trial into
+ * parts; each request then only concatenates.
+ *
+ * Not here: what the values are (loadgen-http.c, loadgen-cmd.c).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario/template.h"
+#include "xalloc.h"
+
+static const struct {
+	const char	*name;
+	enum load_ph	 ph;
+	int		 http, command;
+} names[] = {
+	{ "index", LPH_INDEX, 1, 0 },
+	{ "node", LPH_INDEX, 1, 0 },
+	{ "nodes", LPH_NODES, 1, 1 },
+	{ "port", LPH_PORT, 1, 1 },
+	{ "seq", LPH_SEQ, 1, 0 },
+	{ "key", LPH_KEY, 1, 0 },
+	{ "key_b64", LPH_KEY_B64, 1, 0 },
+	{ "value_b64", LPH_VALUE_B64, 1, 0 },
+	{ "tps", LPH_TPS, 0, 1 },
+	{ "duration_s", LPH_DURATION_S, 0, 1 },
+	{ "duration_ms", LPH_DURATION_MS, 0, 1 },
+	{ "dir", LPH_DIR, 0, 1 },
+	{ "ports", LPH_PORTS, 0, 1 },
+};
+#define NNAMES	(sizeof(names) / sizeof(names[0]))
+
+static const char *const known[] = {
+	"{index}, {node}, {nodes}, {port}, {port+N}, {seq}, {key}, "
+	"{key_b64}, {value_b64}",
+	"{nodes}, {tps}, {duration_s}, {duration_ms}, {dir}, {port}, "
+	"{port+N}, {ports}"
+};
+
+/* The placeholder NAME (LEN bytes) of SET, or LPH_LIT if unknown. */
+static enum load_ph
+lookup(const char *name, size_t len, enum load_tmpl_set set, long *off)
+{
+	char	*end;
+	size_t	 i;
+
+	*off = 0;
+	for (i = 0; i < NNAMES; i++) {
+		if (strlen(names[i].name) != len ||
+		    strncmp(names[i].name, name, len) != 0)
+			continue;
+		if (set == LOAD_TMPL_HTTP ? names[i].http : names[i].command)
+			return (names[i].ph);
+		return (LPH_LIT);
+	}
+	if (len > 5 && strncmp(name, "port+", 5) == 0 &&
+	    isdigit((unsigned char)name[5])) {
+		errno = 0;
+		*off = strtol(name + 5, &end, 10);
+		if (errno == 0 && end == name + len && *off < 65536)
+			return (LPH_PORT);
+	}
+	return (LPH_LIT);
+}
+
+int
+load_tmpl_check(const char *s, enum load_tmpl_set set, char **why)
+{
+	const char	*p = s, *e;
+	long		 off;
+
+	while ((p = strpbrk(p, "{}")) != NULL) {
+		if (p[0] == p[1]) {
+			p += 2;
+			continue;
+		}
+		if (*p == '}' || (e = strchr(p, '}')) == NULL) {
+			*why = dn_xasprintf("unbalanced '%c' in '%s' (write "
+			    "{{ or }} for a literal brace)", *p, s);
+			return (-1);
+		}
+		if (lookup(p + 1, (size_t)(e - p - 1), set, &off) ==
+		    LPH_LIT) {
+			*why = dn_xasprintf("unknown placeholder '%.*s' "
+			    "(known: %s; a literal brace is written {{ or "
+			    "}}, as in JSON bodies)", (int)(e - p + 1), p,
+			    known[set]);
+			return (-1);
+		}
+		p = e + 1;
+	}
+	return (0);
+}
+
+static void
+add_part(struct load_tmpl *t, enum load_ph ph, const char *lit, size_t len,
+    long off)
+{
+	struct load_part	*pt;
+
+	if (ph == LPH_LIT && len == 0)
+		return;
+	t->parts = dn_xreallocarray(t->parts, t->nparts + 1,
+	    sizeof(*t->parts));
+	pt = &t->parts[t->nparts++];
+	pt->ph = ph;
+	pt->lit = ph == LPH_LIT ? dn_xstrndup(lit, len) : NULL;
+	pt->len = len;
+	pt->off = off;
+}
+
+void
+load_tmpl_compile(struct load_tmpl *t, const char *s, enum load_tmpl_set set)
+{
+	struct load_buf	 lit = { 0 };
+	const char	*p = s, *e;
+	long		 off;
+
+	memset(t, 0, sizeof(*t));
+	while (*p != '\0') {
+		enum load_ph	ph;
+
+		if ((p[0] == '{' && p[1] == '{') ||
+		    (p[0] == '}' && p[1] == '}')) {
+			load_buf_add(&lit, p, 1);
+			p += 2;
+			continue;
+		}
+		if (*p != '{' || (e = strchr(p, '}')) == NULL ||
+		    (ph = lookup(p + 1, (size_t)(e - p - 1), set, &off)) ==
+		    LPH_LIT) {
+			load_buf_add(&lit, p, 1);
+			p++;
+			continue;
+		}
+		add_part(t, LPH_LIT, lit.s, lit.len, 0);
+		lit.len = 0;
+		add_part(t, ph, NULL, 0, off);
+		p = e + 1;
+	}
+	add_part(t, LPH_LIT, lit.s, lit.len, 0);
+	free(lit.s);
+}
+
+void
+load_tmpl_free(struct load_tmpl *t)
+{
+	size_t	i;
+
+	for (i = 0; i < t->nparts; i++)
+		free(t->parts[i].lit);
+	free(t->parts);
+	memset(t, 0, sizeof(*t));
+}
+
+int
+load_tmpl_uses(const struct load_tmpl *t, enum load_ph ph)
+{
+	size_t	i;
+
+	for (i = 0; i < t->nparts; i++) {
+		if (t->parts[i].ph == ph)
+			return (1);
+	}
+	return (0);
+}
+
+void
+load_buf_add(struct load_buf *b, const char *s, size_t len)
+{
+	if (b->len + len + 1 > b->cap) {
+		size_t	cap = b->cap ? b->cap : 64;
+
+		while (cap < b->len + len + 1)
+			cap *= 2;
+		b->s = dn_xrealloc(b->s, cap);
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, len);
+	b->len += len;
+	b->s[b->len] = '\0';
+}
+
+void
+load_tmpl_expand(const struct load_tmpl *t, struct load_buf *b,
+    load_ph_fn fn, void *arg)
+{
+	size_t	i;
+
+	b->len = 0;
+	load_buf_add(b, "", 0);
+	for (i = 0; i < t->nparts; i++) {
+		if (t->parts[i].ph == LPH_LIT)
+			load_buf_add(b, t->parts[i].lit, t->parts[i].len);
+		else
+			fn(arg, &t->parts[i], b);
+	}
+}
+
+void
+load_base64(struct load_buf *b, const uint8_t *s, size_t len)
+{
+	static const char	abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+	char			q[4];
+	size_t			i;
+
+	for (i = 0; i + 2 < len; i += 3) {
+		q[0] = abc[s[i] >> 2];
+		q[1] = abc[((s[i] & 3) << 4) | (s[i + 1] >> 4)];
+		q[2] = abc[((s[i + 1] & 15) << 2) | (s[i + 2] >> 6)];
+		q[3] = abc[s[i + 2] & 63];
+		load_buf_add(b, q, 4);
+	}
+	if (len - i == 1) {
+		q[0] = abc[s[i] >> 2];
+		q[1] = abc[(s[i] & 3) << 4];
+		q[2] = q[3] = '=';
+		load_buf_add(b, q, 4);
+	} else if (len - i == 2) {
+		q[0] = abc[s[i] >> 2];
+		q[1] = abc[((s[i] & 3) << 4) | (s[i + 1] >> 4)];
+		q[2] = abc[(s[i + 1] & 15) << 2];
+		q[3] = '=';
+		load_buf_add(b, q, 4);
+	}
+}

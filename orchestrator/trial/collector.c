@@ -1,0 +1,756 @@
+/*
+ * collector.c: the trial's collector thread.  Pulls HELLO, SAMPLE, NAMED
+ * and INCLUDED messages from the trial's nodes, checks each (size, magic,
+ * version, token, node index, payload), counts what it rejects and the
+ * samples it never got (sequence gaps), and writes samples to the store in
+ * batches.  It also turns load generator counters (trial->load, which it
+ * reads without calling the load generator) and inclusion latencies into
+ * load generator samples (node -1) once per sample interval.
+ *
+ * Protocol 3 (docs/probe.md): a metric a foreign node's probe marks absent
+ * is not stored (nothing, not 0) and does not count in the trial's
+ * summaries; NAMED values are stored under their own names (a dictionary
+ * row per new name, store-names.c); a foreign node's lag comes from the
+ * heights of all nodes (foreign-lag.c).
+ *
+ * Not here: spawning, events, the schedule of the load (runner.c,
+ * loadgen.c); the trial's clock and events (trial.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "trial/collector.h"
+#include "store.h"
+#include "transport.h"
+#include "trial/trial.h"
+#include "clock.h"
+#include "xalloc.h"
+
+#define COMMIT_MS	250
+/* The store's own batch: fewer, larger commits rewrite fewer leaf pages
+ * (store.h, docs/benchmarks.md "Collector ingest"). */
+#define COMMIT_ROWS	DN_STORE_BATCH_ROWS
+/* Messages taken without waiting once one has arrived: one wake-up per
+ * burst instead of per message. */
+#define RECV_BATCH	256
+
+struct row {
+	int32_t		node;
+	int32_t		metric;
+	int64_t		t_ms;
+	double		value;
+};
+
+struct collector {
+	struct trial	*t;
+	struct dn_sock	*sock;
+	pthread_t	 thread;
+	atomic_int	 stop;
+	int		 drain_ms;
+	/* Rows decoded by the receiving thread, waiting for the writer
+	 * thread (under wmu): receiving and sqlite run on two cores. */
+	pthread_t	 writer;
+	pthread_mutex_t	 wmu;
+	pthread_cond_t	 wcv;
+	struct row	*pend;
+	size_t		 npend, cappend;
+	int		 wstop;
+	int64_t		 next_lg_ms;	/* next load generator sample */
+	int64_t		 prev_submitted; /* at the previous one */
+
+	/* inclusion bookkeeping */
+	/* NAMED: names seen and their metric ids (collector thread only) */
+	char		**names;
+	int		*name_ids;
+	size_t		 nnames;
+
+	uint8_t		*seen;		/* bitmap of tx ids with an outcome */
+	size_t		 seen_bytes;
+	double		*lat;		/* ms, this interval */
+	size_t		 nlat, caplat;
+};
+
+/* Queue one value for the writer thread; wmu held. */
+static void
+put(struct collector *c, int node, int metric, int64_t t_ms, double v)
+{
+	if (c->npend == c->cappend) {
+		c->cappend = c->cappend ? c->cappend * 2 : 4096;
+		c->pend = dn_xreallocarray(c->pend, c->cappend,
+		    sizeof(*c->pend));
+	}
+	c->pend[c->npend++] = (struct row){ node, metric, t_ms, v };
+}
+
+static void
+queue_end(struct collector *c)
+{
+	pthread_cond_signal(&c->wcv);
+	pthread_mutex_unlock(&c->wmu);
+}
+
+static void
+reject(struct collector *c, int reason, uint32_t node)
+{
+	struct trial	*t = c->t;
+	int		 first;
+
+	if (reason < 0)
+		reason = -reason;
+	if (reason >= DN_REJ_COUNT)
+		reason = DN_REJ_PAYLOAD;
+	pthread_mutex_lock(&t->mu);
+	t->rejected++;
+	first = t->rejected_by[reason]++ == 0;
+	pthread_mutex_unlock(&t->mu);
+	/* One event per reason; the totals go into run_facts at the end. */
+	if (first)
+		trial_event(t, node < (uint32_t)t->nnodes ? (int)node : -1,
+		    "rejected", "%s (further ones counted, not logged)",
+		    dn_reject_name(reason));
+}
+
+static void
+on_hello(struct collector *c, const struct dn_hdr *h, uint32_t pid)
+{
+	struct trial		*t = c->t;
+	struct trial_node	*n = &t->nodes[h->node];
+
+	pthread_mutex_lock(&t->mu);
+	n->hello++;
+	n->cmd_pid = (pid_t)pid;
+	n->have_seq = 0;	/* a new process counts from its own start */
+	n->last_msg_ns = dn_now_ns();
+	pthread_mutex_unlock(&t->mu);
+}
+
+static void
+on_sample(struct collector *c, const struct dn_hdr *h,
+    const struct dn_sample *s)
+{
+	struct trial		*t = c->t;
+	struct trial_node	*n = &t->nodes[h->node];
+	int64_t			 tm = trial_t_ms(t, h->t_ns), gap = 0;
+	double			 values[DN_METRIC_COUNT], lagb, lagm;
+	uint64_t		 present;
+	int			 i, count, stored = 0;
+
+	memcpy(values, s->values, sizeof(values));
+
+	count = s->count < DN_METRIC_COUNT ? s->count : DN_METRIC_COUNT;
+	present = ~s->absent;
+	if (count < 64)
+		present &= ((uint64_t)1 << count) - 1;
+	pthread_mutex_lock(&t->mu);
+	/* A foreign node knows its height only: its lag comes from all. */
+	if (t->foreign && dn_sample_absent(s, DN_M_LAG_BLOCKS) &&
+	    !dn_sample_absent(s, DN_M_HEIGHT) && tm != INT64_MIN) {
+		foreign_lag(t, (int)h->node, tm, s->values[DN_M_HEIGHT],
+		    &lagb, &lagm);
+		values[DN_M_LAG_BLOCKS] = lagb;
+		values[DN_M_LAG_MS] = lagm;
+		present |= (uint64_t)1 << DN_M_LAG_BLOCKS |
+		    (uint64_t)1 << DN_M_LAG_MS;
+	}
+	if (n->have_seq && h->seq > n->next_seq) {
+		gap = (int64_t)(h->seq - n->next_seq);
+		n->lost += gap;
+	}
+	n->have_seq = 1;
+	n->next_seq = h->seq + 1;
+	n->last_msg_ns = dn_now_ns();
+	if (tm != INT64_MIN)
+		n->samples++;	/* accepted for the trial: each one stored */
+	if (s->flags & DN_SAMPLE_FINAL)
+		n->final_seen = 1;
+	for (i = 0; i < count; i++)
+		if (present >> i & 1)
+			n->last[i] = values[i];
+	n->have_last |= present;
+	if (tm != INT64_MIN && tm >= t->scn->warmup_ms) {
+		double	rss = values[DN_M_RSS_BYTES];
+		double	lag = values[DN_M_LAG_BLOCKS];
+
+		if (!n->have_first) {
+			n->first_t = tm;
+			n->have_first = 1;
+		}
+		/* Each metric's first value is its first present one. */
+		for (i = 0; i < count; i++) {
+			if ((present >> i & 1) && !(n->have_firsts >> i & 1))
+				n->first[i] = values[i];
+		}
+		n->have_firsts |= present;
+		n->last_t = tm;
+		if (present >> DN_M_RSS_BYTES & 1) {
+			n->rss_sum += rss;
+			n->rss_n++;
+			if (rss > n->rss_max)
+				n->rss_max = rss;
+		}
+		if (present >> DN_M_LAG_BLOCKS & 1) {
+			n->lag_n++;
+			if (lag > n->lag_max)
+				n->lag_max = lag;
+		}
+	}
+	pthread_mutex_unlock(&t->mu);
+	if (gap > 0)
+		trial_event(t, (int)h->node, "lost_samples",
+		    "%lld sample(s) missing before sequence %llu",
+		    (long long)gap, (unsigned long long)h->seq);
+	if (tm == INT64_MIN)
+		return;	/* before t=0: not part of the trial */
+
+	pthread_mutex_lock(&c->wmu);
+	for (i = 0; i < count; i++) {
+		if (dn_metric_defs[i].source == DN_SOURCE_N &&
+		    (present >> i & 1)) {
+			put(c, (int)h->node, i, tm, values[i]);
+			stored++;
+		}
+	}
+	queue_end(c);
+	pthread_mutex_lock(&t->mu);
+	t->samples_stored += stored;
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* The metric id of NAMED name NAME (a dictionary row if new), or -1 when
+ * the store refused (the error goes to the trial). */
+static int
+named_id(struct collector *c, const char *name, int counter)
+{
+	struct trial	*t = c->t;
+	char		*cause = NULL;
+	size_t		 i;
+	int		 id;
+
+	for (i = 0; i < c->nnames; i++)
+		if (strcmp(c->names[i], name) == 0)
+			return (c->name_ids[i]);
+	pthread_mutex_lock(t->store_mu);
+	if (dn_store_metric_named(t->store, name, counter, NULL, &id,
+	    &cause) != 0) {
+		pthread_mutex_unlock(t->store_mu);
+		trial_store_error(t, cause);
+		return (-1);
+	}
+	pthread_mutex_unlock(t->store_mu);
+	c->names = dn_xreallocarray(c->names, c->nnames + 1,
+	    sizeof(*c->names));
+	c->name_ids = dn_xreallocarray(c->name_ids, c->nnames + 1,
+	    sizeof(*c->name_ids));
+	c->names[c->nnames] = dn_xstrdup(name);
+	c->name_ids[c->nnames++] = id;
+	return (id);
+}
+
+/* NAMED: each (name, value) stored for the node at the header's time. */
+static void
+on_named(struct collector *c, const struct dn_hdr *h, const uint8_t *p)
+{
+	struct dn_named		 v[DN_NAMED_MAX];	/* ~20 kB */
+	struct trial		*t = c->t;
+	struct trial_node	*n = &t->nodes[h->node];
+	int64_t			 tm = trial_t_ms(t, h->t_ns);
+	uint16_t		 flags;
+	size_t			 nv, i;
+	int			 rv, ids[DN_NAMED_MAX];
+
+	if ((rv = dn_named_decode(p, h->len, &flags, v, DN_NAMED_MAX,
+	    &nv)) != 0) {
+		reject(c, rv, h->node);
+		return;
+	}
+	pthread_mutex_lock(&t->mu);
+	n->last_msg_ns = dn_now_ns();
+	if (flags & DN_SAMPLE_FINAL)
+		n->final_seen = 1;
+	/* The last value of the named metrics shown (progress, summary). */
+	for (i = 0; i < nv && n->nlast != NULL; i++) {
+		size_t	j;
+
+		for (j = 0; j < t->nncols; j++) {
+			if (strcmp(t->ncols[j], v[i].name) != 0)
+				continue;
+			n->nlast[j] = v[i].value;
+			n->nhave |= (uint64_t)1 << j;
+		}
+	}
+	pthread_mutex_unlock(&t->mu);
+	if (tm == INT64_MIN)
+		return;	/* before t=0: not part of the trial */
+	for (i = 0; i < nv; i++)
+		ids[i] = named_id(c, v[i].name, v[i].kind ==
+		    DN_NAMED_COUNTER);
+	pthread_mutex_lock(&c->wmu);
+	for (i = 0; i < nv; i++)
+		if (ids[i] >= 0)
+			put(c, (int)h->node, ids[i], tm, v[i].value);
+	queue_end(c);
+	pthread_mutex_lock(&t->mu);
+	t->samples_stored += (int64_t)nv;
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* 1 if ID had no outcome before (and marks it), 0 if it had.  ID is one
+ * the load generator submitted (on_included checked), so the bitmap never
+ * grows beyond one bit per transaction sent. */
+static int
+mark_seen(struct collector *c, uint64_t id)
+{
+	size_t	byte = (size_t)(id / 8);
+
+	if (byte >= c->seen_bytes) {
+		size_t	nb = c->seen_bytes ? c->seen_bytes : 4096;
+
+		while (nb <= byte)
+			nb *= 2;
+		c->seen = dn_xrealloc(c->seen, nb);
+		memset(c->seen + c->seen_bytes, 0, nb - c->seen_bytes);
+		c->seen_bytes = nb;
+	}
+	if (c->seen[byte] & (1u << (id % 8)))
+		return (0);
+	c->seen[byte] |= (uint8_t)(1u << (id % 8));
+	return (1);
+}
+
+/*
+ * Transactions submitted so far: the load generator numbers them from 0
+ * and counts one before it sends it, so an id at or above this count (or
+ * any id at all without a load generator) was never sent by us.
+ */
+static uint64_t
+submitted_ids(struct collector *c)
+{
+	struct trial_load	*ld = c->t->load;
+	long long		 n;
+
+	if (ld == NULL)
+		return (0);
+	n = atomic_load(&ld->submitted);
+	return (n > 0 ? (uint64_t)n : 0);
+}
+
+static void
+on_included(struct collector *c, const uint8_t *p, size_t len,
+    uint32_t node)
+{
+	struct trial	*t = c->t;
+	const uint8_t	*e, *first;
+	uint64_t	 height, proposed_ns, limit;
+	uint32_t	 count, i;
+	int64_t		 ok = 0, bad = 0, dup = 0;
+
+	if (dn_included_check(p, len, &height, &proposed_ns, &count, &e) !=
+	    0) {
+		reject(c, -DN_REJ_PAYLOAD, node);
+		return;
+	}
+	/* the proposer's block time on our clock (node_clock) */
+	if (t->nodes[node].remote_clock) {
+		pthread_mutex_lock(&t->mu);
+		proposed_ns += (uint64_t)t->nodes[node].clock_d;
+		pthread_mutex_unlock(&t->mu);
+	}
+	/* All or nothing: a message naming one transaction we never sent
+	 * is not from an honest node, and none of it is counted. */
+	limit = submitted_ids(c);
+	for (i = 0, first = e; i < count; i++, e += DN_INCL_ENTRY) {
+		if (dn_get_u64(e) >= limit) {
+			reject(c, -DN_REJ_TX_ID, node);
+			return;
+		}
+	}
+	for (i = 0, e = first; i < count; i++, e += DN_INCL_ENTRY) {
+		uint64_t	id = dn_get_u64(e);
+		uint64_t	intended = dn_get_u64(e + 8);
+		uint32_t	status = dn_get_u32(e + 16);
+
+		if (!mark_seen(c, id)) {
+			dup++;
+			continue;
+		}
+		if (status == DN_TX_OK)
+			ok++;
+		else
+			bad++;
+		if (proposed_ns >= intended && intended != 0) {
+			if (c->nlat == c->caplat) {
+				c->caplat = c->caplat ? c->caplat * 2 : 1024;
+				c->lat = dn_xreallocarray(c->lat, c->caplat,
+				    sizeof(double));
+			}
+			c->lat[c->nlat++] = (double)(proposed_ns - intended) /
+			    1e6;
+		}
+	}
+	pthread_mutex_lock(&t->mu);
+	t->tx_included += ok;
+	t->tx_failed += bad;
+	t->tx_duplicates += dup;
+	pthread_mutex_unlock(&t->mu);
+	if (dup > 0)
+		trial_event(t, (int)node, "duplicate_inclusion",
+		    "block %llu holds %lld transaction(s) already included",
+		    (unsigned long long)height, (long long)dup);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/* Nearest-rank percentile of sorted V. */
+static double
+pct(const double *v, size_t n, double q)
+{
+	size_t	k;
+
+	if (n == 0)
+		return (0);
+	k = (size_t)ceil(q * (double)n);
+	if (k == 0)
+		k = 1;
+	return (v[k - 1]);
+}
+
+/* One load generator sample at T_MS: counters, rate, latency and send lag
+ * percentiles of the interval just ended. */
+static void
+loadgen_sample(struct collector *c, int64_t t_ms)
+{
+	struct trial		*t = c->t;
+	struct trial_load	*ld = t->load;
+	double			*lags = NULL, rate;
+	size_t			 nlags = 0;
+	int64_t			 inc, fail, submitted, send_errors;
+	double			 interval_s = (double)t->scn->sample_interval_ms /
+				    1000.0;
+	double			*own = NULL;
+	size_t			 nown = 0, i;
+
+	submitted = atomic_load(&ld->submitted);
+	send_errors = atomic_load(&ld->send_errors);
+	trial_load_take_lags(ld, &lags, &nlags);
+	/* latencies the load generator measured (http answers) */
+	trial_load_take_lat(ld, &own, &nown);
+	for (i = 0; i < nown; i++) {
+		if (c->nlat == c->caplat) {
+			c->caplat = c->caplat ? c->caplat * 2 : 1024;
+			c->lat = dn_xreallocarray(c->lat, c->caplat,
+			    sizeof(double));
+		}
+		c->lat[c->nlat++] = own[i];
+	}
+	free(own);
+	pthread_mutex_lock(&t->mu);
+	inc = t->tx_included;
+	fail = t->tx_failed;
+	pthread_mutex_unlock(&t->mu);
+	rate = (double)(submitted - c->prev_submitted) / interval_s;
+	c->prev_submitted = submitted;
+	if (c->nlat > 0)
+		qsort(c->lat, c->nlat, sizeof(double), cmp_double);
+	if (nlags > 0)
+		qsort(lags, nlags, sizeof(double), cmp_double);
+
+	pthread_mutex_lock(&c->wmu);
+	put(c, -1, DN_M_TX_SUBMITTED, t_ms, (double)submitted);
+	put(c, -1, DN_M_TX_INCLUDED, t_ms, (double)inc);
+	put(c, -1, DN_M_TX_FAILED, t_ms, (double)fail);
+	put(c, -1, DN_M_TX_SEND_ERRORS, t_ms, (double)send_errors);
+	put(c, -1, DN_M_ACHIEVED_TPS, t_ms, rate);
+	if (c->nlat > 0) {
+		put(c, -1, DN_M_TX_LATENCY_P50_MS, t_ms,
+		    pct(c->lat, c->nlat, 0.50));
+		put(c, -1, DN_M_TX_LATENCY_P99_MS, t_ms,
+		    pct(c->lat, c->nlat, 0.99));
+		put(c, -1, DN_M_TX_LATENCY_MAX_MS, t_ms, c->lat[c->nlat - 1]);
+	}
+	if (nlags > 0)
+		put(c, -1, DN_M_SEND_LAG_P99_US, t_ms, pct(lags, nlags, 0.99));
+	queue_end(c);
+	c->nlat = 0;
+	free(lags);
+}
+
+/*
+ * The writer thread: takes the queued rows in one swap, hands them to the
+ * store and commits every COMMIT_MS or COMMIT_ROWS rows.  Once told to
+ * stop, it drains the queue, commits and returns.
+ */
+static void *
+writer_main(void *arg)
+{
+	struct collector	*c = arg;
+	struct trial		*t = c->t;
+	struct row		*rows = NULL, *tmp;
+	size_t			 n, cap = 0, i, pending = 0;
+	uint64_t		 last_commit = dn_now_ns();
+	char			*cause = NULL;
+	int			 stop;
+
+	for (;;) {
+		struct timespec	deadline;
+
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_nsec += 50 * 1000000;
+		if (deadline.tv_nsec >= 1000000000) {
+			deadline.tv_sec++;
+			deadline.tv_nsec -= 1000000000;
+		}
+		pthread_mutex_lock(&c->wmu);
+		if (c->npend == 0 && !c->wstop)
+			pthread_cond_timedwait(&c->wcv, &c->wmu, &deadline);
+		tmp = rows;
+		rows = c->pend;
+		n = c->npend;
+		c->pend = tmp;
+		c->npend = 0;
+		i = cap;
+		cap = c->cappend;
+		c->cappend = i;
+		stop = c->wstop;
+		pthread_mutex_unlock(&c->wmu);
+
+		if (n > 0) {
+			pthread_mutex_lock(t->store_mu);
+			/* Once a write failed (disk full) nothing more goes
+			 * in: what space is left is for recording the ends of
+			 * the runs (runner.c, the reserve). */
+			if (t->store_down != NULL && *t->store_down)
+				n = 0;
+			for (i = 0; i < n; i++) {
+				if (dn_store_sample(t->store, t->run_id,
+				    rows[i].node, rows[i].metric, rows[i].t_ms,
+				    rows[i].value, &cause) != 0) {
+					trial_store_error(t, cause);
+					cause = NULL;
+					break;
+				}
+			}
+			pthread_mutex_unlock(t->store_mu);
+			pending += n;
+		}
+		if (pending >= COMMIT_ROWS || stop || (pending > 0 &&
+		    dn_now_ns() - last_commit >= COMMIT_MS * 1000000ull)) {
+			pthread_mutex_lock(t->store_mu);
+			if (!(t->store_down != NULL && *t->store_down) &&
+			    dn_store_commit(t->store, &cause) != 0) {
+				trial_store_error(t, cause);
+				cause = NULL;
+			}
+			pthread_mutex_unlock(t->store_mu);
+			pending = 0;
+			last_commit = dn_now_ns();
+		}
+		if (stop && n == 0)
+			break;
+	}
+	free(rows);
+	return (NULL);
+}
+
+/*
+ * Node times on this machine's clock.  CLOCK_MONOTONIC is one clock on
+ * one host; a node on another (provider swarm) counts from its own boot.
+ * Each message from it gives d = our receive time - its send time =
+ * delay - (its clock - ours); the least d seen is the offset short by
+ * the smallest one-way delay (tens of microseconds on a LAN), and a node
+ * time plus it is ours.  Nodes of this host are left alone.
+ */
+static uint64_t
+node_clock(struct trial *t, uint32_t node, uint64_t t_ns, uint64_t now)
+{
+	struct trial_node	*n = &t->nodes[node];
+	int64_t			 d = (int64_t)(now - t_ns);
+
+	if (!n->remote_clock)
+		return (t_ns);
+	pthread_mutex_lock(&t->mu);
+	if (!n->have_clock || d < n->clock_d) {
+		n->clock_d = d;
+		n->have_clock = 1;
+	}
+	d = n->clock_d;
+	pthread_mutex_unlock(&t->mu);
+	return (t_ns + (uint64_t)d);
+}
+
+static void
+handle(struct collector *c, const uint8_t *buf, size_t len)
+{
+	struct trial		*t = c->t;
+	struct dn_hdr		 h;
+	struct dn_sample	 s;
+	int			 rv;
+
+	rv = dn_hdr_check(buf, len, t->token, (uint32_t)t->nnodes, 0, &h);
+	if (rv != 0) {
+		reject(c, rv, DN_NODE_NONE);
+		return;
+	}
+	h.t_ns = node_clock(t, h.node, h.t_ns, dn_now_ns());
+	switch (h.kind) {
+	case DN_MSG_HELLO:
+		if (h.len != DN_HELLO_SIZE) {
+			reject(c, -DN_REJ_PAYLOAD, h.node);
+			return;
+		}
+		/* A probe's HELLO carries its COMMAND's pid (the group
+		 * the runner ends last, foreign.c). */
+		on_hello(c, &h, dn_get_u32(buf + DN_HDR_SIZE));
+		break;
+	case DN_MSG_SAMPLE:
+		if ((rv = dn_sample_decode(buf + DN_HDR_SIZE, h.len, &s)) != 0) {
+			reject(c, rv, h.node);
+			return;
+		}
+		on_sample(c, &h, &s);
+		break;
+	case DN_MSG_INCLUDED:
+		on_included(c, buf + DN_HDR_SIZE, h.len, h.node);
+		break;
+	case DN_MSG_NAMED:
+		on_named(c, &h, buf + DN_HDR_SIZE);
+		break;
+	default:
+		reject(c, -DN_REJ_KIND, h.node);
+	}
+}
+
+static int
+all_final(struct trial *t)
+{
+	int	i, done = 1;
+
+	pthread_mutex_lock(&t->mu);
+	for (i = 0; i < t->nnodes; i++) {
+		if (!t->nodes[i].final_seen && !t->nodes[i].proc.exited)
+			done = 0;
+	}
+	pthread_mutex_unlock(&t->mu);
+	return (done);
+}
+
+static void *
+collector_main(void *arg)
+{
+	struct collector	*c = arg;
+	struct trial		*t = c->t;
+	uint64_t		 drain_end = 0;
+	void			*buf;
+	size_t			 len;
+	int			 rv;
+
+	c->next_lg_ms = t->scn->sample_interval_ms;
+	for (;;) {
+		uint64_t	now;
+
+		rv = dn_sock_recv(c->sock, &buf, &len, 20);
+		if (rv == 0) {
+			int	k = 0;
+
+			do {
+				handle(c, buf, len);
+				dn_msg_free(buf, len);
+			} while (++k < RECV_BATCH &&
+			    dn_sock_recv(c->sock, &buf, &len, 0) == 0);
+		} else if (rv != DN_EAGAIN)
+			break;
+		now = dn_now_ns();
+		if (t->load != NULL && atomic_load(&t->t0_ns) != 0) {
+			int64_t	tm = trial_t_ms(t, now);
+			int64_t	end = t->scn->duration_ms;
+
+			while (c->next_lg_ms <= tm && c->next_lg_ms <= end +
+			    t->scn->sample_interval_ms) {
+				loadgen_sample(c, c->next_lg_ms);
+				c->next_lg_ms += t->scn->sample_interval_ms;
+			}
+		}
+		if (atomic_load(&c->stop)) {
+			if (drain_end == 0)
+				drain_end = now +
+				    (uint64_t)c->drain_ms * 1000000u;
+			/* Keep reading while messages come; stop once every
+			 * node said its last word or the drain is over. */
+			if (rv == DN_EAGAIN && (now >= drain_end ||
+			    all_final(t)))
+				break;
+		}
+	}
+	pthread_mutex_lock(&c->wmu);
+	c->wstop = 1;
+	queue_end(c);
+	pthread_join(c->writer, NULL);
+	return (NULL);
+}
+
+int
+collector_start(struct trial *t, struct collector **cp, char **cause)
+{
+	struct collector	*c;
+
+	c = dn_xcalloc(1, sizeof(*c));
+	c->t = t;
+	atomic_init(&c->stop, 0);
+	if (dn_sock_open(&c->sock, DN_SOCK_PULL, cause) != 0)
+		goto fail;
+	dn_sock_set_bufs(c->sock, 0, 8192);
+	if (dn_sock_listen(c->sock, t->metrics_url, cause) != 0)
+		goto fail;
+	pthread_mutex_init(&c->wmu, NULL);
+	pthread_cond_init(&c->wcv, NULL);
+	if (pthread_create(&c->writer, NULL, writer_main, c) != 0) {
+		*cause = dn_xstrdup("cannot start the collector's writer "
+		    "thread");
+		goto fail;
+	}
+	if (pthread_create(&c->thread, NULL, collector_main, c) != 0) {
+		*cause = dn_xstrdup("cannot start the collector thread");
+		pthread_mutex_lock(&c->wmu);
+		c->wstop = 1;
+		queue_end(c);
+		pthread_join(c->writer, NULL);
+		goto fail;
+	}
+	*cp = c;
+	return (0);
+fail:
+	dn_sock_close(c->sock);
+	free(c);
+	return (-1);
+}
+
+void
+collector_stop(struct collector *c, int drain_ms)
+{
+	size_t	i;
+
+	if (c == NULL)
+		return;
+	c->drain_ms = drain_ms;
+	atomic_store(&c->stop, 1);
+	pthread_join(c->thread, NULL);
+	dn_sock_close(c->sock);
+	pthread_mutex_destroy(&c->wmu);
+	pthread_cond_destroy(&c->wcv);
+	free(c->pend);
+	free(c->seen);
+	free(c->lat);
+	for (i = 0; i < c->nnames; i++)
+		free(c->names[i]);
+	free(c->names);
+	free(c->name_ids);
+	free(c);
+}

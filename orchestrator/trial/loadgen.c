@@ -1,0 +1,492 @@
+/*
+ * loadgen.c: the open-loop load generator of a trial.
+ *
+ * Transaction k has a fixed intended send time on a schedule computed
+ * from t=0 and the target rate (with an optional linear ramp), never from
+ * when the previous one went out: a slow node or a late wake-up cannot
+ * make the generator send less (no coordinated omission, as wrk2).  Every
+ * transaction carries its intended time, so inclusion latency is measured
+ * from it.  Transactions due at the same wake-up are batched into one TXS
+ * message for the next node that is up (round-robin); from SPIN_MAX_TPS
+ * there is at most one such round per TICK_NS.
+ *
+ * By default it waits for the next intended time with an absolute
+ * clock_nanosleep (timer slack 1 ns) at the default scheduling priority:
+ * it must not compete with the nodes it measures.  workload.realtime opts
+ * in to SCHED_FIFO and to sleeping until SPIN_NS before each send and
+ * yielding the rest: sends on time under load, at the nodes' expense
+ * (docs/benchmarks.md, "Load generator wait").
+ *
+ * It reads only the trial's data (trial.h): the node endpoints the runner
+ * named (in_url) and which nodes are up; its counters live in a struct
+ * trial_load it publishes as trial->load for the collector to read.
+ *
+ * The http kind (loadgen-http.c) and the command kind (loadgen-cmd.c)
+ * share this file's front door, counters and send-lag histogram
+ * (loadgen-internal.h); only the thread's loop differs.
+ *
+ * Not here: inclusion accounting (collector.c).
+ */
+#include <sys/prctl.h>
+
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "trial/loadgen.h"
+#include "trial/loadgen-internal.h"
+#include "transport.h"
+#include "trial/trial.h"
+#include "clock.h"
+#include "rng.h"
+#include "xalloc.h"
+
+/*
+ * How this trial's generator waits: it sleeps to the send time, or with
+ * workload.realtime sleeps to SPIN_NS before it and yields the rest (at
+ * SCHED_FIFO only that met send lag p99 < 1 ms under load; docs/
+ * benchmarks.md, "Load generator wait").  DN_LOADGEN_WAIT=spin, sleep or
+ * alternate (spin on even trials, sleep on odd ones: both side by side
+ * in one run) overrides it for the benchmark: a measuring knob, not a
+ * setting.
+ */
+static int
+wait_spins(const struct trial *t)
+{
+	const char	*w = getenv("DN_LOADGEN_WAIT");
+
+	if (w == NULL || *w == '\0')
+		return (t->scn->workload.realtime);
+	if (strcmp(w, "spin") == 0)
+		return (1);
+	if (strcmp(w, "alternate") == 0)
+		return (t->pt.index % 2 == 0);
+	return (0);
+}
+
+/* Target rate at S seconds after t=0. */
+double
+loadgen_rate_at(const struct scenario *scn, double s)
+{
+	double	ramp = (double)scn->workload.ramp_ms / 1000.0;
+
+	if (ramp > 0 && s < ramp)
+		return (scn->workload.ramp_from_tps +
+		    (scn->workload.tps - scn->workload.ramp_from_tps) * s /
+		    ramp);
+	return (scn->workload.tps);
+}
+
+/*
+ * Intended send time of transaction K, in seconds after t=0: the time at
+ * which the integral of the target rate reaches K.  With a linear ramp
+ * from r0 to r1 over R seconds that integral is r0 s + (r1 - r0) s^2 / 2R,
+ * so s solves a quadratic; written as 2K / (r0 + sqrt(r0^2 + 4aK)) it has
+ * no cancellation and holds for r0 = 0 (a ramp from 0, where the rate at
+ * t=0 is 0 and stepping by 1 / rate would never leave t=0) and for a ramp
+ * down.  After the ramp the rate is constant.
+ */
+double
+loadgen_intended_s(const struct scenario *scn, uint64_t k)
+{
+	double	r0 = scn->workload.ramp_from_tps, r1 = scn->workload.tps;
+	double	ramp = (double)scn->workload.ramp_ms / 1000.0;
+	double	kk = (double)k, in_ramp, a, disc;
+
+	if (k == 0)
+		return (0);
+	if (ramp <= 0)
+		return (kk / r1);
+	in_ramp = ramp * (r0 + r1) / 2;
+	if (kk >= in_ramp)
+		return (ramp + (kk - in_ramp) / r1);
+	a = (r1 - r0) / (2 * ramp);
+	disc = r0 * r0 + 4 * a * kk;
+	return (2 * kk / (r0 + sqrt(disc > 0 ? disc : 0)));
+}
+
+double *
+loadgen_zipf_cdf(uint32_t n, double s)
+{
+	double	*cdf = dn_xcalloc(n, sizeof(double)), sum = 0;
+	size_t	 k;
+
+	for (k = 0; k < n; k++) {
+		sum += 1.0 / pow((double)(k + 1), s);
+		cdf[k] = sum;
+	}
+	for (k = 0; k < n; k++)
+		cdf[k] /= sum;
+	return (cdf);
+}
+
+uint32_t
+loadgen_pick(struct loadgen *l)
+{
+	double	u;
+	size_t	lo = 0, hi;
+
+	if (l->zipf_cdf == NULL)
+		return ((uint32_t)(dn_rand64(&l->rng) % l->accounts));
+	u = dn_rand01(&l->rng);
+	hi = l->accounts - 1;
+	while (lo < hi) {
+		size_t	mid = (lo + hi) / 2;
+
+		if (l->zipf_cdf[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return ((uint32_t)lo);
+}
+
+static void
+flush(struct loadgen *l, int node, uint64_t now)
+{
+	struct dn_hdr	h = { .kind = DN_MSG_TXS, .token = l->t->token,
+			    .node = DN_NODE_NONE };
+	uint32_t	c = l->counts[node];
+	size_t		len;
+	int		rv;
+
+	if (c == 0)
+		return;
+	len = DN_HDR_SIZE + 8 + (size_t)c * DN_TX_SIZE;
+	h.len = (uint32_t)(len - DN_HDR_SIZE);
+	h.seq = l->seq++;
+	h.t_ns = now;
+	dn_hdr_put(l->bufs[node], &h);
+	dn_put_u32(l->bufs[node] + DN_HDR_SIZE, c);
+	dn_put_u32(l->bufs[node] + DN_HDR_SIZE + 4, 0);
+	rv = dn_sock_send(l->socks[node], l->bufs[node], len, 1);
+	if (rv != 0)
+		atomic_fetch_add(&l->load.send_errors, c);
+	l->counts[node] = 0;
+}
+
+static size_t
+lag_bucket(double us)
+{
+	double	b;
+
+	if (!(us >= 1.0))
+		return (0);
+	b = floor(log(us) / log(LAG_GROWTH)) + 1;
+	return (b >= LAG_BUCKETS - 1 ? LAG_BUCKETS - 1 : (size_t)b);
+}
+
+void
+loadgen_add_lag(struct loadgen *l, double us)
+{
+	struct trial_load	*ld = &l->load;
+
+	pthread_mutex_lock(&ld->mu);
+	l->lag_hist[lag_bucket(us)]++;
+	l->lag_n++;
+	if (us > l->lag_max)
+		l->lag_max = us;
+	if (ld->nlags == ld->caplags) {
+		ld->caplags = ld->caplags ? ld->caplags * 2 : 1024;
+		ld->lags = dn_xreallocarray(ld->lags, ld->caplags,
+		    sizeof(double));
+	}
+	ld->lags[ld->nlags++] = us;
+	pthread_mutex_unlock(&ld->mu);
+}
+
+void *
+loadgen_main(void *arg)
+{
+	struct loadgen		*l = arg;
+	struct trial		*t = l->t;
+	const struct scenario	*scn = t->scn;
+	uint64_t		 t0 = atomic_load(&t->t0_ns);
+	uint64_t		 end = t0 + (uint64_t)scn->duration_ms * 1000000u;
+	double			 next_s = 0;	/* intended, s after t0 */
+	uint64_t		 id = 0, last_round = 0;
+	int			 rr = 0;
+	struct sched_param	 sp = { .sched_priority = 1 };
+
+	/* Wake-ups on time without a higher priority: no slack added to
+	 * the timer (50 µs by default). */
+	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	/* Opt-in: a real-time priority sends on time even when the nodes
+	 * keep every core busy, but takes that time from them. */
+	if (scn->workload.realtime && pthread_setschedparam(pthread_self(),
+	    SCHED_FIFO, &sp) == 0)
+		atomic_store(&l->realtime, 1);
+
+	while (!atomic_load(&l->stop)) {
+		uint64_t	now = dn_now_ns();
+		uint64_t	due = t0 + (uint64_t)llround(next_s * 1e9);
+		uint64_t	go = due;
+		int		fast = loadgen_rate_at(scn, next_s) >=
+				    SPIN_MAX_TPS;
+		int		node = -1, tries;
+
+		if (due >= end)
+			break;
+		/* At high rates one round per TICK_NS: a few large messages
+		 * instead of one per transaction (each message costs the
+		 * nodes a wake-up; docs/benchmarks.md, load generator). */
+		if (fast && go < last_round + TICK_NS)
+			go = last_round + TICK_NS;
+		if (go > now) {
+			uint64_t	wake;
+			struct timespec	ts;
+
+			/* Spin wait only: the last SPIN_NS before a send
+			 * are spent yielding, not sleeping (docs/
+			 * benchmarks.md, "Load generator wait"). */
+			if (l->spin && !fast && go - now <= SPIN_NS) {
+				sched_yield();
+				continue;
+			}
+			wake = fast || !l->spin ? go : go - SPIN_NS;
+			/* Wake at least every 50 ms to notice a stop. */
+			if (wake > now + 50000000u)
+				wake = now + 50000000u;
+			ts.tv_sec = (time_t)(wake / 1000000000u);
+			ts.tv_nsec = (long)(wake % 1000000000u);
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+			    NULL);
+			continue;
+		}
+		last_round = now;
+		/* Everything due by now goes to the next node that is up. */
+		for (tries = 0; tries < t->nnodes; tries++) {
+			int	k = (rr + tries) % t->nnodes;
+
+			if (atomic_load(&t->nodes[k].up)) {
+				node = k;
+				break;
+			}
+		}
+		rr = (rr + 1) % t->nnodes;
+		while (due <= now && due < end) {
+			struct dn_tx	tx;
+
+			tx.id = id++;
+			tx.intended_ns = due;
+			tx.from = loadgen_pick(l);
+			do
+				tx.to = loadgen_pick(l);
+			while (tx.to == tx.from && l->accounts > 1);
+			tx.amount = 1 + dn_rand64(&l->rng) % 100;
+			tx.nonce = l->nonces[tx.from]++;
+			atomic_fetch_add(&l->load.submitted, 1);
+			if (node < 0) {
+				atomic_fetch_add(&l->load.send_errors, 1);
+			} else {
+				dn_tx_put(l->bufs[node] + DN_HDR_SIZE + 8 +
+				    (size_t)l->counts[node] * DN_TX_SIZE, &tx);
+				if (++l->counts[node] == BATCH_MAX)
+					flush(l, node, now);
+			}
+			loadgen_add_lag(l, (double)(dn_now_ns() - due) / 1e3);
+			/* The schedule: intended times from the rate alone. */
+			next_s = loadgen_intended_s(scn, id);
+			due = t0 + (uint64_t)llround(next_s * 1e9);
+		}
+		if (node >= 0)
+			flush(l, node, dn_now_ns());
+		atomic_store(&l->load.elapsed_ns, (long long)(now - t0));
+	}
+	/* Over the whole schedule: a generator that fell behind sent its
+	 * last transactions after the end, which lowers the achieved rate. */
+	if (!atomic_load(&l->stop) || dn_now_ns() >= end)
+		atomic_store(&l->load.elapsed_ns, (long long)((dn_now_ns() >
+		    end ? dn_now_ns() : end) - t0));
+	return (NULL);
+}
+
+int
+loadgen_create(struct trial *t, struct loadgen **lp, char **cause)
+{
+	const struct scenario	*scn = t->scn;
+	struct loadgen		*l;
+	int			 i;
+
+	l = dn_xcalloc(1, sizeof(*l));
+	l->t = t;
+	l->n = t->nnodes;
+	atomic_init(&l->stop, 0);
+	atomic_init(&l->load.submitted, 0);
+	atomic_init(&l->load.send_errors, 0);
+	atomic_init(&l->load.elapsed_ns, 0);
+	pthread_mutex_init(&l->load.mu, NULL);
+	if (scn->workload.kind == SCN_WL_HTTP) {
+		if (loadgen_http_create(l, cause) != 0)
+			goto fail;
+		*lp = l;
+		t->load = &l->load;
+		return (0);
+	}
+	if (scn->workload.kind == SCN_WL_COMMAND) {
+		/* no counters: t->load stays NULL, no load metrics */
+		if (loadgen_cmd_create(l, cause) != 0)
+			goto fail;
+		*lp = l;
+		return (0);
+	}
+	l->rng = scn->seed ^ 0x6c6f616467656e00ull ^ (uint64_t)t->pt.index;
+	l->spin = wait_spins(t);
+	atomic_init(&l->realtime, 0);
+	l->accounts = scn->network.accounts ? scn->network.accounts : 1;
+	l->nonces = dn_xcalloc(l->accounts, sizeof(*l->nonces));
+	if (scn->workload.dist == SCN_DIST_ZIPF)
+		l->zipf_cdf = loadgen_zipf_cdf(l->accounts,
+		    scn->workload.zipf_s);
+	l->socks = dn_xcalloc((size_t)l->n, sizeof(*l->socks));
+	l->bufs = dn_xcalloc((size_t)l->n, sizeof(*l->bufs));
+	l->counts = dn_xcalloc((size_t)l->n, sizeof(*l->counts));
+	for (i = 0; i < l->n; i++)
+		l->bufs[i] = dn_xmalloc(DN_HDR_SIZE + 8 +
+		    (size_t)BATCH_MAX * DN_TX_SIZE);
+	*lp = l;
+	t->load = &l->load;
+	return (0);
+fail:
+	loadgen_free(l);
+	return (-1);
+}
+
+int
+loadgen_go(struct loadgen *l, char **cause)
+{
+	int	i;
+
+	if (l->cmd != NULL)
+		return (loadgen_cmd_start(l, cause));
+	/*
+	 * transfer: dial the nodes now that they are ready, so listening.
+	 * Dialled at spawn, 40 nodes that took 14 s to listen (containers
+	 * at half a core) had their dialers retry every 10-50 ms, and each
+	 * failed ipc attempt kept a file descriptor with nng 1.5.2: devnet
+	 * reached its 20,000 and the collector could no longer accept
+	 * (docs/benchmarks.md, "How many nodes one host holds").
+	 */
+	for (i = 0; l->socks != NULL && i < l->n; i++) {
+		if (dn_sock_open(&l->socks[i], DN_SOCK_PUSH, cause) != 0)
+			return (-1);
+		dn_sock_set_bufs(l->socks[i], 1024, 0);
+		if (dn_sock_dial(l->socks[i], l->t->nodes[i].in_url,
+		    cause) != 0)
+			return (-1);
+	}
+	if (pthread_create(&l->thread, NULL, l->http != NULL ?
+	    loadgen_http_main : loadgen_main, l) != 0) {
+		*cause = dn_xstrdup("cannot start the load generator thread");
+		return (-1);
+	}
+	l->started = 1;
+	return (0);
+}
+
+void
+loadgen_halt(struct loadgen *l)
+{
+	if (l != NULL && l->cmd != NULL)
+		loadgen_cmd_stop(l);
+	if (l == NULL || !l->started)
+		return;
+	atomic_store(&l->stop, 1);
+	pthread_join(l->thread, NULL);
+	l->started = 0;
+}
+
+void
+loadgen_disconnect(struct loadgen *l)
+{
+	int	i;
+
+	if (l == NULL)
+		return;
+	loadgen_halt(l);
+	for (i = 0; i < l->n && l->socks != NULL; i++) {
+		dn_sock_close(l->socks[i]);
+		l->socks[i] = NULL;
+	}
+}
+
+void
+loadgen_free(struct loadgen *l)
+{
+	int	i;
+
+	if (l == NULL)
+		return;
+	loadgen_disconnect(l);
+	loadgen_http_free(l);
+	loadgen_cmd_free(l);
+	for (i = 0; i < l->n && l->bufs != NULL; i++)
+		free(l->bufs[i]);
+	free(l->socks);
+	free(l->bufs);
+	free(l->counts);
+	free(l->nonces);
+	free(l->zipf_cdf);
+	free(l->load.lags);
+	free(l->load.lat);
+	pthread_mutex_destroy(&l->load.mu);
+	if (l->t->load == &l->load)
+		l->t->load = NULL;
+	free(l);
+}
+
+void
+loadgen_stats(struct loadgen *l, struct loadgen_stats *st)
+{
+	const struct scenario	*scn = l->t->scn;
+	double			 e;
+
+	st->submitted = atomic_load(&l->load.submitted);
+	st->wait = l->spin ? "spin" : "sleep";
+	st->realtime = atomic_load(&l->realtime);
+	st->send_errors = atomic_load(&l->load.send_errors);
+	e = (double)atomic_load(&l->load.elapsed_ns) / 1e9;
+	st->elapsed_s = e;
+	if (scn->workload.ramp_ms > 0 && e > 0) {
+		double	ramp = (double)scn->workload.ramp_ms / 1000.0;
+		double	r = e < ramp ? e : ramp;
+		double	txs = r * (scn->workload.ramp_from_tps +
+			    loadgen_rate_at(scn, r)) / 2 + (e > ramp ?
+			    (e - ramp) * scn->workload.tps : 0);
+
+		st->target_tps = txs / e;
+	} else
+		st->target_tps = scn->workload.tps;
+}
+
+double
+loadgen_lag_quantile(struct loadgen *l, double q)
+{
+	uint64_t	rank, seen = 0;
+	double		v = 0;
+	size_t		b;
+
+	pthread_mutex_lock(&l->load.mu);
+	if (l->lag_n > 0) {
+		rank = (uint64_t)ceil(q * (double)l->lag_n);
+		if (rank == 0)
+			rank = 1;
+		v = l->lag_max;
+		for (b = 0; b < LAG_BUCKETS; b++) {
+			seen += l->lag_hist[b];
+			if (seen >= rank) {
+				double	hi = b == 0 ? 1.0 :
+				    pow(LAG_GROWTH, (double)b);
+
+				if (b < LAG_BUCKETS - 1 && hi < v)
+					v = hi;
+				break;
+			}
+		}
+	}
+	pthread_mutex_unlock(&l->load.mu);
+	return (v);
+}

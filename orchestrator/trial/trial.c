@@ -1,0 +1,123 @@
+/*
+ * trial.c: the helpers over one trial's data (trial.h) that the runner,
+ * the collector and the load generator share: the trial's clock, its
+ * events and facts in the store, its failure reason, and taking the load
+ * generator's send lags.
+ *
+ * Not here: anything that starts, watches or stops a trial (runner), nor
+ * the collector's or the load generator's threads.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "store.h"
+#include "trial/trial.h"
+#include "clock.h"
+
+int64_t
+trial_t_ms(struct trial *t, uint64_t ns)
+{
+	uint64_t	t0 = atomic_load(&t->t0_ns);
+
+	if (t0 == 0)
+		return (INT64_MIN);
+	return (((int64_t)ns - (int64_t)t0) / 1000000);
+}
+
+void
+trial_store_error(struct trial *t, char *cause)
+{
+	if (t->store_down != NULL)
+		*t->store_down = 1;
+	pthread_mutex_lock(&t->mu);
+	if (!t->store_failed) {
+		t->store_failed = 1;
+		t->store_error = cause;
+		cause = NULL;
+	}
+	pthread_mutex_unlock(&t->mu);
+	free(cause);
+}
+
+void
+trial_event(struct trial *t, int node, const char *kind, const char *fmt,
+    ...)
+{
+	va_list	 ap;
+	char	*detail = NULL, *cause = NULL;
+	int64_t	 tm = trial_t_ms(t, dn_now_ns());
+
+	if (fmt != NULL) {
+		va_start(ap, fmt);
+		if (vasprintf(&detail, fmt, ap) < 0)
+			detail = NULL;
+		va_end(ap);
+	}
+	if (tm == INT64_MIN)
+		tm = -(int64_t)((dn_now_ns() - t->spawn_ns) / 1000000);
+	pthread_mutex_lock(t->store_mu);
+	if (dn_store_event(t->store, t->run_id, node, tm, kind, detail,
+	    &cause) != 0)
+		trial_store_error(t, cause);
+	pthread_mutex_unlock(t->store_mu);
+	free(detail);
+}
+
+void
+trial_fail(struct trial *t, const char *fmt, ...)
+{
+	va_list	ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (!t->failed) {
+		t->failed = 1;
+		t->fail_reason = msg;
+	} else
+		free(msg);
+}
+
+void
+trial_fact(struct trial *t, int node, const char *key, const char *fmt,
+    ...)
+{
+	va_list	 ap;
+	char	*v, *cause = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&v, fmt, ap) < 0)
+		v = NULL;
+	va_end(ap);
+	pthread_mutex_lock(t->store_mu);
+	if (v != NULL && dn_store_fact(t->store, t->run_id, node, key, v,
+	    &cause) != 0)
+		trial_store_error(t, cause);
+	pthread_mutex_unlock(t->store_mu);
+	free(v);
+}
+
+void
+trial_load_take_lags(struct trial_load *l, double **lags, size_t *n)
+{
+	pthread_mutex_lock(&l->mu);
+	*lags = l->lags;
+	*n = l->nlags;
+	l->lags = NULL;
+	l->nlags = l->caplags = 0;
+	pthread_mutex_unlock(&l->mu);
+}
+
+void
+trial_load_take_lat(struct trial_load *l, double **lat, size_t *n)
+{
+	pthread_mutex_lock(&l->mu);
+	*lat = l->lat;
+	*n = l->nlat;
+	l->lat = NULL;
+	l->nlat = l->caplat = 0;
+	pthread_mutex_unlock(&l->mu);
+}

@@ -1,0 +1,208 @@
+/*
+ * trial.h: the data of one trial of a scenario in flight: its nodes, the
+ * counters its collector keeps, the counters its load generator keeps,
+ * and its outcome; plus the few helpers over that data every part of a
+ * trial uses (trial.c: its clock, its events, facts and failure).
+ *
+ * Not here: what drives a trial (runner.h, runner-internal.h), the
+ * collector thread (collector.h), the load generator (loadgen.h).  This
+ * header is the bottom of the orchestrator's run: runner -> collector,
+ * runner -> loadgen, and both -> trial; nothing here calls back up.
+ *
+ * Locking: T->mu guards the per-node statistics and the counters the main
+ * thread reads for progress; STORE_MU (shared by all trials) guards every
+ * use of the sqlite store.  Lock order: store_mu before mu, never the
+ * reverse.
+ */
+#ifndef DN_TRIAL_H
+#define DN_TRIAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metric-table.h"
+#include "protocol.h"
+#include "scenario/scenario.h"
+#include "sys/spawn.h"
+
+struct dn_store;
+struct collector;
+struct loadgen;
+struct foreign_lag;
+
+#define TRIAL_NCOLS	16	/* named metrics shown, at most */
+
+struct trial_node {
+	struct proc	 proc;
+	char		**argv;
+	char		**env;
+	char		*out_path;	/* node-K.out: stdout+stderr */
+	char		*log_path;	/* node-K.log: the node's own log */
+	char		*cmdline;	/* for humans and the nodes table */
+	char		*in_url;	/* inbound endpoint, for the loadgen */
+	char		*addr;		/* its host's address, with tcp:
+					   127.0.0.1 but for swarm on several
+					   hosts (provider_node_addr) */
+	int		 remote_clock;	/* on another host: its clock is
+					   not ours (set before the start) */
+	int		 port;		/* {port} of the http and command
+					   workloads; 0 = the node has none */
+
+	/* Written by the collector under trial.mu. */
+	int		 hello;		/* HELLOs received */
+	uint64_t	 last_msg_ns;	/* last SAMPLE received */
+	uint64_t	 next_seq;	/* expected SAMPLE sequence */
+	int		 have_seq;
+	int64_t		 lost;		/* sequence gaps */
+	int64_t		 samples;
+	int		 final_seen;	/* DN_SAMPLE_FINAL received */
+	double		 last[DN_METRIC_COUNT];
+	double		 first[DN_METRIC_COUNT];	/* after warmup */
+	int64_t		 first_t, last_t;	/* ms, after warmup */
+	int		 have_first;
+	/* Bit i: metric i was present (protocol 3: a foreign node's probe
+	 * marks what it cannot see absent) in last[] / first[]. */
+	uint64_t	 have_last, have_firsts;
+	double		 rss_sum, rss_max, lag_max;
+	int64_t		 rss_n, lag_n;
+	pid_t		 cmd_pid;	/* HELLO's pid: a probe's COMMAND */
+	/* A node on another host stamps messages with its own monotonic
+	 * clock: receive - send over every message, its least value; a
+	 * node time plus it is ours (collector.c). */
+	int64_t		 clock_d;
+	int		 have_clock;
+
+	/* Main thread only. */
+	int		 down;		/* not expected to be running */
+	int		 stopped;	/* SIGSTOPped by an event */
+	int		 stalled;	/* reported stalled */
+	int		 crashed;	/* exited without being asked */
+	int		 done;		/* node.exit expected: exited 0 */
+	uint64_t	 restart_ns;	/* when restarted, until it rejoins */
+	/* A foreign node's height as the watch last saw it and since when
+	 * (its probe samples on while it is paused: foreign.c). */
+	double		 watch_h;
+	uint64_t	 watch_h_ns;
+	uint64_t	 hstall_ns;	/* stalled by height since, or 0 */
+	/* The last value of each of trial.ncols (under mu, collector). */
+	double		*nlast;
+	uint64_t	 nhave;		/* bit i: nlast[i] was received */
+	atomic_int	 up;		/* loadgen may send to it */
+};
+
+/*
+ * What the load generator has done so far, as plain counters: written by
+ * the load generator's thread, read by the collector (the load generator
+ * samples) without calling into loadgen.c.  It lives inside the load
+ * generator; trial.load points to it while there is one.
+ */
+struct trial_load {
+	atomic_llong	 submitted;
+	atomic_llong	 send_errors;
+	atomic_llong	 elapsed_ns;
+
+	pthread_mutex_t	 mu;	/* lags and the load generator's histogram */
+	double		*lags;	/* µs: actual minus intended send time */
+	size_t		 nlags, caplags;
+	/* Latencies the load generator measured itself (http: intended
+	 * send time to the answer), ms; the collector takes them into
+	 * tx_latency_* like the latencies of INCLUDED. */
+	double		*lat;
+	size_t		 nlat, caplat;
+};
+
+struct trial {
+	const struct scenario		*scn;
+	const struct scn_variant	*var;
+	struct plan_trial		 pt;
+	size_t				 ntrials;	/* of the whole plan */
+	int64_t				 run_id;
+	uint64_t			 token;
+	char				*run_dir;
+	char				*net_dir;	/* ipc sockets */
+	int				 own_net_dir;	/* rmdir at the end */
+	char				*metrics_url;
+	int				 nnodes;
+	struct trial_node		*nodes;
+	int				 foreign;	/* nodes run by the probe */
+	struct foreign_lag		*flag;	/* their lag (under mu) */
+	/* Named metrics the scenario declares (static strings), shown in
+	 * the progress line and the summary: log extractors and
+	 * Prometheus names outside the metric table. */
+	const char			*ncols[TRIAL_NCOLS];
+	size_t				 nncols;
+
+	pthread_mutex_t			 mu;
+	pthread_mutex_t			*store_mu;
+	struct dn_store			*store;
+	/* Shared by every trial of the run, under store_mu: a write to
+	 * the store failed (disk full, ...), so no more samples are
+	 * written; the runner ends the trials failed and runs no more. */
+	int				*store_down;
+	struct collector		*col;	/* the runner's handles */
+	struct loadgen			*lg;
+	struct trial_load		*load;	/* NULL: no load generator */
+
+	atomic_uint_fast64_t		 t0_ns;	/* 0 until all are ready */
+	uint64_t			 spawn_ns;
+	double				 cpu0_s;	/* process CPU at spawn */
+
+	/* Collector counters (under mu). */
+	int64_t				 rejected;	/* messages */
+	int64_t				 rejected_by[DN_REJ_COUNT];
+	int64_t				 samples_stored;
+	int64_t				 tx_included, tx_failed;
+	int64_t				 tx_duplicates;
+	int				 store_failed;	/* a write failed */
+	char				*store_error;
+
+	/* Outcome (main thread). */
+	int				 failed;
+	char				*fail_reason;
+	int				 unplanned;	/* faults not asked for */
+};
+
+/*
+ * Lag of a foreign node (foreign-lag.c), which knows only its own height:
+ * with NODE's new HEIGHT at T_MS, *LAG_BLOCKS = the highest height any
+ * node of T has reported minus HEIGHT, *LAG_MS = T_MS minus when any node
+ * first reported a height above HEIGHT (0 when not behind).  Call with
+ * T->mu held; foreign_lag_free at the end.
+ */
+void	 foreign_lag(struct trial *t, int node, int64_t t_ms, double height,
+	    double *lag_blocks, double *lag_ms);
+void	 foreign_lag_free(struct foreign_lag *);
+
+/* Milliseconds since the trial's t=0 (negative before it). */
+int64_t	 trial_t_ms(struct trial *t, uint64_t ns);
+
+/* Remember the first store error of T (takes mu) and mark the store
+ * down (the caller holds store_mu); CAUSE is consumed. */
+void	 trial_store_error(struct trial *t, char *cause);
+
+/* Record an event (takes store_mu); logs store errors into T. */
+void	 trial_event(struct trial *t, int node, const char *kind,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Record a run fact (takes store_mu); a store error marks T's store as
+ * failed. */
+void	 trial_fact(struct trial *t, int node, const char *key,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Fail T (main thread) with the first reason given; later ones are
+ * dropped. */
+void	 trial_fail(struct trial *t, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/*
+ * Take the send-lag observations (µs, actual minus intended send time)
+ * gathered in L since the last call: *LAGS is owned by the caller (free).
+ */
+void	 trial_load_take_lags(struct trial_load *l, double **lags,
+	    size_t *n);
+/* The same for the latencies (ms) the load generator measured. */
+void	 trial_load_take_lat(struct trial_load *l, double **lat, size_t *n);
+
+#endif

@@ -1,0 +1,153 @@
+/*
+ * compare-gate.c: `devnet compare` and `devnet ab` as a CI gate: the
+ * --fail-on policy (worse: any metric worse; changed: any metric not
+ * same), the JUnit XML rendering (one test case per metric, a failure
+ * per worse), and the markdown heading that makes the table ready for a
+ * pull-request comment.  The exit status itself (3) is the commands'.
+ *
+ * Not here: the analysis and the verdicts (compare.c), the table,
+ * markdown, CSV and JSON bodies (compare-render.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verdict/compare.h"
+#include "xalloc.h"
+
+int
+compare_fail_on_parse(const char *s, int *fail_on)
+{
+	if (strcmp(s, "worse") == 0)
+		*fail_on = COMPARE_FAIL_WORSE;
+	else if (strcmp(s, "changed") == 0)
+		*fail_on = COMPARE_FAIL_CHANGED;
+	else
+		return (-1);
+	return (0);
+}
+
+int
+compare_gate_tripped(const struct compare_result *r, int fail_on)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nrows; i++) {
+		const char *v = r->rows[i].verdict;
+
+		if (fail_on == COMPARE_FAIL_WORSE && strcmp(v, "worse") == 0)
+			return (1);
+		if (fail_on == COMPARE_FAIL_CHANGED && strcmp(v, "same") != 0)
+			return (1);
+	}
+	return (0);
+}
+
+static void
+count_verdicts(const struct compare_result *r, size_t *worse,
+    size_t *better, size_t *same)
+{
+	size_t	i;
+
+	*worse = *better = *same = 0;
+	for (i = 0; i < r->nrows; i++) {
+		if (strcmp(r->rows[i].verdict, "worse") == 0)
+			(*worse)++;
+		else if (strcmp(r->rows[i].verdict, "better") == 0)
+			(*better)++;
+		else
+			(*same)++;
+	}
+}
+
+void
+compare_junit_begin(FILE *out)
+{
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<testsuites name=\"devnet\">\n", out);
+}
+
+void
+compare_junit_end(FILE *out)
+{
+	fputs("</testsuites>\n", out);
+}
+
+void
+compare_junit_render(const struct compare_result *r, const char *name,
+    FILE *out)
+{
+	char	 va[48], vb[48], *msg;
+	size_t	 i, worse, better, same;
+
+	count_verdicts(r, &worse, &better, &same);
+	fputs("  <testsuite name=\"", out);
+	compare_markup_str(out, name, 1);
+	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+	    "skipped=\"0\">\n", r->nrows, worse);
+	for (i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		compare_fmt_value(row->a.median, row->unit, va, sizeof(va));
+		compare_fmt_value(row->b.median, row->unit, vb, sizeof(vb));
+		fputs("    <testcase classname=\"devnet.", out);
+		compare_markup_str(out, name, 1);
+		fputs("\" name=\"", out);
+		compare_markup_str(out, row->name, 1);
+		fputs("\">", out);
+		msg = dn_xasprintf("%s: A %s, B %s, delta %+.2f%% "
+		    "(95%% CI %+.1f%% to %+.1f%%), p %.3g (Holm), n %zu+%zu, "
+		    "%s is better", row->verdict, va, vb, row->delta_pct,
+		    row->delta_ci_low, row->delta_ci_high, row->p, row->a.n,
+		    row->b.n, row->better);
+		if (strcmp(row->verdict, "worse") == 0) {
+			fputs("\n      <failure type=\"worse\" message=\"",
+			    out);
+			compare_markup_str(out, msg, 1);
+			fputs("\">", out);
+			compare_markup_str(out, row->desc, 1);
+			fputs("</failure>\n    ", out);
+		} else {
+			fputs("<system-out>", out);
+			compare_markup_str(out, msg, 1);
+			fputs("</system-out>", out);
+		}
+		fputs("</testcase>\n", out);
+		free(msg);
+	}
+	fputs("  </testsuite>\n", out);
+}
+
+void
+compare_markdown_heading(const struct compare_result *r, const char *title,
+    FILE *out)
+{
+	size_t	worse, better, same;
+
+	count_verdicts(r, &worse, &better, &same);
+	fprintf(out, "### %s %s: %zu worse, %zu better, %zu same\n\n",
+	    worse > 0 ? ":x:" : ":white_check_mark:", title, worse, better,
+	    same);
+}
+
+int
+compare_gate_print(struct dn_store *s, const char *side_a,
+    const char *side_b, const struct compare_opts *opts, int junit,
+    int fail_on, const char *title, FILE *out, int *tripped, char **cause)
+{
+	struct compare_result	*r;
+
+	*tripped = 0;
+	if (compare_analyze(s, side_a, side_b, opts, &r, cause) != 0)
+		return (-1);
+	if (junit)
+		compare_junit_render(r, title, out);
+	else {
+		if (opts->format == COMPARE_MARKDOWN)
+			compare_markdown_heading(r, title, out);
+		compare_render(r, opts->format, out);
+	}
+	*tripped = compare_gate_tripped(r, fail_on);
+	compare_result_free(r);
+	return (0);
+}

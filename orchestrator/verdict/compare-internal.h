@@ -1,0 +1,92 @@
+/*
+ * compare-internal.h: internal to the compare module (compare*.c) only.
+ * What the files of the A/B analysis share: the derived-metric table
+ * (compare-derive.c), the per-side observations it yields, and side
+ * resolution (compare-sides.c).  Callers outside compare*.c use compare.h.
+ */
+#ifndef DN_COMPARE_INTERNAL_H
+#define DN_COMPARE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "verdict/compare.h"
+#include "stats.h"
+
+struct dn_store;
+
+enum dfn { F_MAX, F_MEAN, F_P99, F_MEDIAN, F_SLOPE_MIN, F_RATE };
+
+struct derived {
+	const char	*name;
+	const char	*unit;
+	const char	*better;
+	int		 m1, m2;	/* base metrics; m2 -1 or summed */
+	enum dfn	 fn;
+	int		 agg_max;	/* across nodes: 1 max, 0 mean */
+	const char	*desc;
+};
+
+/* The derived metrics, NDERIVED of them (compare-derive.c checks the
+ * count at compile time). */
+#define NDERIVED	29
+extern const struct derived compare_derived[];
+
+/* Observations of one derived metric on one side: per (trial, node)
+ * values with their trial index, and per-trial summaries. */
+struct obs {
+	double	*node_v;
+	int	*node_c;
+	size_t	 nnode;
+	double	*trial_v;
+	size_t	 ntrial;
+};
+
+/* Read every run of SIDE and add its observations to O[N], for the
+ * metrics DEFS[K] with USE[K] set (DEFS: compare_derived, then any named
+ * metrics, whose m1 is a store id >= DN_STORE_NAMED_BASE).  0, or -1
+ * with *CAUSE. */
+int	 compare_side_observe(struct dn_store *s,
+	    const struct compare_side *side, const struct derived *defs,
+	    size_t n, const int *use, struct obs *o, char **cause);
+/* Free what O holds (not O). */
+void	 compare_obs_release(struct obs *o);
+
+/* The trial unit's choice: Welch's t when the exact rank test cannot
+ * reach significance after Holm over FAMILY metrics at NA vs NB trials
+ * (and each side has 2), the rank test otherwise. */
+int	 compare_uses_welch(size_t na, size_t nb, size_t family);
+
+/* Test one metric (compare.c): fill ROW's statistics, test and raw p
+ * from the observations of UNIT (trial or node), FAMILY metrics in the
+ * Holm family. */
+void	 compare_row_test(struct compare_row *row, const struct obs *oa,
+	    const struct obs *ob, int unit, size_t family);
+/* Decide ROW from its Holm-adjusted p (set by the caller): significant
+ * and verdict, at the practical threshold THRESHOLD_PCT. */
+void	 compare_row_decide(struct compare_row *row, double threshold_pct);
+
+/* Simulated power figures shared by the rows of one analysis
+ * (compare-power.c). */
+struct compare_power_cache {
+	double	alpha;
+	double	mwu_eq[DN_MWU_EXACT_MAX + 1];	/* by n, 0 = not yet */
+	size_t	na, nb;				/* the one unequal pair */
+	double	mwu_ab;
+};
+/* Fill ROW's mde_pct, and target_pct / trials_needed when asked for
+ * (TARGET_PCT > 0) or when ROW is a `same` whose interval excludes 0
+ * (docs/statistics.md, section 4).  ROW must be tested and decided. */
+void	 compare_row_power(struct compare_row *row, const struct obs *oa,
+	    const struct obs *ob, int unit, size_t family,
+	    double threshold_pct, double target_pct,
+	    struct compare_power_cache *pc);
+
+/* Resolve SPEC into SIDE (runs and their faults); warnings about runs
+ * left out go to RES.  0, or -1 with *CAUSE.  compare_side_release frees
+ * what SIDE holds, also after a failure. */
+int	 compare_side_resolve(struct dn_store *s, const char *spec,
+	    struct compare_side *side, struct compare_result *res,
+	    char **cause);
+void	 compare_side_release(struct compare_side *side);
+
+#endif

@@ -1,0 +1,397 @@
+/*
+ * compare-render.c: print a struct compare_result as a benchstat-like
+ * table, markdown, CSV or JSON (the JSON shape is stable:
+ * docs/statistics.md), and the value formatting (KiB, k) and markup
+ * escaping that `devnet report` and the JUnit output share.
+ *
+ * Not here: the analysis (compare.c); `devnet report`'s HTML
+ * (cmd-report.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verdict/compare.h"
+
+void
+compare_fmt_value(double v, const char *unit, char *buf, size_t len)
+{
+	static const char *const	bin[] = { "B", "KiB", "MiB", "GiB",
+					    "TiB" };
+	static const char *const	dec[] = { "", "k", "M", "G", "T" };
+	double				a = fabs(v);
+	int				i = 0;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (strncmp(unit, "bytes", 5) == 0) {
+		while (a >= 1024 && i < 4) {
+			a /= 1024;
+			v /= 1024;
+			i++;
+		}
+		snprintf(buf, len, "%.4g %s%s", v, bin[i], unit + 5);
+		return;
+	}
+	while (a >= 1000 && i < 4) {
+		a /= 1000;
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, len, "%.4g%s %s", v, dec[i], unit);
+}
+
+static const char *
+side_runs(const struct compare_side *sd, char *buf, size_t len)
+{
+	size_t	i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sd->nruns && off + 24 < len; i++)
+		off += snprintf(buf + off, len - off, "%s%lld", i ? "," : "",
+		    (long long)sd->runs[i].id);
+	return (buf);
+}
+
+static void
+fmt_delta(const struct compare_row *row, char *buf, size_t len)
+{
+	if (isnan(row->delta_pct))
+		snprintf(buf, len, "-");
+	else if (!row->significant)
+		snprintf(buf, len, "~");
+	else
+		snprintf(buf, len, "%+.2f%%", row->delta_pct);
+}
+
+static void
+fmt_ci(const struct compare_row *row, char *buf, size_t len)
+{
+	if (isnan(row->delta_ci_low))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "[%+.1f%%, %+.1f%%]", row->delta_ci_low,
+		    row->delta_ci_high);
+}
+
+static void
+fmt_mde(const struct compare_row *row, char *buf, size_t len)
+{
+	if (isnan(row->mde_pct))
+		snprintf(buf, len, "-");
+	else if (isinf(row->mde_pct))
+		snprintf(buf, len, "never");
+	else if (row->mde_pct < 100)
+		snprintf(buf, len, "%.3g%%", row->mde_pct);
+	else if (row->mde_pct < 1e5)
+		snprintf(buf, len, "%.0f%%", row->mde_pct);
+	else
+		snprintf(buf, len, ">1e5%%");
+}
+
+/* The trials_needed notes under the table (section 4 of
+ * docs/statistics.md). */
+static void
+render_notes(const struct compare_result *r, FILE *out, int md)
+{
+	char	n[64], ci[48];
+	size_t	i;
+	int	any = 0;
+
+	for (i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		if (row->trials_needed == 0)
+			continue;
+		if (row->trials_needed < 0)
+			snprintf(n, sizeof(n), "more than %d trials per side",
+			    COMPARE_MAX_TRIALS);
+		else
+			snprintf(n, sizeof(n), "about %ld trials per side",
+			    row->trials_needed);
+		fputs(any ? "" : "\n", out);
+		any = 1;
+		if (r->target_pct > 0) {
+			fprintf(out, "%snote: %s: a %.3g%% change needs %s "
+			    "(power %.0f%%, at this spread)\n", md ? "- " : "",
+			    row->name, row->target_pct, n,
+			    100 * COMPARE_POWER);
+			continue;
+		}
+		fmt_ci(row, ci, sizeof(ci));
+		fprintf(out, "%snote: %s: same, but the 95%% CI %s excludes "
+		    "0; deciding a %.3g%% change needs %s (power %.0f%%, at "
+		    "this spread; --target-effect PCT for another size)\n",
+		    md ? "- " : "", row->name, ci, row->target_pct, n,
+		    100 * COMPARE_POWER);
+	}
+}
+
+static void
+render_text(const struct compare_result *r, FILE *out, int md)
+{
+	char	ra[256], rb[256], va[48], vb[48], d[32], ci[48], pn[48];
+	char	mde[32];
+	size_t	i;
+
+	fprintf(out, "%sA = %s (runs %s), B = %s (runs %s)\n", md ? "" : "",
+	    r->a.spec, side_runs(&r->a, ra, sizeof(ra)), r->b.spec,
+	    side_runs(&r->b, rb, sizeof(rb)));
+	fprintf(out, "%s; threshold %.3g%%; Holm over %zu metrics\n\n",
+	    r->unit_note, r->threshold_pct, r->nrows);
+	if (md)
+		fprintf(out, "| metric | A | B | delta | 95%% CI | p | n "
+		    "| verdict | MDE |\n"
+		    "|---|---:|---:|---:|---:|---:|---:|---|---:|\n");
+	else
+		fprintf(out, "%-18s %17s %17s %8s %18s %7s %6s  %-7s %7s\n",
+		    "metric", "A median", "B median", "delta", "95% CI",
+		    "p", "n", "verdict", "MDE");
+	for (i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		compare_fmt_value(row->a.median, row->unit, va, sizeof(va));
+		compare_fmt_value(row->b.median, row->unit, vb, sizeof(vb));
+		fmt_delta(row, d, sizeof(d));
+		fmt_ci(row, ci, sizeof(ci));
+		snprintf(pn, sizeof(pn), "%zu+%zu", row->a.n, row->b.n);
+		fmt_mde(row, mde, sizeof(mde));
+		if (md)
+			fprintf(out, "| %s | %s | %s | %s | %s | %.3g | %s "
+			    "| %s | %s |\n", row->name, va, vb, d, ci, row->p,
+			    pn, row->verdict, mde);
+		else
+			fprintf(out, "%-18s %17s %17s %8s %18s %7.2g %6s  "
+			    "%-7s %7s\n", row->name, va, vb, d, ci, row->p, pn,
+			    row->verdict, mde);
+	}
+	render_notes(r, out, md);
+	if (r->nwarnings > 0)
+		fputc('\n', out);
+	for (i = 0; i < r->nwarnings; i++)
+		fprintf(out, "%swarning: %s\n", md ? "- " : "",
+		    r->warnings[i]);
+	if (!md)
+		fprintf(out, "\n~: not significant (p >= %.2f after Holm, "
+		    "|delta| < %.3g%%, or the CI spans 0); p is "
+		    "Holm-adjusted; n = A+B observations\nMDE: the smallest "
+		    "change (%% of A) the test would detect %.0f%% of the "
+		    "time at this spread and n; never: not at this n "
+		    "(docs/statistics.md)\n", COMPARE_ALPHA, r->threshold_pct,
+		    100 * COMPARE_POWER);
+}
+
+static void
+json_num(FILE *out, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", out);
+	else
+		fprintf(out, "%.10g", v);
+}
+
+/* JSON string with the escapes RFC 8259 requires. */
+void
+compare_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s != '\0'; s++) {
+		unsigned char	c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+void
+compare_markup_str(FILE *out, const char *s, int xml)
+{
+	for (; s != NULL && *s != '\0'; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs(xml ? "&apos;" : "'", out);
+			break;
+		default:
+			/* Control characters are not allowed in XML 1.0. */
+			if (xml && (unsigned char)*s < 0x20 && *s != '\n' &&
+			    *s != '\t')
+				fputc('?', out);
+			else
+				fputc(*s, out);
+		}
+	}
+}
+
+static void
+json_stat(FILE *out, const char *key, const struct compare_stat *st)
+{
+	fprintf(out, "\"%s\": {\"n\": %zu, \"median\": ", key, st->n);
+	json_num(out, st->median);
+	fputs(", \"mean\": ", out);
+	json_num(out, st->mean);
+	fputs(", \"ci_low\": ", out);
+	json_num(out, st->ci_low);
+	fputs(", \"ci_high\": ", out);
+	json_num(out, st->ci_high);
+	fputc('}', out);
+}
+
+static void
+json_side(FILE *out, const char *key, const struct compare_side *sd)
+{
+	size_t	i;
+	int	first;
+
+	fprintf(out, "    \"%s\": {\"spec\": ", key);
+	compare_json_str(out, sd->spec);
+	fputs(", \"runs\": [", out);
+	for (i = 0; i < sd->nruns; i++)
+		fprintf(out, "%s%lld", i ? ", " : "",
+		    (long long)sd->runs[i].id);
+	fputs("], \"faulted_runs\": [", out);
+	for (i = 0, first = 1; i < sd->nruns; i++) {
+		if (sd->runs[i].faults == NULL)
+			continue;
+		fprintf(out, "%s{\"run\": %lld, \"faults\": ",
+		    first ? "" : ", ", (long long)sd->runs[i].id);
+		compare_json_str(out, sd->runs[i].faults);
+		fputs("}", out);
+		first = 0;
+	}
+	fputs("], \"rate_missed_runs\": [", out);
+	for (i = 0, first = 1; i < sd->nruns; i++) {
+		if (sd->runs[i].rate_missed == NULL)
+			continue;
+		fprintf(out, "%s{\"run\": %lld, \"detail\": ",
+		    first ? "" : ", ", (long long)sd->runs[i].id);
+		compare_json_str(out, sd->runs[i].rate_missed);
+		fputs("}", out);
+		first = 0;
+	}
+	fputs("]}", out);
+}
+
+static void
+render_json(const struct compare_result *r, FILE *out)
+{
+	size_t	i;
+
+	fputs("{\n  \"version\": 1,\n  \"sides\": {\n", out);
+	json_side(out, "a", &r->a);
+	fputs(",\n", out);
+	json_side(out, "b", &r->b);
+	fprintf(out, "\n  },\n  \"unit\": \"%s\",\n  \"unit_note\": ",
+	    r->unit == COMPARE_UNIT_NODE ? "node" : "trial");
+	compare_json_str(out, r->unit_note);
+	fprintf(out, ",\n  \"alpha\": %g,\n  \"threshold_pct\": %g,\n"
+	    "  \"power\": %g,\n  \"target_effect_pct\": ", COMPARE_ALPHA,
+	    r->threshold_pct, COMPARE_POWER);
+	json_num(out, r->target_pct > 0 ? r->target_pct : NAN);
+	fputs(",\n  \"warnings\": [", out);
+	for (i = 0; i < r->nwarnings; i++) {
+		fputs(i ? ", " : "", out);
+		compare_json_str(out, r->warnings[i]);
+	}
+	fputs("],\n  \"metrics\": [\n", out);
+	for (i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		fprintf(out, "    {\"name\": \"%s\", \"unit\": \"%s\", "
+		    "\"better\": \"%s\", ", row->name, row->unit, row->better);
+		json_stat(out, "a", &row->a);
+		fputs(", ", out);
+		json_stat(out, "b", &row->b);
+		fputs(", \"delta_pct\": ", out);
+		json_num(out, row->delta_pct);
+		fputs(", \"delta_ci_low\": ", out);
+		json_num(out, row->delta_ci_low);
+		fputs(", \"delta_ci_high\": ", out);
+		json_num(out, row->delta_ci_high);
+		fputs(", \"p\": ", out);
+		json_num(out, row->p);
+		fputs(", \"p_raw\": ", out);
+		json_num(out, row->p_raw);
+		fputs(", \"deff\": ", out);
+		json_num(out, row->deff);
+		fprintf(out, ", \"test\": \"%s\", \"significant\": %s, "
+		    "\"verdict\": \"%s\", \"constant\": %s, \"mde_pct\": ",
+		    row->test, row->significant ? "true" : "false",
+		    row->verdict, row->constant ? "true" : "false");
+		json_num(out, row->mde_pct);
+		fputs(", \"target_pct\": ", out);
+		json_num(out, row->target_pct);
+		fputs(", \"trials_needed\": ", out);
+		json_num(out, row->trials_needed > 0 ?
+		    (double)row->trials_needed : NAN);
+		fprintf(out, "}%s\n", i + 1 < r->nrows ? "," : "");
+	}
+	fputs("  ]\n}\n", out);
+}
+
+static void
+render_csv(const struct compare_result *r, FILE *out)
+{
+	size_t	i;
+
+	fputs("name,unit,better,a_n,a_median,a_mean,a_ci_low,a_ci_high,"
+	    "b_n,b_median,b_mean,b_ci_low,b_ci_high,delta_pct,delta_ci_low,"
+	    "delta_ci_high,p,p_raw,significant,verdict,mde_pct,target_pct,"
+	    "trials_needed\n", out);
+	for (i = 0; i < r->nrows; i++) {
+		const struct compare_row	*row = &r->rows[i];
+		const struct compare_stat	*st[2] = { &row->a, &row->b };
+		int				 j;
+
+		fprintf(out, "%s,%s,%s", row->name, row->unit, row->better);
+		for (j = 0; j < 2; j++)
+			fprintf(out, ",%zu,%.10g,%.10g,%.10g,%.10g", st[j]->n,
+			    st[j]->median, st[j]->mean, st[j]->ci_low,
+			    st[j]->ci_high);
+		fprintf(out, ",%.10g,%.10g,%.10g,%.10g,%.10g,%s,%s",
+		    row->delta_pct, row->delta_ci_low, row->delta_ci_high,
+		    row->p, row->p_raw, row->significant ? "true" : "false",
+		    row->verdict);
+		fprintf(out, ",%.10g,%.10g,", row->mde_pct, row->target_pct);
+		if (row->trials_needed > 0)
+			fprintf(out, "%ld", row->trials_needed);
+		fputc('\n', out);
+	}
+}
+
+void
+compare_render(const struct compare_result *r, int format, FILE *out)
+{
+	switch (format) {
+	case COMPARE_JSON:
+		render_json(r, out);
+		break;
+	case COMPARE_CSV:
+		render_csv(r, out);
+		break;
+	case COMPARE_MARKDOWN:
+		render_text(r, out, 1);
+		break;
+	default:
+		render_text(r, out, 0);
+		break;
+	}
+}

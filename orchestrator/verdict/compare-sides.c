@@ -1,0 +1,227 @@
+/*
+ * compare-sides.c: resolve one side of a comparison (a run id, a comma
+ * list of run ids, or GROUP:VARIANT) to its runs, with their warmup,
+ * duration, setup (scenario, nodes, rate), unplanned faults (crash,
+ * stalled, lost_samples events) and missed load rates (rate_missed);
+ * runs that did not finish are left out of a group with a warning.
+ *
+ * Not here: reading the runs' samples (compare-derive.c) or testing them
+ * (compare.c).  Reads go through metrics/store/store.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verdict/compare.h"
+#include "verdict/compare-internal.h"
+#include "store.h"
+#include "units.h"
+#include "xalloc.h"
+
+struct run_rows {
+	struct compare_side	*side;
+	int			 count;
+};
+
+static int
+add_run_row(void *arg, int ncols, const char *const *names,
+    const char *const *v, const int *types)
+{
+	struct compare_side	*side = arg;
+	struct compare_run	*r;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	side->runs = dn_xreallocarray(side->runs, side->nruns + 1,
+	    sizeof(*side->runs));
+	r = &side->runs[side->nruns++];
+	memset(r, 0, sizeof(*r));
+	dn_parse_i64(v[0], &r->id);
+	if (v[1] != NULL)
+		dn_parse_i64(v[1], &r->group);
+	r->variant = dn_xstrdup(v[2] ? v[2] : "");
+	r->status = dn_xstrdup(v[3] ? v[3] : "");
+	if (v[4] != NULL)
+		dn_parse_i64(v[4], &r->warmup_ms);
+	if (v[5] != NULL)
+		dn_parse_i64(v[5], &r->duration_ms);
+	r->nodes = v[6] ? atoi(v[6]) : 0;
+	r->scenario = dn_xstrdup(v[7] ? v[7] : "");
+	if (v[8] == NULL || dn_parse_double(v[8], &r->tps) != 0)
+		r->tps = 0;
+	return (0);
+}
+
+#define RUN_COLS "SELECT id, ab_group, variant, status, warmup_ms, " \
+	"duration_ms, nodes, scenario, tps FROM runs "
+
+static int
+fault_row(void *arg, int ncols, const char *const *names,
+    const char *const *v, const int *types)
+{
+	struct compare_run	*r = arg;
+	char			*s;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	s = dn_xasprintf("%s%s%s x%s", r->faults ? r->faults : "",
+	    r->faults ? ", " : "", v[0], v[1]);
+	free(r->faults);
+	r->faults = s;
+	return (0);
+}
+
+static int
+rate_row(void *arg, int ncols, const char *const *names,
+    const char *const *v, const int *types)
+{
+	struct compare_run	*r = arg;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	if (r->rate_missed == NULL)
+		r->rate_missed = dn_xstrdup(v[0] ? v[0] : "rate missed");
+	return (0);
+}
+
+int
+compare_side_resolve(struct dn_store *s, const char *spec,
+    struct compare_side *side, struct compare_result *res, char **cause)
+{
+	const char	*colon = strchr(spec, ':');
+	char		*copy = NULL, *p, *tok;
+	int64_t		 id;
+	size_t		 i, before;
+
+	memset(side, 0, sizeof(*side));
+	side->spec = dn_xstrdup(spec);
+	if (colon != NULL) {
+		char		*g = dn_xstrndup(spec, colon - spec);
+		const char	*params[2] = { g, colon + 1 };
+		int		 r;
+
+		if (dn_parse_i64(g, &id) != 0 || id <= 0 ||
+		    colon[1] == '\0') {
+			*cause = dn_xasprintf("bad side '%s': want a run id, "
+			    "a comma list of run ids, or GROUP:VARIANT (e.g. "
+			    "3:A)", spec);
+			free(g);
+			return (-1);
+		}
+		r = dn_store_query(s, RUN_COLS "WHERE ab_group = ?1 AND "
+		    "variant = ?2 ORDER BY id", params, 2, add_run_row, side,
+		    cause);
+		free(g);
+		if (r != 0)
+			return (-1);
+		if (side->nruns == 0) {
+			*cause = dn_xasprintf("no runs of variant '%s' in "
+			    "group %lld in '%s' (see 'devnet runs')",
+			    colon + 1, (long long)id, dn_store_path(s));
+			return (-1);
+		}
+		/* Only finished runs stand for a group. */
+		for (i = 0; i < side->nruns;) {
+			struct compare_run *r0 = &side->runs[i];
+
+			if (strcmp(r0->status, "ok") == 0) {
+				i++;
+				continue;
+			}
+			res->warnings = dn_xreallocarray(res->warnings,
+			    res->nwarnings + 1, sizeof(char *));
+			res->warnings[res->nwarnings++] = dn_xasprintf("run "
+			    "%lld of %s left out: status '%s'",
+			    (long long)r0->id, spec, r0->status);
+			free(r0->variant);
+			free(r0->status);
+			free(r0->scenario);
+			memmove(r0, r0 + 1, (side->nruns - i - 1) *
+			    sizeof(*r0));
+			side->nruns--;
+		}
+		if (side->nruns == 0) {
+			*cause = dn_xasprintf("no finished ('ok') runs of "
+			    "variant '%s' in group %lld (see 'devnet runs')",
+			    colon + 1, (long long)id);
+			return (-1);
+		}
+		goto faults;
+	}
+	copy = dn_xstrdup(spec);
+	for (p = copy; (tok = strsep(&p, ",")) != NULL;) {
+		char		 buf[32];
+		const char	*params[1] = { buf };
+
+		if (dn_parse_i64(tok, &id) != 0 || id <= 0) {
+			*cause = dn_xasprintf("bad side '%s': '%s' is not a "
+			    "run id; want a run id, a comma list of run ids, "
+			    "or GROUP:VARIANT (e.g. 3:A)", spec, tok);
+			goto fail;
+		}
+		snprintf(buf, sizeof(buf), "%lld", (long long)id);
+		before = side->nruns;
+		if (dn_store_query(s, RUN_COLS "WHERE id = ?1", params, 1,
+		    add_run_row, side, cause) != 0)
+			goto fail;
+		if (side->nruns == before) {
+			*cause = dn_xasprintf("no run %lld in '%s' (see "
+			    "'devnet runs')", (long long)id,
+			    dn_store_path(s));
+			goto fail;
+		}
+		if (strcmp(side->runs[before].status, "ok") != 0) {
+			res->warnings = dn_xreallocarray(res->warnings,
+			    res->nwarnings + 1, sizeof(char *));
+			res->warnings[res->nwarnings++] = dn_xasprintf("run "
+			    "%lld has status '%s'", (long long)id,
+			    side->runs[before].status);
+		}
+	}
+	free(copy);
+faults:
+	for (i = 0; i < side->nruns; i++) {
+		char		 buf[32];
+		const char	*params[1] = { buf };
+
+		snprintf(buf, sizeof(buf), "%lld",
+		    (long long)side->runs[i].id);
+		/* A node paused by a `stop` event that stalls is what was
+		 * asked for (the runner does not count it either). */
+		if (dn_store_query(s, "SELECT kind, count(*) FROM events "
+		    "WHERE run_id = ?1 AND kind IN ('crash', 'stalled', "
+		    "'lost_samples') AND NOT (kind = 'stalled' AND "
+		    "coalesce(detail, '') LIKE '%(paused by an event%') "
+		    "GROUP BY kind ORDER BY kind", params, 1,
+		    fault_row, &side->runs[i], cause) != 0)
+			return (-1);
+		if (dn_store_query(s, "SELECT detail FROM events WHERE "
+		    "run_id = ?1 AND kind = 'rate_missed' ORDER BY t_ms, id "
+		    "LIMIT 1", params, 1, rate_row, &side->runs[i],
+		    cause) != 0)
+			return (-1);
+	}
+	return (0);
+fail:
+	free(copy);
+	return (-1);
+}
+
+void
+compare_side_release(struct compare_side *side)
+{
+	size_t	i;
+
+	for (i = 0; i < side->nruns; i++) {
+		free(side->runs[i].variant);
+		free(side->runs[i].status);
+		free(side->runs[i].faults);
+		free(side->runs[i].scenario);
+		free(side->runs[i].rate_missed);
+	}
+	free(side->runs);
+	free(side->spec);
+}

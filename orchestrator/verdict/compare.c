@@ -1,0 +1,654 @@
+/*
+ * compare.c: the A/B analysis (see compare.h, docs/statistics.md): check
+ * the options, resolve both sides, gather observations, pick the unit, test
+ * every derived metric (Mann-Whitney or Welch on trials, clustered
+ * Mann-Whitney on nodes, bootstrap CIs, Holm), and assemble the verdicts and
+ * warnings -- also about runs that are not comparable (setup differences,
+ * a missed load rate; errors with --strict) -- into a struct
+ * compare_result.
+ *
+ * Pipeline: resolve each side to runs (compare-sides.c) -> per run, read
+ * the steady-state window (t_ms >= warmup_ms) of the base metrics -> derive
+ * one value per node per derived metric (max, mean, p99, slope, rate) -> a
+ * per-trial summary (max over nodes for max-like metrics, mean over nodes
+ * otherwise) (compare-derive.c) -> test on the chosen unit (Mann-Whitney,
+ * Holm, clustered bootstrap) (here) -> what could not be seen
+ * (compare-power.c) -> render (compare-render.c).  No
+ * sqlite here: reads go through metrics/store/store.h.  Option parsing is in
+ * compare-opts.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verdict/compare.h"
+#include "verdict/compare-internal.h"
+#include "stats.h"
+#include "store.h"
+#include "xalloc.h"
+
+static int
+wanted(const struct compare_opts *opts, const char *name)
+{
+	size_t	i;
+
+	if (opts == NULL || opts->nmetrics == 0)
+		return (1);
+	for (i = 0; i < opts->nmetrics; i++)
+		if (strcmp(opts->metrics[i], name) == 0)
+			return (1);
+	return (0);
+}
+
+static void
+stat_fill(struct compare_stat *st, const double *v, size_t n, double lo,
+    double hi)
+{
+	st->n = n;
+	st->median = dn_stats_median(v, n);
+	st->mean = dn_stats_mean(v, n);
+	st->ci_low = lo;
+	st->ci_high = hi;
+}
+
+static void
+add_warning(struct compare_result *r, char *w)
+{
+	r->warnings = dn_xreallocarray(r->warnings, r->nwarnings + 1,
+	    sizeof(char *));
+	r->warnings[r->nwarnings++] = w;
+}
+
+int
+compare_uses_welch(size_t na, size_t nb, size_t family)
+{
+	return (dn_stats_mwu_min_p(na, nb) * family >= COMPARE_ALPHA &&
+	    na >= 2 && nb >= 2);
+}
+
+/* Every value of V equal (and at least one). */
+static int
+constant(const double *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] != v[0])
+			return (0);
+	return (n > 0);
+}
+
+static const char *
+verdict_of(const struct compare_row *row)
+{
+	if (!row->significant || strcmp(row->better, "neutral") == 0)
+		return ("same");
+	if ((row->delta_pct < 0) == (strcmp(row->better, "lower") == 0))
+		return ("better");
+	return ("worse");
+}
+
+void
+compare_row_test(struct compare_row *row, const struct obs *oa,
+    const struct obs *ob, int unit, size_t family)
+{
+	const double	*va, *vb;
+	const int	*ca = NULL, *cb = NULL;
+	size_t		 na, nb;
+	struct dn_mwu	 mw;
+	struct dn_boot	 bt;
+
+	if (unit == COMPARE_UNIT_NODE) {
+		va = oa->node_v;
+		na = oa->nnode;
+		ca = oa->node_c;
+		vb = ob->node_v;
+		nb = ob->nnode;
+		cb = ob->node_c;
+	} else {
+		va = oa->trial_v;
+		na = oa->ntrial;
+		vb = ob->trial_v;
+		nb = ob->ntrial;
+	}
+	dn_stats_bootstrap(va, ca, na, vb, cb, nb, COMPARE_BOOT_ITERS,
+	    COMPARE_BOOT_SEED, 0.95, &bt);
+	stat_fill(&row->a, va, na, bt.a_lo, bt.a_hi);
+	stat_fill(&row->b, vb, nb, bt.b_lo, bt.b_hi);
+	row->delta_pct = row->a.median != 0 ?
+	    100.0 * (row->b.median / row->a.median - 1.0) : NAN;
+	row->delta_ci_low = bt.d_lo;
+	row->delta_ci_high = bt.d_hi;
+	/*
+	 * Trials: the exact rank test when it can reach significance after
+	 * Holm, else Welch's t, which has no floor on p (docs/statistics.md).
+	 * Nodes: the rank test with the variance inflated by the design
+	 * effect of the trials the nodes share.
+	 */
+	if (unit == COMPARE_UNIT_NODE) {
+		dn_stats_mwu_clustered(va, ca, na, vb, cb, nb, &mw);
+		row->test = "mwu-clustered";
+	} else if (compare_uses_welch(na, nb, family)) {
+		struct dn_welch	w;
+
+		dn_stats_welch(va, na, vb, nb, &w);
+		mw.p = w.p;
+		mw.deff = 1;
+		row->test = "welch";
+	} else {
+		dn_stats_mwu(va, na, vb, nb, &mw);
+		row->test = "mwu";
+	}
+	row->p_raw = mw.p;
+	row->deff = mw.deff;
+	/*
+	 * Zero spread on both sides (docs/statistics.md, "zero spread"):
+	 * equal values are no difference (p = 1); different ones are a
+	 * complete separation, whose exact rank-test p, 2 / C(nA + nB, nA)
+	 * over the trials, is the only evidence there is -- never Welch's,
+	 * which is undefined there, nor the normal approximation's, which
+	 * the ties make too small.  Trials, not nodes: nodes of a trial
+	 * share its luck.
+	 */
+	row->constant = constant(va, na) && constant(vb, nb);
+	if (row->constant) {
+		row->p_raw = va[0] == vb[0] ? 1 :
+		    dn_stats_mwu_min_p(oa->ntrial, ob->ntrial);
+		row->test = "mwu";
+		row->deff = 1;
+	}
+}
+
+void
+compare_row_decide(struct compare_row *row, double threshold_pct)
+{
+	int	ci_clear;
+
+	/* An interval that could not be computed (a resampled median of A
+	 * was 0) is no evidence: it never clears 0. */
+	ci_clear = !isnan(row->delta_ci_low) && !isnan(row->delta_ci_high) &&
+	    (row->delta_ci_low > 0 || row->delta_ci_high < 0);
+	row->significant = !isnan(row->p) && row->p < COMPARE_ALPHA &&
+	    !isnan(row->delta_pct) && fabs(row->delta_pct) >= threshold_pct &&
+	    ci_clear;
+	row->verdict = verdict_of(row);
+}
+
+/* Say which metrics can never be significant with the observations at
+ * hand (the exact test's smallest p, times the Holm family size). */
+static void
+too_few(struct compare_result *r)
+{
+	char	*names = NULL, *t;
+	size_t	 i, n = 0, na = 0, nb = 0;
+
+	for (i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		if (strcmp(row->test, "welch") == 0 ||
+		    dn_stats_mwu_min_p(row->a.n, row->b.n) * r->nrows <
+		    COMPARE_ALPHA)
+			continue;
+		t = dn_xasprintf("%s%s%s", names ? names : "",
+		    names ? ", " : "", row->name);
+		free(names);
+		names = t;
+		na = row->a.n;
+		nb = row->b.n;
+		n++;
+	}
+	if (n == 0)
+		return;
+	add_warning(r, dn_xasprintf("%s: %zu vs %zu observations can never "
+	    "be significant after Holm over %zu metrics (smallest possible "
+	    "p %.3g); run more trials or pick metrics with --metric", names,
+	    na, nb, r->nrows, dn_stats_mwu_min_p(na, nb)));
+	free(names);
+}
+
+/* One setup field of a run, as text: what differs between runs. */
+enum setup_field { SF_SCENARIO, SF_NODES, SF_TPS, SF_DURATION, SF_WARMUP,
+    SF_COUNT };
+
+static char *
+setup_value(const struct compare_run *run, int f)
+{
+	switch (f) {
+	case SF_SCENARIO:
+		return (dn_xasprintf("'%s'", run->scenario));
+	case SF_NODES:
+		return (dn_xasprintf("%d", run->nodes));
+	case SF_TPS:
+		return (dn_xasprintf("%g tx/s", run->tps));
+	case SF_DURATION:
+		return (dn_xasprintf("%g s", run->duration_ms / 1000.0));
+	default:
+		return (dn_xasprintf("%g s", run->warmup_ms / 1000.0));
+	}
+}
+
+/* A value of a setup field and the runs of each side that have it. */
+struct setup_group {
+	char	*value;
+	char	*runs[2];	/* "1, 2" for A and for B, or NULL */
+};
+
+static void
+add_mismatch(struct compare_result *r, char *w, char **strict)
+{
+	char	*t;
+
+	t = dn_xasprintf("%s%s%s", *strict ? *strict : "", *strict ? "; " :
+	    "", w);
+	free(*strict);
+	*strict = t;
+	add_warning(r, w);
+	r->nmismatch++;
+}
+
+/*
+ * Warn about what makes the runs not comparable: a setup that differs
+ * between runs (scenario, node count, target rate, duration, warmup) and
+ * runs whose load generator missed its rate.  The warnings go to R (and
+ * count in r->nmismatch); *STRICT gets them joined, for --strict.
+ */
+static void
+check_comparable(struct compare_result *r, char **strict)
+{
+	static const char *const	 names[SF_COUNT] = { "scenario",
+					    "node count", "target rate",
+					    "duration", "warmup" };
+	const struct compare_side	*sd[2] = { &r->a, &r->b };
+	struct setup_group		*g;
+	size_t				 ng, i, j, k;
+	int				 f, side;
+	char				*v, *t, *w;
+
+	g = dn_xcalloc(r->a.nruns + r->b.nruns, sizeof(*g));
+	for (f = 0; f < SF_COUNT; f++) {
+		ng = 0;
+		for (side = 0; side < 2; side++) {
+			for (i = 0; i < sd[side]->nruns; i++) {
+				v = setup_value(&sd[side]->runs[i], f);
+				for (k = 0; k < ng; k++)
+					if (strcmp(g[k].value, v) == 0)
+						break;
+				if (k == ng)
+					g[ng++].value = v;
+				else
+					free(v);
+				t = dn_xasprintf("%s%s%lld",
+				    g[k].runs[side] ? g[k].runs[side] : "",
+				    g[k].runs[side] ? ", " : "",
+				    (long long)sd[side]->runs[i].id);
+				free(g[k].runs[side]);
+				g[k].runs[side] = t;
+			}
+		}
+		if (ng > 1) {
+			w = dn_xasprintf("runs differ in %s:", names[f]);
+			for (k = 0; k < ng; k++) {
+				t = dn_xasprintf("%s%s %s (%s%s%s%s%s)", w,
+				    k ? "," : "", g[k].value,
+				    g[k].runs[0] ? "A runs " : "",
+				    g[k].runs[0] ? g[k].runs[0] : "",
+				    g[k].runs[0] && g[k].runs[1] ? "; " : "",
+				    g[k].runs[1] ? "B runs " : "",
+				    g[k].runs[1] ? g[k].runs[1] : "");
+				free(w);
+				w = t;
+			}
+			t = dn_xasprintf("%s: the comparison mixes setups",
+			    w);
+			free(w);
+			add_mismatch(r, t, strict);
+		}
+		for (k = 0; k < ng; k++) {
+			free(g[k].value);
+			for (j = 0; j < 2; j++)
+				free(g[k].runs[j]);
+		}
+		memset(g, 0, ng * sizeof(*g));
+	}
+	free(g);
+	for (side = 0; side < 2; side++) {
+		for (i = 0; i < sd[side]->nruns; i++) {
+			const struct compare_run *run = &sd[side]->runs[i];
+
+			if (run->rate_missed == NULL)
+				continue;
+			add_mismatch(r, dn_xasprintf("run %lld (%s) missed "
+			    "its load rate (%s): it ran under less load than "
+			    "planned", (long long)run->id, side ? "B" : "A",
+			    run->rate_missed), strict);
+		}
+	}
+}
+
+/* Name the metrics that were constant within each side but different
+ * between them: their p is the exact rank test's, and says so. */
+static void
+zero_spread(struct compare_result *r)
+{
+	char	*names = NULL, *t;
+	size_t	 i;
+
+	for (i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		if (!row->constant || row->p_raw == 1)
+			continue;
+		t = dn_xasprintf("%s%s%s", names ? names : "",
+		    names ? ", " : "", row->name);
+		free(names);
+		names = t;
+	}
+	if (names == NULL)
+		return;
+	add_warning(r, dn_xasprintf("%s: constant within each side and "
+	    "different between them; no spread to test against, so p is "
+	    "the exact rank test's for a complete separation of the trials "
+	    "(%.3g with %zu vs %zu), not Welch's", names,
+	    dn_stats_mwu_min_p(r->a.nruns, r->b.nruns), r->a.nruns,
+	    r->b.nruns));
+	free(names);
+}
+
+/* Add named metric ID (a foreign node's, outside the table) to DEFS:
+ * mean per node for a gauge, rate for a counter; its strings go into R. */
+static int
+add_named(struct dn_store *s, struct compare_result *r, struct derived **defs,
+    size_t *nd, int id, char **cause)
+{
+	struct dn_metric_info	 info;
+	struct derived		*d;
+	char			*name;
+	size_t			 k;
+
+	for (k = NDERIVED; k < *nd; k++)
+		if ((*defs)[k].m1 == id)
+			return (0);
+	if (dn_store_metric_name(s, id, &name, &info, cause) != 0)
+		return (-1);
+	r->owned = dn_xreallocarray(r->owned, r->nowned + 2,
+	    sizeof(*r->owned));
+	r->owned[r->nowned++] = name;
+	r->owned[r->nowned++] = dn_xstrdup(info.better);
+	*defs = dn_xreallocarray(*defs, *nd + 1, sizeof(**defs));
+	d = &(*defs)[(*nd)++];
+	memset(d, 0, sizeof(*d));
+	d->name = name;
+	d->unit = info.counter ? "/s" : "";
+	d->better = r->owned[r->nowned - 1];
+	d->m1 = id;
+	d->m2 = -1;
+	d->fn = info.counter ? F_RATE : F_MEAN;
+	d->desc = info.counter ? "a node's own counter, per second (named)" :
+	    "a node's own metric, mean (named)";
+	return (0);
+}
+
+/* Every named metric with samples in a run of either side. */
+static int
+add_all_named(struct dn_store *s, struct compare_result *r,
+    struct derived **defs, size_t *nd, char **cause)
+{
+	size_t	i, j, n;
+	int	*ids, side;
+
+	for (side = 0; side < 2; side++) {
+		const struct compare_side *sd = side ? &r->b : &r->a;
+
+		for (i = 0; i < sd->nruns; i++) {
+			if (dn_store_run_named(s, sd->runs[i].id, &ids, &n,
+			    cause) != 0)
+				return (-1);
+			for (j = 0; j < n; j++) {
+				if (add_named(s, r, defs, nd, ids[j],
+				    cause) != 0) {
+					free(ids);
+					return (-1);
+				}
+			}
+			free(ids);
+		}
+	}
+	return (0);
+}
+
+/* Metrics measured on one side only: "not measured" on the other, which
+ * is not a difference (never "0 vs X"). */
+static void
+one_sided(struct compare_result *r, const struct derived *defs,
+    const int *use, const struct obs *oa, const struct obs *ob, size_t nd)
+{
+	char	*names = NULL, *t;
+	size_t	 k;
+
+	for (k = 0; k < nd; k++) {
+		if (!use[k] || (oa[k].ntrial > 0) == (ob[k].ntrial > 0))
+			continue;
+		t = dn_xasprintf("%s%s%s (%s only)", names ? names : "",
+		    names ? ", " : "", defs[k].name, oa[k].ntrial > 0 ? "A" :
+		    "B");
+		free(names);
+		names = t;
+	}
+	if (names != NULL)
+		add_warning(r, dn_xasprintf("not measured on both sides, not "
+		    "compared: %s", names));
+	free(names);
+}
+
+int
+compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
+    const struct compare_opts *opts, struct compare_result **rp,
+    char **cause)
+{
+	struct compare_result	*r = dn_xcalloc(1, sizeof(*r));
+	struct derived		*defs;
+	struct obs		*oa = NULL, *ob = NULL;
+	struct compare_power_cache pc;
+	int			*use = NULL, id;
+	double			*praw = NULL, *padj = NULL;
+	size_t			 i, j, k, family = 0, nta, ntb, nd = NDERIVED;
+	size_t			*rk = NULL;
+	int			 unit;
+	char			*strict = NULL;
+
+	*rp = NULL;
+	defs = dn_xreallocarray(NULL, NDERIVED, sizeof(*defs));
+	memcpy(defs, compare_derived, NDERIVED * sizeof(*defs));
+	r->threshold_pct = (opts && opts->threshold_pct > 0) ?
+	    opts->threshold_pct : COMPARE_THRESHOLD_PCT;
+	r->target_pct = opts ? opts->target_pct : 0;
+	for (i = 0; opts != NULL && i < opts->nmetrics; i++) {
+		for (k = 0; k < NDERIVED; k++)
+			if (strcmp(compare_derived[k].name,
+			    opts->metrics[i]) == 0)
+				break;
+		if (k < NDERIVED)
+			continue;
+		id = -1;
+		if (opts->named && dn_store_metric_find(s, opts->metrics[i],
+		    &id, NULL, cause) != 0)
+			goto fail;
+		if (id < DN_STORE_NAMED_BASE) {
+			*cause = dn_xasprintf("unknown metric '%s' (see "
+			    "'devnet compare --help' for the list%s)",
+			    opts->metrics[i], opts->named ? "; a foreign "
+			    "node's own metric must have been stored" : "");
+			goto fail;
+		}
+		if (add_named(s, r, &defs, &nd, id, cause) != 0)
+			goto fail;
+	}
+	if (compare_side_resolve(s, side_a, &r->a, r, cause) != 0 ||
+	    compare_side_resolve(s, side_b, &r->b, r, cause) != 0)
+		goto fail;
+	if (opts != NULL && opts->named && opts->nmetrics == 0 &&
+	    add_all_named(s, r, &defs, &nd, cause) != 0)
+		goto fail;
+	oa = dn_xcalloc(nd, sizeof(*oa));
+	ob = dn_xcalloc(nd, sizeof(*ob));
+	use = dn_xcalloc(nd, sizeof(*use));
+	for (k = 0; k < nd; k++)
+		use[k] = wanted(opts, defs[k].name);
+	for (i = 0; i < r->a.nruns; i++) {
+		for (j = 0; j < r->b.nruns; j++) {
+			if (r->a.runs[i].id == r->b.runs[j].id) {
+				*cause = dn_xasprintf("run %lld is on both "
+				    "sides; compare different runs",
+				    (long long)r->a.runs[i].id);
+				goto fail;
+			}
+		}
+	}
+	check_comparable(r, &strict);
+	if (strict != NULL && opts != NULL && opts->strict) {
+		*cause = dn_xasprintf("runs not comparable (--strict): %s "
+		    "(drop --strict to compare anyway)", strict);
+		goto fail;
+	}
+	if (compare_side_observe(s, &r->a, defs, nd, use, oa, cause) != 0 ||
+	    compare_side_observe(s, &r->b, defs, nd, use, ob, cause) != 0)
+		goto fail;
+	one_sided(r, defs, use, oa, ob, nd);
+
+	/* The family: metrics with data on both sides. */
+	for (k = 0; k < nd; k++) {
+		use[k] = use[k] && oa[k].ntrial > 0 && ob[k].ntrial > 0;
+		family += use[k];
+	}
+	if (family == 0) {
+		*cause = dn_xasprintf("no samples to compare after warmup in "
+		    "%s vs %s (see 'devnet show RUN')", side_a, side_b);
+		goto fail;
+	}
+	nta = r->a.nruns;
+	ntb = r->b.nruns;
+	unit = opts ? opts->unit : COMPARE_UNIT_AUTO;
+	if (unit == COMPARE_UNIT_AUTO) {
+		/* The node unit failed the A/A honesty sweep (6/30 groups
+		 * with a false positive under 2% trial noise; docs/
+		 * statistics.md), so auto always means the trial unit. */
+		unit = COMPARE_UNIT_TRIAL;
+		r->unit_note = dn_xasprintf("unit: trial (%zu vs %zu trials; "
+		    "auto; --unit node only where an A/A stays clean)", nta,
+		    ntb);
+	} else if (unit == COMPARE_UNIT_TRIAL) {
+		r->unit_note = dn_xasprintf("unit: trial (%zu vs %zu trials)",
+		    nta, ntb);
+
+	} else
+		r->unit_note = dn_xasprintf("unit: trial x node (%zu vs %zu "
+		    "trials; valid only if an A/A comparison stays clean)",
+		    nta, ntb);
+	r->unit = unit;
+
+	r->rows = dn_xcalloc(family, sizeof(*r->rows));
+	praw = dn_xcalloc(family, sizeof(double));
+	padj = dn_xcalloc(family, sizeof(double));
+	rk = dn_xcalloc(family, sizeof(*rk));
+	for (k = 0; k < nd; k++) {
+		struct compare_row	*row;
+
+		if (!use[k])
+			continue;
+		row = &r->rows[r->nrows];
+		row->name = defs[k].name;
+		row->unit = defs[k].unit;
+		row->better = defs[k].better;
+		row->desc = defs[k].desc;
+		row->base_metric = defs[k].m1;
+		compare_row_test(row, &oa[k], &ob[k], unit, family);
+		rk[r->nrows] = k;
+		praw[r->nrows++] = row->p_raw;
+	}
+	dn_stats_holm(praw, r->nrows, padj);
+	too_few(r);
+	zero_spread(r);
+	memset(&pc, 0, sizeof(pc));
+	pc.alpha = COMPARE_ALPHA / family;
+	for (i = 0; i < r->nrows; i++) {
+		struct compare_row	*row = &r->rows[i];
+
+		row->p = padj[i];
+		compare_row_decide(row, r->threshold_pct);
+		compare_row_power(row, &oa[rk[i]], &ob[rk[i]], unit, family,
+		    r->threshold_pct, r->target_pct, &pc);
+	}
+	for (i = 0; i < 2; i++) {
+		const struct compare_side *sd = i ? &r->b : &r->a;
+
+		for (j = 0; j < sd->nruns; j++) {
+			if (sd->runs[j].faults != NULL)
+				add_warning(r, dn_xasprintf("run %lld had "
+				    "unplanned faults: %s", (long long)
+				    sd->runs[j].id, sd->runs[j].faults));
+		}
+	}
+	free(praw);
+	free(padj);
+	free(rk);
+	for (k = 0; k < nd; k++) {
+		compare_obs_release(&oa[k]);
+		compare_obs_release(&ob[k]);
+	}
+	free(oa);
+	free(ob);
+	free(use);
+	free(defs);
+	*rp = r;
+	free(strict);
+	return (0);
+fail:
+	free(strict);
+	free(praw);
+	free(padj);
+	free(rk);
+	for (k = 0; oa != NULL && k < nd; k++) {
+		compare_obs_release(&oa[k]);
+		compare_obs_release(&ob[k]);
+	}
+	free(oa);
+	free(ob);
+	free(use);
+	free(defs);
+	compare_result_free(r);
+	return (-1);
+}
+
+void
+compare_result_free(struct compare_result *r)
+{
+	size_t	i;
+
+	if (r == NULL)
+		return;
+	compare_side_release(&r->a);
+	compare_side_release(&r->b);
+	for (i = 0; i < r->nwarnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	for (i = 0; i < r->nowned; i++)
+		free(r->owned[i]);
+	free(r->owned);
+	free(r->rows);
+	free(r->unit_note);
+	free(r);
+}
+
+int
+compare_print(struct dn_store *s, const char *side_a, const char *side_b,
+    const struct compare_opts *opts, FILE *out, char **cause)
+{
+	struct compare_result	*r;
+
+	if (compare_analyze(s, side_a, side_b, opts, &r, cause) != 0)
+		return (-1);
+	compare_render(r, opts ? opts->format : COMPARE_TABLE, out);
+	compare_result_free(r);
+	return (0);
+}

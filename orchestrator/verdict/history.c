@@ -1,0 +1,470 @@
+/*
+ * history.c: a scenario's stored runs in commit order, a series per
+ * metric, and their change points (see history.h).
+ *
+ * Order.  Runs are read in start order.  Runs that know their commit (a
+ * `rev:` variant's build) are grouped by commit, and the groups are put
+ * in the order of git's history (`rev-list --topo-order` in the
+ * repository, git_order); each group takes, in that order, the places in
+ * time the groups had, so runs without a commit stay where time put them.
+ * When git cannot order the commits (no repository, a commit it does not
+ * have), the groups stay in the order of their first run, and the order
+ * note says so.  Within a commit, runs are in start order.
+ *
+ * One point per run: the run's per-trial observation of the metric, the
+ * same value `devnet compare` tests (compare_run_observe).  Runs without
+ * data for a metric are not points of its series.
+ *
+ * Not here: printing (cmd-history.c, report-history.c), the change point
+ * method (metrics/stats/changepoint.c), git (git.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verdict/compare.h"
+#include "sys/git.h"
+#include "verdict/history.h"
+#include "store.h"
+#include "units.h"
+#include "xalloc.h"
+
+struct loading {
+	struct history	*h;
+	int64_t		*warmup;
+};
+
+static int
+run_row(void *arg, int ncols, const char *const *names,
+    const char *const *v, const int *types)
+{
+	struct loading		*l = arg;
+	struct history_run	*r;
+	size_t			 n = l->h->nruns;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	l->h->runs = dn_xreallocarray(l->h->runs, n + 1,
+	    sizeof(*l->h->runs));
+	l->warmup = dn_xreallocarray(l->warmup, n + 1, sizeof(*l->warmup));
+	r = &l->h->runs[n];
+	memset(r, 0, sizeof(*r));
+	l->warmup[n] = 0;
+	dn_parse_i64(v[0], &r->id);
+	r->variant = dn_xstrdup(v[1] != NULL ? v[1] : "");
+	r->commit = v[2] != NULL && v[2][0] != '\0' ? dn_xstrdup(v[2]) :
+	    NULL;
+	r->describe = v[3] != NULL ? dn_xstrdup(v[3]) : NULL;
+	if (v[4] != NULL)
+		dn_parse_i64(v[4], &r->start_ms);
+	if (v[5] != NULL)
+		dn_parse_i64(v[5], &l->warmup[n]);
+	l->h->nruns++;
+	return (0);
+}
+
+static int
+count_row(void *arg, int ncols, const char *const *names,
+    const char *const *v, const int *types)
+{
+	(void)ncols;
+	(void)names;
+	(void)types;
+	*(int *)arg = v[0] != NULL ? atoi(v[0]) : 0;
+	return (0);
+}
+
+struct names {
+	char	*list;
+	int	 n;
+	char	*only;
+};
+
+static int
+name_row(void *arg, int ncols, const char *const *names,
+    const char *const *v, const int *types)
+{
+	struct names	*nm = arg;
+	char		*old = nm->list;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	nm->list = dn_xasprintf("%s%s'%s' (%s runs)", old ? old : "",
+	    old ? ", " : "", v[0], v[1]);
+	free(old);
+	if (nm->n++ == 0)
+		nm->only = dn_xstrdup(v[0]);
+	return (0);
+}
+
+/* Which scenario: the one asked for, or the only one stored. */
+static int
+pick_scenario(struct dn_store *s, const char *want, char **name,
+    char **cause)
+{
+	struct names	 nm = { NULL, 0, NULL };
+	int		 rc = -1, have = 0;
+	const char	*p[1];
+
+	if (dn_store_query(s, "SELECT scenario, count(*) FROM runs WHERE "
+	    "status = 'ok' GROUP BY scenario ORDER BY scenario", NULL, 0,
+	    name_row, &nm, cause) != 0)
+		return (-1);
+	if (want != NULL) {
+		p[0] = want;
+		if (dn_store_query(s, "SELECT count(*) FROM runs WHERE "
+		    "scenario = ?1 AND status = 'ok'", p, 1, count_row, &have,
+		    cause) != 0)
+			goto out;
+		if (have == 0) {
+			*cause = dn_xasprintf("no finished runs of scenario "
+			    "'%s' in '%s' (stored: %s)", want,
+			    dn_store_path(s), nm.list ? nm.list : "none");
+			goto out;
+		}
+		*name = dn_xstrdup(want);
+	} else if (nm.n == 1) {
+		*name = nm.only;
+		nm.only = NULL;
+	} else {
+		*cause = nm.n == 0 ? dn_xasprintf("no finished runs in '%s' "
+		    "(store some with 'devnet run')", dn_store_path(s)) :
+		    dn_xasprintf("'%s' holds runs of %d scenarios; choose one "
+		    "with --scenario NAME: %s", dn_store_path(s), nm.n,
+		    nm.list);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(nm.list);
+	free(nm.only);
+	return (rc);
+}
+
+struct keyed {
+	size_t	key;	/* group place in time */
+	size_t	idx;	/* start order */
+};
+
+static int
+keyed_cmp(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	if (x->key != y->key)
+		return (x->key < y->key ? -1 : 1);
+	return (x->idx < y->idx ? -1 : x->idx > y->idx);
+}
+
+struct group {
+	char	*commit;
+	size_t	 first;		/* index of its first run (start order) */
+	long	 pos;		/* git position */
+	size_t	 key;
+};
+
+static int
+group_pos_cmp(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	if (x->pos != y->pos)
+		return (x->pos < y->pos ? -1 : 1);
+	return (x->first < y->first ? -1 : x->first > y->first);
+}
+
+static int
+size_cmp(const void *a, const void *b)
+{
+	size_t	x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* Put H->runs (and WARMUP alongside) in commit order (see the top). */
+static void
+order_runs(struct history *h, int64_t *warmup, const char *repo)
+{
+	struct group	*g = NULL;
+	struct keyed	*k;
+	struct history_run *nr;
+	int64_t		*nw;
+	char		**ids, *why = NULL;
+	long		*pos;
+	size_t		*keys, ng = 0, i, j;
+	int		 git_ok = 0;
+
+	for (i = 0; i < h->nruns; i++) {
+		if (h->runs[i].commit == NULL)
+			continue;
+		for (j = 0; j < ng; j++)
+			if (strcmp(g[j].commit, h->runs[i].commit) == 0)
+				break;
+		if (j < ng)
+			continue;
+		g = dn_xreallocarray(g, ng + 1, sizeof(*g));
+		g[ng].commit = h->runs[i].commit;
+		g[ng].first = i;
+		g[ng].pos = (long)ng;
+		g[ng].key = i;
+		ng++;
+	}
+	h->ncommits = ng;
+	if (ng == 0) {
+		h->order = dn_xstrdup("time order (no run knows its commit)");
+		return;
+	}
+	ids = dn_xcalloc(ng, sizeof(*ids));
+	pos = dn_xcalloc(ng, sizeof(*pos));
+	for (j = 0; j < ng; j++)
+		ids[j] = g[j].commit;
+	if (git_order(repo, ids, ng, pos, &why) == 0) {
+		git_ok = 1;
+		for (j = 0; j < ng && git_ok; j++)
+			if (pos[j] < 0)
+				git_ok = 0;
+		if (!git_ok)
+			why = dn_xasprintf("'%s' does not have every commit",
+			    repo);
+	}
+	if (git_ok) {
+		keys = dn_xcalloc(ng, sizeof(*keys));
+		for (j = 0; j < ng; j++) {
+			g[j].pos = pos[j];
+			keys[j] = g[j].first;
+		}
+		/* The groups in git order take the groups' places in time,
+		 * in time order. */
+		qsort(g, ng, sizeof(*g), group_pos_cmp);
+		qsort(keys, ng, sizeof(*keys), size_cmp);
+		for (j = 0; j < ng; j++)
+			g[j].key = keys[j];
+		free(keys);
+		h->order = dn_xasprintf("commit order (git rev-list "
+		    "--topo-order in %s)", repo);
+	} else {
+		h->order = dn_xasprintf("commits in the order of their first "
+		    "run: git could not order them (%s)", why ? why : "?");
+	}
+	free(why);
+	k = dn_xcalloc(h->nruns, sizeof(*k));
+	for (i = 0; i < h->nruns; i++) {
+		k[i].idx = i;
+		k[i].key = i;
+		if (h->runs[i].commit == NULL)
+			continue;
+		for (j = 0; j < ng; j++)
+			if (strcmp(g[j].commit, h->runs[i].commit) == 0)
+				k[i].key = g[j].key;
+	}
+	qsort(k, h->nruns, sizeof(*k), keyed_cmp);
+	nr = dn_xcalloc(h->nruns, sizeof(*nr));
+	nw = dn_xcalloc(h->nruns, sizeof(*nw));
+	for (i = 0; i < h->nruns; i++) {
+		nr[i] = h->runs[k[i].idx];
+		nw[i] = warmup[k[i].idx];
+	}
+	memcpy(h->runs, nr, h->nruns * sizeof(*nr));
+	memcpy(warmup, nw, h->nruns * sizeof(*nw));
+	free(nr);
+	free(nw);
+	free(k);
+	free(ids);
+	free(pos);
+	free(g);
+}
+
+static const char *
+direction(const char *better, double before, double after)
+{
+	if (strcmp(better, "lower") == 0)
+		return (after < before ? "better" : "worse");
+	if (strcmp(better, "higher") == 0)
+		return (after > before ? "better" : "worse");
+	return ("changed");
+}
+
+int
+history_load(struct dn_store *s, const struct history_opts *o,
+    struct history **hp, char **cause)
+{
+	const char *const	*names = compare_metric_names();
+	struct history		*h;
+	struct loading		 l = { NULL, NULL };
+	struct dn_cp_opts	 cpo;
+	const char		*p[2], *unit, *better, *desc;
+	char			*sql = NULL;
+	double			*obs = NULL;
+	int			 use[64] = { 0 }, rc = -1, have_commit = 0;
+	size_t			 nm = 0, i, k, j, nuse = 0;
+
+	*hp = NULL;
+	while (names[nm] != NULL)
+		nm++;
+	if (nm > sizeof(use) / sizeof(use[0])) {
+		*cause = dn_xasprintf("%zu metrics: more than history knows",
+		    nm);
+		return (-1);
+	}
+	if (o->metrics == NULL || o->nmetrics == 0) {
+		for (k = 0; k < nm; k++)
+			use[k] = 1;
+	}
+	for (i = 0; o->metrics != NULL && i < o->nmetrics; i++) {
+		for (k = 0; k < nm; k++)
+			if (strcmp(names[k], o->metrics[i]) == 0)
+				break;
+		if (k == nm) {
+			*cause = dn_xasprintf("unknown metric '%s' (see "
+			    "'devnet compare --help' for the list)",
+			    o->metrics[i]);
+			return (-1);
+		}
+		use[k] = 1;
+	}
+	h = dn_xcalloc(1, sizeof(*h));
+	l.h = h;
+	if (pick_scenario(s, o->scenario, &h->scenario, cause) != 0)
+		goto out;
+	/* A database from before schema step 2 has no runs.git_commit (a
+	 * read-only open does not migrate). */
+	if (dn_store_query(s, "SELECT count(*) FROM pragma_table_info('runs')"
+	    " WHERE name = 'git_commit'", NULL, 0, count_row, &have_commit,
+	    cause) != 0)
+		goto out;
+	sql = dn_xasprintf("SELECT id, variant, %s, git_describe, start_ms, "
+	    "warmup_ms FROM runs WHERE scenario = ?1 AND status = 'ok'%s "
+	    "ORDER BY start_ms, id", have_commit ? "git_commit" : "NULL",
+	    o->variant != NULL ? " AND variant = ?2" : "");
+	p[0] = h->scenario;
+	p[1] = o->variant;
+	if (dn_store_query(s, sql, p, o->variant != NULL ? 2 : 1, run_row,
+	    &l, cause) != 0)
+		goto out;
+	if (h->nruns == 0) {
+		*cause = dn_xasprintf("no finished runs of scenario '%s' "
+		    "variant '%s'", h->scenario, o->variant);
+		goto out;
+	}
+	order_runs(h, l.warmup, o->repo != NULL ? o->repo : ".");
+
+	for (k = 0; k < nm; k++)
+		nuse += use[k] != 0;
+	h->series = dn_xcalloc(nuse, sizeof(*h->series));
+	for (k = 0; k < nm; k++) {
+		if (!use[k])
+			continue;
+		compare_metric_info(k, &unit, &better, &desc);
+		h->series[h->nseries].name = names[k];
+		h->series[h->nseries].unit = unit;
+		h->series[h->nseries].better = better;
+		h->series[h->nseries].desc = desc;
+		h->series[h->nseries].run = dn_xcalloc(h->nruns,
+		    sizeof(size_t));
+		h->series[h->nseries].v = dn_xcalloc(h->nruns,
+		    sizeof(double));
+		h->nseries++;
+	}
+	obs = dn_xcalloc(nm, sizeof(*obs));
+	for (i = 0; i < h->nruns; i++) {
+		if (compare_run_observe(s, h->runs[i].id, l.warmup[i], use,
+		    obs, cause) != 0)
+			goto out;
+		for (k = 0, j = 0; k < nm; k++) {
+			struct history_series *sr;
+
+			if (!use[k])
+				continue;
+			sr = &h->series[j++];
+			if (!isfinite(obs[k]))
+				continue;
+			sr->run[sr->n] = i;
+			sr->v[sr->n++] = obs[k];
+		}
+	}
+	dn_cp_opts_init(&cpo);
+	cpo.search_kappa = o->search_kappa;
+	for (j = 0; j < h->nseries; j++) {
+		struct history_series	*sr = &h->series[j];
+		struct dn_cp		*cp = NULL;
+		size_t			 ncp = 0;
+
+		if (sr->n > DN_CP_MAX_N) {
+			*cause = dn_xasprintf("%zu runs is more than the %d "
+			    "change point analysis takes; narrow it with "
+			    "--variant", sr->n, DN_CP_MAX_N);
+			goto out;
+		}
+		if (dn_changepoints(sr->v, sr->n, &cpo, &cp, &ncp,
+		    cause) != 0)
+			goto out;
+		sr->changes = dn_xcalloc(ncp ? ncp : 1,
+		    sizeof(*sr->changes));
+		for (i = 0; i < ncp; i++) {
+			sr->changes[i].cp = cp[i];
+			sr->changes[i].direction = direction(sr->better,
+			    cp[i].mean_before, cp[i].mean_after);
+		}
+		sr->nchanges = ncp;
+		free(cp);
+	}
+	*hp = h;
+	h = NULL;
+	rc = 0;
+out:
+	free(obs);
+	free(sql);
+	free(l.warmup);
+	history_free(h);
+	return (rc);
+}
+
+void
+history_free(struct history *h)
+{
+	size_t	i;
+
+	if (h == NULL)
+		return;
+	for (i = 0; i < h->nruns; i++) {
+		free(h->runs[i].variant);
+		free(h->runs[i].commit);
+		free(h->runs[i].describe);
+	}
+	free(h->runs);
+	for (i = 0; i < h->nseries; i++) {
+		free(h->series[i].run);
+		free(h->series[i].v);
+		free(h->series[i].changes);
+	}
+	free(h->series);
+	free(h->scenario);
+	free(h->order);
+	free(h);
+}
+
+void
+history_range(const struct history *h, const struct history_series *sr,
+    size_t i, char *buf, size_t cap)
+{
+	const struct history_run *a, *b;
+
+	if (i == 0 || i >= sr->n) {
+		snprintf(buf, cap, "?");
+		return;
+	}
+	a = &h->runs[sr->run[i - 1]];
+	b = &h->runs[sr->run[i]];
+	if (a->commit != NULL && b->commit != NULL) {
+		if (strcmp(a->commit, b->commit) == 0)
+			snprintf(buf, cap, "within %.10s", a->commit);
+		else
+			snprintf(buf, cap, "%.10s..%.10s", a->commit,
+			    b->commit);
+	} else
+		snprintf(buf, cap, "run %lld..run %lld", (long long)a->id,
+		    (long long)b->id);
+}
