@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# check-layers.sh: the shape rules of orchestrator/ (docs/architecture.md,
+# "Map"), checked from the source, so that the house stays walkable:
+#
+#   - includes run one way: a file in folder F includes orchestrator headers
+#     only from F or from the folders below F in LOWER[F]; a *-internal.h
+#     only from its own folder; no .c file is ever included;
+#   - no .c file over 800 lines;
+#   - no function over 120 lines unless the comment above it says why it
+#     "stays whole";
+#   - with --exports BUILD: every function dn_orch exports is called from
+#     another object (another file of dn_orch, devnet.c, a test or a tool),
+#     else it should be static; and no two files of dn_orch call each other.
+#
+# Prints one line per breach ("layers: FILE:LINE: ...") and exits 1 if
+# there is any.  usage: tools/check-layers.sh [--exports BUILD_DIR]
+set -u
+cd "$(dirname "$0")/.." || exit 2
+O=orchestrator
+
+# What each folder may include besides itself (the layers, top to bottom:
+# cmd -> run -> node-kind -> provider -> trial -> plan -> scenario -> sys;
+# cmd -> report -> verdict -> sys).  Everything may use metrics/.
+declare -A LOWER=(
+	[.]="cmd"
+	[cmd]="run node-kind provider trial plan scenario report verdict sys"
+	[run]="node-kind provider trial plan scenario sys"
+	[node-kind]="provider trial plan scenario sys"
+	[provider]="trial plan scenario sys"
+	[trial]="plan scenario sys"
+	[plan]="scenario sys"
+	[scenario]="sys"
+	[report]="verdict sys"
+	[verdict]="sys"
+	[sys]=""
+)
+
+bad=0
+say() { printf 'layers: %s\n' "$*"; bad=1; }
+
+for f in $(git ls-files "$O" | grep -E '\.[ch]$'); do
+	rel=${f#"$O"/}
+	case $rel in */*) dir=${rel%%/*} ;; *) dir=. ;; esac
+	if [ -z "${LOWER[$dir]+set}" ]; then
+		say "$f: folder '$dir' is not in the layer table (tools/check-layers.sh)"
+		continue
+	fi
+	while IFS=: read -r ln inc; do
+		inc=${inc#*\"}; inc=${inc%\"*}
+		case $inc in
+		*.c) say "$f:$ln: includes a .c file ($inc)"; continue ;;
+		*/*) ;;
+		*) continue ;;	# metrics/ headers and system headers
+		esac
+		idir=${inc%%/*}
+		[ -d "$O/$idir" ] || continue
+		case $inc in
+		*-internal.h)
+			[ "$idir" = "$dir" ] ||
+				say "$f:$ln: includes another folder's internal header $inc"
+			continue ;;
+		esac
+		[ "$idir" = "$dir" ] && continue
+		case " ${LOWER[$dir]} " in
+		*" $idir "*) ;;
+		*) say "$f:$ln: $dir/ must not include $inc ($idir/ is not below $dir/)" ;;
+		esac
+	done < <(grep -n '^#include "' "$f")
+done
+
+for f in $(git ls-files "$O" | grep -E '\.c$'); do
+	n=$(wc -l < "$f")
+	[ "$n" -le 800 ] || say "$f: $n lines (at most 800)"
+	# Functions start with their name in column 0 ("return type on its own
+	# line"), the body opens with "{" and closes with "}" in column 0.
+	awk -v F="$f" '
+		/^\/\*/ { cstart = NR }
+		/stays whole/ { whole = NR }
+		/^[a-z_][a-z0-9_]*\(/ && !body { name = $0; sub(/\(.*/, "", name); at = NR }
+		/^\{/ && at { body = NR }
+		/^\}/ && body {
+			len = NR - body - 1
+			if (len > 120 && !(whole && whole < at && whole >= cstart))
+				printf "layers: %s:%d: %s is %d lines (at most 120, or say why it stays whole)\n", F, at, name, len
+			body = 0; at = 0
+		}
+	' "$f" | grep . && bad=1
+done
+
+if [ "${1:-}" = "--exports" ]; then
+	B=${2:?usage: --exports BUILD_DIR}
+	lib=$(find "$B" -name libdn_orch.a | head -1)
+	[ -n "$lib" ] || { echo "layers: no libdn_orch.a under $B" >&2; exit 2; }
+	tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+	# Every undefined reference of every object but the defining one.
+	find "$B" -name '*.o' | while read -r o; do
+		nm -u "$o" 2>/dev/null | awk -v o="$o" '{ print $NF "\t" o }'
+	done | sort -u > "$tmp/uses"
+	nm --defined-only -A "$lib" 2>/dev/null |
+		awk '$2 == "T" { split($1, a, ":"); print $3 "\t" a[2] }' |
+		while IFS=$'\t' read -r sym obj; do
+			users=$(awk -F'\t' -v s="$sym" -v o="$obj" \
+				'$1 == s && $2 !~ ("/" o "$") { print }' "$tmp/uses" | head -1)
+			[ -n "$users" ] ||
+				echo "layers: ${obj%.o}: $sym is exported but used only in its own file (make it static, or delete it)"
+		done > "$tmp/unused"
+	[ -s "$tmp/unused" ] && { cat "$tmp/unused"; bad=1; }
+	# Circles between files: A calls into B and B calls into A.
+	nm -A "$lib" 2>/dev/null | awk '
+		{ split($1, a, ":"); o = a[2] }
+		$2 == "T" || $2 == "D" || $2 == "B" || $2 == "R" { def[$3] = o }
+		$2 == "U" { use[o, $3] = 1; uses[n++] = o SUBSEP $3 }
+		END {
+			for (i = 0; i < n; i++) {
+				split(uses[i], u, SUBSEP)
+				if (!(u[2] in def) || def[u[2]] == u[1]) continue
+				edge[u[1], def[u[2]]] = u[2]
+			}
+			for (k in edge) {
+				split(k, e, SUBSEP)
+				if (e[1] < e[2] && (e[2], e[1]) in edge)
+					printf "layers: %s and %s call each other (%s, %s)\n", e[1], e[2], edge[k], edge[e[2], e[1]]
+			}
+		}' > "$tmp/circles"
+	[ -s "$tmp/circles" ] && { cat "$tmp/circles"; bad=1; }
+fi
+exit $bad
