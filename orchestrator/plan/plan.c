@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario/scenario.h"
+#include "plan/plan.h"
+#include "sys/strv.h"
 #include "xalloc.h"
 
 /*
@@ -83,24 +84,6 @@ plan_tcp_base(const struct scenario *s, const struct scn_variant *v)
 		return (s->network.tcp_base_port);
 	return (s->network.tcp_base_port +
 	    2 * s->network.nodes * (int)(v - s->variants));
-}
-
-void
-strv_add(struct strv *a, char *s)
-{
-	if (a->n + 2 > a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
-		a->v = dn_xreallocarray(a->v, a->cap, sizeof(*a->v));
-	}
-	a->v[a->n++] = s;
-	a->v[a->n] = NULL;
-}
-
-void
-strv_flag(struct strv *a, const char *flag, char *value)
-{
-	strv_add(a, dn_xstrdup(flag));
-	strv_add(a, value);
 }
 
 /* The first non-NULL of override, variant, base. */
@@ -266,13 +249,7 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
 void
 plan_argv_free(char **v)
 {
-	size_t	i;
-
-	if (v == NULL)
-		return;
-	for (i = 0; v[i] != NULL; i++)
-		free(v[i]);
-	free(v);
+	strv_free(v);
 }
 
 /* Print S shell-quoted (for display only: nothing is ever run by a shell). */
