@@ -2,7 +2,8 @@
  * plan.c: turn a loaded scenario into trials in run order and, per trial
  * and node, the exact devnet-node argv (docs/node.md) and environment
  * additions (a foreign node's: plan-foreign.c).  Pure computation: no
- * I/O, no processes, no shell — argv arrays only.  Not here: loading (scenario.c), spawning (cmd-run.c).
+ * I/O, no processes, no shell — argv arrays only.  Not here: loading
+ * (scenario/), spawning (provider/, node-kind/).
  */
 #include <inttypes.h>
 #include <stdio.h>

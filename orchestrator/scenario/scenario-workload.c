@@ -3,7 +3,7 @@
  * distribution, the readrandom and cf-churn knobs, the http request and
  * the external command), each knob checked against the kind it applies
  * to.  Not here: generating the load (loadgen.c, loadgen-http.c,
- * loadgen-cmd.c); the placeholders themselves (load-tmpl.c).
+ * loadgen-cmd.c); the placeholders themselves (template.c).
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -225,7 +225,7 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 }
 
 /* Every variant runs a binary: its own, the default one, or (rev) the one
- * built before the trials (build.c). */
+ * built before the trials (plan/rev-build.c). */
 static int
 resolve_binaries(struct ctx *c, struct scenario *s)
 {

@@ -41,7 +41,7 @@ enum scn_action {
 struct scn_settings {
 	char		*binary;	/* absolute path once loaded */
 	char		*rev;		/* variants only: a git revision to
-					   build instead (build.c) */
+					   build instead (plan/rev-build.c) */
 	char		*read_options;	/* "cached" | "per-call" */
 	char		*write_options;
 	char		*rocksdb_options; /* rocksdb options string */
@@ -110,7 +110,7 @@ struct scn_node {
 struct scn_variant {
 	char			*name;
 	struct scn_settings	 set;
-	/* Filled before the trials by build_variants (build.c), stored
+	/* Filled before the trials by plan/rev-build.c, stored
 	 * with every run; NULL when unknown. */
 	char			*git_commit;	/* rev variants only */
 	char			*git_describe;
