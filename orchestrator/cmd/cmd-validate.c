@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "plan/plan.h"
 #include "provider/provider.h"
 #include "run/runner.h"
 #include "scenario/scenario.h"

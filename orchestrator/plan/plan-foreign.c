@@ -6,8 +6,12 @@
  * "--" and the node's own command with its placeholders expanded.  Pure
  * computation like plan.c: no I/O, no processes, no shell.
  *
- * Not here: the placeholders themselves (scenario-node.c, plan_expand),
- * devnet-node's command line (plan.c), running the probe (foreign.c).
+ * Also a foreign node's ports and the expansion of its templates in the
+ * one template language (scenario/template.c).
+ *
+ * Not here: checking the templates (scenario/scenario-node.c),
+ * devnet-node's command line (plan.c), running the probe
+ * (node-kind/foreign.c).
  */
 #include <inttypes.h>
 #include <signal.h>
@@ -15,8 +19,109 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario/scenario.h"
+#include "plan/plan.h"
+#include "scenario/template.h"
+#include "sys/strv.h"
 #include "xalloc.h"
+
+int
+plan_is_foreign(const struct scn_variant *v)
+{
+	return (v->node.kind == SCN_NODE_COMMAND);
+}
+
+int
+plan_node_port(const struct scenario *s, const struct scn_variant *v,
+    int node)
+{
+	int	base = v->node.port_base;
+
+	if (s->order == SCN_ORDER_CONCURRENT)
+		base += v->node.ports_per_node * s->network.nodes *
+		    (int)(v - s->variants);
+	return (base + node * v->node.ports_per_node);
+}
+
+/* What a node template's placeholders stand for. */
+struct expand {
+	const struct scenario		*s;
+	const struct scn_variant	*v;
+	int				 node;
+	const char			*run_dir;
+};
+
+static void expand_into(const struct expand *, const char *tmpl,
+    struct load_buf *b);
+
+static void
+fill(void *arg, const struct load_part *pt, struct load_buf *b)
+{
+	const struct expand	*x = arg;
+	struct expand		 peer = *x;
+	char			*v = NULL;
+	int			 k;
+
+	switch (pt->ph) {
+	case LPH_INDEX:
+		v = dn_xasprintf("%d", x->node);
+		break;
+	case LPH_NODES:
+		v = dn_xasprintf("%d", x->s->network.nodes);
+		break;
+	case LPH_DIR:
+		v = dn_xasprintf("%s/node-%d", x->run_dir, x->node);
+		break;
+	case LPH_RUN_DIR:
+		load_buf_add(b, x->run_dir, strlen(x->run_dir));
+		break;
+	case LPH_PORT:
+		v = dn_xasprintf("%ld", plan_node_port(x->s, x->v, x->node) +
+		    pt->off);
+		break;
+	case LPH_PEERS:
+		for (k = 0; k < x->s->network.nodes && x->v->node.peer !=
+		    NULL; k++) {
+			if (k > 0)
+				load_buf_add(b, ",", 1);
+			peer.node = k;
+			expand_into(&peer, x->v->node.peer, b);
+		}
+		break;
+	default:	/* not a node placeholder: refused at load */
+		break;
+	}
+	if (v != NULL)
+		load_buf_add(b, v, strlen(v));
+	free(v);
+}
+
+/* Append the expansion of TMPL to B. */
+static void
+expand_into(const struct expand *x, const char *tmpl, struct load_buf *b)
+{
+	struct load_tmpl	t;
+	struct load_buf		one = { 0 };
+
+	load_tmpl_compile(&t, tmpl, LOAD_TMPL_NODE);
+	load_tmpl_expand(&t, &one, fill, (void *)x);
+	load_buf_add(b, one.s, one.len);
+	load_tmpl_free(&t);
+	free(one.s);
+}
+
+/* Expand node template TMPL (scenario/template.h) for node NODE of
+ * VARIANT (RUN_DIR the trial dir).  Caller frees.  Templates were checked
+ * at load: unknown placeholders cannot reach here. */
+static char *
+expand_tmpl(const struct scenario *s, const struct scn_variant *v, int node,
+    const char *run_dir, const char *tmpl)
+{
+	struct expand	x = { s, v, node, run_dir };
+	struct load_buf	b = { 0 };
+
+	expand_into(&x, tmpl, &b);
+	return (b.s);
+}
 
 int
 plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
@@ -46,7 +151,7 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 		    o->logm[i].name, o->logm[i].regex));
 	for (i = 0; i < o->nready; i++) {
 		const struct scn_ready	*r = &o->ready[i];
-		char			*x = r->arg != NULL ? plan_expand(s,
+		char			*x = r->arg != NULL ? expand_tmpl(s,
 					    var, node, rd, r->arg) : NULL;
 
 		switch (r->kind) {
@@ -76,12 +181,12 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 	strv_flag(&a, "--stop-grace", dn_xasprintf("%" PRId64,
 	    o->stop_grace_ms));
 	for (i = 0; i < o->nenv; i++)
-		strv_flag(&a, "--env", plan_expand(s, var, node, rd,
+		strv_flag(&a, "--env", expand_tmpl(s, var, node, rd,
 		    o->env[i]));
 	if (o->cwd != NULL)
-		strv_flag(&a, "--cwd", plan_expand(s, var, node, rd, o->cwd));
+		strv_flag(&a, "--cwd", expand_tmpl(s, var, node, rd, o->cwd));
 	if (o->prom_url != NULL) {
-		strv_flag(&a, "--prom-url", plan_expand(s, var, node, rd,
+		strv_flag(&a, "--prom-url", expand_tmpl(s, var, node, rd,
 		    o->prom_url));
 		for (i = 0; i < o->nprom_map; i++)
 			strv_flag(&a, "--prom-map",
@@ -95,7 +200,7 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 	strv_add(&a, dn_xstrdup(var->set.binary != NULL ? var->set.binary :
 	    o->command[0]));
 	for (i = 1; i < o->ncommand; i++)
-		strv_add(&a, plan_expand(s, var, node, rd, o->command[i]));
+		strv_add(&a, expand_tmpl(s, var, node, rd, o->command[i]));
 	strv_add(&e, NULL);	/* an empty environment is still an array */
 	e.n = 0;
 	*argvp = a.v;

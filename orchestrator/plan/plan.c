@@ -2,14 +2,16 @@
  * plan.c: turn a loaded scenario into trials in run order and, per trial
  * and node, the exact devnet-node argv (docs/node.md) and environment
  * additions (a foreign node's: plan-foreign.c).  Pure computation: no
- * I/O, no processes, no shell — argv arrays only.  Not here: loading (scenario.c), spawning (cmd-run.c).
+ * I/O, no processes, no shell — argv arrays only.  Not here: loading
+ * (scenario/), spawning (provider/, node-kind/).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario/scenario.h"
+#include "plan/plan.h"
+#include "sys/strv.h"
 #include "xalloc.h"
 
 /*
@@ -83,24 +85,6 @@ plan_tcp_base(const struct scenario *s, const struct scn_variant *v)
 		return (s->network.tcp_base_port);
 	return (s->network.tcp_base_port +
 	    2 * s->network.nodes * (int)(v - s->variants));
-}
-
-void
-strv_add(struct strv *a, char *s)
-{
-	if (a->n + 2 > a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
-		a->v = dn_xreallocarray(a->v, a->cap, sizeof(*a->v));
-	}
-	a->v[a->n++] = s;
-	a->v[a->n] = NULL;
-}
-
-void
-strv_flag(struct strv *a, const char *flag, char *value)
-{
-	strv_add(a, dn_xstrdup(flag));
-	strv_add(a, value);
 }
 
 /* The first non-NULL of override, variant, base. */
@@ -266,13 +250,7 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
 void
 plan_argv_free(char **v)
 {
-	size_t	i;
-
-	if (v == NULL)
-		return;
-	for (i = 0; v[i] != NULL; i++)
-		free(v[i]);
-	free(v);
+	strv_free(v);
 }
 
 /* Print S shell-quoted (for display only: nothing is ever run by a shell). */

@@ -1,8 +1,9 @@
 /*
- * build.c: the variants' builds (see build.h).  Runs before the store is
- * opened and before any trial, so that a revision that does not build
- * costs nothing else.  Not here: git and the build cache (git.c), the
- * build recipe and its default (scenario-build.c).
+ * rev-build.c: the variants' builds (see rev-build.h).  Runs before the
+ * store is opened and before any trial, so that a revision that does not
+ * build costs nothing else.  Not here: git and the build cache
+ * (sys/git.c), the build recipe and its default
+ * (scenario/scenario-build.c).
  */
 #include <stdlib.h>
 #include <string.h>

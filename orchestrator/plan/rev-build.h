@@ -1,5 +1,5 @@
 /*
- * build.h: before any trial, turn each variant's `rev:` into a node binary
+ * rev-build.h: before any trial, turn each variant's `rev:` into a node binary
  * (git_build, once per revision, cached by commit) and note every
  * variant's git commit and `git describe` for the runs table.
  */

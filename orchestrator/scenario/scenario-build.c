@@ -4,8 +4,8 @@
  * binary: RELATIVE/PATH}.  When a variant names a rev and the scenario
  * has no build: section, the default recipe builds devnet-node itself
  * from the git repository of the current directory (docs/scenarios.md).
- * Not here: resolving and building the revisions (build.c, git.c), the
- * rev: key itself (scenario-settings.c).
+ * Not here: resolving and building the revisions (plan/rev-build.c,
+ * sys/git.c), the rev: key itself (scenario-settings.c).
  */
 #include <sys/stat.h>
 

@@ -57,8 +57,6 @@ struct ynode	*ymap_get(const struct ynode *m, const char *key);
  * was grafted) or at LINE:COL of the file.  Return -1. */
 int	 scn_fail(struct ctx *c, const struct ynode *n, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
-int	 scn_fail_at(struct ctx *c, int line, int col, const char *fmt, ...)
-	    __attribute__((format(printf, 4, 5)));
 
 /* Parse C->text into a tree whose root is a mapping; *ROOTP is owned by
  * the caller (ynode_free).  Anchors, aliases, tags, deep nesting, a second

@@ -1,7 +1,8 @@
 /*
  * scenario-network.c: the network: section (nodes, block timing, accounts,
  * ipc or tcp, per-node overrides).  Not here: the override settings
- * themselves (scenario-settings.c), the node argv made from them (plan.c).
+ * themselves (scenario-settings.c), the node argv made from them
+ * (plan/plan.c).
  */
 #include <stdlib.h>
 

@@ -5,16 +5,14 @@
  * default kind is devnet-node; `command:` makes every node of the variant
  * a foreign node run by devnet-probe (docs/foreign-nodes.md).
  *
- * Also the placeholders of the templates ({index}, {port+1}, {peers}, ...):
- * checked here at load time, with an unknown one an error at FILE:LINE:COL,
- * and expanded per node by plan_expand (the one expander, used by plan.c
- * and plan-foreign.c).  Not here: the probe's command line
- * (plan-foreign.c), running it (foreign.c).
+ * Its templates ({index}, {port+1}, {peers}, ...) are checked here, in
+ * the one template language (template.c), with a bad one an error at
+ * FILE:LINE:COL.  Not here: expanding them and the probe's command line
+ * (plan/plan-foreign.c), running it (node-kind/foreign.c).
  */
 #include <sys/stat.h>
 
 #include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <regex.h>
 #include <signal.h>
@@ -26,6 +24,7 @@
 #include "metric-table.h"
 #include "protocol.h"
 #include "scenario/scenario-internal.h"
+#include "scenario/template.h"
 #include "xalloc.h"
 
 #define DEFAULT_PORT_BASE	20000
@@ -46,73 +45,22 @@ static const char *const better_names[] = { "higher", "lower", "neutral",
 	NULL };
 static const char *const prom_keys[] = { "url", "map", "keep", NULL };
 
-/* --- placeholders ------------------------------------------------------- */
+/* --- templates --------------------------------------------------------- */
 
-/*
- * One placeholder at S (just past '{') up to '}': its kind and, for
- * {port+N}, N.  Returns the length of the name, or 0 if unknown.
- */
-enum ph { PH_INDEX, PH_NODES, PH_DIR, PH_RUN_DIR, PH_PORT, PH_PEERS,
-	PH_NONE };
-
-static enum ph
-placeholder(const char *s, size_t len, long *off)
-{
-	static const char *const names[] = { "index", "nodes", "dir",
-		"run_dir", "port", "peers" };
-	char	*end;
-	size_t	 i;
-
-	*off = 0;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == len && strncmp(s, names[i], len) == 0)
-			return ((enum ph)i);
-	if (len > 5 && strncmp(s, "port+", 5) == 0 &&
-	    isdigit((unsigned char)s[5])) {
-		errno = 0;
-		*off = strtol(s + 5, &end, 10);
-		if (errno == 0 && end == s + len && *off < 65536)
-			return (PH_PORT);
-	}
-	return (PH_NONE);
-}
-
-/* Check template N (a scalar): placeholders known, {peers} only where
- * PEERS allows, {port+N} below PORTS.  Braces are written {{ and }}. */
+/* Check node template N (a scalar) in the one template language
+ * (template.c): {peers} only where PEERS allows, {port+N} below PORTS. */
 static int
 check_tmpl(struct ctx *c, const struct ynode *n, const char *what,
     int peers, int ports)
 {
-	const char	*s = n->value, *e;
-	long		 off;
-	enum ph		 ph;
+	char	*why = NULL;
+	int	 rv;
 
-	while ((s = strpbrk(s, "{}")) != NULL) {
-		if (s[0] == s[1]) {
-			s += 2;
-			continue;
-		}
-		if (*s == '}' || (e = strchr(s, '}')) == NULL)
-			return (scn_fail(c, n, "%s: unbalanced '%c' in '%s' "
-			    "(write {{ or }} for a literal brace)", what, *s,
-			    n->value));
-		ph = placeholder(s + 1, (size_t)(e - s - 1), &off);
-		if (ph == PH_NONE)
-			return (scn_fail(c, n, "%s: unknown placeholder "
-			    "'%.*s' (known: {index}, {nodes}, {dir}, "
-			    "{run_dir}, {port}, {port+N}, {peers})", what,
-			    (int)(e - s + 1), s));
-		if (ph == PH_PEERS && !peers)
-			return (scn_fail(c, n, "%s: {peers} cannot be used "
-			    "here (node.peer is what {peers} is made of)",
-			    what));
-		if (ph == PH_PORT && off >= ports)
-			return (scn_fail(c, n, "%s: {port+%ld} is beyond the "
-			    "node's %d ports (node.ports_per_node)", what, off,
-			    ports));
-		s = e + 1;
-	}
-	return (0);
+	if (load_tmpl_check_node(n->value, peers, ports, &why) == 0)
+		return (0);
+	rv = scn_fail(c, n, "%s: %s", what, why);
+	free(why);
+	return (rv);
 }
 
 /* The templates met while loading, checked once the merged section is
@@ -140,7 +88,7 @@ want_tmpl(struct nload *l, const struct ynode *n, int peers)
 /* --- the section -------------------------------------------------------- */
 
 static void
-strv_free(char **v, size_t n)
+list_free(char **v, size_t n)
 {
 	size_t	i;
 
@@ -179,7 +127,7 @@ get_list(struct ctx *c, const struct ynode *n, const char *what,
 		return (scn_fail(c, n, "%s must be a list of strings%s, e.g. "
 		    "[prog, --flag, '{index}'], not a %s", what, min ?
 		    " (at least one)" : "", ynode_type_name(n)));
-	strv_free(*v, *nv);
+	list_free(*v, *nv);
 	*v = dn_xcalloc(n->nkids + 1, sizeof(**v));
 	*nv = 0;
 	for (i = 0; i < n->nkids; i++) {
@@ -383,7 +331,7 @@ load_prom(struct ctx *c, const struct ynode *n, struct scn_node *o,
 		return (scn_fail(c, v, "node.metrics.prometheus.url must be "
 		    "an http:// URL"));
 	want_tmpl(l, v, 0);
-	strv_free(o->prom_map, o->nprom_map);
+	list_free(o->prom_map, o->nprom_map);
 	o->prom_map = NULL;
 	o->nprom_map = 0;
 	if ((v = ymap_get(n, "map")) != NULL) {
@@ -408,7 +356,7 @@ load_prom(struct ctx *c, const struct ynode *n, struct scn_node *o,
 			    k->value, v->kids[i + 1]->value);
 		}
 	}
-	strv_free(o->prom_keep, o->nprom_keep);
+	list_free(o->prom_keep, o->nprom_keep);
 	o->prom_keep = NULL;
 	o->nprom_keep = 0;
 	if ((v = ymap_get(n, "keep")) != NULL &&
@@ -432,7 +380,7 @@ load_env(struct ctx *c, const struct ynode *n, struct scn_node *o,
 	if (n->type != Y_MAP)
 		return (scn_fail(c, n, "node.env must be a mapping of NAME: "
 		    "value, not a %s", ynode_type_name(n)));
-	strv_free(o->env, o->nenv);
+	list_free(o->env, o->nenv);
 	o->env = dn_xcalloc(n->nkids / 2 + 1, sizeof(*o->env));
 	o->nenv = 0;
 	for (i = 0; i + 1 < n->nkids; i += 2) {
@@ -662,8 +610,8 @@ scn_node_release(struct scn_node *o)
 {
 	size_t	i;
 
-	strv_free(o->command, o->ncommand);
-	strv_free(o->env, o->nenv);
+	list_free(o->command, o->ncommand);
+	list_free(o->env, o->nenv);
 	free(o->cwd);
 	free(o->peer);
 	for (i = 0; i < o->nready; i++)
@@ -676,103 +624,6 @@ scn_node_release(struct scn_node *o)
 	}
 	free(o->logm);
 	free(o->prom_url);
-	strv_free(o->prom_map, o->nprom_map);
-	strv_free(o->prom_keep, o->nprom_keep);
-}
-
-/* --- expansion (plan time) ---------------------------------------------- */
-
-int
-plan_is_foreign(const struct scn_variant *v)
-{
-	return (v->node.kind == SCN_NODE_COMMAND);
-}
-
-int
-scenario_has_foreign(const struct scenario *s)
-{
-	size_t	i;
-
-	for (i = 0; i < s->nvariants; i++)
-		if (plan_is_foreign(&s->variants[i]))
-			return (1);
-	return (0);
-}
-
-int
-plan_node_port(const struct scenario *s, const struct scn_variant *v,
-    int node)
-{
-	int	base = v->node.port_base;
-
-	if (s->order == SCN_ORDER_CONCURRENT)
-		base += v->node.ports_per_node * s->network.nodes *
-		    (int)(v - s->variants);
-	return (base + node * v->node.ports_per_node);
-}
-
-static void
-expand_into(FILE *f, const struct scenario *s, const struct scn_variant *v,
-    int node, const char *run_dir, const char *tmpl)
-{
-	const char	*p = tmpl, *e;
-	long		 off;
-	int		 k;
-
-	while (*p != '\0') {
-		if ((p[0] == '{' || p[0] == '}') && p[1] == p[0]) {
-			fputc(p[0], f);
-			p += 2;
-			continue;
-		}
-		if (p[0] != '{' || (e = strchr(p, '}')) == NULL) {
-			fputc(*p++, f);
-			continue;
-		}
-		switch (placeholder(p + 1, (size_t)(e - p - 1), &off)) {
-		case PH_INDEX:
-			fprintf(f, "%d", node);
-			break;
-		case PH_NODES:
-			fprintf(f, "%d", s->network.nodes);
-			break;
-		case PH_DIR:
-			fprintf(f, "%s/node-%d", run_dir, node);
-			break;
-		case PH_RUN_DIR:
-			fputs(run_dir, f);
-			break;
-		case PH_PORT:
-			fprintf(f, "%ld", plan_node_port(s, v, node) + off);
-			break;
-		case PH_PEERS:
-			for (k = 0; k < s->network.nodes && v->node.peer !=
-			    NULL; k++) {
-				if (k > 0)
-					fputc(',', f);
-				expand_into(f, s, v, k, run_dir,
-				    v->node.peer);
-			}
-			break;
-		case PH_NONE:	/* refused at load; kept as written */
-			fwrite(p, 1, (size_t)(e - p + 1), f);
-			break;
-		}
-		p = e + 1;
-	}
-}
-
-char *
-plan_expand(const struct scenario *s, const struct scn_variant *v, int node,
-    const char *run_dir, const char *tmpl)
-{
-	char	*buf = NULL;
-	size_t	 len = 0;
-	FILE	*f;
-
-	if ((f = open_memstream(&buf, &len)) == NULL)
-		return (dn_xstrdup(tmpl));
-	expand_into(f, s, v, node, run_dir, tmpl);
-	fclose(f);
-	return (buf);
+	list_free(o->prom_map, o->nprom_map);
+	list_free(o->prom_keep, o->nprom_keep);
 }

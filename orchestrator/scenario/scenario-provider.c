@@ -161,9 +161,3 @@ scn_engine_of(const struct scenario *s, const char *host)
 	}
 	return (NULL);
 }
-
-const char *
-scn_provider_name(enum scn_provider p)
-{
-	return (provider_names[p]);
-}

@@ -2,8 +2,8 @@
  * scenario-variants.c: the variants: section, NAME: {settings} per variant
  * (one variant "A" with no changes when absent); a variant may name a git
  * revision (`rev:`) instead of a binary, built before the trials
- * (build.c).  Not here: the settings
- * (scenario-settings.c), the order trials run in (plan.c).
+ * (plan/rev-build.c).  Not here: the settings
+ * (scenario-settings.c), the order trials run in (plan/plan.c).
  */
 #include <stdlib.h>
 #include <string.h>

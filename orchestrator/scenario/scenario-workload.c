@@ -3,7 +3,7 @@
  * distribution, the readrandom and cf-churn knobs, the http request and
  * the external command), each knob checked against the kind it applies
  * to.  Not here: generating the load (loadgen.c, loadgen-http.c,
- * loadgen-cmd.c); the placeholders themselves (load-tmpl.c).
+ * loadgen-cmd.c); the placeholders themselves (template.c).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -73,60 +73,49 @@ get_tmpl_list(struct ctx *c, const struct ynode *n, const char *what,
 	return (0);
 }
 
-/* The http and command keys (after kind and tps). */
+/* The keys of kind command. */
 static int
-load_foreign_load(struct ctx *c, struct scenario *s, const struct ynode *n)
+load_command(struct ctx *c, struct scenario *s, const struct ynode *n)
 {
 	const struct ynode	*v;
-	size_t			 i, j;
+	size_t			 i;
+
+	s->workload.cmd_grace_ms = 5000;
+	if ((v = ymap_get(n, "command")) == NULL)
+		return (scn_fail(c, n, "workload kind command needs "
+		    "'command' (the load generator's argv, a list)"));
+	if (get_tmpl_list(c, v, "workload.command", LOAD_TMPL_COMMAND,
+	    1, &s->workload.command, &s->workload.ncommand) != 0)
+		return (-1);
+	if ((v = ymap_get(n, "env")) != NULL) {
+		if (get_tmpl_list(c, v, "workload.env",
+		    LOAD_TMPL_COMMAND, 0, &s->workload.cmd_env,
+		    &s->workload.ncmd_env) != 0)
+			return (-1);
+		for (i = 0; i < s->workload.ncmd_env; i++) {
+			const char *e = s->workload.cmd_env[i];
+
+			if (strchr(e, '=') == NULL || e[0] == '=')
+				return (scn_fail(c, v->kids[i],
+				    "workload.env: '%s' is not K=V",
+				    e));
+		}
+	}
+	if ((v = ymap_get(n, "stop_grace")) != NULL &&
+	    scn_get_duration(c, v, "workload.stop_grace", 0,
+	    3600 * 1000, &s->workload.cmd_grace_ms) != 0)
+		return (-1);
+	return (0);
+}
+
+/* The keys of kind http. */
+static int
+load_http(struct ctx *c, struct scenario *s, const struct ynode *n)
+{
+	const struct ynode	*v;
+	size_t			 i;
 	int			 k;
 
-	for (i = 0; i + 1 < n->nkids; i += 2) {
-		const char	*key = n->kids[i]->value;
-
-		for (j = 0; http_only[j] != NULL; j++) {
-			if (strcmp(key, http_only[j]) == 0 &&
-			    s->workload.kind != SCN_WL_HTTP)
-				return (scn_fail(c, n->kids[i], "workload.%s "
-				    "only applies to kind http", key));
-		}
-		for (j = 0; command_only[j] != NULL; j++) {
-			if (strcmp(key, command_only[j]) == 0 &&
-			    s->workload.kind != SCN_WL_COMMAND)
-				return (scn_fail(c, n->kids[i], "workload.%s "
-				    "only applies to kind command", key));
-		}
-	}
-	if (s->workload.kind == SCN_WL_COMMAND) {
-		s->workload.cmd_grace_ms = 5000;
-		if ((v = ymap_get(n, "command")) == NULL)
-			return (scn_fail(c, n, "workload kind command needs "
-			    "'command' (the load generator's argv, a list)"));
-		if (get_tmpl_list(c, v, "workload.command", LOAD_TMPL_COMMAND,
-		    1, &s->workload.command, &s->workload.ncommand) != 0)
-			return (-1);
-		if ((v = ymap_get(n, "env")) != NULL) {
-			if (get_tmpl_list(c, v, "workload.env",
-			    LOAD_TMPL_COMMAND, 0, &s->workload.cmd_env,
-			    &s->workload.ncmd_env) != 0)
-				return (-1);
-			for (i = 0; i < s->workload.ncmd_env; i++) {
-				const char *e = s->workload.cmd_env[i];
-
-				if (strchr(e, '=') == NULL || e[0] == '=')
-					return (scn_fail(c, v->kids[i],
-					    "workload.env: '%s' is not K=V",
-					    e));
-			}
-		}
-		if ((v = ymap_get(n, "stop_grace")) != NULL &&
-		    scn_get_duration(c, v, "workload.stop_grace", 0,
-		    3600 * 1000, &s->workload.cmd_grace_ms) != 0)
-			return (-1);
-		return (0);
-	}
-	if (s->workload.kind != SCN_WL_HTTP)
-		return (0);
 	s->workload.timeout_ms = 5000;
 	s->workload.key_space = 10000;
 	s->workload.value_size = 100;
@@ -210,6 +199,35 @@ load_foreign_load(struct ctx *c, struct scenario *s, const struct ynode *n)
 	    scn_get_u32(c, v, "workload.max_inflight", 1, 1000000,
 	    &s->workload.max_inflight) != 0)
 		return (-1);
+	return (0);
+}
+
+/* The http and command keys (after kind and tps). */
+static int
+load_foreign_load(struct ctx *c, struct scenario *s, const struct ynode *n)
+{
+	size_t	i, j;
+
+	for (i = 0; i + 1 < n->nkids; i += 2) {
+		const char	*key = n->kids[i]->value;
+
+		for (j = 0; http_only[j] != NULL; j++) {
+			if (strcmp(key, http_only[j]) == 0 &&
+			    s->workload.kind != SCN_WL_HTTP)
+				return (scn_fail(c, n->kids[i], "workload.%s "
+				    "only applies to kind http", key));
+		}
+		for (j = 0; command_only[j] != NULL; j++) {
+			if (strcmp(key, command_only[j]) == 0 &&
+			    s->workload.kind != SCN_WL_COMMAND)
+				return (scn_fail(c, n->kids[i], "workload.%s "
+				    "only applies to kind command", key));
+		}
+	}
+	if (s->workload.kind == SCN_WL_COMMAND)
+		return (load_command(c, s, n));
+	if (s->workload.kind == SCN_WL_HTTP)
+		return (load_http(c, s, n));
 	return (0);
 }
 

@@ -14,7 +14,7 @@
  * -variants.c, -build.c, -events.c, -settings.c, -node.c), built on the
  * key checks (scenario-keys.c) and the typed getters (scenario-get.c).  Internal
  * interfaces: scenario-internal.h.  Not here: the trial plan and node argv
- * (plan.c).
+ * (plan/plan.c).
  */
 #include <sys/stat.h>
 
@@ -101,7 +101,7 @@ load_nodes(struct ctx *c, struct scenario *s, const struct ynode *root)
 		if (scn_load_node(c, s, top, own, &s->variants[i]) != 0 ||
 		    check_directions(c, s, i, top, own) != 0)
 			return (-1);
-		if (plan_is_foreign(&s->variants[i]) &&
+		if (s->variants[i].node.kind == SCN_NODE_COMMAND &&
 		    s->workload.kind != SCN_WL_IDLE &&
 		    s->workload.kind != SCN_WL_HTTP &&
 		    s->workload.kind != SCN_WL_COMMAND)
@@ -111,7 +111,7 @@ load_nodes(struct ctx *c, struct scenario *s, const struct ynode *root)
 			    "node.command (a foreign node); use kind none",
 			    ymap_get(ymap_get(root, "workload"),
 			    "kind")->value, s->variants[i].name));
-		if (plan_is_foreign(&s->variants[i]) &&
+		if (s->variants[i].node.kind == SCN_NODE_COMMAND &&
 		    s->workload.tps > 0 &&
 		    s->workload.kind != SCN_WL_HTTP &&
 		    s->workload.kind != SCN_WL_COMMAND)
@@ -225,7 +225,7 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 }
 
 /* Every variant runs a binary: its own, the default one, or (rev) the one
- * built before the trials (build.c). */
+ * built before the trials (plan/rev-build.c). */
 static int
 resolve_binaries(struct ctx *c, struct scenario *s)
 {

@@ -1,5 +1,6 @@
 /*
- * scenario.h: a loaded, validated scenario and the plan made from it.
+ * scenario.h: a loaded, validated scenario (what to start from it:
+ * plan/plan.h).
  * The loader (scenario.c and its parts, scenario-internal.h) is the only
  * door to libyaml.  Reference: docs/scenarios.md.
  *
@@ -40,7 +41,7 @@ enum scn_action {
 struct scn_settings {
 	char		*binary;	/* absolute path once loaded */
 	char		*rev;		/* variants only: a git revision to
-					   build instead (build.c) */
+					   build instead (plan/rev-build.c) */
 	char		*read_options;	/* "cached" | "per-call" */
 	char		*write_options;
 	char		*rocksdb_options; /* rocksdb options string */
@@ -58,7 +59,8 @@ struct scn_settings {
 /* How a node is run (scenario-node.c; docs/foreign-nodes.md): devnet's
  * own devnet-node (the default), or any program (a "foreign" node) run by
  * devnet-probe.  Strings marked "template" hold placeholders ({index},
- * {port+1}, ...) that plan_node_argv expands per node. */
+ * {port+1}, ...; scenario/template.h) that plan_node_argv expands per
+ * node. */
 enum scn_node_kind { SCN_NODE_DEVNET, SCN_NODE_COMMAND };
 enum scn_ready_kind {
 	SCN_READY_TCP,		/* "HOST:PORT" accepts a connection */
@@ -108,7 +110,7 @@ struct scn_node {
 struct scn_variant {
 	char			*name;
 	struct scn_settings	 set;
-	/* Filled before the trials by build_variants (build.c), stored
+	/* Filled before the trials by plan/rev-build.c, stored
 	 * with every run; NULL when unknown. */
 	char			*git_commit;	/* rev variants only */
 	char			*git_describe;
@@ -184,7 +186,7 @@ struct scenario {
 		 * end */
 		uint32_t	 cf_cycles;
 		/* http: one request per transaction, templates of
-		 * load-tmpl.h; success = a status in expect_status */
+		 * scenario/template.h; success = a status in expect_status */
 		char		*method;	/* GET; POST with a body */
 		char		*url;
 		char		*body;		/* NULL: none */
@@ -241,102 +243,10 @@ int	 scenario_load_buffer(struct scenario **sp, const char *name,
 	    const char *buf, size_t len, char *const *sets, size_t nsets,
 	    const char *default_binary, char **cause);
 void	 scenario_free(struct scenario *);
-/* "local", "docker" or "swarm". */
-const char *scn_provider_name(enum scn_provider);
 /* swarm.engines' URL for HOST, or NULL. */
 const char *scn_engine_of(const struct scenario *, const char *host);
 /* A duration the way a scenario writes it ("2h", "90s", "500ms") into
  * BUF of CAP bytes. */
 void	 scenario_fmt_ms(char *buf, size_t cap, int64_t ms);
-
-/* --- plan --------------------------------------------------------------- */
-struct plan_trial {
-	int			 index;		/* 0-based position */
-	int			 repeat;	/* 0-based repeat of its variant */
-	const struct scn_variant *variant;
-	int			 slot;	/* concurrent order: which batch runs together */
-};
-
-/* Trials in run order: ABBA interleaving (A B B A A B B A ...) for two
- * variants, rotated likewise for more; concurrent: every variant's trial k
- * shares slot k.  *TRIALS is owned by the caller (free). */
-int	 plan_trials(const struct scenario *, struct plan_trial **trials,
-	    size_t *ntrials);
-
-/* Where a trial's endpoints live. */
-struct plan_endpoints {
-	const char	*run_dir;	/* trial dir, absolute: node-K/, node-K.log */
-	const char	*net_dir;	/* dir of the ipc sockets (--net); may
-					   differ from run_dir when run_dir is
-					   too long for a socket path */
-	const char	*metrics_url;	/* collector PULL */
-	uint64_t	 token;
-	int		 tcp_base_port;	/* 0 = ipc */
-	const char *const *hosts;	/* with tcp: node K's host address
-					   (--peer-hosts); NULL or all
-					   127.0.0.1 = none */
-	const char	*probe;		/* devnet-probe; NULL = "devnet-probe" */
-	int64_t		 ready_timeout_ms; /* foreign nodes; 0 = the probe's */
-};
-
-/*
- * The full argv (NULL-terminated, argv[0] = binary) and the environment
- * additions ("K=V", NULL-terminated) of node NODE in VARIANT's trial:
- * scenario base < variant < per-node override.  Owned by the caller:
- * plan_argv_free.
- */
-int	 plan_node_argv(const struct scenario *, const struct scn_variant *,
-	    int node, const struct plan_endpoints *, char ***argv,
-	    char ***env, char **cause);
-void	 plan_argv_free(char **);
-
-/* A growing NULL-terminated array of owned strings, for building argv
- * and env arrays (plan.c, plan-foreign.c): start zeroed, hand out .v,
- * release with plan_argv_free.  strv_add takes S (NULL adds a
- * terminator only: reset n to 0 after); strv_flag adds a copy of
- * FLAG, then takes VALUE. */
-struct strv {
-	char	**v;
-	size_t	  n, cap;
-};
-void	 strv_add(struct strv *, char *s);
-void	 strv_flag(struct strv *, const char *flag, char *value);
-
-/* 1 if VARIANT's nodes are programs run by devnet-probe. */
-int	 plan_is_foreign(const struct scn_variant *);
-/* 1 if any variant of S runs foreign nodes. */
-int	 scenario_has_foreign(const struct scenario *);
-/* The TCP port base of node NODE in VARIANT's trial (foreign nodes):
- * node.port_base + NODE * node.ports_per_node, shifted per variant in
- * concurrent order. */
-int	 plan_node_port(const struct scenario *, const struct scn_variant *,
-	    int node);
-/* Expand template TMPL for node NODE of VARIANT (RUN_DIR the trial dir).
- * Caller frees.  Templates were checked at load: unknown placeholders
- * cannot reach here. */
-char	*plan_expand(const struct scenario *, const struct scn_variant *,
-	    int node, const char *run_dir, const char *tmpl);
-/* The foreign-node argv: devnet-probe's flags, "--", the command
- * (plan-foreign.c); plan_node_argv calls it for foreign variants. */
-int	 plan_foreign_argv(const struct scenario *,
-	    const struct scn_variant *, int node,
-	    const struct plan_endpoints *, char ***argv, char ***env,
-	    char **cause);
-
-/* Print S shell-quoted to OUT (for display only: nothing is ever run by a
- * shell). */
-void	 plan_put_quoted(FILE *out, const char *s);
-/* ARGV shell-quoted and joined with spaces, for humans and the nodes
- * table.  Caller frees. */
-char	*plan_quote_argv(char *const *argv);
-
-/* The node binary VARIANT runs. */
-const char *plan_binary(const struct scenario *, const struct scn_variant *);
-
-/* The TCP base port of VARIANT's devnet, 0 with ipc: network.tcp_base_port,
- * shifted by 2 * nodes per variant in concurrent order so that the devnets
- * of a slot do not collide.  plan_node_argv uses it when the endpoints'
- * tcp_base_port is 0. */
-int	 plan_tcp_base(const struct scenario *, const struct scn_variant *);
 
 #endif

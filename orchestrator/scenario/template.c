@@ -1,10 +1,12 @@
 /*
- * load-tmpl.c: templates of the http and command workloads (load-tmpl.h
- * has the placeholders).  Parsing happens twice: when the scenario loads,
- * to name a bad placeholder at FILE:LINE:COL, and once per trial into
- * parts; each request then only concatenates.
+ * template.c: the one template language of scenarios (template.h has the
+ * syntax and each use's placeholders), for node commands, http requests
+ * and load commands.  Parsing happens twice: when the scenario loads, to
+ * name a bad placeholder at FILE:LINE:COL, and once more into parts; each
+ * expansion then only concatenates.
  *
- * Not here: what the values are (loadgen-http.c, loadgen-cmd.c).
+ * Not here: what the values are (plan/plan-foreign.c for nodes,
+ * trial/loadgen-http.c, trial/loadgen-cmd.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -17,21 +19,23 @@
 static const struct {
 	const char	*name;
 	enum load_ph	 ph;
-	int		 http, command;
+	int		 in[3];	/* allowed in http, command, node */
 } names[] = {
-	{ "index", LPH_INDEX, 1, 0 },
-	{ "node", LPH_INDEX, 1, 0 },
-	{ "nodes", LPH_NODES, 1, 1 },
-	{ "port", LPH_PORT, 1, 1 },
-	{ "seq", LPH_SEQ, 1, 0 },
-	{ "key", LPH_KEY, 1, 0 },
-	{ "key_b64", LPH_KEY_B64, 1, 0 },
-	{ "value_b64", LPH_VALUE_B64, 1, 0 },
-	{ "tps", LPH_TPS, 0, 1 },
-	{ "duration_s", LPH_DURATION_S, 0, 1 },
-	{ "duration_ms", LPH_DURATION_MS, 0, 1 },
-	{ "dir", LPH_DIR, 0, 1 },
-	{ "ports", LPH_PORTS, 0, 1 },
+	{ "index", LPH_INDEX, { 1, 0, 1 } },
+	{ "node", LPH_INDEX, { 1, 0, 0 } },
+	{ "nodes", LPH_NODES, { 1, 1, 1 } },
+	{ "port", LPH_PORT, { 1, 1, 1 } },
+	{ "seq", LPH_SEQ, { 1, 0, 0 } },
+	{ "key", LPH_KEY, { 1, 0, 0 } },
+	{ "key_b64", LPH_KEY_B64, { 1, 0, 0 } },
+	{ "value_b64", LPH_VALUE_B64, { 1, 0, 0 } },
+	{ "tps", LPH_TPS, { 0, 1, 0 } },
+	{ "duration_s", LPH_DURATION_S, { 0, 1, 0 } },
+	{ "duration_ms", LPH_DURATION_MS, { 0, 1, 0 } },
+	{ "dir", LPH_DIR, { 0, 1, 1 } },
+	{ "ports", LPH_PORTS, { 0, 1, 0 } },
+	{ "run_dir", LPH_RUN_DIR, { 0, 0, 1 } },
+	{ "peers", LPH_PEERS, { 0, 0, 1 } },
 };
 #define NNAMES	(sizeof(names) / sizeof(names[0]))
 
@@ -39,7 +43,14 @@ static const char *const known[] = {
 	"{index}, {node}, {nodes}, {port}, {port+N}, {seq}, {key}, "
 	"{key_b64}, {value_b64}",
 	"{nodes}, {tps}, {duration_s}, {duration_ms}, {dir}, {port}, "
-	"{port+N}, {ports}"
+	"{port+N}, {ports}",
+	"{index}, {nodes}, {dir}, {run_dir}, {port}, {port+N}, {peers}"
+};
+/* What an unknown placeholder's message adds after the known ones. */
+static const char *const hint[] = {
+	"; a literal brace is written {{ or }}, as in JSON bodies",
+	"; a literal brace is written {{ or }}, as in JSON bodies",
+	""
 };
 
 /* The placeholder NAME (LEN bytes) of SET, or LPH_LIT if unknown. */
@@ -54,7 +65,7 @@ lookup(const char *name, size_t len, enum load_tmpl_set set, long *off)
 		if (strlen(names[i].name) != len ||
 		    strncmp(names[i].name, name, len) != 0)
 			continue;
-		if (set == LOAD_TMPL_HTTP ? names[i].http : names[i].command)
+		if (names[i].in[set])
 			return (names[i].ph);
 		return (LPH_LIT);
 	}
@@ -68,10 +79,17 @@ lookup(const char *name, size_t len, enum load_tmpl_set set, long *off)
 	return (LPH_LIT);
 }
 
-int
-load_tmpl_check(const char *s, enum load_tmpl_set set, char **why)
+/*
+ * The first error of template S in SET, or 0: braces balanced,
+ * placeholders known; for nodes (PEERS, PORTS >= 0) also {peers} only
+ * where allowed and {port+N} below PORTS.
+ */
+static int
+check(const char *s, enum load_tmpl_set set, int peers, int ports,
+    char **why)
 {
 	const char	*p = s, *e;
+	enum load_ph	 ph;
 	long		 off;
 
 	while ((p = strpbrk(p, "{}")) != NULL) {
@@ -84,17 +102,38 @@ load_tmpl_check(const char *s, enum load_tmpl_set set, char **why)
 			    "{{ or }} for a literal brace)", *p, s);
 			return (-1);
 		}
-		if (lookup(p + 1, (size_t)(e - p - 1), set, &off) ==
+		if ((ph = lookup(p + 1, (size_t)(e - p - 1), set, &off)) ==
 		    LPH_LIT) {
 			*why = dn_xasprintf("unknown placeholder '%.*s' "
-			    "(known: %s; a literal brace is written {{ or "
-			    "}}, as in JSON bodies)", (int)(e - p + 1), p,
-			    known[set]);
+			    "(known: %s%s)", (int)(e - p + 1), p, known[set],
+			    hint[set]);
+			return (-1);
+		}
+		if (ph == LPH_PEERS && !peers) {
+			*why = dn_xstrdup("{peers} cannot be used here "
+			    "(node.peer is what {peers} is made of)");
+			return (-1);
+		}
+		if (ph == LPH_PORT && ports >= 0 && off >= ports) {
+			*why = dn_xasprintf("{port+%ld} is beyond the node's "
+			    "%d ports (node.ports_per_node)", off, ports);
 			return (-1);
 		}
 		p = e + 1;
 	}
 	return (0);
+}
+
+int
+load_tmpl_check(const char *s, enum load_tmpl_set set, char **why)
+{
+	return (check(s, set, 0, -1, why));
+}
+
+int
+load_tmpl_check_node(const char *s, int peers, int ports, char **why)
+{
+	return (check(s, LOAD_TMPL_NODE, peers, ports, why));
 }
 
 static void

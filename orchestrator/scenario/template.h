@@ -1,8 +1,11 @@
 /*
- * load-tmpl.h: the templates of the http and command workloads
- * (load-tmpl.c): text with placeholders in braces, "{{" and "}}" for
- * literal braces, the same syntax as node: templates (docs/scenarios.md).
+ * template.h: the one template language of scenarios (template.c): text
+ * with placeholders in braces, "{{" and "}}" for literal braces
+ * (docs/scenarios.md).  Each use allows its own set of placeholders:
  *
+ *   node (per node):     {index}, {nodes}, {dir} (the node's dir),
+ *                        {run_dir}, {port}, {port+N}, {peers} (node.peer
+ *                        for every node, comma-separated)
  *   http (per request):  {index} {node} (the same: the node's index),
  *                        {nodes}, {port}, {port+N}, {seq}, {key},
  *                        {key_b64}, {value_b64}
@@ -10,8 +13,9 @@
  *                        {dir}, {port}, {port+N} (node 0's), {ports}
  *                        (every node's port, comma-separated)
  *
- * Checked when the scenario loads (load_tmpl_check), compiled once per
- * trial (load_tmpl_compile) and expanded without parsing again.
+ * Checked when the scenario loads (load_tmpl_check, load_tmpl_check_node),
+ * compiled once (load_tmpl_compile) and expanded without parsing again
+ * (load_tmpl_expand, which asks the user for each placeholder's value).
  */
 #ifndef DN_LOAD_TMPL_H
 #define DN_LOAD_TMPL_H
@@ -23,17 +27,21 @@ enum load_ph {
 	LPH_LIT,	/* literal text */
 	LPH_INDEX, LPH_NODES, LPH_PORT, LPH_SEQ, LPH_KEY, LPH_KEY_B64,
 	LPH_VALUE_B64, LPH_TPS, LPH_DURATION_S, LPH_DURATION_MS, LPH_DIR,
-	LPH_PORTS
+	LPH_PORTS, LPH_RUN_DIR, LPH_PEERS
 };
 
 /* Which placeholders a template may use. */
-enum load_tmpl_set { LOAD_TMPL_HTTP, LOAD_TMPL_COMMAND };
+enum load_tmpl_set { LOAD_TMPL_HTTP, LOAD_TMPL_COMMAND, LOAD_TMPL_NODE };
 
 /*
  * 0 if S is a well-formed template of SET; else -1 with *WHY (caller
  * frees) naming the bad placeholder or brace and the known ones.
  */
 int	 load_tmpl_check(const char *s, enum load_tmpl_set set, char **why);
+/* The same for a node template, which also keeps {port+N} below PORTS
+ * (node.ports_per_node) and allows {peers} only when PEERS is 1. */
+int	 load_tmpl_check_node(const char *s, int peers, int ports,
+	    char **why);
 
 struct load_part {
 	enum load_ph	 ph;

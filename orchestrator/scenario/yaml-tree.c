@@ -127,7 +127,11 @@ scn_fail(struct ctx *c, const struct ynode *n, const char *fmt, ...)
 	return (rc);
 }
 
-int
+static int scn_fail_at(struct ctx *c, int line, int col, const char *fmt,
+    ...) __attribute__((format(printf, 4, 5)));
+
+/* Record the first error in C->cause at LINE:COL of the file; -1. */
+static int
 scn_fail_at(struct ctx *c, int line, int col, const char *fmt, ...)
 {
 	va_list	ap;

@@ -24,6 +24,7 @@
 
 #include "metric-table.h"
 #include "protocol.h"
+#include "plan/plan.h"
 #include "scenario/scenario.h"
 #include "sys/spawn.h"
 

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "plan/plan.h"
 #include "scenario/scenario.h"
 #include "rng.h"
 #include "xalloc.h"

@@ -1,12 +1,11 @@
 # Scenario loader, --set, the trial plan and node argv (cmocka, compiled
-# against the loader's files (DN_SCENARIO_SRC) and plan.c directly so that
+# against the loader's and the plan's files (DN_SCENARIO_SRC, DN_PLAN_SRC) so that
 # they do not wait for the rest of dn_orch), and every shipped scenario
 # through the real `devnet validate`.
 dn_test(scenario loader
     SOURCES ${DN_TEST_DIR}/test-scenario.c
 	${DN_SCENARIO_SRC}
-	${CMAKE_SOURCE_DIR}/orchestrator/plan/plan.c
-	${CMAKE_SOURCE_DIR}/orchestrator/plan/plan-foreign.c
+	${DN_PLAN_SRC}
     LIBS dn_wire PkgConfig::YAML)
 target_include_directories(test-scenario-loader PRIVATE
     ${CMAKE_SOURCE_DIR}/orchestrator)

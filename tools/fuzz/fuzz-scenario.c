@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/plan.h"
 #include "scenario/scenario.h"
 #include "xalloc.h"
 

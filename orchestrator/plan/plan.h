@@ -1,0 +1,94 @@
+/*
+ * plan.h: what a loaded scenario starts: the trials in run order and, per
+ * trial and node, the exact argv and environment (devnet-node's: plan.c;
+ * a foreign node's under devnet-probe: plan-foreign.c), its ports and
+ * expanded templates.  Pure computation: no I/O, no processes, no shell.
+ * Calls run one way: plan.c -> plan-foreign.c -> scenario/, sys/strv.
+ *
+ * Not here: loading and checking the scenario (scenario/scenario.h),
+ * building revisions (rev-build.h), spawning (provider/, node-kind/).
+ */
+#ifndef DN_PLAN_H
+#define DN_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "scenario/scenario.h"
+
+struct plan_trial {
+	int			 index;		/* 0-based position */
+	int			 repeat;	/* 0-based repeat of its variant */
+	const struct scn_variant *variant;
+	int			 slot;	/* concurrent order: which batch runs together */
+};
+
+/* Trials in run order: ABBA interleaving (A B B A A B B A ...) for two
+ * variants, rotated likewise for more; concurrent: every variant's trial k
+ * shares slot k.  *TRIALS is owned by the caller (free). */
+int	 plan_trials(const struct scenario *, struct plan_trial **trials,
+	    size_t *ntrials);
+
+/* Where a trial's endpoints live. */
+struct plan_endpoints {
+	const char	*run_dir;	/* trial dir, absolute: node-K/, node-K.log */
+	const char	*net_dir;	/* dir of the ipc sockets (--net); may
+					   differ from run_dir when run_dir is
+					   too long for a socket path */
+	const char	*metrics_url;	/* collector PULL */
+	uint64_t	 token;
+	int		 tcp_base_port;	/* 0 = ipc */
+	const char *const *hosts;	/* with tcp: node K's host address
+					   (--peer-hosts); NULL or all
+					   127.0.0.1 = none */
+	const char	*probe;		/* devnet-probe; NULL = "devnet-probe" */
+	int64_t		 ready_timeout_ms; /* foreign nodes; 0 = the probe's */
+};
+
+/*
+ * The full argv (NULL-terminated, argv[0] = binary) and the environment
+ * additions ("K=V", NULL-terminated) of node NODE in VARIANT's trial:
+ * scenario base < variant < per-node override.  Owned by the caller:
+ * plan_argv_free.
+ */
+int	 plan_node_argv(const struct scenario *, const struct scn_variant *,
+	    int node, const struct plan_endpoints *, char ***argv,
+	    char ***env, char **cause);
+void	 plan_argv_free(char **);
+
+/* --- foreign nodes (plan-foreign.c) ------------------------------------ */
+
+/* 1 if VARIANT's nodes are programs run by devnet-probe. */
+int	 plan_is_foreign(const struct scn_variant *);
+/* The TCP port base of node NODE in VARIANT's trial (foreign nodes):
+ * node.port_base + NODE * node.ports_per_node, shifted per variant in
+ * concurrent order. */
+int	 plan_node_port(const struct scenario *, const struct scn_variant *,
+	    int node);
+/* The foreign-node argv: devnet-probe's flags, "--", the command
+ * (plan-foreign.c); plan_node_argv calls it for foreign variants. */
+int	 plan_foreign_argv(const struct scenario *,
+	    const struct scn_variant *, int node,
+	    const struct plan_endpoints *, char ***argv, char ***env,
+	    char **cause);
+
+/* --- display, binary and ports (plan.c) -------------------------------- */
+
+/* Print S shell-quoted to OUT (for display only: nothing is ever run by a
+ * shell). */
+void	 plan_put_quoted(FILE *out, const char *s);
+/* ARGV shell-quoted and joined with spaces, for humans and the nodes
+ * table.  Caller frees. */
+char	*plan_quote_argv(char *const *argv);
+
+/* The node binary VARIANT runs. */
+const char *plan_binary(const struct scenario *, const struct scn_variant *);
+
+/* The TCP base port of VARIANT's devnet, 0 with ipc: network.tcp_base_port,
+ * shifted by 2 * nodes per variant in concurrent order so that the devnets
+ * of a slot do not collide.  plan_node_argv uses it when the endpoints'
+ * tcp_base_port is 0. */
+int	 plan_tcp_base(const struct scenario *, const struct scn_variant *);
+
+#endif
