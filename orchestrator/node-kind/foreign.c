@@ -69,8 +69,8 @@ foreign_prepare(struct trial *t, const struct runner_opts *o,
 	t->foreign = plan_is_foreign(t->var);
 	if (!t->foreign)
 		return;
-	timeout = o->ready_timeout_ms ? o->ready_timeout_ms :
-	    10000 + 200 * t->scn->network.nodes;
+	timeout = trial_ready_timeout_ms(o->ready_timeout_ms,
+	    t->scn->network.nodes);
 	/* The probe gives up first, so that its 124 says why. */
 	ep->probe = runner_probe_path();
 	ep->ready_timeout_ms = timeout > 1500 ? timeout - 1000 : 500;

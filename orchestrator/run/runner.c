@@ -176,8 +176,8 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 			goto stop;
 		}
 	}
-	timeout = o->ready_timeout_ms ? o->ready_timeout_ms :
-	    10000 + 200 * scn->network.nodes;
+	timeout = trial_ready_timeout_ms(o->ready_timeout_ms,
+	    scn->network.nodes);
 	if (runner_wait_ready(ts, nt, timeout) != 0)
 		goto stop;
 
