@@ -70,10 +70,6 @@ void	 trial_release(struct trial *t);
 
 /* --- watch.c ------------------------------------------------------------ */
 
-/* "node K exited (exit 1) before it was ready; last lines of its log:"
- * as a new string (caller frees). */
-char	*trial_post_mortem(struct trial *t, int k, const char *what);
-
 /* Wait for a HELLO from every node of every trial.  0 when all are
  * ready; -1 when a trial failed (reason in the trial) or on a signal. */
 int	 runner_wait_ready(struct trial **ts, int nt, int timeout_ms);

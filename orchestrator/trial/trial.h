@@ -182,6 +182,10 @@ int64_t	 trial_t_ms(struct trial *t, uint64_t ns);
  * timeout) when set, else 10 s + 200 ms per node.  The one rule. */
 int	 trial_ready_timeout_ms(int set_ms, int nodes);
 
+/* "node K (ARGV0) exited before it was ready (exit 1); last lines of its
+ * output:" ... as a new string (caller frees; post-mortem.c). */
+char	*trial_post_mortem(struct trial *t, int k, const char *what);
+
 /* Remember the first store error of T (takes mu) and mark the store
  * down (the caller holds store_mu); CAUSE is consumed. */
 void	 trial_store_error(struct trial *t, char *cause);
