@@ -131,7 +131,7 @@ trial_check_state(struct trial *t)
 	uint64_t		 deadline;
 	char			 hex[65], hex2[65];
 
-	if (foreign_skip_state_check(t))
+	if (node_kind(t)->skip_state_check(t))
 		return;
 
 	st = dn_xcalloc((size_t)t->nnodes, sizeof(*st));

@@ -158,14 +158,14 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 	loadgen_disconnect(t->lg);
 	if (t->t0_ns != 0 && !t->failed && !runner_sig_count)
 		trial_check_state(t);
-	grace = foreign_grace(t, runner_sig_count > 1 ? 0 : o->grace_ms ?
-	    o->grace_ms : DEFAULT_GRACE_MS);
+	grace = node_kind(t)->grace(t, runner_sig_count > 1 ? 0 :
+	    o->grace_ms ? o->grace_ms : DEFAULT_GRACE_MS);
 	killed = provider_stop_all(t, grace);
 	provider_teardown(t);
 	if (killed > 0)
 		trial_event(t, -1, "sigkill", "%d node(s) needed SIGKILL after "
 		    "the %d ms grace period", killed, grace);
-	foreign_reap(t);
+	node_kind(t)->reap(t);
 	collector_stop(t->col, runner_sig_count > 1 ? 100 : 1000);
 	t->col = NULL;
 	for (k = 0; k < t->nnodes; k++) {

@@ -216,7 +216,7 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 		/* Trials whose nodes all ran to completion end now; the
 		 * others run on (foreign.c, node.exit: expected). */
 		for (j = 0; j < nleft;) {
-			if (!foreign_all_done(&left[j], 1)) {
+			if (!node_kind(left[j])->done(left[j])) {
 				j++;
 				continue;
 			}
@@ -226,7 +226,8 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 		runner_progress(ts, nt, o, 0);
 		runner_tick(TICK_MS);
 	}
-	foreign_after_run(left, nleft);
+	for (i = 0; i < nleft; i++)
+		node_kind(left[i])->after_run(left[i], runner_sig_count);
 	for (i = 0; i < nleft; i++)
 		loadgen_halt(left[i]->lg);
 	if (nleft > 0 && !runner_sig_count && !store_is_down(ts[0]))
@@ -277,7 +278,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 		    "orchestrator as interrupted\n", reaped);
 	if (provider_prepare(scn, o, cause) != 0)
 		return (-1);
-	if (foreign_declare(scn, store, cause) != 0 ||
+	if (node_kind_declare(scn, store, cause) != 0 ||
 	    dn_store_commit(store, cause) != 0)
 		return (-1);
 	if (plan_trials(scn, &plan, &n) != 0 || n == 0) {

@@ -59,9 +59,6 @@ int	 runner_run(struct scenario *scn, struct dn_store *store,
 	    const struct runner_opts *o, struct runner_result *res,
 	    char **cause);
 
-/* devnet-probe beside the devnet executable (foreign nodes). */
-const char *runner_probe_path(void);
-
 /* The exit status a command should return for RES: 128 + the signal
  * that stopped it, else 1 when a trial failed, else 0. */
 int	 runner_exit_status(const struct runner_result *res);

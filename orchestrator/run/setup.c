@@ -212,7 +212,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 	ep.metrics_url = t->metrics_url;
 	ep.token = t->token;
 	ep.tcp_base_port = scn->network.tcp_base_port;
-	foreign_prepare(t, o, &ep);
+	node_kind_of(t->var)->prepare(t, o->ready_timeout_ms, &ep);
 	t->nodes = dn_xcalloc((size_t)t->nnodes, sizeof(*t->nodes));
 	/* where each node's host is reached: --peer-hosts, and our URLs */
 	hosts = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*hosts));
@@ -245,7 +245,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 			n->port = t->scn->network.tcp_base_port + 2 * i;
 	}
 	free(hosts);
-	foreign_columns(t);
+	node_kind(t)->columns(t);
 	return (0);
 }
 
@@ -260,7 +260,7 @@ trial_start(struct trial *t, char **cause)
 
 	t->spawn_ns = dn_now_ns();
 	t->cpu0_s = runner_self_cpu_s();
-	if (foreign_start(t, cause) != 0 ||
+	if (node_kind(t)->start(t, cause) != 0 ||
 	    collector_start(t, &t->col, cause) != 0)
 		return (-1);
 	dn_sha256_file(binary, sha);

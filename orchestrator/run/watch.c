@@ -47,7 +47,7 @@ runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
 				if (provider_poll(t, k)) {
 					char *m;
 
-					rv = foreign_ready_exit(t, k);
+					rv = node_kind(t)->ready_exit(t, k);
 					if (rv > 0)
 						continue;
 					if (rv < 0)
@@ -136,7 +136,7 @@ fire_event(struct trial *t, const struct scn_event *ev)
 		}
 		n->stopped = ev->action == SCN_EV_STOP;
 		atomic_store(&n->up, !n->stopped);
-		if (foreign_pause(t, ev->node, n->stopped))
+		if (node_kind(t)->pause(t, ev->node, n->stopped))
 			break;
 		provider_signal(t, ev->node, n->stopped ? SIGSTOP : SIGCONT);
 		trial_event(t, ev->node, action_name(ev->action), "pid %d",
@@ -204,7 +204,7 @@ trial_watch(struct trial *t, char *fired)
 		double			 h, best;
 
 		if (!n->proc.exited && provider_poll(t, k)) {
-			if (foreign_exited(t, k))
+			if (node_kind(t)->exited(t, k))
 				continue;
 			atomic_store(&n->up, 0);
 			spawn_status_str(n->proc.status, st, sizeof(st));
@@ -238,7 +238,8 @@ trial_watch(struct trial *t, char *fired)
 		/* The collector may have stamped a sample after NOW. */
 		if (last > now)
 			last = now;
-		if (foreign_pause_watch(t, k, now, last, stall_ns, have_h, h)) {
+		if (node_kind(t)->pause_watch(t, k, now, last, stall_ns, have_h,
+		    h)) {
 			/* a paused foreign node: its height says (foreign.c) */
 		} else if (!n->stalled && !n->stopped && last != 0 &&
 		    now - last > stall_ns) {
@@ -274,7 +275,7 @@ trial_watch(struct trial *t, char *fired)
 			}
 		}
 	}
-	foreign_watch(t);
+	node_kind(t)->watch(t);
 	if (t->store_failed && !t->failed)
 		trial_fail(t, "cannot write to the database: %s",
 		    t->store_error ? t->store_error : "?");
