@@ -29,68 +29,68 @@
 
 /* Signals seen so far: the first stops gracefully, the second skips the
  * grace period.  Main thread only. */
-extern int	 runner_sig_count;
-extern int	 runner_sig_first;
+extern int	 signals_count;
+extern int	 signals_first;
 
 /* Sleep up to MS, returning early on a stop signal (counted). */
-void	 runner_tick(int ms);
+void	 signals_tick(int ms);
 
 /* "SIGINT", "SIGHUP", ... for a stop signal (static string). */
-const char *runner_sig_name(int sig);
+const char *signals_name(int sig);
 
 /* --- progress.c --------------------------------------------------------- */
 
 /* Whether stderr is a terminal (progress rewritten in place). */
-extern int	 runner_progress_tty;
+extern int	 progress_tty;
 
 /* One status line: on a terminal rewritten in place, else every 10 s. */
-void	 runner_progress(struct trial **ts, int nt,
+void	 progress_line(struct trial **ts, int nt,
 	    const struct runner_opts *o, int force);
 
 /* --- setup.c ------------------------------------------------------------ */
 
 /* URL of node K's inbound (CTL 0) or control (CTL 1) endpoint, as the
  * node derives it from --net / --tcp-base (docs/node.md).  Caller frees. */
-char	*trial_node_url(const struct trial *t, int k, int ctl);
+char	*setup_node_url(const struct trial *t, int k, int ctl);
 
 /* User + system CPU seconds of this process, nodes (children) excluded. */
-double	 runner_self_cpu_s(void);
+double	 setup_self_cpu_s(void);
 
 /* Lay out the trial: dirs, token, run row, node command lines.  Nothing
  * is started. */
-int	 trial_prepare(struct trial *t, const struct runner_opts *o,
+int	 setup_prepare(struct trial *t, const struct runner_opts *o,
 	    int64_t group_id, char **cause);
 
 /* Start the collector, the nodes and (transfer) the load generator's
  * sockets. */
-int	 trial_start(struct trial *t, char **cause);
+int	 setup_start(struct trial *t, char **cause);
 
-/* Free what trial_prepare and trial_start left (the load generator
+/* Free what setup_prepare and setup_start left (the load generator
  * too); removes a socket dir of its own. */
-void	 trial_release(struct trial *t);
+void	 setup_release(struct trial *t);
 
 /* --- watch.c ------------------------------------------------------------ */
 
 /* Wait for a HELLO from every node of every trial.  0 when all are
  * ready; -1 when a trial failed (reason in the trial) or on a signal. */
-int	 runner_wait_ready(struct trial **ts, int nt, int timeout_ms);
+int	 watch_ready(struct trial **ts, int nt, int timeout_ms);
 
 /* Look at every node once: exits, stalls, rejoins; fire due events.
  * FIRED has one flag per event of the scenario. */
-void	 trial_watch(struct trial *t, char *fired);
+void	 watch_trial(struct trial *t, char *fired);
 
 /* --- endcheck.c --------------------------------------------------------- */
 
 /* After the load: wait until every submitted transaction has an outcome
  * (or the drain time is over). */
-void	 runner_drain_txs(struct trial **ts, int nt);
+void	 endcheck_drain_txs(struct trial **ts, int nt);
 
 /* Halt the nodes and check that they agree on the state (endcheck.c). */
-void	 trial_check_state(struct trial *t);
+void	 endcheck_state(struct trial *t);
 
 /* --- finish.c ----------------------------------------------------------- */
 
 /* Stop the load, check, stop the nodes, record the outcome. */
-void	 trial_finish(struct trial *t, const struct runner_opts *o);
+void	 finish_trial(struct trial *t, const struct runner_opts *o);
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * setup.c: lay out and start one trial: its run row, trial dir, socket
- * dir, token, node command lines and endpoints (trial_prepare); then its
- * collector, its nodes and its load generator's sockets (trial_start);
- * and free it all at the end (trial_release).
+ * dir, token, node command lines and endpoints (setup_prepare); then its
+ * collector, its nodes and its load generator's sockets (setup_start);
+ * and free it all at the end (setup_release).
  *
  * Not here: waiting for readiness and watching the nodes (watch.c),
  * stopping them and recording the outcome (finish.c).
@@ -29,7 +29,7 @@
 #include "xalloc.h"
 
 char *
-trial_node_url(const struct trial *t, int k, int ctl)
+setup_node_url(const struct trial *t, int k, int ctl)
 {
 	if (t->scn->network.tcp_base_port > 0)
 		return (dn_xasprintf("tcp://%s:%d", t->nodes[k].addr,
@@ -52,7 +52,7 @@ new_token(void)
 
 /* User + system CPU seconds of this process, nodes (children) excluded. */
 double
-runner_self_cpu_s(void)
+setup_self_cpu_s(void)
 {
 	struct rusage	ru;
 
@@ -63,7 +63,7 @@ runner_self_cpu_s(void)
 }
 
 void
-trial_release(struct trial *t)
+setup_release(struct trial *t)
 {
 	int	i, j;
 
@@ -110,7 +110,7 @@ trial_release(struct trial *t)
 /* Lay out the trial: dirs, token, run row, node command lines.  Nothing
  * is started. */
 int
-trial_prepare(struct trial *t, const struct runner_opts *o,
+setup_prepare(struct trial *t, const struct runner_opts *o,
     int64_t group_id, char **cause)
 {
 	const struct scenario	*scn = t->scn;
@@ -236,7 +236,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 		n->out_path = dn_xasprintf("%s/node-%d.out", t->run_dir, i);
 		n->log_path = dn_xasprintf("%s/node-%d.log", t->run_dir, i);
 		n->cmdline = plan_quote_argv(n->argv);
-		n->in_url = trial_node_url(t, i, 0);
+		n->in_url = setup_node_url(t, i, 0);
 		/* the node's base port for workload templates: devnet-node's
 		 * inbound port with tcp (foreign nodes: plan_node_port) */
 		if (plan_is_foreign(t->var))
@@ -252,14 +252,14 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 /* Start the collector, the nodes and (transfer) the load generator's
  * sockets. */
 int
-trial_start(struct trial *t, char **cause)
+setup_start(struct trial *t, char **cause)
 {
 	const char	*binary = plan_binary(t->scn, t->var);
 	char		 sha[65] = "";
 	int		 i, rv = 0;
 
 	t->spawn_ns = dn_now_ns();
-	t->cpu0_s = runner_self_cpu_s();
+	t->cpu0_s = setup_self_cpu_s();
 	if (node_kind(t)->start(t, cause) != 0 ||
 	    collector_start(t, &t->col, cause) != 0)
 		return (-1);

@@ -28,7 +28,7 @@ action_name(enum scn_action a)
 /* Wait for a HELLO from every node of every trial.  0 when all are
  * ready; -1 when a trial failed (reason in the trial) or on a signal. */
 int
-runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
+watch_ready(struct trial **ts, int nt, int timeout_ms)
 {
 	uint64_t	deadline = dn_now_ns() + (uint64_t)timeout_ms * 1000000u;
 	int		i, k, ready, rv;
@@ -64,7 +64,7 @@ runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
 		}
 		if (ready)
 			return (0);
-		if (runner_sig_count > 0)
+		if (signals_count > 0)
 			return (-1);
 		if (dn_now_ns() >= deadline) {
 			for (i = 0; i < nt; i++) {
@@ -85,7 +85,7 @@ runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
 			}
 			return (-1);
 		}
-		runner_tick(TICK_MS);
+		signals_tick(TICK_MS);
 	}
 }
 
@@ -149,7 +149,7 @@ fire_event(struct trial *t, const struct scn_event *ev)
 		if (alive) {
 			provider_signal(t, ev->node, SIGKILL);
 			while (!provider_poll(t, ev->node))
-				runner_tick(1);
+				signals_tick(1);
 		}
 		pthread_mutex_lock(&t->mu);
 		n->hello = 0;
@@ -175,7 +175,7 @@ fire_event(struct trial *t, const struct scn_event *ev)
 
 /* Look at every node once: exits, stalls, rejoins; fire due events. */
 void
-trial_watch(struct trial *t, char *fired)
+watch_trial(struct trial *t, char *fired)
 {
 	const struct scenario	*scn = t->scn;
 	uint64_t		 now = dn_now_ns();
@@ -217,8 +217,8 @@ trial_watch(struct trial *t, char *fired)
 				n->down = 1;
 				t->unplanned++;
 				trial_event(t, k, "crash", "%s", st);
-				if (!runner_sig_count) {
-					if (runner_progress_tty)
+				if (!signals_count) {
+					if (progress_tty)
 						fputc('\n', stderr);
 					fprintf(stderr, "devnet: run %lld: %s\n",
 					    (long long)t->run_id, m);
