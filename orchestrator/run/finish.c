@@ -145,15 +145,12 @@ print_summary(struct trial *t, const struct runner_opts *o)
 	fflush(f);
 }
 
-/* Stop the load, check, stop the nodes, record the outcome. */
-void
-finish_trial(struct trial *t, const struct runner_opts *o)
+/* Disconnect the load, check the state, stop the nodes (grace, then
+ * SIGKILL) and the collector; each remote node's clock correction. */
+static void
+stop_nodes(struct trial *t, const struct runner_opts *o)
 {
-	struct loadgen_stats	 st = { 0 };
-	int64_t			 lost = 0, pending;
-	const char		*status;
-	char			*cause = NULL, *reason = NULL;
-	int			 k, killed, grace;
+	int	k, killed, grace;
 
 	loadgen_disconnect(t->lg);
 	if (t->t0_ns != 0 && !t->failed && !signals_count)
@@ -177,6 +174,19 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 			    t->nodes[k].addr,
 			    (double)t->nodes[k].clock_d / 1e6);
 	}
+}
+
+/* Stop the load, check, stop the nodes, record the outcome. */
+void
+finish_trial(struct trial *t, const struct runner_opts *o)
+{
+	struct loadgen_stats	 st = { 0 };
+	int64_t			 lost = 0, pending;
+	const char		*status;
+	char			*cause = NULL, *reason = NULL;
+	int			 k;
+
+	stop_nodes(t, o);
 
 	/* The facts, events and end of the run in one commit: a few pages,
 	 * not a few per fact (what the reserve of a full disk must hold). */

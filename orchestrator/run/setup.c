@@ -107,6 +107,36 @@ setup_release(struct trial *t)
 	pthread_mutex_destroy(&t->mu);
 }
 
+/* The run row of trial T (its id comes back from the store). */
+static void
+fill_run_info(struct dn_run_info *ri, const struct trial *t,
+    const struct runner_opts *o, int64_t group_id, const char *binary,
+    const char *sha)
+{
+	const struct scenario	*scn = t->scn;
+
+	memset(ri, 0, sizeof(*ri));
+	ri->group_id = group_id;
+	ri->scenario_name = scn->name;
+	ri->scenario_path = scn->path;
+	ri->scenario_yaml = scn->text;
+	ri->variant = t->var->name;
+	ri->trial = t->pt.index;
+	ri->repeat = t->pt.repeat;
+	ri->label = o->label;
+	ri->binary = binary;
+	ri->binary_sha256 = sha;
+	ri->git_describe = t->var->git_describe;
+	ri->git_commit = t->var->git_commit;
+	ri->nodes = t->nnodes;
+	ri->tps = scn->workload.kind == SCN_WL_TRANSFER ||
+	    scn->workload.kind == SCN_WL_HTTP ? scn->workload.tps : 0;
+	ri->duration_ms = scn->duration_ms;
+	ri->warmup_ms = scn->warmup_ms;
+	ri->sample_interval_ms = scn->sample_interval_ms;
+	ri->token = t->token;
+}
+
 /* Lay out the trial: dirs, token, run row, node command lines.  Nothing
  * is started. */
 int
@@ -137,26 +167,7 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 		return (-1);
 	}
 
-	memset(&ri, 0, sizeof(ri));
-	ri.group_id = group_id;
-	ri.scenario_name = scn->name;
-	ri.scenario_path = scn->path;
-	ri.scenario_yaml = scn->text;
-	ri.variant = t->var->name;
-	ri.trial = t->pt.index;
-	ri.repeat = t->pt.repeat;
-	ri.label = o->label;
-	ri.binary = binary;
-	ri.binary_sha256 = sha;
-	ri.git_describe = t->var->git_describe;
-	ri.git_commit = t->var->git_commit;
-	ri.nodes = t->nnodes;
-	ri.tps = scn->workload.kind == SCN_WL_TRANSFER ||
-	    scn->workload.kind == SCN_WL_HTTP ? scn->workload.tps : 0;
-	ri.duration_ms = scn->duration_ms;
-	ri.warmup_ms = scn->warmup_ms;
-	ri.sample_interval_ms = scn->sample_interval_ms;
-	ri.token = t->token;
+	fill_run_info(&ri, t, o, group_id, binary, sha);
 	/* The run id names the trial dir, so insert first, then fix the
 	 * dir in (run_dir is informational). */
 	ri.run_dir = base;
