@@ -229,7 +229,7 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 	*scnp = NULL;
 	memset(res, 0, sizeof(*res));
 	/* Before any thread or socket exists (runner.h). */
-	runner_block_signals();
+	signals_block();
 	if (scenario_load(&scn, a->scenario, a->sets, a->nsets,
 	    cmd_default_node_binary(), &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
@@ -289,7 +289,7 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 	}
 	/* The trials are over: from here a signal ends devnet at once (the
 	 * comparison of `devnet ab` takes no more signals synchronously). */
-	runner_unblock_signals();
+	signals_unblock();
 	*storep = store;
 	*scnp = scn;
 	return (runner_exit_status(res));

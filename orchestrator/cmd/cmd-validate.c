@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "node-kind/node-kind.h"
 #include "plan/plan.h"
 #include "provider/provider.h"
 #include "run/runner.h"
@@ -36,7 +37,7 @@ print_plan(FILE *out, const struct scenario *s, char **cause)
 	struct plan_trial	*t = NULL;
 	struct plan_endpoints	 ep = { .run_dir = "RUN_DIR",
 				    .metrics_url = "ipc://RUN_DIR/collector",
-				    .probe = runner_probe_path() };
+				    .probe = foreign_probe_path() };
 	char			**argv = NULL, **env = NULL;
 	size_t			 nt, i, j;
 	int			 k, rc = -1;

@@ -3,8 +3,8 @@
  * variant with node.command, docs/foreign-nodes.md): each node is a
  * devnet-probe running the command (plan-foreign.c builds its argv), so
  * readiness (HELLO), samples and crash detection are the runner's usual
- * ones; this file holds the rest, called from small hooks in setup.c,
- * watch.c, runner.c, endcheck.c and finish.c:
+ * ones; this file holds the rest, reached through the node-kind
+ * operations (node-kind.h) that the runner calls:
  *
  * - where the probe is, its ready timeout, the node dirs, and dictionary
  *   rows (with the scenario's better-direction, fixed per database) for
@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "metric-table.h"
-#include "run/runner-internal.h"
+#include "node-kind/node-kind.h"
 #include "sys/spawn.h"
 #include "clock.h"
 #include "store.h"
@@ -45,7 +45,7 @@
 #define PROBE_EXIT_NOT_READY	124
 
 const char *
-runner_probe_path(void)
+foreign_probe_path(void)
 {
 	static char	path[PATH_MAX];
 
@@ -60,19 +60,17 @@ node_of(const struct trial *t)
 	return (&t->var->node);
 }
 
-void
-foreign_prepare(struct trial *t, const struct runner_opts *o,
+static void
+foreign_prepare(struct trial *t, int ready_timeout_ms,
     struct plan_endpoints *ep)
 {
 	int	timeout;
 
-	t->foreign = plan_is_foreign(t->var);
-	if (!t->foreign)
-		return;
-	timeout = o->ready_timeout_ms ? o->ready_timeout_ms :
-	    10000 + 200 * t->scn->network.nodes;
+	t->foreign = 1;
+	timeout = trial_ready_timeout_ms(ready_timeout_ms,
+	    t->scn->network.nodes);
 	/* The probe gives up first, so that its 124 says why. */
-	ep->probe = runner_probe_path();
+	ep->probe = foreign_probe_path();
 	ep->ready_timeout_ms = timeout > 1500 ? timeout - 1000 : 500;
 }
 
@@ -90,15 +88,13 @@ add_column(struct trial *t, const char *name)
 	t->ncols[t->nncols++] = name;
 }
 
-void
+static void
 foreign_columns(struct trial *t)
 {
 	const struct scn_node	*o = node_of(t);
 	size_t			 i;
 	int			 k;
 
-	if (!t->foreign)
-		return;
 	for (i = 0; i < o->nlogm; i++)
 		add_column(t, o->logm[i].name);
 	for (i = 0; i < o->nprom_keep; i++)
@@ -107,13 +103,11 @@ foreign_columns(struct trial *t)
 		t->nodes[k].nlast = dn_xcalloc(TRIAL_NCOLS, sizeof(double));
 }
 
-int
+static int
 foreign_start(struct trial *t, char **cause)
 {
 	int	k;
 
-	if (!t->foreign)
-		return (0);
 	for (k = 0; k < t->nnodes; k++) {
 		char	*d = dn_xasprintf("%s/node-%d", t->run_dir, k);
 
@@ -128,7 +122,7 @@ foreign_start(struct trial *t, char **cause)
 	return (0);
 }
 
-int
+static int
 foreign_declare(const struct scenario *s, struct dn_store *st, char **cause)
 {
 	const struct scn_log_metric	*m;
@@ -151,14 +145,12 @@ foreign_declare(const struct scenario *s, struct dn_store *st, char **cause)
 	return (0);
 }
 
-int
+static int
 foreign_ready_exit(struct trial *t, int k)
 {
 	struct trial_node	*n = &t->nodes[k];
 	char			*m, what[96];
 
-	if (!t->foreign)
-		return (0);
 	if (node_of(t)->exit_expected && WIFEXITED(n->proc.status) &&
 	    WEXITSTATUS(n->proc.status) == 0) {
 		/* Done before the others were ready: it ran. */
@@ -179,13 +171,13 @@ foreign_ready_exit(struct trial *t, int k)
 	return (-1);
 }
 
-int
+static int
 foreign_exited(struct trial *t, int k)
 {
 	struct trial_node	*n = &t->nodes[k];
 	char			 st[64], *m;
 
-	if (!t->foreign || n->down)
+	if (n->down)
 		return (0);
 	atomic_store(&n->up, 0);
 	n->down = 1;
@@ -206,7 +198,7 @@ foreign_exited(struct trial *t, int k)
 	return (1);
 }
 
-void
+static void
 foreign_watch(struct trial *t)
 {
 	const struct scn_node	*o = node_of(t);
@@ -214,7 +206,7 @@ foreign_watch(struct trial *t)
 	struct stat		 sb;
 	int			 k;
 
-	if (!t->foreign || t->failed)
+	if (t->failed)
 		return;
 	limit = o->log_limit ? o->log_limit : DEFAULT_LOG_LIMIT;
 	for (k = 0; k < t->nnodes; k++) {
@@ -232,52 +224,42 @@ foreign_watch(struct trial *t)
 	}
 }
 
-int
-foreign_all_done(struct trial **ts, int nt)
+static int
+foreign_done(struct trial *t)
 {
-	int	i, k;
+	int	k;
 
-	for (i = 0; i < nt; i++) {
-		if (!ts[i]->foreign || !node_of(ts[i])->exit_expected)
+	if (!node_of(t)->exit_expected)
+		return (0);
+	for (k = 0; k < t->nnodes; k++)
+		if (!t->nodes[k].done)
 			return (0);
-		for (k = 0; k < ts[i]->nnodes; k++)
-			if (!ts[i]->nodes[k].done)
-				return (0);
-	}
 	return (1);
 }
 
-void
-foreign_after_run(struct trial **ts, int nt)
+static void
+foreign_after_run(struct trial *t, int signalled)
 {
 	char	d[32];
-	int	i, k;
+	int	k;
 
-	if (runner_sig_count)
+	if (signalled || !node_of(t)->exit_expected || t->failed)
 		return;
-	for (i = 0; i < nt; i++) {
-		struct trial	*t = ts[i];
-
-		if (!t->foreign || !node_of(t)->exit_expected || t->failed)
+	for (k = 0; k < t->nnodes; k++) {
+		if (t->nodes[k].done)
 			continue;
-		for (k = 0; k < t->nnodes; k++) {
-			if (t->nodes[k].done)
-				continue;
-			scenario_fmt_ms(d, sizeof(d), t->scn->duration_ms);
-			trial_fail(t, "node %d (%s) was still running at the "
-			    "end of duration (%s); node.exit: expected wants "
-			    "every node to finish: raise duration or shorten "
-			    "the command", k, node_of(t)->command[0], d);
-			break;
-		}
+		scenario_fmt_ms(d, sizeof(d), t->scn->duration_ms);
+		trial_fail(t, "node %d (%s) was still running at the end of "
+		    "duration (%s); node.exit: expected wants every node to "
+		    "finish: raise duration or shorten the command", k,
+		    node_of(t)->command[0], d);
+		break;
 	}
 }
 
-int
+static int
 foreign_skip_state_check(struct trial *t)
 {
-	if (!t->foreign)
-		return (0);
 	trial_event(t, -1, "state_check", "skipped: foreign nodes have no "
 	    "control socket (no state hash, no halt, no devnet transactions "
 	    "to drain)");
@@ -285,24 +267,24 @@ foreign_skip_state_check(struct trial *t)
 	return (1);
 }
 
-int
+static int
 foreign_grace(struct trial *t, int grace)
 {
 	int64_t	want;
 
-	if (!t->foreign || grace == 0)
+	if (grace == 0)
 		return (grace);
 	want = node_of(t)->stop_grace_ms + 1000;
 	return (want > grace ? (int)want : grace);
 }
 
-int
+static int
 foreign_pause(struct trial *t, int k, int stop)
 {
 	struct trial_node	*n = &t->nodes[k];
 
 	/* In a container the provider pauses it whole, probe and all. */
-	if (!t->foreign || t->scn->provider != SCN_PROV_LOCAL)
+	if (t->scn->provider != SCN_PROV_LOCAL)
 		return (0);
 	spawn_signal(&n->proc, stop ? SIGTSTP : SIGCONT);
 	trial_event(t, k, stop ? "stop" : "cont", "%s process group %d of "
@@ -313,14 +295,12 @@ foreign_pause(struct trial *t, int k, int stop)
 	return (1);
 }
 
-int
+static int
 foreign_pause_watch(struct trial *t, int k, uint64_t now, uint64_t last,
     uint64_t stall_ns, int have_h, double h)
 {
 	struct trial_node	*n = &t->nodes[k];
 
-	if (!t->foreign)
-		return (0);
 	if (have_h && (n->watch_h_ns == 0 || h != n->watch_h)) {
 		n->watch_h = h;
 		n->watch_h_ns = now;
@@ -351,13 +331,11 @@ foreign_pause_watch(struct trial *t, int k, uint64_t now, uint64_t last,
 	return (0);
 }
 
-void
+static void
 foreign_reap(struct trial *t)
 {
 	int	k, killed = 0;
 
-	if (!t->foreign)
-		return;
 	for (k = 0; k < t->nnodes; k++) {
 		pid_t	g = t->nodes[k].cmd_pid;
 
@@ -371,3 +349,21 @@ foreign_reap(struct trial *t)
 	}
 	(void)killed;
 }
+
+const struct node_kind_ops node_kind_foreign = {
+	.name = "foreign",
+	.declare = foreign_declare,
+	.prepare = foreign_prepare,
+	.columns = foreign_columns,
+	.start = foreign_start,
+	.ready_exit = foreign_ready_exit,
+	.exited = foreign_exited,
+	.pause = foreign_pause,
+	.pause_watch = foreign_pause_watch,
+	.watch = foreign_watch,
+	.done = foreign_done,
+	.after_run = foreign_after_run,
+	.skip_state_check = foreign_skip_state_check,
+	.grace = foreign_grace,
+	.reap = foreign_reap,
+};

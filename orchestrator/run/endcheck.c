@@ -40,7 +40,7 @@ ctl_status_all(struct trial *t, const int *ask, uint32_t flags,
 		ok[k] = 0;
 		if (!ask[k] || dn_sock_open(&s[k], DN_SOCK_REQ, &cause) != 0)
 			continue;
-		url = trial_node_url(t, k, 1);
+		url = setup_node_url(t, k, 1);
 		if (dn_sock_dial(s[k], url, &cause) != 0) {
 			dn_sock_close(s[k]);
 			s[k] = NULL;
@@ -83,7 +83,7 @@ ctl_status_all(struct trial *t, const int *ask, uint32_t flags,
 /* After the load: wait until every submitted transaction has an outcome
  * (or the drain time is over). */
 void
-runner_drain_txs(struct trial **ts, int nt)
+endcheck_drain_txs(struct trial **ts, int nt)
 {
 	uint64_t	deadline = 0;
 	int		i, pending;
@@ -110,9 +110,9 @@ runner_drain_txs(struct trial **ts, int nt)
 				pending = 1;
 			pthread_mutex_unlock(&t->mu);
 		}
-		if (!pending || runner_sig_count > 0)
+		if (!pending || signals_count > 0)
 			break;
-		runner_tick(TICK_MS);
+		signals_tick(TICK_MS);
 	} while (dn_now_ns() < deadline);
 }
 
@@ -124,14 +124,14 @@ runner_drain_txs(struct trial **ts, int nt)
  * equal hashes; a disagreement fails the trial.
  */
 void
-trial_check_state(struct trial *t)
+endcheck_state(struct trial *t)
 {
 	struct dn_status	*st;
 	int			*ok, *ask, k, ref, same;
 	uint64_t		 deadline;
 	char			 hex[65], hex2[65];
 
-	if (foreign_skip_state_check(t))
+	if (node_kind(t)->skip_state_check(t))
 		return;
 
 	st = dn_xcalloc((size_t)t->nnodes, sizeof(*st));
@@ -154,9 +154,9 @@ trial_check_state(struct trial *t)
 			else if (st[k].height != st[ref].height)
 				same = 0;
 		}
-		if (same || runner_sig_count || dn_now_ns() >= deadline)
+		if (same || signals_count || dn_now_ns() >= deadline)
 			break;
-		runner_tick((int)(t->scn->network.block_interval_ms / 4) + 1);
+		signals_tick((int)(t->scn->network.block_interval_ms / 4) + 1);
 	}
 	ctl_status_all(t, ask, DN_CTL_HALT | DN_CTL_WANT_HASH, st, ok);
 	ref = -1;

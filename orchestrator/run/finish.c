@@ -82,7 +82,7 @@ print_summary(struct trial *t, const struct runner_opts *o)
 		return;
 	fprintf(f, "run %lld: %s, trial %d/%zu, %s", (long long)t->run_id,
 	    t->var->name, t->pt.index + 1, t->ntrials,
-	    runner_sig_count ? "interrupted" : t->failed ? "FAILED" : "ok");
+	    signals_count ? "interrupted" : t->failed ? "FAILED" : "ok");
 	fprintf(f, "\n");
 	if (t->lg != NULL && t->load != NULL) {
 		loadgen_stats(t->lg, &st);
@@ -145,28 +145,25 @@ print_summary(struct trial *t, const struct runner_opts *o)
 	fflush(f);
 }
 
-/* Stop the load, check, stop the nodes, record the outcome. */
-void
-trial_finish(struct trial *t, const struct runner_opts *o)
+/* Disconnect the load, check the state, stop the nodes (grace, then
+ * SIGKILL) and the collector; each remote node's clock correction. */
+static void
+stop_nodes(struct trial *t, const struct runner_opts *o)
 {
-	struct loadgen_stats	 st = { 0 };
-	int64_t			 lost = 0, pending;
-	const char		*status;
-	char			*cause = NULL, *reason = NULL;
-	int			 k, killed, grace;
+	int	k, killed, grace;
 
 	loadgen_disconnect(t->lg);
-	if (t->t0_ns != 0 && !t->failed && !runner_sig_count)
-		trial_check_state(t);
-	grace = foreign_grace(t, runner_sig_count > 1 ? 0 : o->grace_ms ?
-	    o->grace_ms : DEFAULT_GRACE_MS);
+	if (t->t0_ns != 0 && !t->failed && !signals_count)
+		endcheck_state(t);
+	grace = node_kind(t)->grace(t, signals_count > 1 ? 0 :
+	    o->grace_ms ? o->grace_ms : DEFAULT_GRACE_MS);
 	killed = provider_stop_all(t, grace);
 	provider_teardown(t);
 	if (killed > 0)
 		trial_event(t, -1, "sigkill", "%d node(s) needed SIGKILL after "
 		    "the %d ms grace period", killed, grace);
-	foreign_reap(t);
-	collector_stop(t->col, runner_sig_count > 1 ? 100 : 1000);
+	node_kind(t)->reap(t);
+	collector_stop(t->col, signals_count > 1 ? 100 : 1000);
 	t->col = NULL;
 	for (k = 0; k < t->nnodes; k++) {
 		if (t->nodes[k].remote_clock && t->nodes[k].have_clock)
@@ -177,6 +174,19 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 			    t->nodes[k].addr,
 			    (double)t->nodes[k].clock_d / 1e6);
 	}
+}
+
+/* Stop the load, check, stop the nodes, record the outcome. */
+void
+finish_trial(struct trial *t, const struct runner_opts *o)
+{
+	struct loadgen_stats	 st = { 0 };
+	int64_t			 lost = 0, pending;
+	const char		*status;
+	char			*cause = NULL, *reason = NULL;
+	int			 k;
+
+	stop_nodes(t, o);
 
 	/* The facts, events and end of the run in one commit: a few pages,
 	 * not a few per fact (what the reserve of a full disk must hold). */
@@ -199,7 +209,7 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 	/* devnet's own cost: collector, load generator, main loop and nng
 	 * from spawn to here (trials run concurrently share it). */
 	trial_fact(t, -1, "orchestrator_cpu_s", "%.3f",
-	    runner_self_cpu_s() - t->cpu0_s);
+	    setup_self_cpu_s() - t->cpu0_s);
 	if (t->lg != NULL && t->load != NULL) {
 		double	achieved;
 
@@ -240,7 +250,7 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 			    "realtime: SCHED_FIFO not allowed here (root or "
 			    "CAP_SYS_NICE); the load generator ran at the "
 			    "default priority");
-		if (!runner_sig_count && st.elapsed_s > 0 &&
+		if (!signals_count && st.elapsed_s > 0 &&
 		    achieved < 0.99 * st.target_tps)
 			trial_event(t, -1, "rate_missed", "achieved %.2f tx/s "
 			    "of %.2f", achieved, st.target_tps);
@@ -258,7 +268,7 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 		    "before it are kept, later ones lost", t->fail_reason ?
 		    t->fail_reason : "cannot write to the database");
 
-	if (runner_sig_count)
+	if (signals_count)
 		status = "interrupted";
 	else if (t->failed)
 		status = "failed";
@@ -266,9 +276,9 @@ trial_finish(struct trial *t, const struct runner_opts *o)
 		status = "ok";
 	if (t->failed)
 		reason = dn_xstrdup(t->fail_reason ? t->fail_reason : "failed");
-	else if (runner_sig_count)
+	else if (signals_count)
 		reason = dn_xasprintf("stopped by %s",
-		    runner_sig_name(runner_sig_first));
+		    signals_name(signals_first));
 	else if (t->unplanned > 0)
 		reason = dn_xasprintf("%d unplanned fault(s): see events",
 		    t->unplanned);

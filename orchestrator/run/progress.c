@@ -22,7 +22,7 @@
 #include "clock.h"
 #include "xalloc.h"
 
-int	runner_progress_tty;
+int	progress_tty;
 
 /* What one trial shows. */
 struct view {
@@ -63,7 +63,7 @@ view_of(struct trial *t, struct view *v)
 	v->hmin = v->hmax = -1;
 	v->rss = -1;
 	v->foreign = t->foreign;
-	v->over = t->col == NULL;	/* trial_finish ran */
+	v->over = t->col == NULL;	/* finish_trial ran */
 	v->nncols = t->nncols;
 	memcpy(v->ncols, t->ncols, sizeof(v->ncols));
 	if (t->lg != NULL) {
@@ -173,7 +173,7 @@ term_cols(void)
  * the edge), since a line that wraps cannot be rewritten in place.
  */
 void
-runner_progress(struct trial **ts, int nt, const struct runner_opts *o,
+progress_line(struct trial **ts, int nt, const struct runner_opts *o,
     int force)
 {
 	static uint64_t	 last_ns;
@@ -186,7 +186,7 @@ runner_progress(struct trial **ts, int nt, const struct runner_opts *o,
 
 	if (o->quiet || nt <= 0)
 		return;
-	if (!force && now - last_ns < (runner_progress_tty ? 250000000ull :
+	if (!force && now - last_ns < (progress_tty ? 250000000ull :
 	    10000000000ull))
 		return;
 	last_ns = now;
@@ -207,7 +207,7 @@ runner_progress(struct trial **ts, int nt, const struct runner_opts *o,
 	if (fclose(f) != 0)
 		goto out;
 
-	cols = runner_progress_tty ? term_cols() : 0;
+	cols = progress_tty ? term_cols() : 0;
 	if (cols > 0 && len >= cols && nt > 1) {
 		/* The slot as one: sums, and the extremes over trials. */
 		sum = vs[0];
@@ -251,7 +251,7 @@ runner_progress(struct trial **ts, int nt, const struct runner_opts *o,
 	/* Never wider than the terminal: a wrapped line is not rewritten. */
 	if (cols > 0 && len >= cols)
 		line[cols - 1] = '\0';
-	if (runner_progress_tty)
+	if (progress_tty)
 		fprintf(stderr, "\r\033[K%s", line);
 	else
 		fprintf(stderr, "%s\n", line);

@@ -147,11 +147,11 @@ static void
 finish_early(struct trial *t, const struct runner_opts *o)
 {
 	loadgen_halt(t->lg);
-	if (!runner_sig_count && !store_is_down(t))
-		runner_drain_txs(&t, 1);
-	if (runner_progress_tty && !o->quiet)
+	if (!signals_count && !store_is_down(t))
+		endcheck_drain_txs(&t, 1);
+	if (progress_tty && !o->quiet)
 		fputc('\n', stderr);
-	trial_finish(t, o);
+	finish_trial(t, o);
 }
 
 /* Run the trials TS side by side from spawn to stop. */
@@ -169,16 +169,16 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 	fired = dn_xcalloc((size_t)nt, sizeof(*fired));
 	for (i = 0; i < nt; i++) {
 		fired[i] = dn_xcalloc(scn->nevents + 1, 1);
-		if (trial_start(ts[i], &cause) != 0) {
+		if (setup_start(ts[i], &cause) != 0) {
 			trial_fail(ts[i], "%s", cause);
 			free(cause);
 			cause = NULL;
 			goto stop;
 		}
 	}
-	timeout = o->ready_timeout_ms ? o->ready_timeout_ms :
-	    10000 + 200 * scn->network.nodes;
-	if (runner_wait_ready(ts, nt, timeout) != 0)
+	timeout = trial_ready_timeout_ms(o->ready_timeout_ms,
+	    scn->network.nodes);
+	if (watch_ready(ts, nt, timeout) != 0)
 		goto stop;
 
 	t0 = dn_now_ns();
@@ -200,7 +200,7 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 	end = t0 + (uint64_t)scn->duration_ms * 1000000u;
 	for (i = 0; i < nt; i++)
 		left[nleft++] = ts[i];
-	while (dn_now_ns() < end && runner_sig_count == 0 && nleft > 0) {
+	while (dn_now_ns() < end && signals_count == 0 && nleft > 0) {
 		int	failed = 0, j;
 
 		for (i = 0; i < nt; i++) {
@@ -208,7 +208,7 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 				;
 			if (j == nleft)
 				continue;	/* finished early */
-			trial_watch(ts[i], fired[i]);
+			watch_trial(ts[i], fired[i]);
 			failed |= ts[i]->failed;
 		}
 		if (failed)
@@ -216,34 +216,35 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 		/* Trials whose nodes all ran to completion end now; the
 		 * others run on (foreign.c, node.exit: expected). */
 		for (j = 0; j < nleft;) {
-			if (!foreign_all_done(&left[j], 1)) {
+			if (!node_kind(left[j])->done(left[j])) {
 				j++;
 				continue;
 			}
 			finish_early(left[j], o);
 			left[j] = left[--nleft];
 		}
-		runner_progress(ts, nt, o, 0);
-		runner_tick(TICK_MS);
+		progress_line(ts, nt, o, 0);
+		signals_tick(TICK_MS);
 	}
-	foreign_after_run(left, nleft);
+	for (i = 0; i < nleft; i++)
+		node_kind(left[i])->after_run(left[i], signals_count);
 	for (i = 0; i < nleft; i++)
 		loadgen_halt(left[i]->lg);
-	if (nleft > 0 && !runner_sig_count && !store_is_down(ts[0]))
-		runner_drain_txs(left, nleft);
-	runner_progress(ts, nt, o, 1);
-	if (runner_progress_tty && !o->quiet)
+	if (nleft > 0 && !signals_count && !store_is_down(ts[0]))
+		endcheck_drain_txs(left, nleft);
+	progress_line(ts, nt, o, 1);
+	if (progress_tty && !o->quiet)
 		fputc('\n', stderr);
 	if (store_is_down(ts[0]))
 		slot_store_down(left, nleft);
 	for (i = 0; i < nleft; i++)
-		trial_finish(left[i], o);
+		finish_trial(left[i], o);
 	goto out;
 stop:
 	if (store_is_down(ts[0]))
 		slot_store_down(ts, nt);
 	for (i = 0; i < nt; i++)
-		trial_finish(ts[i], o);
+		finish_trial(ts[i], o);
 out:
 	for (i = 0; i < nt; i++)
 		free(fired[i]);
@@ -262,8 +263,8 @@ runner_run(struct scenario *scn, struct dn_store *store,
 	int			 rv = -1, reaped = 0, store_down = 0;
 
 	memset(res, 0, sizeof(*res));
-	runner_progress_tty = isatty(STDERR_FILENO);
-	runner_sig_count = 0;
+	progress_tty = isatty(STDERR_FILENO);
+	signals_count = 0;
 	if (scn->order == SCN_ORDER_CONCURRENT &&
 	    scn->network.tcp_base_port > 0) {
 		*cause = dn_xstrdup("order 'concurrent' needs ipc endpoints "
@@ -277,7 +278,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 		    "orchestrator as interrupted\n", reaped);
 	if (provider_prepare(scn, o, cause) != 0)
 		return (-1);
-	if (foreign_declare(scn, store, cause) != 0 ||
+	if (node_kind_declare(scn, store, cause) != 0 ||
 	    dn_store_commit(store, cause) != 0)
 		return (-1);
 	if (plan_trials(scn, &plan, &n) != 0 || n == 0) {
@@ -293,7 +294,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 	trials = dn_xcalloc(n, sizeof(*trials));
 	slot = dn_xcalloc(n, sizeof(*slot));
 	res->run_ids = dn_xcalloc(n, sizeof(*res->run_ids));
-	for (i = 0; i < n && runner_sig_count == 0;) {
+	for (i = 0; i < n && signals_count == 0;) {
 		int	nt = 0;
 
 		/* A slot: one trial, or (concurrent) all with its number. */
@@ -307,7 +308,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 			t->store = store;
 			t->store_mu = &store_mu;
 			t->store_down = &store_down;
-			if (trial_prepare(t, o, res->group_id, cause) != 0) {
+			if (setup_prepare(t, o, res->group_id, cause) != 0) {
 				if (t->run_id > 0) {
 					char *c2 = NULL;
 
@@ -319,7 +320,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 				}
 				for (; nt > 0; nt--) {
 					slot[nt - 1]->failed = 1;
-					trial_finish(slot[nt - 1], o);
+					finish_trial(slot[nt - 1], o);
 				}
 				goto out;
 			}
@@ -346,7 +347,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 		 * time either: stop instead of failing every trial. */
 		for (j = 0; j < (size_t)nt; j++) {
 			if (slot[j]->failed && atomic_load(&slot[j]->t0_ns) ==
-			    0 && !runner_sig_count) {
+			    0 && !signals_count) {
 				fprintf(stderr, "devnet: stopping after run "
 				    "%lld: its devnet never started\n",
 				    (long long)slot[j]->run_id);
@@ -358,10 +359,10 @@ runner_run(struct scenario *scn, struct dn_store *store,
 	rv = 0;
 out:
 	reserve_release();
-	res->signal = runner_sig_count ? runner_sig_first : 0;
+	res->signal = signals_count ? signals_first : 0;
 	for (i = 0; trials != NULL && i < n; i++) {
 		if (trials[i].scn != NULL)
-			trial_release(&trials[i]);
+			setup_release(&trials[i]);
 	}
 	free(trials);
 	free(slot);

@@ -40,14 +40,14 @@ struct runner_result {
  * every thread inherits the mask and the runner takes the signals
  * synchronously.
  */
-void	 runner_block_signals(void);
+void	 signals_block(void);
 /*
  * After runner_run, when nothing takes the stop signals any more: from
  * here one of them (or one that came since the last trial stopped
  * waiting) prints a line and exits 128 + its number at once.  Main
  * thread, once the other threads are gone.
  */
-void	 runner_unblock_signals(void);
+void	 signals_unblock(void);
 
 /*
  * Run every trial of SCN's plan, storing into STORE.  Prints progress and
@@ -58,9 +58,6 @@ void	 runner_unblock_signals(void);
 int	 runner_run(struct scenario *scn, struct dn_store *store,
 	    const struct runner_opts *o, struct runner_result *res,
 	    char **cause);
-
-/* devnet-probe beside the devnet executable (foreign nodes). */
-const char *runner_probe_path(void);
 
 /* The exit status a command should return for RES: 128 + the signal
  * that stopped it, else 1 when a trial failed, else 0. */

@@ -1,8 +1,8 @@
 /*
  * setup.c: lay out and start one trial: its run row, trial dir, socket
- * dir, token, node command lines and endpoints (trial_prepare); then its
- * collector, its nodes and its load generator's sockets (trial_start);
- * and free it all at the end (trial_release).
+ * dir, token, node command lines and endpoints (setup_prepare); then its
+ * collector, its nodes and its load generator's sockets (setup_start);
+ * and free it all at the end (setup_release).
  *
  * Not here: waiting for readiness and watching the nodes (watch.c),
  * stopping them and recording the outcome (finish.c).
@@ -29,7 +29,7 @@
 #include "xalloc.h"
 
 char *
-trial_node_url(const struct trial *t, int k, int ctl)
+setup_node_url(const struct trial *t, int k, int ctl)
 {
 	if (t->scn->network.tcp_base_port > 0)
 		return (dn_xasprintf("tcp://%s:%d", t->nodes[k].addr,
@@ -52,7 +52,7 @@ new_token(void)
 
 /* User + system CPU seconds of this process, nodes (children) excluded. */
 double
-runner_self_cpu_s(void)
+setup_self_cpu_s(void)
 {
 	struct rusage	ru;
 
@@ -63,7 +63,7 @@ runner_self_cpu_s(void)
 }
 
 void
-trial_release(struct trial *t)
+setup_release(struct trial *t)
 {
 	int	i, j;
 
@@ -107,10 +107,40 @@ trial_release(struct trial *t)
 	pthread_mutex_destroy(&t->mu);
 }
 
+/* The run row of trial T (its id comes back from the store). */
+static void
+fill_run_info(struct dn_run_info *ri, const struct trial *t,
+    const struct runner_opts *o, int64_t group_id, const char *binary,
+    const char *sha)
+{
+	const struct scenario	*scn = t->scn;
+
+	memset(ri, 0, sizeof(*ri));
+	ri->group_id = group_id;
+	ri->scenario_name = scn->name;
+	ri->scenario_path = scn->path;
+	ri->scenario_yaml = scn->text;
+	ri->variant = t->var->name;
+	ri->trial = t->pt.index;
+	ri->repeat = t->pt.repeat;
+	ri->label = o->label;
+	ri->binary = binary;
+	ri->binary_sha256 = sha;
+	ri->git_describe = t->var->git_describe;
+	ri->git_commit = t->var->git_commit;
+	ri->nodes = t->nnodes;
+	ri->tps = scn->workload.kind == SCN_WL_TRANSFER ||
+	    scn->workload.kind == SCN_WL_HTTP ? scn->workload.tps : 0;
+	ri->duration_ms = scn->duration_ms;
+	ri->warmup_ms = scn->warmup_ms;
+	ri->sample_interval_ms = scn->sample_interval_ms;
+	ri->token = t->token;
+}
+
 /* Lay out the trial: dirs, token, run row, node command lines.  Nothing
  * is started. */
 int
-trial_prepare(struct trial *t, const struct runner_opts *o,
+setup_prepare(struct trial *t, const struct runner_opts *o,
     int64_t group_id, char **cause)
 {
 	const struct scenario	*scn = t->scn;
@@ -137,26 +167,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 		return (-1);
 	}
 
-	memset(&ri, 0, sizeof(ri));
-	ri.group_id = group_id;
-	ri.scenario_name = scn->name;
-	ri.scenario_path = scn->path;
-	ri.scenario_yaml = scn->text;
-	ri.variant = t->var->name;
-	ri.trial = t->pt.index;
-	ri.repeat = t->pt.repeat;
-	ri.label = o->label;
-	ri.binary = binary;
-	ri.binary_sha256 = sha;
-	ri.git_describe = t->var->git_describe;
-	ri.git_commit = t->var->git_commit;
-	ri.nodes = t->nnodes;
-	ri.tps = scn->workload.kind == SCN_WL_TRANSFER ||
-	    scn->workload.kind == SCN_WL_HTTP ? scn->workload.tps : 0;
-	ri.duration_ms = scn->duration_ms;
-	ri.warmup_ms = scn->warmup_ms;
-	ri.sample_interval_ms = scn->sample_interval_ms;
-	ri.token = t->token;
+	fill_run_info(&ri, t, o, group_id, binary, sha);
 	/* The run id names the trial dir, so insert first, then fix the
 	 * dir in (run_dir is informational). */
 	ri.run_dir = base;
@@ -212,7 +223,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 	ep.metrics_url = t->metrics_url;
 	ep.token = t->token;
 	ep.tcp_base_port = scn->network.tcp_base_port;
-	foreign_prepare(t, o, &ep);
+	node_kind_of(t->var)->prepare(t, o->ready_timeout_ms, &ep);
 	t->nodes = dn_xcalloc((size_t)t->nnodes, sizeof(*t->nodes));
 	/* where each node's host is reached: --peer-hosts, and our URLs */
 	hosts = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*hosts));
@@ -236,7 +247,7 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 		n->out_path = dn_xasprintf("%s/node-%d.out", t->run_dir, i);
 		n->log_path = dn_xasprintf("%s/node-%d.log", t->run_dir, i);
 		n->cmdline = plan_quote_argv(n->argv);
-		n->in_url = trial_node_url(t, i, 0);
+		n->in_url = setup_node_url(t, i, 0);
 		/* the node's base port for workload templates: devnet-node's
 		 * inbound port with tcp (foreign nodes: plan_node_port) */
 		if (plan_is_foreign(t->var))
@@ -245,22 +256,22 @@ trial_prepare(struct trial *t, const struct runner_opts *o,
 			n->port = t->scn->network.tcp_base_port + 2 * i;
 	}
 	free(hosts);
-	foreign_columns(t);
+	node_kind(t)->columns(t);
 	return (0);
 }
 
 /* Start the collector, the nodes and (transfer) the load generator's
  * sockets. */
 int
-trial_start(struct trial *t, char **cause)
+setup_start(struct trial *t, char **cause)
 {
 	const char	*binary = plan_binary(t->scn, t->var);
 	char		 sha[65] = "";
 	int		 i, rv = 0;
 
 	t->spawn_ns = dn_now_ns();
-	t->cpu0_s = runner_self_cpu_s();
-	if (foreign_start(t, cause) != 0 ||
+	t->cpu0_s = setup_self_cpu_s();
+	if (node_kind(t)->start(t, cause) != 0 ||
 	    collector_start(t, &t->col, cause) != 0)
 		return (-1);
 	dn_sha256_file(binary, sha);

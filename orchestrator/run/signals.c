@@ -20,8 +20,8 @@
 
 /* Signals seen so far: the first stops gracefully, the second skips the
  * grace period. */
-int	runner_sig_count;
-int	runner_sig_first;
+int	signals_count;
+int	signals_first;
 
 /* Every signal that stops a run: the same everywhere below. */
 static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
@@ -43,7 +43,7 @@ stop_set(sigset_t *set)
 }
 
 const char *
-runner_sig_name(int sig)
+signals_name(int sig)
 {
 	switch (sig) {
 	case SIGINT:
@@ -76,7 +76,7 @@ sig_word(int sig)
 }
 
 void
-runner_block_signals(void)
+signals_block(void)
 {
 	struct sigaction	old;
 	sigset_t		set;
@@ -91,7 +91,7 @@ runner_block_signals(void)
 
 /* Sleep up to MS, returning early on a stop signal (counted). */
 void
-runner_tick(int ms)
+signals_tick(int ms)
 {
 	sigset_t	set;
 	struct timespec	ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
@@ -100,11 +100,11 @@ runner_tick(int ms)
 	stop_set(&set);
 	sig = sigtimedwait(&set, NULL, &ts);
 	if (sig > 0) {
-		if (runner_sig_count++ == 0)
-			runner_sig_first = sig;
-		if (runner_progress_tty)
+		if (signals_count++ == 0)
+			signals_first = sig;
+		if (progress_tty)
 			fputc('\n', stderr);
-		if (runner_sig_count == 1)
+		if (signals_count == 1)
 			fprintf(stderr, "devnet: %s: stopping the devnet "
 			    "(again to skip the grace period)\n",
 			    sig_word(sig));
@@ -125,7 +125,7 @@ on_stop_signal(int sig)
 }
 
 void
-runner_unblock_signals(void)
+signals_unblock(void)
 {
 	struct sigaction	sa;
 	sigset_t		set;

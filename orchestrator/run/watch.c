@@ -25,58 +25,10 @@ action_name(enum scn_action a)
 	return (names[a]);
 }
 
-/* The lines of OUT not already in LOG, newline-joined, or NULL: a node's
- * DN-NODE-ERROR goes to its log and to stderr (node-K.out) alike. */
-static char *
-lines_not_in(const char *out, const char *log)
-{
-	const char	*p, *nl;
-	char		*line, *acc = NULL, *tmp;
-
-	for (p = out; p != NULL && *p != '\0'; p = nl ? nl + 1 : NULL) {
-		nl = strchr(p, '\n');
-		line = dn_xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
-		if (*line != '\0' && (log == NULL || strstr(log, line) == NULL)) {
-			tmp = dn_xasprintf("%s%s%s", acc ? acc : "",
-			    acc ? "\n" : "", line);
-			free(acc);
-			acc = tmp;
-		}
-		free(line);
-	}
-	return (acc);
-}
-
-/* "node K (ARGV0) exited before it was ready (exit 1); last lines of its
- * output:" and the last lines of its log, then those of node-K.out that
- * the log does not already hold. */
-char *
-trial_post_mortem(struct trial *t, int k, const char *what)
-{
-	struct trial_node	*n = &t->nodes[k];
-	char			 st[64], *out, *tail, *tail2, *msg;
-
-	out = spawn_tail(n->out_path, 5);
-	tail2 = spawn_tail(n->log_path, 5);
-	tail = out != NULL ? lines_not_in(out, tail2) : NULL;
-	free(out);
-	/* A foreign node is named by its command, not by its probe. */
-	msg = dn_xasprintf("node %d (%s) %s%s%s%s%s%s%s%s", k, t->foreign ?
-	    t->var->node.command[0] : n->argv[0], what,
-	    n->proc.exited ? " (" : "", n->proc.exited ?
-	    spawn_status_str(n->proc.status, st, sizeof(st)) : "",
-	    n->proc.exited ? ")" : "",
-	    tail || tail2 ? "; last lines of its output:\n" : "",
-	    tail2 ? tail2 : "", tail && tail2 ? "\n" : "", tail ? tail : "");
-	free(tail);
-	free(tail2);
-	return (msg);
-}
-
 /* Wait for a HELLO from every node of every trial.  0 when all are
  * ready; -1 when a trial failed (reason in the trial) or on a signal. */
 int
-runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
+watch_ready(struct trial **ts, int nt, int timeout_ms)
 {
 	uint64_t	deadline = dn_now_ns() + (uint64_t)timeout_ms * 1000000u;
 	int		i, k, ready, rv;
@@ -95,7 +47,7 @@ runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
 				if (provider_poll(t, k)) {
 					char *m;
 
-					rv = foreign_ready_exit(t, k);
+					rv = node_kind(t)->ready_exit(t, k);
 					if (rv > 0)
 						continue;
 					if (rv < 0)
@@ -112,7 +64,7 @@ runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
 		}
 		if (ready)
 			return (0);
-		if (runner_sig_count > 0)
+		if (signals_count > 0)
 			return (-1);
 		if (dn_now_ns() >= deadline) {
 			for (i = 0; i < nt; i++) {
@@ -133,7 +85,7 @@ runner_wait_ready(struct trial **ts, int nt, int timeout_ms)
 			}
 			return (-1);
 		}
-		runner_tick(TICK_MS);
+		signals_tick(TICK_MS);
 	}
 }
 
@@ -184,7 +136,7 @@ fire_event(struct trial *t, const struct scn_event *ev)
 		}
 		n->stopped = ev->action == SCN_EV_STOP;
 		atomic_store(&n->up, !n->stopped);
-		if (foreign_pause(t, ev->node, n->stopped))
+		if (node_kind(t)->pause(t, ev->node, n->stopped))
 			break;
 		provider_signal(t, ev->node, n->stopped ? SIGSTOP : SIGCONT);
 		trial_event(t, ev->node, action_name(ev->action), "pid %d",
@@ -197,7 +149,7 @@ fire_event(struct trial *t, const struct scn_event *ev)
 		if (alive) {
 			provider_signal(t, ev->node, SIGKILL);
 			while (!provider_poll(t, ev->node))
-				runner_tick(1);
+				signals_tick(1);
 		}
 		pthread_mutex_lock(&t->mu);
 		n->hello = 0;
@@ -223,7 +175,7 @@ fire_event(struct trial *t, const struct scn_event *ev)
 
 /* Look at every node once: exits, stalls, rejoins; fire due events. */
 void
-trial_watch(struct trial *t, char *fired)
+watch_trial(struct trial *t, char *fired)
 {
 	const struct scenario	*scn = t->scn;
 	uint64_t		 now = dn_now_ns();
@@ -252,7 +204,7 @@ trial_watch(struct trial *t, char *fired)
 		double			 h, best;
 
 		if (!n->proc.exited && provider_poll(t, k)) {
-			if (foreign_exited(t, k))
+			if (node_kind(t)->exited(t, k))
 				continue;
 			atomic_store(&n->up, 0);
 			spawn_status_str(n->proc.status, st, sizeof(st));
@@ -265,8 +217,8 @@ trial_watch(struct trial *t, char *fired)
 				n->down = 1;
 				t->unplanned++;
 				trial_event(t, k, "crash", "%s", st);
-				if (!runner_sig_count) {
-					if (runner_progress_tty)
+				if (!signals_count) {
+					if (progress_tty)
 						fputc('\n', stderr);
 					fprintf(stderr, "devnet: run %lld: %s\n",
 					    (long long)t->run_id, m);
@@ -286,7 +238,8 @@ trial_watch(struct trial *t, char *fired)
 		/* The collector may have stamped a sample after NOW. */
 		if (last > now)
 			last = now;
-		if (foreign_pause_watch(t, k, now, last, stall_ns, have_h, h)) {
+		if (node_kind(t)->pause_watch(t, k, now, last, stall_ns, have_h,
+		    h)) {
 			/* a paused foreign node: its height says (foreign.c) */
 		} else if (!n->stalled && !n->stopped && last != 0 &&
 		    now - last > stall_ns) {
@@ -322,7 +275,7 @@ trial_watch(struct trial *t, char *fired)
 			}
 		}
 	}
-	foreign_watch(t);
+	node_kind(t)->watch(t);
 	if (t->store_failed && !t->failed)
 		trial_fail(t, "cannot write to the database: %s",
 		    t->store_error ? t->store_error : "?");

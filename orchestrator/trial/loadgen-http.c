@@ -33,6 +33,7 @@
 #include "http.h"
 #include "scenario/template.h"
 #include "trial/loadgen-internal.h"
+#include "trial/pacing.h"
 #include "clock.h"
 #include "rng.h"
 #include "xalloc.h"
@@ -83,7 +84,7 @@ fill(void *arg, const struct load_part *pt, struct load_buf *b)
 	case LPH_KEY:
 	case LPH_KEY_B64:
 		if (!h->have_key) {
-			h->key = loadgen_pick(l);
+			h->key = pacing_pick(l);
 			h->have_key = 1;
 		}
 		n = snprintf(key, sizeof(key), "key-%08u", h->key);
@@ -125,7 +126,7 @@ loadgen_http_create(struct loadgen *l, char **cause)
 	l->rng = scn->seed ^ 0x68747470ull ^ (uint64_t)l->t->pt.index;
 	l->accounts = scn->workload.key_space ? scn->workload.key_space : 1;
 	if (scn->workload.dist == SCN_DIST_ZIPF)
-		l->zipf_cdf = loadgen_zipf_cdf(l->accounts,
+		l->zipf_cdf = pacing_zipf_cdf(l->accounts,
 		    scn->workload.zipf_s);
 	h->value = dn_xmalloc(scn->workload.value_size + 1);
 	load_tmpl_compile(&h->url, scn->workload.url, LOAD_TMPL_HTTP);
@@ -302,9 +303,9 @@ loadgen_http_main(void *arg)
 		}
 		while (sending && due <= now && due < end) {
 			send_one(l, next_node(l, &rr), id, due);
-			loadgen_add_lag(l, (double)(dn_now_ns() - due) / 1e3);
+			pacing_add_lag(l, (double)(dn_now_ns() - due) / 1e3);
 			id++;
-			next_s = loadgen_intended_s(scn, id);
+			next_s = pacing_intended_s(scn, id);
 			due = t0 + (uint64_t)llround(next_s * 1e9);
 		}
 		if (sending)
@@ -320,13 +321,8 @@ loadgen_http_main(void *arg)
 				    (int)((wake - now) / 1000000) : 0;
 
 			(void)dn_http_multi_run(h->m, ms, on_done, l);
-		} else if (wake > now) {
-			struct timespec	ts = { (time_t)(wake / 1000000000u),
-					    (long)(wake % 1000000000u) };
-
-			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
-			    NULL);
-		}
+		} else if (wake > now)
+			pacing_sleep_until(wake);
 	}
 	return (NULL);
 }

@@ -1,7 +1,8 @@
 /*
  * loadgen-internal.h: internal to the load generator, shared only by
- * loadgen.c (the front door, the transfer kind, counters and send lag),
- * loadgen-http.c (the http kind) and loadgen-cmd.c (the command kind).
+ * loadgen.c (the front door, the transfer kind), pacing.c (schedule,
+ * pick, wait, send lag), loadgen-http.c (the http kind) and loadgen-cmd.c
+ * (the command kind).
  * Everyone else uses loadgen.h.
  */
 #ifndef DN_LOADGEN_INTERNAL_H
@@ -55,18 +56,6 @@ struct loadgen {
 	int		 spin;		/* yield the last SPIN_NS */
 	atomic_int	 realtime;	/* SCHED_FIFO granted */
 };
-
-/* loadgen.c */
-double	 loadgen_rate_at(const struct scenario *scn, double s);
-/* Intended send time of transaction K, in seconds after t=0 (the integral
- * of the target rate reaches K; a ramp from 0 included). */
-double	 loadgen_intended_s(const struct scenario *scn, uint64_t k);
-void	 loadgen_add_lag(struct loadgen *l, double us);
-/* An account (http: a key) by the workload's distribution. */
-uint32_t loadgen_pick(struct loadgen *l);
-/* The zipf CDF over N items with exponent S (caller frees). */
-double	*loadgen_zipf_cdf(uint32_t n, double s);
-void	*loadgen_main(void *arg);
 
 /* loadgen-http.c: set up the multi handle and the compiled templates;
  * the thread; free (accepts a loadgen without http). */

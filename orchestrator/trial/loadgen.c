@@ -21,9 +21,10 @@
  * named (in_url) and which nodes are up; its counters live in a struct
  * trial_load it publishes as trial->load for the collector to read.
  *
- * The http kind (loadgen-http.c) and the command kind (loadgen-cmd.c)
- * share this file's front door, counters and send-lag histogram
- * (loadgen-internal.h); only the thread's loop differs.
+ * This file is the front door (create, go, halt, stats) and the
+ * transfer kind's thread; the http kind (loadgen-http.c) and the command
+ * kind (loadgen-cmd.c) are the others.  The schedule, the account pick,
+ * the wait and the send-lag record are pacing.c, shared by the kinds.
  *
  * Not here: inclusion accounting (collector.c).
  */
@@ -38,111 +39,12 @@
 
 #include "trial/loadgen.h"
 #include "trial/loadgen-internal.h"
+#include "trial/pacing.h"
 #include "transport.h"
 #include "trial/trial.h"
 #include "clock.h"
 #include "rng.h"
 #include "xalloc.h"
-
-/*
- * How this trial's generator waits: it sleeps to the send time, or with
- * workload.realtime sleeps to SPIN_NS before it and yields the rest (at
- * SCHED_FIFO only that met send lag p99 < 1 ms under load; docs/
- * benchmarks.md, "Load generator wait").  DN_LOADGEN_WAIT=spin, sleep or
- * alternate (spin on even trials, sleep on odd ones: both side by side
- * in one run) overrides it for the benchmark: a measuring knob, not a
- * setting.
- */
-static int
-wait_spins(const struct trial *t)
-{
-	const char	*w = getenv("DN_LOADGEN_WAIT");
-
-	if (w == NULL || *w == '\0')
-		return (t->scn->workload.realtime);
-	if (strcmp(w, "spin") == 0)
-		return (1);
-	if (strcmp(w, "alternate") == 0)
-		return (t->pt.index % 2 == 0);
-	return (0);
-}
-
-/* Target rate at S seconds after t=0. */
-double
-loadgen_rate_at(const struct scenario *scn, double s)
-{
-	double	ramp = (double)scn->workload.ramp_ms / 1000.0;
-
-	if (ramp > 0 && s < ramp)
-		return (scn->workload.ramp_from_tps +
-		    (scn->workload.tps - scn->workload.ramp_from_tps) * s /
-		    ramp);
-	return (scn->workload.tps);
-}
-
-/*
- * Intended send time of transaction K, in seconds after t=0: the time at
- * which the integral of the target rate reaches K.  With a linear ramp
- * from r0 to r1 over R seconds that integral is r0 s + (r1 - r0) s^2 / 2R,
- * so s solves a quadratic; written as 2K / (r0 + sqrt(r0^2 + 4aK)) it has
- * no cancellation and holds for r0 = 0 (a ramp from 0, where the rate at
- * t=0 is 0 and stepping by 1 / rate would never leave t=0) and for a ramp
- * down.  After the ramp the rate is constant.
- */
-double
-loadgen_intended_s(const struct scenario *scn, uint64_t k)
-{
-	double	r0 = scn->workload.ramp_from_tps, r1 = scn->workload.tps;
-	double	ramp = (double)scn->workload.ramp_ms / 1000.0;
-	double	kk = (double)k, in_ramp, a, disc;
-
-	if (k == 0)
-		return (0);
-	if (ramp <= 0)
-		return (kk / r1);
-	in_ramp = ramp * (r0 + r1) / 2;
-	if (kk >= in_ramp)
-		return (ramp + (kk - in_ramp) / r1);
-	a = (r1 - r0) / (2 * ramp);
-	disc = r0 * r0 + 4 * a * kk;
-	return (2 * kk / (r0 + sqrt(disc > 0 ? disc : 0)));
-}
-
-double *
-loadgen_zipf_cdf(uint32_t n, double s)
-{
-	double	*cdf = dn_xcalloc(n, sizeof(double)), sum = 0;
-	size_t	 k;
-
-	for (k = 0; k < n; k++) {
-		sum += 1.0 / pow((double)(k + 1), s);
-		cdf[k] = sum;
-	}
-	for (k = 0; k < n; k++)
-		cdf[k] /= sum;
-	return (cdf);
-}
-
-uint32_t
-loadgen_pick(struct loadgen *l)
-{
-	double	u;
-	size_t	lo = 0, hi;
-
-	if (l->zipf_cdf == NULL)
-		return ((uint32_t)(dn_rand64(&l->rng) % l->accounts));
-	u = dn_rand01(&l->rng);
-	hi = l->accounts - 1;
-	while (lo < hi) {
-		size_t	mid = (lo + hi) / 2;
-
-		if (l->zipf_cdf[mid] < u)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return ((uint32_t)lo);
-}
 
 static void
 flush(struct loadgen *l, int node, uint64_t now)
@@ -168,38 +70,8 @@ flush(struct loadgen *l, int node, uint64_t now)
 	l->counts[node] = 0;
 }
 
-static size_t
-lag_bucket(double us)
-{
-	double	b;
-
-	if (!(us >= 1.0))
-		return (0);
-	b = floor(log(us) / log(LAG_GROWTH)) + 1;
-	return (b >= LAG_BUCKETS - 1 ? LAG_BUCKETS - 1 : (size_t)b);
-}
-
-void
-loadgen_add_lag(struct loadgen *l, double us)
-{
-	struct trial_load	*ld = &l->load;
-
-	pthread_mutex_lock(&ld->mu);
-	l->lag_hist[lag_bucket(us)]++;
-	l->lag_n++;
-	if (us > l->lag_max)
-		l->lag_max = us;
-	if (ld->nlags == ld->caplags) {
-		ld->caplags = ld->caplags ? ld->caplags * 2 : 1024;
-		ld->lags = dn_xreallocarray(ld->lags, ld->caplags,
-		    sizeof(double));
-	}
-	ld->lags[ld->nlags++] = us;
-	pthread_mutex_unlock(&ld->mu);
-}
-
-void *
-loadgen_main(void *arg)
+static void *
+transfer_main(void *arg)
 {
 	struct loadgen		*l = arg;
 	struct trial		*t = l->t;
@@ -224,7 +96,7 @@ loadgen_main(void *arg)
 		uint64_t	now = dn_now_ns();
 		uint64_t	due = t0 + (uint64_t)llround(next_s * 1e9);
 		uint64_t	go = due;
-		int		fast = loadgen_rate_at(scn, next_s) >=
+		int		fast = pacing_rate_at(scn, next_s) >=
 				    SPIN_MAX_TPS;
 		int		node = -1, tries;
 
@@ -237,7 +109,6 @@ loadgen_main(void *arg)
 			go = last_round + TICK_NS;
 		if (go > now) {
 			uint64_t	wake;
-			struct timespec	ts;
 
 			/* Spin wait only: the last SPIN_NS before a send
 			 * are spent yielding, not sleeping (docs/
@@ -250,10 +121,7 @@ loadgen_main(void *arg)
 			/* Wake at least every 50 ms to notice a stop. */
 			if (wake > now + 50000000u)
 				wake = now + 50000000u;
-			ts.tv_sec = (time_t)(wake / 1000000000u);
-			ts.tv_nsec = (long)(wake % 1000000000u);
-			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
-			    NULL);
+			pacing_sleep_until(wake);
 			continue;
 		}
 		last_round = now;
@@ -272,9 +140,9 @@ loadgen_main(void *arg)
 
 			tx.id = id++;
 			tx.intended_ns = due;
-			tx.from = loadgen_pick(l);
+			tx.from = pacing_pick(l);
 			do
-				tx.to = loadgen_pick(l);
+				tx.to = pacing_pick(l);
 			while (tx.to == tx.from && l->accounts > 1);
 			tx.amount = 1 + dn_rand64(&l->rng) % 100;
 			tx.nonce = l->nonces[tx.from]++;
@@ -287,9 +155,9 @@ loadgen_main(void *arg)
 				if (++l->counts[node] == BATCH_MAX)
 					flush(l, node, now);
 			}
-			loadgen_add_lag(l, (double)(dn_now_ns() - due) / 1e3);
+			pacing_add_lag(l, (double)(dn_now_ns() - due) / 1e3);
 			/* The schedule: intended times from the rate alone. */
-			next_s = loadgen_intended_s(scn, id);
+			next_s = pacing_intended_s(scn, id);
 			due = t0 + (uint64_t)llround(next_s * 1e9);
 		}
 		if (node >= 0)
@@ -334,12 +202,12 @@ loadgen_create(struct trial *t, struct loadgen **lp, char **cause)
 		return (0);
 	}
 	l->rng = scn->seed ^ 0x6c6f616467656e00ull ^ (uint64_t)t->pt.index;
-	l->spin = wait_spins(t);
+	l->spin = pacing_spins(t);
 	atomic_init(&l->realtime, 0);
 	l->accounts = scn->network.accounts ? scn->network.accounts : 1;
 	l->nonces = dn_xcalloc(l->accounts, sizeof(*l->nonces));
 	if (scn->workload.dist == SCN_DIST_ZIPF)
-		l->zipf_cdf = loadgen_zipf_cdf(l->accounts,
+		l->zipf_cdf = pacing_zipf_cdf(l->accounts,
 		    scn->workload.zipf_s);
 	l->socks = dn_xcalloc((size_t)l->n, sizeof(*l->socks));
 	l->bufs = dn_xcalloc((size_t)l->n, sizeof(*l->bufs));
@@ -379,7 +247,7 @@ loadgen_go(struct loadgen *l, char **cause)
 			return (-1);
 	}
 	if (pthread_create(&l->thread, NULL, l->http != NULL ?
-	    loadgen_http_main : loadgen_main, l) != 0) {
+	    loadgen_http_main : transfer_main, l) != 0) {
 		*cause = dn_xstrdup("cannot start the load generator thread");
 		return (-1);
 	}
@@ -454,7 +322,7 @@ loadgen_stats(struct loadgen *l, struct loadgen_stats *st)
 		double	ramp = (double)scn->workload.ramp_ms / 1000.0;
 		double	r = e < ramp ? e : ramp;
 		double	txs = r * (scn->workload.ramp_from_tps +
-			    loadgen_rate_at(scn, r)) / 2 + (e > ramp ?
+			    pacing_rate_at(scn, r)) / 2 + (e > ramp ?
 			    (e - ramp) * scn->workload.tps : 0);
 
 		st->target_tps = txs / e;

@@ -15,6 +15,12 @@
 #include "trial/trial.h"
 #include "clock.h"
 
+int
+trial_ready_timeout_ms(int set_ms, int nodes)
+{
+	return (set_ms ? set_ms : 10000 + 200 * nodes);
+}
+
 int64_t
 trial_t_ms(struct trial *t, uint64_t ns)
 {

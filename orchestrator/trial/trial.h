@@ -179,6 +179,14 @@ void	 foreign_lag_free(struct foreign_lag *);
 /* Milliseconds since the trial's t=0 (negative before it). */
 int64_t	 trial_t_ms(struct trial *t, uint64_t ns);
 
+/* How long the nodes of a trial may take to be ready: SET_MS (--ready-
+ * timeout) when set, else 10 s + 200 ms per node.  The one rule. */
+int	 trial_ready_timeout_ms(int set_ms, int nodes);
+
+/* "node K (ARGV0) exited before it was ready (exit 1); last lines of its
+ * output:" ... as a new string (caller frees; post-mortem.c). */
+char	*trial_post_mortem(struct trial *t, int k, const char *what);
+
 /* Remember the first store error of T (takes mu) and mark the store
  * down (the caller holds store_mu); CAUSE is consumed. */
 void	 trial_store_error(struct trial *t, char *cause);

@@ -1,0 +1,107 @@
+/*
+ * devnet-node.c: the devnet-node kind (node-kind.h): the runner's usual
+ * handling is all it needs, so each operation does nothing or says "not
+ * handled here".
+ */
+#include "node-kind/node-kind.h"
+
+static int
+dn_declare(const struct scenario *s, struct dn_store *st, char **cause)
+{
+	(void)s;
+	(void)st;
+	(void)cause;
+	return (0);
+}
+
+static void
+dn_prepare(struct trial *t, int ready_timeout_ms, struct plan_endpoints *ep)
+{
+	(void)ready_timeout_ms;
+	(void)ep;
+	t->foreign = 0;
+}
+
+static void
+dn_trial(struct trial *t)
+{
+	(void)t;
+}
+
+static int
+dn_trial_no(struct trial *t)
+{
+	(void)t;
+	return (0);
+}
+
+static int
+dn_start(struct trial *t, char **cause)
+{
+	(void)t;
+	(void)cause;
+	return (0);
+}
+
+static int
+dn_node_no(struct trial *t, int k)
+{
+	(void)t;
+	(void)k;
+	return (0);
+}
+
+static int
+dn_pause(struct trial *t, int k, int stop)
+{
+	(void)t;
+	(void)k;
+	(void)stop;
+	return (0);
+}
+
+static int
+dn_pause_watch(struct trial *t, int k, uint64_t now, uint64_t last,
+    uint64_t stall_ns, int have_h, double h)
+{
+	(void)t;
+	(void)k;
+	(void)now;
+	(void)last;
+	(void)stall_ns;
+	(void)have_h;
+	(void)h;
+	return (0);
+}
+
+static void
+dn_after_run(struct trial *t, int signalled)
+{
+	(void)t;
+	(void)signalled;
+}
+
+static int
+dn_grace(struct trial *t, int grace)
+{
+	(void)t;
+	return (grace);
+}
+
+const struct node_kind_ops node_kind_devnet = {
+	.name = "devnet-node",
+	.declare = dn_declare,
+	.prepare = dn_prepare,
+	.columns = dn_trial,
+	.start = dn_start,
+	.ready_exit = dn_node_no,
+	.exited = dn_node_no,
+	.pause = dn_pause,
+	.pause_watch = dn_pause_watch,
+	.watch = dn_trial,
+	.done = dn_trial_no,
+	.after_run = dn_after_run,
+	.skip_state_check = dn_trial_no,
+	.grace = dn_grace,
+	.reap = dn_trial,
+};

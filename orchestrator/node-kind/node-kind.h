@@ -1,0 +1,77 @@
+/*
+ * node-kind.h: what the runner does differently for each kind of node,
+ * behind one table of operations (as provider.h is for where nodes run).
+ *
+ * Two kinds: devnet-node (devnet-node.c), the runner's usual node, for
+ * which every operation is the usual handling (nothing to do, "not
+ * handled here"); and foreign (foreign.c), a devnet-probe running a
+ * variant's node.command (docs/foreign-nodes.md).  The runner (run/) asks
+ * node_kind(T) and calls the operation; nothing here knows the runner.
+ */
+#ifndef DN_NODE_KIND_H
+#define DN_NODE_KIND_H
+
+#include <stdint.h>
+
+#include "scenario/scenario.h"
+#include "trial/trial.h"
+
+struct dn_store;
+
+struct node_kind_ops {
+	const char	*name;
+	/* Declare the named metrics' directions of S's variants of this
+	 * kind in ST, before any trial: 0, or -1 with *CAUSE. */
+	int	(*declare)(const struct scenario *s, struct dn_store *st,
+		    char **cause);
+	/* Set T->foreign, and EP's probe and its ready timeout from
+	 * READY_TIMEOUT_MS (--ready-timeout, 0 = the default). */
+	void	(*prepare)(struct trial *t, int ready_timeout_ms,
+		    struct plan_endpoints *ep);
+	/* T's named-metric columns and each node's room for their values. */
+	void	(*columns)(struct trial *t);
+	/* What the nodes need before they start (node dirs): 0 or -1. */
+	int	(*start)(struct trial *t, char **cause);
+	/* Node K exited before all were ready: 1 = counts as ready, -1 = T
+	 * failed, 0 = the usual handling. */
+	int	(*ready_exit)(struct trial *t, int k);
+	/* Node K exited during the trial: 1 if handled, 0 = the usual. */
+	int	(*exited)(struct trial *t, int k);
+	/* The `stop` (STOP) or `cont` event for node K: 1 when done here,
+	 * 0 = SIGSTOP/SIGCONT as usual. */
+	int	(*pause)(struct trial *t, int k, int stop);
+	/* Stalled/recovered of node K while paused, from its height: 1 when
+	 * decided here this tick, 0 = the usual no-sample rule. */
+	int	(*pause_watch)(struct trial *t, int k, uint64_t now,
+		    uint64_t last, uint64_t stall_ns, int have_h, double h);
+	/* Once per tick, after the usual watch. */
+	void	(*watch)(struct trial *t);
+	/* 1 when T runs to completion and all its nodes did. */
+	int	(*done)(struct trial *t);
+	/* After the run loop (SIGNALLED: a stop signal was seen). */
+	void	(*after_run)(struct trial *t, int signalled);
+	/* 1 (and an event and fact saying so) when T has no state to check. */
+	int	(*skip_state_check)(struct trial *t);
+	/* The grace period for T's nodes, given the usual GRACE (ms). */
+	int	(*grace)(struct trial *t, int grace);
+	/* After the nodes stopped: kill what is left of them. */
+	void	(*reap)(struct trial *t);
+};
+
+extern const struct node_kind_ops node_kind_devnet;	/* devnet-node.c */
+extern const struct node_kind_ops node_kind_foreign;	/* foreign.c */
+
+/* The kind of VAR's nodes (before T->foreign is set; setup). */
+const struct node_kind_ops *node_kind_of(const struct scn_variant *var);
+
+/* The kind of T's nodes, once prepared (devnet-node before). */
+const struct node_kind_ops *node_kind(const struct trial *t);
+
+/* Every kind's declare for S: 0, or -1 with *CAUSE. */
+int	 node_kind_declare(const struct scenario *s, struct dn_store *st,
+	    char **cause);
+
+/* Path of devnet-probe, beside this executable (foreign.c). */
+const char *foreign_probe_path(void);
+
+#endif
