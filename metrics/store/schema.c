@@ -348,7 +348,7 @@ out:
 static int
 migrate(struct dn_store *s, char **cause)
 {
-	sqlite3_stmt	*st = NULL;
+	sqlite3_stmt	*st = NULL, *ren = NULL;
 	int		 i, version, rc = -1;
 
 	if (sql_exec(s, "BEGIN IMMEDIATE", "begin", cause) != 0)
@@ -368,13 +368,31 @@ migrate(struct dn_store *s, char **cause)
 		goto out;
 	if (version < SCHEMA_VERSION && record_version(s, version, cause) != 0)
 		goto out;
-	if (sql_prepare(s, "INSERT OR REPLACE INTO metrics (id, name, unit,"
+	/*
+	 * A named metric (id >= DN_STORE_NAMED_BASE) may carry a name that
+	 * this devnet's metric table has since taken.  It keeps its id and
+	 * samples under NAME@ID (never a valid metric name, so no later
+	 * collision); the table's row then takes NAME.  An upsert on id
+	 * only: INSERT OR REPLACE deleted the named row on the name's
+	 * UNIQUE conflict, orphaning its samples (issue 19 #12), and any
+	 * conflict left now fails the open instead of deleting.
+	 */
+	if (sql_prepare(s, "UPDATE metrics SET name = name || '@' || id "
+	    "WHERE name = ?2 AND id <> ?1", &ren, cause) != 0)
+		goto out;
+	if (sql_prepare(s, "INSERT INTO metrics (id, name, unit,"
 	    " kind, better, source, description)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", &st, cause) != 0)
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(id) DO UPDATE"
+	    " SET name = ?2, unit = ?3, kind = ?4, better = ?5, source = ?6,"
+	    " description = ?7", &st, cause) != 0)
 		goto out;
 	for (i = 0; i < DN_METRIC_COUNT; i++) {
 		const struct dn_metric_def *d = &dn_metric_defs[i];
 
+		sqlite3_bind_int(ren, 1, i);
+		sql_bind_text(ren, 2, d->name);
+		if (sql_step_done(s, ren, "keep a named metric", cause) != 0)
+			goto out;
 		sqlite3_bind_int(st, 1, i);
 		sql_bind_text(st, 2, d->name);
 		sql_bind_text(st, 3, d->unit);
@@ -391,6 +409,7 @@ migrate(struct dn_store *s, char **cause)
 	rc = 0;
 out:
 	sqlite3_finalize(st);
+	sqlite3_finalize(ren);
 	if (rc != 0)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	return (rc);
