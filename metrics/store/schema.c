@@ -7,6 +7,7 @@
  * store-read.c).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -636,6 +637,24 @@ dn_store_open(struct dn_store **sp, const char *path, int flags,
 	s->rdonly = (flags & DN_STORE_RDONLY) != 0;
 	oflags = s->rdonly ? SQLITE_OPEN_READONLY :
 	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	/*
+	 * A new file is made 0600 here, not by sqlite (0644 less the
+	 * umask): it holds run tokens, command lines and env values.
+	 * sqlite gives -wal and -shm the main file's mode.  An empty file
+	 * is a new database to sqlite.
+	 */
+	if (!s->rdonly && access(path, F_OK) != 0) {
+		int	fd = open(path, O_WRONLY | O_CREAT | O_EXCL |
+			    O_NOFOLLOW | O_CLOEXEC, 0600);
+
+		if (fd == -1 && errno != EEXIST) {
+			*cause = dn_xasprintf("cannot create database '%s': "
+			    "%s; use --db elsewhere", path, strerror(errno));
+			goto fail;
+		}
+		if (fd != -1)
+			close(fd);
+	}
 	rc = sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		if (s->db == NULL)

@@ -755,6 +755,32 @@ named_name_taken(void **state)
 	dn_store_close(s);
 }
 
+/* A new database and its -wal and -shm are 0600 whatever the umask: it
+ * holds tokens, command lines and env values (issue 19 #13). */
+static void
+private_files(void **state)
+{
+	struct tmp	*t = *state;
+	struct dn_store	*s;
+	struct stat	 sb;
+	char		*cause = NULL, path[128];
+	const char	*sfx[] = { "", "-wal", "-shm" };
+	mode_t		 old = umask(022);
+	size_t		 i;
+
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	expect(s, "SELECT count(*) FROM metrics WHERE id = 0", "1");
+	for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", t->db, sfx[i]);
+		assert_int_equal(stat(path, &sb), 0);
+		if ((sb.st_mode & 0777) != 0600)
+			fail_msg("%s: mode %03o, want 600", path,
+			    (unsigned)(sb.st_mode & 0777));
+	}
+	dn_store_close(s);
+	umask(old);
+}
+
 int
 main(void)
 {
@@ -774,6 +800,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(migrate_v1_fixture, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(newer_refused, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(private_files, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(named_name_taken, setup,
 		    teardown),
