@@ -700,6 +700,9 @@ dn_store_open(struct dn_store **sp, const char *path, int flags,
 			goto fail;
 		if (migrate(s, cause) != 0)
 			goto fail;
+		/* open done: later writes wait out another writer's long
+		 * commit (a large run ending) instead of failing a run */
+		sqlite3_busy_timeout(s->db, DN_STORE_BUSY_MS);
 		if (sql_prepare(s, "INSERT OR IGNORE INTO samples (run_id, "
 		    "node, metric_id, t_ms, value) "
 		    "VALUES (?1, ?2, ?3, ?4, ?5)",
