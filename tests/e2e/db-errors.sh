@@ -59,13 +59,9 @@ expect_eq "busy: no store error event" \
     "$(bq "select count(*) from events where detail like '%locked%'")" 0
 for run in $(bq "select id from runs"); do
 	for node in 0 1 2; do
-		got=$(bq "select count(*) from samples s join metrics m on
-		    m.id = s.metric_id where run_id = $run and node = $node
-		    and m.name = 'height'")
-		want=$(bq "select value from run_facts where run_id = $run
-		    and node = $node and key = 'samples_received'")
-		expect_eq "busy: run $run node $node: every sample stored" \
-		    "$got" "${want%.*}"
+		expect_samples_stored \
+		    "busy: run $run node $node: every sample stored" \
+		    "$BDB" "$run" "$node"
 	done
 done
 
