@@ -195,6 +195,12 @@ add_extractor(struct probe_opts *o, const char *arg, char **cause)
 		free(name);
 		return (-1);
 	}
+	if (strcmp(name, DN_NAME_SCRAPE_FAILURES) == 0) {
+		*cause = dn_xasprintf("--log-metric: '%s' is reserved (the "
+		    "probe's count of failed scrapes)", name);
+		free(name);
+		return (-1);
+	}
 	if (name_taken(o, name)) {
 		*cause = dn_xasprintf("--log-metric: the metric '%s' is "
 		    "given twice (--log-metric, --prom-map, --prom-keep)",
@@ -278,6 +284,11 @@ add_prom(struct probe_opts *o, const char *arg, int keep, char **cause)
 		*cause = dn_xasprintf("%s: bad name '%s' (1-%d of A-Z a-z "
 		    "0-9 _ : ., not starting with a digit)", flag, devnet,
 		    DN_NAME_MAX);
+		goto fail;
+	}
+	if (strcmp(devnet, DN_NAME_SCRAPE_FAILURES) == 0) {
+		*cause = dn_xasprintf("%s: '%s' is reserved (the probe's "
+		    "count of failed scrapes)", flag, devnet);
 		goto fail;
 	}
 	if (name_taken(o, devnet)) {

@@ -231,7 +231,7 @@ sample(struct run *r, int final)
 			nn = r->ls_nn;
 		}
 		snprintf(named[nn].name, sizeof(named[nn].name), "%s",
-		    "probe_scrape_failures");
+		    DN_NAME_SCRAPE_FAILURES);
 		named[nn].kind = DN_NAMED_COUNTER;
 		named[nn].value = (double)scrape_failures(r->scrape);
 		nn++;

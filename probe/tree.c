@@ -75,6 +75,17 @@
 #define PIDFD_THREAD	O_EXCL	/* Linux 6.9: a pidfd for one thread */
 #endif
 
+/*
+ * A children file has no size limit (8 bytes a pid at most: ~12 KiB for
+ * 1,500 children of one thread), so it is read whole into a buffer that
+ * grows and is kept for the next walk.  A fixed 4 KiB read saw ~700
+ * children and parsed the last, cut pid as a wrong one (issue 19 #7).
+ */
+struct kidbuf {
+	char	*p;
+	size_t	 cap;
+};
+
 /* A thread's files, kept open while the thread is listed. */
 struct thr_ent {
 	pid_t		tid;
@@ -102,6 +113,7 @@ struct tree {
 	long		 page;
 	pid_t		 self;
 	int		 fd_self_children;	/* our own children file */
+	struct kidbuf	 kids;		/* children files, read whole */
 	struct tstats	*ts;		/* ctx switches; NULL: per thread */
 	char		*ts_why;	/* why not taskstats */
 
@@ -114,17 +126,37 @@ struct tree {
 	int		 have_last;
 };
 
+/*
+ * All of FD (a children file) into B from offset 0, NUL-terminated: its
+ * length, or -1 when FD is -1 or a read fails.  Sequential reads on one
+ * open file continue the kernel's listing where it stopped, so no pid is
+ * cut between two reads.
+ */
 static ssize_t
-slurp_path(const char *path, char *buf, size_t cap)
+read_whole(int fd, struct kidbuf *b)
 {
-	ssize_t	n;
-	int	fd;
+	size_t	n = 0;
+	ssize_t	r;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if (fd < 0)
 		return (-1);
-	n = dn_procfs_read(fd, buf, cap);
-	close(fd);
-	return (n);
+	if (b->cap == 0) {
+		b->cap = 4096;
+		b->p = dn_xmalloc(b->cap);
+	}
+	for (;;) {
+		if (b->cap - n < 2) {
+			b->cap *= 2;
+			b->p = dn_xrealloc(b->p, b->cap);
+		}
+		if ((r = pread(fd, b->p + n, b->cap - n - 1, (off_t)n)) < 0)
+			return (-1);
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	b->p[n] = '\0';
+	return ((ssize_t)n);
 }
 
 /* Open /proc/PID/task/TID/NAME read-only, or -1. */
@@ -232,6 +264,7 @@ tree_free(struct tree *t)
 	for (i = 0; i < t->n; i++)
 		ent_close(&t->ents[i]);
 	close_fd(&t->fd_self_children);
+	free(t->kids.p);
 	tstats_close(t->ts);
 	free(t->ts_why);
 	free(t->ents);
@@ -276,17 +309,21 @@ parse_children(struct pidq *q, char *buf)
 
 /* Append the pids of a children file ("12 34 ") to Q. */
 static void
-add_children(struct pidq *q, const char *path)
+add_children(struct pidq *q, struct kidbuf *b, const char *path)
 {
-	char	buf[4096];
+	int	fd;
 
-	if (slurp_path(path, buf, sizeof(buf)) > 0)
-		parse_children(q, buf);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	if (read_whole(fd, b) > 0)
+		parse_children(q, b->p);
+	close(fd);
 }
 
 struct thread_walk {
 	struct proc_ent	*e;
 	struct pidq	*q;
+	struct kidbuf	*kids;
 	int		 want_ctx;	/* read status (no taskstats) */
 	double		 vol, invol;
 };
@@ -305,6 +342,20 @@ slurp_kept(int *fd, pid_t pid, pid_t tid, const char *name, char *buf,
 	if ((*fd = open_task_file(pid, tid, name)) == -1)
 		return (-1);
 	return (dn_procfs_read(*fd, buf, cap));
+}
+
+/* slurp_kept for a children file: read whole into B. */
+static ssize_t
+slurp_kept_kids(int *fd, pid_t pid, pid_t tid, struct kidbuf *b)
+{
+	ssize_t	n;
+
+	if (*fd >= 0 && (n = read_whole(*fd, b)) >= 0)
+		return (n);
+	close_fd(fd);
+	if ((*fd = open_task_file(pid, tid, "children")) == -1)
+		return (-1);
+	return (read_whole(*fd, b));
 }
 
 static void
@@ -338,9 +389,8 @@ visit_thread(void *arg, const char *name)
 		    tid, PIDFD_THREAD);
 	}
 	th->seen = 1;
-	if (slurp_kept(&th->fd_children, e->pid, tid, "children", buf,
-	    sizeof(buf)) > 0)
-		parse_children(w->q, buf);
+	if (slurp_kept_kids(&th->fd_children, e->pid, tid, w->kids) > 0)
+		parse_children(w->q, w->kids->p);
 	if (w->want_ctx && slurp_kept(&th->fd_status, e->pid, tid, "status",
 	    buf, sizeof(buf)) > 0) {
 		w->vol += (double)dn_procfs_field(buf,
@@ -397,11 +447,10 @@ known_threads(struct thread_walk *w, unsigned long long nthreads)
 	for (i = 0; i < e->nthr; i++) {
 		struct thr_ent	*th = &e->thr[i];
 
-		if ((n = dn_procfs_read(th->fd_children, buf,
-		    sizeof(buf))) < 0)
+		if ((n = read_whole(th->fd_children, w->kids)) < 0)
 			goto undo;
 		if (n > 0)
-			parse_children(w->q, buf);
+			parse_children(w->q, w->kids->p);
 		if (!w->want_ctx)
 			continue;
 		if (dn_procfs_read(th->fd_status, buf, sizeof(buf)) <= 0)
@@ -511,14 +560,14 @@ tree_read(struct tree *t, double *v)
 	q->n = 0;
 	for (i = 0; i < t->n; i++)
 		t->ents[i].seen = 0;
-	if (slurp_kept(&t->fd_self_children, t->self, t->self, "children",
-	    buf, sizeof(buf)) > 0)
-		parse_children(q, buf);
+	if (slurp_kept_kids(&t->fd_self_children, t->self, t->self,
+	    &t->kids) > 0)
+		parse_children(q, t->kids.p);
 	while (head < q->n) {
 		pid_t			 pid = q->pids[head++];
 		struct proc_ent		*e = find(t, pid);
 		unsigned long long	 f[25] = { 0 };
-		struct thread_walk	 w = { .q = q };
+		struct thread_walk	 w = { .q = q, .kids = &t->kids };
 		char			 state = 0;
 
 		if (e != NULL && e->seen)
@@ -655,6 +704,7 @@ tree_has(struct tree *t, pid_t pid)
 struct sig_walk {
 	pid_t		 pid;
 	struct pidq	*q;
+	struct kidbuf	*kids;
 };
 
 static void
@@ -665,14 +715,14 @@ sig_thread(void *arg, const char *tid)
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%s/children",
 	    (int)w->pid, tid);
-	add_children(w->q, path);
+	add_children(w->q, w->kids, path);
 }
 
 int
 tree_signal_all(struct tree *t, int sig)
 {
 	struct pidq	*q = dn_xmalloc(sizeof(*q));
-	struct sig_walk	 w = { .q = q };
+	struct sig_walk	 w = { .q = q, .kids = &t->kids };
 	char		 path[64];
 	size_t		 head = 0;
 	int		 n = 0, fd;
@@ -680,7 +730,7 @@ tree_signal_all(struct tree *t, int sig)
 	q->n = 0;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
 	    (int)t->self, (int)t->self);
-	add_children(q, path);
+	add_children(q, &t->kids, path);
 	while (head < q->n) {
 		w.pid = q->pids[head++];
 		snprintf(path, sizeof(path), "/proc/%d/task", (int)w.pid);

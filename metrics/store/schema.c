@@ -7,6 +7,7 @@
  * store-read.c).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -348,7 +349,7 @@ out:
 static int
 migrate(struct dn_store *s, char **cause)
 {
-	sqlite3_stmt	*st = NULL;
+	sqlite3_stmt	*st = NULL, *ren = NULL;
 	int		 i, version, rc = -1;
 
 	if (sql_exec(s, "BEGIN IMMEDIATE", "begin", cause) != 0)
@@ -368,13 +369,31 @@ migrate(struct dn_store *s, char **cause)
 		goto out;
 	if (version < SCHEMA_VERSION && record_version(s, version, cause) != 0)
 		goto out;
-	if (sql_prepare(s, "INSERT OR REPLACE INTO metrics (id, name, unit,"
+	/*
+	 * A named metric (id >= DN_STORE_NAMED_BASE) may carry a name that
+	 * this devnet's metric table has since taken.  It keeps its id and
+	 * samples under NAME@ID (never a valid metric name, so no later
+	 * collision); the table's row then takes NAME.  An upsert on id
+	 * only: INSERT OR REPLACE deleted the named row on the name's
+	 * UNIQUE conflict, orphaning its samples (issue 19 #12), and any
+	 * conflict left now fails the open instead of deleting.
+	 */
+	if (sql_prepare(s, "UPDATE metrics SET name = name || '@' || id "
+	    "WHERE name = ?2 AND id <> ?1", &ren, cause) != 0)
+		goto out;
+	if (sql_prepare(s, "INSERT INTO metrics (id, name, unit,"
 	    " kind, better, source, description)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", &st, cause) != 0)
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(id) DO UPDATE"
+	    " SET name = ?2, unit = ?3, kind = ?4, better = ?5, source = ?6,"
+	    " description = ?7", &st, cause) != 0)
 		goto out;
 	for (i = 0; i < DN_METRIC_COUNT; i++) {
 		const struct dn_metric_def *d = &dn_metric_defs[i];
 
+		sqlite3_bind_int(ren, 1, i);
+		sql_bind_text(ren, 2, d->name);
+		if (sql_step_done(s, ren, "keep a named metric", cause) != 0)
+			goto out;
 		sqlite3_bind_int(st, 1, i);
 		sql_bind_text(st, 2, d->name);
 		sql_bind_text(st, 3, d->unit);
@@ -391,6 +410,7 @@ migrate(struct dn_store *s, char **cause)
 	rc = 0;
 out:
 	sqlite3_finalize(st);
+	sqlite3_finalize(ren);
 	if (rc != 0)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	return (rc);
@@ -617,6 +637,24 @@ dn_store_open(struct dn_store **sp, const char *path, int flags,
 	s->rdonly = (flags & DN_STORE_RDONLY) != 0;
 	oflags = s->rdonly ? SQLITE_OPEN_READONLY :
 	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	/*
+	 * A new file is made 0600 here, not by sqlite (0644 less the
+	 * umask): it holds run tokens, command lines and env values.
+	 * sqlite gives -wal and -shm the main file's mode.  An empty file
+	 * is a new database to sqlite.
+	 */
+	if (!s->rdonly && access(path, F_OK) != 0) {
+		int	fd = open(path, O_WRONLY | O_CREAT | O_EXCL |
+			    O_NOFOLLOW | O_CLOEXEC, 0600);
+
+		if (fd == -1 && errno != EEXIST) {
+			*cause = dn_xasprintf("cannot create database '%s': "
+			    "%s; use --db elsewhere", path, strerror(errno));
+			goto fail;
+		}
+		if (fd != -1)
+			close(fd);
+	}
 	rc = sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		if (s->db == NULL)
@@ -662,6 +700,9 @@ dn_store_open(struct dn_store **sp, const char *path, int flags,
 			goto fail;
 		if (migrate(s, cause) != 0)
 			goto fail;
+		/* open done: later writes wait out another writer's long
+		 * commit (a large run ending) instead of failing a run */
+		sqlite3_busy_timeout(s->db, DN_STORE_BUSY_MS);
 		if (sql_prepare(s, "INSERT OR IGNORE INTO samples (run_id, "
 		    "node, metric_id, t_ms, value) "
 		    "VALUES (?1, ?2, ?3, ?4, ?5)",

@@ -37,6 +37,9 @@ struct dn_store {
 	char		*path;
 	int		 rdonly;
 	int		 in_txn;
+	int		 busy;		/* the last BEGIN found another
+					   process's lock: samples only
+					   buffer until a flush gets it */
 	sqlite3_stmt	*ins_sample;
 	sqlite3_stmt	*ins_samples;	/* INS_ROWS rows per statement */
 	sqlite3_stmt	*ins_event;

@@ -29,15 +29,39 @@ need_writable(struct dn_store *s, char **cause)
 	return (0);
 }
 
+/*
+ * Open the batch transaction, waiting WAIT_MS at most for another
+ * process's write lock: DN_STORE_EBUSY when it is still held (issue 19
+ * #4: a fixed 2 s wait failed the run and every later trial).
+ */
+static int
+txn_begin_wait(struct dn_store *s, int wait_ms, char **cause)
+{
+	int	rc = 0;
+
+	if (s->in_txn)
+		return (0);
+	if (wait_ms != DN_STORE_BUSY_MS)
+		sqlite3_busy_timeout(s->db, wait_ms);
+	if (sql_exec(s, "BEGIN IMMEDIATE", "begin", cause) != 0) {
+		int	prim = sqlite3_extended_errcode(s->db) & 0xff;
+
+		rc = prim == SQLITE_BUSY || prim == SQLITE_LOCKED ?
+		    DN_STORE_EBUSY : -1;
+		s->busy = rc == DN_STORE_EBUSY;
+	} else {
+		s->in_txn = 1;
+		s->busy = 0;
+	}
+	if (wait_ms != DN_STORE_BUSY_MS)
+		sqlite3_busy_timeout(s->db, DN_STORE_BUSY_MS);
+	return (rc);
+}
+
 static int
 txn_begin(struct dn_store *s, char **cause)
 {
-	if (s->in_txn)
-		return (0);
-	if (sql_exec(s, "BEGIN IMMEDIATE", "begin", cause) != 0)
-		return (-1);
-	s->in_txn = 1;
-	return (0);
+	return (txn_begin_wait(s, DN_STORE_BUSY_MS, cause));
 }
 
 /* Undo the open transaction, if any (the error path of every write). */
@@ -48,12 +72,18 @@ txn_rollback(struct dn_store *s)
 	s->in_txn = 0;
 }
 
-static int	pending_flush(struct dn_store *, char **);
+static int	pending_flush(struct dn_store *, int, char **);
 
-int
-dn_store_commit(struct dn_store *s, char **cause)
+/* Flush and commit, waiting WAIT_MS for the write lock; DN_STORE_EBUSY
+ * (nothing was open, nothing is lost) when another process has it. */
+static int
+commit_wait(struct dn_store *s, int wait_ms, char **cause)
 {
-	if (pending_flush(s, cause) != 0) {
+	int	rc;
+
+	if ((rc = pending_flush(s, wait_ms, cause)) != 0) {
+		if (rc == DN_STORE_EBUSY)
+			return (rc);
 		txn_rollback(s);
 		return (-1);
 	}
@@ -65,6 +95,18 @@ dn_store_commit(struct dn_store *s, char **cause)
 	}
 	s->in_txn = 0;
 	return (0);
+}
+
+int
+dn_store_commit(struct dn_store *s, char **cause)
+{
+	return (commit_wait(s, DN_STORE_BUSY_MS, cause) != 0 ? -1 : 0);
+}
+
+int
+dn_store_try_commit(struct dn_store *s, char **cause)
+{
+	return (commit_wait(s, DN_STORE_TRY_MS, cause));
 }
 
 int
@@ -348,15 +390,16 @@ pending_cmp(const void *a, const void *b)
  * WITHOUT ROWID table fast to fill (docs/schema.md).
  */
 static int
-pending_flush(struct dn_store *s, char **cause)
+pending_flush(struct dn_store *s, int wait_ms, char **cause)
 {
 	sqlite3_stmt	*st = s->ins_sample;
 	size_t		 i;
+	int		 rc;
 
 	if (s->npend == 0)
 		return (0);
-	if (txn_begin(s, cause) != 0)
-		return (-1);
+	if ((rc = txn_begin_wait(s, wait_ms, cause)) != 0)
+		return (rc);	/* EBUSY: the rows stay buffered */
 	qsort(s->pend, s->npend, sizeof(*s->pend), pending_cmp);
 	for (i = 0; i + INS_ROWS <= s->npend; i += INS_ROWS) {
 		sqlite3_stmt	*m = s->ins_samples;
@@ -398,14 +441,24 @@ dn_store_sample(struct dn_store *s, int64_t run_id, int node, int metric_id,
     int64_t t_ms, double value, char **cause)
 {
 	struct pending	*p;
+	int		 rc;
 
 	/* The transaction opens with the first sample, as store.h says: the
-	 * write lock is held from here to dn_store_commit. */
-	if (need_writable(s, cause) != 0 || txn_begin(s, cause) != 0)
+	 * write lock is held from here to dn_store_commit.  Another
+	 * process's lock only delays that: the row is buffered, the lock
+	 * taken at the flush. */
+	if (need_writable(s, cause) != 0)
 		return (-1);
-	if (s->npend == PENDING_MAX && (pending_flush(s, cause) != 0 ||
-	    dn_store_commit(s, cause) != 0))
-		return (-1);
+	if (!s->busy &&
+	    (rc = txn_begin_wait(s, DN_STORE_TRY_MS, cause)) != 0) {
+		if (rc != DN_STORE_EBUSY)
+			return (-1);
+		free(*cause);
+		*cause = NULL;
+	}
+	if (s->npend == PENDING_MAX &&
+	    (rc = commit_wait(s, DN_STORE_TRY_MS, cause)) != 0)
+		return (rc);
 	if (s->pend == NULL)
 		s->pend = dn_xreallocarray(NULL, PENDING_MAX, sizeof(*p));
 	p = &s->pend[s->npend++];

@@ -19,8 +19,22 @@ struct dn_store;
 #define DN_STORE_RDONLY	0x1	/* open read-only (query_only as well) */
 
 /*
+ * Returned by dn_store_sample and dn_store_try_commit when another
+ * process holds the write lock (beyond DN_STORE_TRY_MS): nothing is lost
+ * (the rows stay buffered, or, from dn_store_sample, the row was not
+ * taken), call again later.  *CAUSE is set as for an error.
+ */
+#define DN_STORE_EBUSY	(-2)
+/* How long a write waits for another process's write lock before it
+ * fails (one-shot writes, dn_store_commit); the open waits 2 s. */
+#define DN_STORE_BUSY_MS	120000
+/* How long dn_store_sample and dn_store_try_commit wait for it. */
+#define DN_STORE_TRY_MS		100
+
+/*
  * Open (creating and migrating the schema unless RDONLY) the database at
- * PATH.  WAL, synchronous=NORMAL, busy timeout 2 s.  Fails cleanly on a
+ * PATH.  WAL, synchronous=NORMAL, busy timeout 2 s for the open itself,
+ * DN_STORE_BUSY_MS for later writes.  Fails cleanly on a
  * locked, read-only, full or corrupt file (checks quick_check on open for
  * writing).  *SP is owned by the caller: dn_store_close.
  */
@@ -95,6 +109,9 @@ int	 dn_store_node_set_host(struct dn_store *s, int64_t run_id, int node,
 int	 dn_store_sample(struct dn_store *s, int64_t run_id, int node,
 	    int metric_id, int64_t t_ms, double value, char **cause);
 int	 dn_store_commit(struct dn_store *s, char **cause);
+/* dn_store_commit for a writer that must not block: DN_STORE_EBUSY when
+ * the write lock is not had within DN_STORE_TRY_MS, the rows kept. */
+int	 dn_store_try_commit(struct dn_store *s, char **cause);
 /* Open the transaction now (if none is open): the writes up to the next
  * dn_store_commit land together, in one commit that writes each page it
  * touches once (the end of a run on a nearly full disk). */

@@ -176,6 +176,12 @@ struct dn_named {
 	double		value;
 };
 
+/* devnet-probe's own NAMED counter (failed Prometheus scrapes), sent
+ * with every sample of a scraping probe: reserved, no extractor or
+ * scrape mapping may take it (two entries of one name make every NAMED
+ * message fail to encode; issue 19 #6).  Not a wire change. */
+#define DN_NAME_SCRAPE_FAILURES	"probe_scrape_failures"
+
 /* 1 if NAME is acceptable as a NAMED metric name (see above). */
 int	 dn_named_name_ok(const char *name);
 /* Encode N entries of V (1..DN_NAMED_MAX, each valid) with FLAGS into

@@ -241,6 +241,11 @@ load_ready(struct ctx *c, const struct ynode *n, struct scn_node *o,
 	return (0);
 }
 
+/* devnet-probe sends its own count of failed scrapes under this name. */
+#define RESERVED	"node.metrics.%s: '%s' is reserved (devnet-probe's " \
+			"count of failed Prometheus scrapes); choose another " \
+			"name"
+
 static int
 load_logm(struct ctx *c, const struct ynode *n, struct scn_node *o)
 {
@@ -274,6 +279,8 @@ load_logm(struct ctx *c, const struct ynode *n, struct scn_node *o)
 			return (scn_fail(c, k, "node.metrics.log: bad metric "
 			    "name '%s' (letters, digits, _ : ., not starting "
 			    "with a digit or '.')", k->value));
+		if (strcmp(k->value, DN_NAME_SCRAPE_FAILURES) == 0)
+			return (scn_fail(c, k, RESERVED, "log", k->value));
 		w = dn_xasprintf("node.metrics.log.%s", k->value);
 		if (v->type == Y_MAP) {
 			if (scn_check_map(c, v, w, logm_keys) != 0 ||
@@ -349,6 +356,9 @@ load_prom(struct ctx *c, const struct ynode *n, struct scn_node *o,
 				return (scn_fail(c, k, "node.metrics."
 				    "prometheus.map: bad metric name '%s'",
 				    k->value));
+			if (strcmp(k->value, DN_NAME_SCRAPE_FAILURES) == 0)
+				return (scn_fail(c, k, RESERVED,
+				    "prometheus.map", k->value));
 			if (scn_want_scalar(c, v->kids[i + 1],
 			    "node.metrics.prometheus.map") != 0)
 				return (-1);
@@ -368,6 +378,9 @@ load_prom(struct ctx *c, const struct ynode *n, struct scn_node *o,
 			return (scn_fail(c, v->kids[i], "node.metrics."
 			    "prometheus.keep: '%s' cannot be stored under "
 			    "that name", o->prom_keep[i]));
+		else if (strcmp(o->prom_keep[i], DN_NAME_SCRAPE_FAILURES) == 0)
+			return (scn_fail(c, v->kids[i], RESERVED,
+			    "prometheus.keep", o->prom_keep[i]));
 	return (0);
 }
 

@@ -5,6 +5,7 @@
  * Not here: what goes into them (cmd-report.c, cmd-export.c).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,15 +13,33 @@
 #include "sys/outfile.h"
 #include "xalloc.h"
 
+/*
+ * PATH.tmp is made new (O_EXCL | O_NOFOLLOW), never opened through what
+ * is there: fopen "w" followed a symlink planted at PATH.tmp and
+ * truncated its target (issue 19 #13).  A leftover PATH.tmp (a crashed
+ * run's, or a planted link) is removed once, not followed: unlink does
+ * not follow links.
+ */
 FILE *
 outfile_open(const char *path, char **tmp, char **cause)
 {
-	FILE	*f;
+	FILE	*f = NULL;
+	int	 fd, tries;
 
 	*tmp = dn_xasprintf("%s.tmp", path);
-	if ((f = fopen(*tmp, "w")) == NULL)
+	for (tries = 0; tries < 2; tries++) {
+		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		    O_CLOEXEC, 0666);
+		if (fd != -1 || errno != EEXIST || tries > 0)
+			break;
+		(void)unlink(*tmp);
+	}
+	if (fd == -1 || (f = fdopen(fd, "w")) == NULL) {
 		*cause = dn_xasprintf("cannot write '%s': %s", *tmp,
 		    strerror(errno));
+		if (fd != -1)
+			close(fd);
+	}
 	return (f);
 }
 

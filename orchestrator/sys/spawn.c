@@ -18,6 +18,7 @@
 #include "sys/spawn.h"
 #include "child-setup.h"
 #include "clock.h"
+#include "escape.h"
 #include "xalloc.h"
 
 extern char **environ;
@@ -240,5 +241,7 @@ spawn_tail(const char *path, int nlines)
 		if (p[-1] == '\n' && ++seen == nlines)
 			break;
 	}
-	return (dn_xstrdup(p));
+	/* a node's output: its ESC sequences shown, never acted on by
+	 * the terminal that prints a post-mortem (issue 19 #8) */
+	return (dn_escape_ctl(p));
 }

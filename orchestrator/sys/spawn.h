@@ -52,7 +52,8 @@ const char *spawn_status_str(int status, char *buf, size_t len);
  */
 const char *spawn_beside_self(const char *name, char *buf, size_t cap);
 
-/* The last NLINES lines of PATH as a new string (caller frees), or NULL. */
+/* The last NLINES lines of PATH as a new string (caller frees), or NULL;
+ * control bytes shown escaped (dn_escape_ctl). */
 char	*spawn_tail(const char *path, int nlines);
 
 #endif

@@ -39,6 +39,27 @@ expect_match "failing node: output the log lacks" "$out" "failer: stderr only"
 expect_eq "failing node: an error in both, shown once" \
     "$(printf '%s\n' "$out" | grep -o "DN-NODE-ERROR boom" | wc -l)" 1
 
+# A node's escape sequences (window title, clear screen, a fake green
+# line) are shown escaped, on the terminal and in runs.reason, never
+# sent raw (issue 19 #8).
+cat >"$T/painter" <<'SH'
+#!/bin/sh
+printf '\033]0;pwned\007\033[2J\033[32mall good\033[0m\n' >&2
+printf 'csi \302\233 del \177 end\n' >&2
+exit 1
+SH
+chmod +x "$T/painter"
+out=$(run --set variants.A.binary="$T/painter")
+esc=$(printf '\033')
+reason=$(q "select reason from runs order by id desc limit 1")
+expect_match "escapes: shown escaped" "$out" '\\x1b\]0;pwned\\x07\\x1b\[2J'
+expect_match "escapes: C1 and DEL escaped" "$out" 'csi \\xc2\\x9b del \\x7f end'
+case $out in *"$esc"*) fail "escapes: a raw ESC reached the terminal" ;;
+*) ok "escapes: no raw ESC on the terminal" ;; esac
+case $reason in *"$esc"*) fail "escapes: a raw ESC in runs.reason" ;;
+*\\x1b*) ok "escapes: runs.reason has them escaped" ;;
+*) fail "escapes: runs.reason lacks the output: $reason" ;; esac
+
 cat >"$T/sleeper" <<'SH'
 #!/bin/sh
 echo "sleeper: pretending to start"

@@ -31,6 +31,40 @@ expect_eq "locked: exit 1" "$rc" 1
 expect_match "locked: says locked" "$out" "locked"
 expect_eq "locked: earlier runs still there" "$(q 'select count(*) from runs')" "$before"
 
+# Another writer holding the database for 5 s in the middle of a run
+# (issue 19 #4: beyond the 2 s busy timeout the run failed and the later
+# trials were stopped): the collector keeps its rows and retries, every
+# run ends ok with every sample it received.
+BDB=$T/busy.db
+"$DEVNET" run "$SCN/smoke.yaml" --db "$BDB" --run-dir "$RUNS" --quiet \
+    --set repeats=1 --set warmup=0s --set duration=8s >"$T/busy.out" 2>&1 &
+runner=$!
+for i in $(seq 1 200); do
+	[ "$(sqlite3 -batch -noheader "$BDB" "select count(*) from runs
+	    where status = 'running'" 2>/dev/null)" = 1 ] && break
+	sleep 0.1
+done
+sleep 1
+(printf '.timeout 10000\nBEGIN EXCLUSIVE;\nCREATE TABLE lockme(a);\n'
+ printf "SELECT 'held';\n"; sleep 5; printf 'ROLLBACK;\n') |
+    sqlite3 "$BDB" >"$T/locker.out" 2>&1
+wait "$runner"
+rc=$?
+expect_eq "busy: the other writer held the lock" "$(cat "$T/locker.out")" held
+expect_eq "busy: exit 0" "$rc" 0
+[ $rc = 0 ] || tail -5 "$T/busy.out"
+bq() { sqlite3 -batch -noheader "$BDB" "$1"; }
+expect_eq "busy: every run ok" "$(bq "select count(*) from runs where status <> 'ok'")" 0
+expect_eq "busy: no store error event" \
+    "$(bq "select count(*) from events where detail like '%locked%'")" 0
+for run in $(bq "select id from runs"); do
+	for node in 0 1 2; do
+		expect_samples_stored \
+		    "busy: run $run node $node: every sample stored" \
+		    "$BDB" "$run" "$node"
+	done
+done
+
 if mkdir -p "$T/ro" && mount -t tmpfs -o size=4m tmpfs "$T/ro" 2>/dev/null; then
 	cp "$DB" "$T/ro/ro.db"
 	mount -o remount,ro "$T/ro"

@@ -84,6 +84,20 @@ expect_eq() {
 }
 
 # expect_match DESCRIPTION TEXT REGEX
+# expect_samples_stored LABEL DB RUN NODE: every sample the collector
+# accepted from NODE of RUN (its own samples_received fact, counted where
+# the message is taken, before any row is queued) is stored under it;
+# sets $got to that count.
+expect_samples_stored() {
+	local want
+	got=$(sqlite3 -batch -noheader "$2" "select count(*) from samples s
+	    join metrics m on m.id = s.metric_id where run_id = $3
+	    and node = $4 and m.name = 'height'")
+	want=$(sqlite3 -batch -noheader "$2" "select value from run_facts
+	    where run_id = $3 and node = $4 and key = 'samples_received'")
+	expect_eq "$1" "$got" "${want%.*}"
+}
+
 expect_match() {
 	if printf '%s' "$2" | grep -Eq -- "$3"; then ok "$1"; else
 		fail "$1: '$3' not in:"

@@ -46,18 +46,13 @@ for run in $(q "select id from runs order by id"); do
 		    join metrics m on m.id = s.metric_id
 		    where run_id = $run and node = $node and m.name = 'height'")
 		# Every sample the collector accepted from this node is
-		# stored, under this node (its own samples_received fact,
-		# counted where the message is taken, before any row is
-		# queued; tests/orch counts exactly against the sender).
-		got=$(q "select count(*) from samples s join metrics m on
-		    m.id = s.metric_id where run_id = $run and node = $node
-		    and m.name = 'height'")
-		want=$(q "select value from run_facts where run_id = $run
-		    and node = $node and key = 'samples_received'")
-		expect_eq "run $run node $node: every sample received is stored" \
-		    "$got" "${want%.*}"
-		[ "${want%.*}" -ge 10 ] 2>/dev/null ||
-			fail "run $run node $node: only '$want' samples received"
+		# stored, under this node (tests/orch counts exactly against
+		# the sender).
+		expect_samples_stored \
+		    "run $run node $node: every sample received is stored" \
+		    "$DB" "$run" "$node"
+		[ "$got" -ge 10 ] 2>/dev/null ||
+			fail "run $run node $node: only '$got' samples received"
 		[ "${adv%.*}" -ge 10 ] 2>/dev/null &&
 			ok "run $run node $node height advanced by $adv" ||
 			fail "run $run node $node height advanced by '$adv'"

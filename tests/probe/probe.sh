@@ -66,6 +66,15 @@ expect_eq "unknown option exits 125" "$?" 125
 "$PROBE" --log-metric 'x=no capture' -- true 2>"$T/usage"
 expect_eq "extractor without a capture group exits 125" "$?" 125
 expect_match "and says why" "$(cat "$T/usage")" 'exactly 1'
+# the probe's own scrape-failure counter is reserved (issue 19 #6)
+for a in "--log-metric probe_scrape_failures=x(1)" \
+    "--prom-map probe_scrape_failures=x_total" \
+    "--prom-keep probe_scrape_failures"; do
+	# shellcheck disable=SC2086
+	"$PROBE" $a -- true 2>"$T/usage"
+	expect_eq "$a exits 125" "$?" 125
+	expect_match "$a: says reserved" "$(cat "$T/usage")" 'reserved'
+done
 
 # --- (a) allocations, tree, log, extractors, exit status ----------------
 run_sink alloc

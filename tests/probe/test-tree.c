@@ -8,7 +8,9 @@
  * already knew (the walk then skips the task directory), a thread that
  * exits while another starts (same count: the directory must be listed
  * again; on the taskstats path the thread's pidfd says it went), and the
- * open-file count against a listing of /proc/PID/fd.
+ * open-file count against a listing of /proc/PID/fd; and a process with
+ * 1,500 children (a children file of ~10 KiB: issue 19 #7), every one
+ * of them seen for RSS and threads and stopped and continued.
  * The taskstats cases skip without CAP_NET_ADMIN.  Not a test of the
  * probe's event loop (tests/probe/probe.sh).
  */
@@ -470,6 +472,131 @@ taskstats_direct(void **state)
 	unsetenv("DN_PROBE_TASKSTATS");
 }
 
+/* --- 1,500 children of one thread ------------------------------------ */
+
+#define MANY	1500
+
+/* State of PID from /proc/PID/stat, or 0 when gone. */
+static char
+proc_state(pid_t pid, unsigned long long *rss)
+{
+	char	path[64], buf[1024], *p;
+	FILE	*f;
+	int	i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return (0);
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	if (p == NULL || (p = strrchr(buf, ')')) == NULL || p[1] != ' ')
+		return (0);
+	if (rss != NULL) {
+		/* field 24 (rss), counting from the state (field 3) */
+		char	*q = p + 2;
+
+		for (i = 3; i < 24 && q != NULL; i++)
+			q = strchr(q + 1, ' ');
+		*rss = q != NULL ? strtoull(q + 1, NULL, 10) : 0;
+	}
+	return (p[2]);
+}
+
+/* Wait until every pid of PIDS is in state 'T' (STOPPED) or not. */
+static void
+wait_all(const pid_t *pids, int n, int stopped)
+{
+	int	i, tries;
+
+	for (i = 0; i < n; i++) {
+		for (tries = 0; tries < 5000; tries++) {
+			char	st = proc_state(pids[i], NULL);
+
+			if ((st == 'T') == stopped)
+				break;
+			usleep(1000);
+		}
+		if (tries == 5000)
+			fail_msg("child %d (pid %d) never %s", i, (int)pids[i],
+			    stopped ? "stopped" : "continued");
+	}
+}
+
+static void
+many_children(void **state)
+{
+	static pid_t		 kids[MANY];
+	double			 v[DN_METRIC_COUNT];
+	unsigned long long	 rss, want_rss = 0;
+	struct tree		*t;
+	char			*cause = NULL;
+	pid_t			 parent;
+	ssize_t			 got;
+	size_t			 off = 0;
+	int			 fds[2], i, seen = 0;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	if ((parent = fork()) == 0) {
+		close(fds[0]);
+		setpgid(0, 0);
+		for (i = 0; i < MANY; i++) {
+			pid_t	k = fork();
+
+			if (k == 0) {
+				for (;;)
+					pause();
+			}
+			if (k == -1)
+				_exit(1);
+			(void)write(fds[1], &k, sizeof(k));
+		}
+		close(fds[1]);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	while (off < sizeof(kids) &&
+	    (got = read(fds[0], (char *)kids + off, sizeof(kids) - off)) > 0)
+		off += (size_t)got;
+	close(fds[0]);
+	assert_int_equal(off, sizeof(kids));
+
+	setenv("DN_PROBE_TASKSTATS", "0", 1);
+	assert_int_equal(tree_open(&t, &cause), 0);
+	unsetenv("DN_PROBE_TASKSTATS");
+
+	/* every child, stopped so that its RSS holds still */
+	kill(-parent, SIGSTOP);
+	wait_all(kids, MANY, 1);
+	memset(v, 0, sizeof(v));
+	tree_read(t, v);
+	for (i = 0; i < MANY; i++)
+		seen += tree_has(t, kids[i]);
+	assert_int_equal(seen, MANY);
+	assert_int_equal((int)v[DN_M_THREADS], MANY + 1);
+	for (i = -1; i < MANY; i++) {
+		assert_true(proc_state(i < 0 ? parent : kids[i], &rss) != 0);
+		want_rss += rss;
+	}
+	if (v[DN_M_RSS_BYTES] != (double)want_rss * (double)getpagesize())
+		fail_msg("rss_bytes %.0f, the processes' own sum %.0f",
+		    v[DN_M_RSS_BYTES], (double)want_rss *
+		    (double)getpagesize());
+	kill(-parent, SIGCONT);
+	wait_all(kids, MANY, 0);
+
+	/* the probe's stop and cont reach every child */
+	assert_int_equal(tree_signal_all(t, SIGSTOP), MANY + 1);
+	wait_all(kids, MANY, 1);
+	assert_int_equal(tree_signal_all(t, SIGCONT), MANY + 1);
+	wait_all(kids, MANY, 0);
+
+	kill(-parent, SIGKILL);
+	(void)waitpid(parent, NULL, 0);
+	tree_free(t);
+}
+
 int
 main(void)
 {
@@ -477,6 +604,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(both_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(taskstats_direct, setup,
 		    teardown),
+		cmocka_unit_test(many_children),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

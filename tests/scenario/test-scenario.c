@@ -114,6 +114,18 @@ static const struct bad bad_files[] = {
 	  NULL, ":6:13:", "program 'no-such-prog-x' not found" },
 	{ "node regex captures", BASE "node:\n  command: [true]\n  metrics:\n"
 	  "    log: {x: '(a)(b)'}\n", NULL, ":8:14:", "needs exactly one" },
+	/* issue 19 #6: the probe's own NAMED counter is reserved */
+	{ "node log name reserved", BASE "node:\n  command: [true]\n"
+	  "  metrics:\n    log: {probe_scrape_failures: 'x(1)'}\n", NULL,
+	  ":8:11:", "node.metrics.log: 'probe_scrape_failures' is reserved" },
+	{ "node prom map name reserved", BASE "node:\n  command: [true]\n"
+	  "  metrics:\n    prometheus:\n      url: 'http://127.0.0.1:{port}/m'\n"
+	  "      map: {probe_scrape_failures: x_total}\n", NULL, ":10:13:",
+	  "node.metrics.prometheus.map: 'probe_scrape_failures' is reserved" },
+	{ "node prom keep name reserved", BASE "node:\n  command: [true]\n"
+	  "  metrics:\n    prometheus:\n      url: 'http://127.0.0.1:{port}/m'\n"
+	  "      keep: [probe_scrape_failures]\n", NULL, ":10:14:",
+	  "node.metrics.prometheus.keep: 'probe_scrape_failures' is reserved" },
 	{ "node variant signal", BASE "node:\n  command: [true]\nvariants:\n"
 	  "  A: {node: {stop: {signal: FOO}}}\n", NULL, ":8:29:",
 	  "unknown signal 'FOO'" },

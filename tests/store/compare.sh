@@ -227,6 +227,18 @@ for bad in '<img src="https://example.com/x.png">' \
 done
 url=$(external_urls r.html | head -3)
 [ -z "$url" ] || fail "report links external URLs: $url"
+# a symlink planted at PATH.tmp is not followed (issue 19 #13): the
+# report appears at PATH, the link's target is untouched
+echo precious >victim
+ln -s "$T/victim" r2.html.tmp
+"$B/devnet" report --db ab.db 1:A 1:B -o r2.html >/dev/null ||
+    fail "report with a link at PATH.tmp"
+[ "$(cat victim)" = precious ] || fail "report followed the link at r2.html.tmp"
+grep -q '<svg' r2.html && [ ! -e r2.html.tmp ] && [ ! -L r2.html.tmp ] ||
+    fail "report with a link at PATH.tmp: no r2.html, or the .tmp left"
+ln -s "$T/victim" e2.csv.tmp
+"$B/devnet" export --db ab.db 1 -o e2.csv || fail "export with a link at PATH.tmp"
+[ "$(cat victim)" = precious ] || fail "export followed the link at e2.csv.tmp"
 "$B/devnet" report --db ab.db 1:A 1:B >/dev/null 2>&1; [ $? = 2 ] || fail "report without -o"
 "$B/devnet" report --db ab.db 1:A 1:B -o /nonexistent/dir/r.html >/dev/null 2>&1
 [ $? = 1 ] || fail "report to bad path"

@@ -694,6 +694,93 @@ named_direction_fixed(void **state)
 	dn_store_close(s);
 }
 
+/*
+ * A named metric whose name a later metric table takes (as
+ * cgroup_mem_bytes was taken when it was added): opening the file again
+ * keeps the named row, under NAME@ID, and every sample of it (issue 19
+ * #12: INSERT OR REPLACE deleted that row); the table's row gets NAME.
+ */
+static void
+named_name_taken(void **state)
+{
+	struct tmp	*t = *state;
+	struct dn_store	*s;
+	char		*cause = NULL, *sql, want[160];
+	const char	*name = dn_metric_defs[DN_M_CGROUP_MEM_BYTES].name;
+	int		 i;
+
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	/* the file as an older devnet left it: no table row of that name,
+	 * a named metric of it with samples */
+	sql = dn_xasprintf("DELETE FROM metrics WHERE id = %d",
+	    DN_M_CGROUP_MEM_BYTES);
+	assert_int_equal(dn_store_query(s, sql, NULL, 0, NULL, NULL, &cause),
+	    0);
+	free(sql);
+	sql = dn_xasprintf("INSERT INTO metrics VALUES (%d, '%s', '', "
+	    "'gauge', 'higher', 'node', 'from the node (NAMED)')",
+	    DN_STORE_NAMED_BASE, name);
+	assert_int_equal(dn_store_query(s, sql, NULL, 0, NULL, NULL, &cause),
+	    0);
+	free(sql);
+	for (i = 0; i < 5; i++) {
+		sql = dn_xasprintf("INSERT INTO samples VALUES (1, 0, %d, %d, "
+		    "%d)", DN_STORE_NAMED_BASE, i * 100, i);
+		assert_int_equal(dn_store_query(s, sql, NULL, 0, NULL, NULL,
+		    &cause), 0);
+		free(sql);
+	}
+	dn_store_close(s);
+
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	sql = dn_xasprintf("SELECT m.name, m.better, count(*) FROM samples "
+	    "JOIN metrics m ON m.id = metric_id WHERE metric_id = %d",
+	    DN_STORE_NAMED_BASE);
+	snprintf(want, sizeof(want), "%s@%d,higher,5", name,
+	    DN_STORE_NAMED_BASE);
+	expect(s, sql, want);
+	free(sql);
+	sql = dn_xasprintf("SELECT id, unit FROM metrics WHERE name = '%s'",
+	    name);
+	snprintf(want, sizeof(want), "%d,%s", DN_M_CGROUP_MEM_BYTES,
+	    dn_metric_defs[DN_M_CGROUP_MEM_BYTES].unit);
+	expect(s, sql, want);
+	free(sql);
+	expect(s, "SELECT count(*) FROM samples WHERE metric_id NOT IN "
+	    "(SELECT id FROM metrics)", "0");
+	dn_store_close(s);
+	/* and again: nothing more renamed */
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	expect(s, "SELECT count(*) FROM metrics WHERE name LIKE '%@%'", "1");
+	dn_store_close(s);
+}
+
+/* A new database and its -wal and -shm are 0600 whatever the umask: it
+ * holds tokens, command lines and env values (issue 19 #13). */
+static void
+private_files(void **state)
+{
+	struct tmp	*t = *state;
+	struct dn_store	*s;
+	struct stat	 sb;
+	char		*cause = NULL, path[128];
+	const char	*sfx[] = { "", "-wal", "-shm" };
+	mode_t		 old = umask(022);
+	size_t		 i;
+
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	expect(s, "SELECT count(*) FROM metrics WHERE id = 0", "1");
+	for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", t->db, sfx[i]);
+		assert_int_equal(stat(path, &sb), 0);
+		if ((sb.st_mode & 0777) != 0600)
+			fail_msg("%s: mode %03o, want 600", path,
+			    (unsigned)(sb.st_mode & 0777));
+	}
+	dn_store_close(s);
+	umask(old);
+}
+
 int
 main(void)
 {
@@ -713,6 +800,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(migrate_v1_fixture, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(newer_refused, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(private_files, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(named_name_taken, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(named_direction_fixed, setup,
 		    teardown),
