@@ -137,6 +137,9 @@ int	 foreign_all_done(struct trial **ts, int nt);
 void	 foreign_after_run(struct trial **ts, int nt);
 /* 1 (and an event and fact saying so) when T has no state to check. */
 int	 foreign_skip_state_check(struct trial *t);
+/* Each node's allocation source, from its probe's DN-PROBE-ALLOC line,
+ * as the fact alloc_source of that node (finish.c). */
+void	 foreign_facts(struct trial *t);
 /* The grace period for T's nodes: at least the probe's own + 1 s. */
 int	 foreign_grace(struct trial *t, int grace);
 /* SIGKILL what is left of each node's command group. */
