@@ -5,7 +5,8 @@
 # its main thread, two threads, a fork child and a dlopen'ed library,
 # through every entry point; devnet-probe --count-allocs must report them
 # within 1 % (never fewer) and name the allocator.  Then Debian's
-# redis-server (linked to jemalloc) must survive the shim and answer PING.
+# redis-server (linked to jemalloc) must survive the shim and answer PING;
+# and devnet compare must not compare glibc's counts with jemalloc's.
 # Skipped (77) only when a package is missing: tools/install-deps.sh
 # installs them all.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
@@ -106,4 +107,41 @@ else
 	skip "redis-server or redis-cli missing (tools/install-deps.sh)"
 fi
 
+# --- compare refuses allocations counted by different allocators -------
+if [ -x "$DN_BUILD_DIR/bin/dn-alloc-known-jemalloc" ]; then
+	DB="$T/cmp.db"
+	for a in glibc jemalloc; do
+		cat >"$T/cmp-$a.yaml" <<EOS
+name: cmp
+duration: 3s
+sample_interval: 250ms
+network: {nodes: 1}
+workload: {kind: none}
+node:
+  command: [$DN_BUILD_DIR/bin/dn-alloc-known-$a, --rounds, '500',
+    --no-pvalloc, --sleep, '1500']
+  count_allocs: true
+  exit: expected
+EOS
+		"$DN_BUILD_DIR/bin/devnet" run "$T/cmp-$a.yaml" --db "$DB" \
+		    --run-dir "$T/cmp-runs-$a" >"$T/cmp-$a.out" 2>&1
+		expect_eq "cmp $a: runs" "$?" 0
+	done
+	expect_match "the summary names the allocator" \
+	    "$(cat "$T/cmp-jemalloc.out")" 'node 0 allocations: malloc \(jemalloc\)'
+	"$DN_BUILD_DIR/bin/devnet" compare 1 2 --db "$DB" >"$T/cmp.out" 2>&1
+	expect_eq "compare of the two exits 0" "$?" 0
+	expect_match "and says the allocations are not compared, naming both" \
+	    "$(cat "$T/cmp.out")" 'allocation sources differ, not compared: .*allocs_per_s.*\(A: malloc \(glibc\); B: malloc \(jemalloc\)\)'
+	if grep -q '^allocs_per_s ' "$T/cmp.out"; then
+		fail "allocs_per_s compared across allocators"
+	else
+		ok "allocs_per_s left out"
+	fi
+	"$DN_BUILD_DIR/bin/devnet" compare 1 2 --db "$DB" \
+	    --metric allocs_per_s >"$T/cmp2.out" 2>&1
+	expect_eq "compare --metric allocs_per_s refuses" "$?" 1
+	expect_match "naming both sources" "$(cat "$T/cmp2.out")" \
+	    'A: malloc \(glibc\); B: malloc \(jemalloc\)'
+fi
 finish
