@@ -18,6 +18,7 @@
 struct alloc_page {
 	const struct dn_ashm	*shm;
 	char			*path;
+	char			 name[DN_ASHM_NAME + 1];
 };
 
 int
@@ -114,4 +115,17 @@ alloc_page_read(struct alloc_page *p, struct tree *t,
 	add_slot(tot, &live, &m->overflow, 1);
 	tot->heap_live_bytes = live > 0 ? (uint64_t)live : 0;
 	return (0);
+}
+
+const char *
+alloc_page_allocator(struct alloc_page *p, int *mixed)
+{
+	const struct dn_ashm	*m = p->shm;
+
+	if (atomic_load((_Atomic uint32_t *)&m->named) != 2)
+		return (NULL);
+	memcpy(p->name, m->allocator, DN_ASHM_NAME);
+	p->name[DN_ASHM_NAME] = '\0';
+	*mixed = atomic_load((_Atomic uint32_t *)&m->mixed) != 0;
+	return (p->name);
 }

@@ -529,3 +529,18 @@ probe_args_release(struct probe_opts *o)
 	free(o->alloc_shm);
 	memset(o, 0, sizeof(*o));
 }
+
+int
+probe_args_add_prom(struct probe_opts *o, const char *devnet,
+    const char *expo, char **cause)
+{
+	char	*arg;
+	int	 rv;
+
+	if (name_taken(o, devnet))
+		return (1);
+	arg = dn_xasprintf("%s=%s", devnet, expo);
+	rv = add_prom(o, arg, 0, cause);
+	free(arg);
+	return (rv);
+}

@@ -75,6 +75,10 @@ struct run {
 	struct tree		*tree;
 	struct alloc_page	*page;
 	int			 remove_page;
+	int			 go;		/* COMMAND is a Go binary */
+	char			*source;	/* allocation source, once
+						   known (DN-PROBE-ALLOC) */
+	int			 alloc_ok;	/* source is the shim's */
 	char			*page_path;
 	struct logpump		*pump;
 	struct dn_sock		*sock;
@@ -173,6 +177,54 @@ scrape_timeout(const struct run *r)
 	return (ms > 2000 ? 2000 : ms < 5 ? 5 : ms);
 }
 
+/*
+ * Settle where this node's allocation figures come from, once, and say it
+ * (DN-PROBE-ALLOC child=PID source=...; the runner stores it as the
+ * node's alloc_source fact): "malloc (ALLOCATOR)" from the shim's page,
+ * "Go runtime" from the node's own go_memstats_* counters, or "not
+ * measured: WHY", and then the allocation metrics stay absent.
+ */
+static void
+alloc_source(struct run *r, int final)
+{
+	const char	*name;
+	int		 mixed = 0;
+
+	if (r->source != NULL)
+		return;
+	if (!r->o->count_allocs)
+		r->source = dn_xstrdup("not measured: count_allocs is off");
+	else if (r->go && r->o->prom_url == NULL)
+		r->source = dn_xstrdup("not measured: Go runtime heap (no "
+		    "Prometheus page to read Go's own counters from)");
+	else if (r->go && r->have_cur_scrape &&
+	    (r->cs_present & (1ull << DN_M_ALLOCS)))
+		r->source = dn_xstrdup("Go runtime");
+	else if (r->go && (r->have_cur_scrape || final))
+		r->source = dn_xstrdup("not measured: Go runtime heap "
+		    "(go_memstats_mallocs_total is not on its Prometheus "
+		    "page)");
+	else if (r->go)
+		return;		/* until the first scrape */
+	else if (r->page != NULL &&
+	    (name = alloc_page_allocator(r->page, &mixed)) != NULL) {
+		if (strncmp(name, "own:", 4) == 0)
+			r->source = dn_xasprintf("not measured: the program "
+			    "defines malloc itself (%s)", name + 4);
+		else {
+			r->source = dn_xasprintf("malloc (%s%s)", name,
+			    mixed ? ", and others in its process tree" : "");
+			r->alloc_ok = 1;
+		}
+	} else if (final)	/* ready may come before COMMAND's exec */
+		r->source = dn_xstrdup("not measured: the shim was not "
+		    "loaded (a static binary?)");
+	else
+		return;
+	say("DN-PROBE-ALLOC", "child=%d source=%s", (int)r->child.pid,
+	    r->source);
+}
+
 static void
 sample(struct run *r, int final)
 {
@@ -197,7 +249,9 @@ sample(struct run *r, int final)
 	tree_read(r->tree, s.values);
 	for (i = 0; i < sizeof(proc_ids) / sizeof(proc_ids[0]); i++)
 		present |= 1ull << proc_ids[i];
-	if (r->page != NULL && alloc_page_read(r->page, r->tree, &at) == 0) {
+	alloc_source(r, final);
+	if (r->page != NULL && (r->source == NULL || r->alloc_ok) &&
+	    alloc_page_read(r->page, r->tree, &at) == 0) {
 		s.values[DN_M_ALLOCS] = (double)at.allocs;
 		s.values[DN_M_FREES] = (double)at.frees;
 		s.values[DN_M_ALLOC_BYTES] = (double)at.alloc_bytes;
@@ -565,10 +619,19 @@ setup_allocs(struct run *r, char **env, char **cause)
 	return (0);
 }
 
+/* A Go node's allocation metrics, from the Go runtime's own counters
+ * (docs/probe.md, "Allocation source"). */
+static const char *const go_maps[][2] = {
+	{ "allocs", "go_memstats_mallocs_total" },
+	{ "frees", "go_memstats_frees_total" },
+	{ "alloc_bytes", "go_memstats_alloc_bytes_total" },
+	{ "heap_live_bytes", "go_memstats_heap_alloc_bytes" },
+};
+
 static int
 setup(struct run *r, char **cause)
 {
-	char		*env[3] = { NULL, NULL, NULL };
+	char		*env[3] = { NULL, NULL, NULL }, *bin;
 	const char	*ctx, *why;
 	sigset_t	 set;
 	size_t		 i;
@@ -601,13 +664,24 @@ setup(struct run *r, char **cause)
 		    dn_http_open(&r->http, cause) != 0)
 			return (-1);
 	}
+	if (r->o->count_allocs && (bin = bin_find(r->o->argv[0])) != NULL) {
+		r->go = bin_is_go(bin);
+		free(bin);
+	}
+	/* Go's heap is not malloc's: its own counters, if it shows them. */
+	for (i = 0; r->go && r->o->prom_url != NULL &&
+	    i < sizeof(go_maps) / sizeof(go_maps[0]); i++) {
+		if (probe_args_add_prom(r->o, go_maps[i][0], go_maps[i][1],
+		    cause) < 0)
+			return (-1);
+	}
 	if (r->o->prom_url != NULL) {
 		if (r->http == NULL && dn_http_open(&r->http, cause) != 0)
 			return (-1);
 		if (scrape_open(&r->scrape, r->o, r->http, cause) != 0)
 			return (-1);
 	}
-	if (r->o->count_allocs && setup_allocs(r, env, cause) != 0)
+	if (r->o->count_allocs && !r->go && setup_allocs(r, env, cause) != 0)
 		goto out;
 	if (pipe2(pfd, O_CLOEXEC) == -1) {
 		*cause = dn_xasprintf("pipe: %s", strerror(errno));
@@ -657,6 +731,7 @@ teardown(struct run *r)
 	logpump_close(r->pump);
 	alloc_page_destroy(r->page, r->remove_page);
 	free(r->page_path);
+	free(r->source);
 	tree_free(r->tree);
 	scrape_close(r->scrape);
 	free(r->ls_named);

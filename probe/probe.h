@@ -8,6 +8,7 @@
  *   tree.c       /proc metrics of the child's whole process tree
  *   taskstats.c  its context switches through netlink, when allowed
  *   alloc-read.c the allocation counter page (alloc-shm.h), reader side
+ *   binkind.c    what COMMAND is (a Go binary?), from its ELF file
  *   logpump.c    the child's stdout+stderr: out file, log_lines, extractors
  *   ready.c      ready checks (tcp, http, log, delay)
  *   scrape.c     the Prometheus scrape (--prom-url, --prom-map, --prom-keep)
@@ -101,6 +102,10 @@ extern const char probe_usage[];
 int	 probe_args_parse(struct probe_opts *o, int argc, char **argv,
 	    char **cause);
 void	 probe_args_release(struct probe_opts *o);
+/* Add --prom-map DEVNET=EXPO unless DEVNET is mapped already (then 1).
+ * Returns 0, 1, or -1 with *CAUSE. */
+int	 probe_args_add_prom(struct probe_opts *o, const char *devnet,
+	    const char *expo, char **cause);
 
 /* --- child.c --------------------------------------------------------- */
 struct probe_child {
@@ -190,6 +195,20 @@ void	 alloc_page_destroy(struct alloc_page *p, int remove);
  * (allocations unavailable). */
 int	 alloc_page_read(struct alloc_page *p, struct tree *t,
 	    struct alloc_totals *tot);
+
+/* The allocator the page names ("glibc", "jemalloc", ..., "own:FILE"
+ * when the program defines malloc itself), or NULL when no process named
+ * one yet; *MIXED set when a process of the tree had another one.  The
+ * string lives as long as P. */
+const char *alloc_page_allocator(struct alloc_page *p, int *mixed);
+
+/* --- binkind.c ------------------------------------------------------- */
+/* The file exec will run for NAME (a PATH lookup unless NAME has a '/'),
+ * or NULL; caller frees.  The name itself is what is exec'd. */
+char	*bin_find(const char *name);
+/* 1 if FILE is an ELF binary linked by the Go toolchain (.go.buildinfo,
+ * .note.go.buildid or .gopclntab), else 0. */
+int	 bin_is_go(const char *file);
 
 /* --- logpump.c ------------------------------------------------------- */
 struct logpump;

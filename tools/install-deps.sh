@@ -7,10 +7,15 @@ set -eu
 # docker.io: provider docker and tests/e2e/docker.sh (which starts dockerd
 # itself, and is skipped where it cannot).  iproute2 (ip netns, veth) and
 # iptables: the two-host swarm of tests/e2e/twohost-lib.sh.
+# libjemalloc-dev, libgoogle-perftools-dev (tcmalloc), libmimalloc-dev,
+# redis-server, redis-tools: the allocation shim with every allocator
+# (tests/probe/alloc.sh); busybox: multi-call binaries started through
+# their symlink names (tests/e2e/foreign-argv0.sh).
 PKGS="build-essential cmake pkg-config git
 librocksdb-dev rocksdb-tools libnng-dev libsqlite3-dev sqlite3 libyaml-dev
 libcmocka-dev clang libclang-rt-14-dev libcurl4-openssl-dev docker.io
-etcd-server iproute2 iptables"
+etcd-server iproute2 iptables libjemalloc-dev libgoogle-perftools-dev
+libmimalloc-dev redis-server redis-tools busybox"
 
 missing=""
 for p in $PKGS; do
@@ -30,6 +35,14 @@ if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
+# A server package (redis-server) would start its service on install: a
+# policy-rc.d that says 101 keeps it from doing so, if none is there.
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d \
+		>/dev/null
+	$SUDO chmod 755 /usr/sbin/policy-rc.d
+	trap '$SUDO rm -f /usr/sbin/policy-rc.d' EXIT
+fi
 # An image may come with stale or empty package lists: refresh once.
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086

@@ -1,16 +1,17 @@
 /*
- * alloc-interpose.h: the glibc allocation entry points that both allocation
+ * alloc-interpose.h: the allocation entry points that both allocation
  * counters define: devnet-node's built-in one (metrics/agent/alloc.c) and
  * the LD_PRELOAD shim libdevnet-alloc.so (probe/alloc-shim.c).  Each of
- * those files includes this header exactly once and owns the counters; this
- * header owns what counts: which calls, which bytes, and when.
+ * those files includes this header exactly once and owns the counters and
+ * the allocator underneath; this header owns what counts: which calls,
+ * which bytes, and when.
  *
  * Not a normal header: it defines the external functions malloc, calloc,
  * realloc, free, memalign, aligned_alloc, posix_memalign, valloc and
- * pvalloc, which forward to glibc's __libc_* functions (no dlsym, so no
- * calloc-inside-dlsym recursion) and count calls and usable bytes
- * (malloc_usable_size() of the block, at allocation and at free alike, so
- * live bytes never drift).  Before including it, the file defines
+ * pvalloc, which forward to the allocator underneath and count calls and
+ * usable bytes (that allocator's malloc_usable_size() of the block, at
+ * allocation and at free alike, so live bytes never drift).  Before
+ * including it, the file defines
  *
  *	DN_ALLOC_SLOT	the counter slot type, a struct with the
  *			_Atomic uint64_t members allocs, frees,
@@ -20,9 +21,20 @@
  *			nothing;
  *	static inline int slot_shared(const DN_ALLOC_SLOT *s);
  *			1 if threads share S (then updates are atomic
- *			adds), 0 if only the calling thread writes it.
+ *			adds), 0 if only the calling thread writes it;
+ *	next_malloc(n), next_calloc(n, sz), next_realloc(p, n),
+ *	next_free(p), next_memalign(al, n), next_aligned_alloc(al, n),
+ *	next_posix_memalign(pp, al, n), next_valloc(n), next_pvalloc(n),
+ *	next_usable(p)
+ *			the allocator underneath (functions or macros):
+ *			glibc's __libc_* for devnet-node, whatever the
+ *			program would have called without the shim for
+ *			the shim.  next_usable must be the usable size of
+ *			the allocator that made the block: asking another
+ *			one is what crashed Redis (its jemalloc asked about
+ *			a glibc block, issue 25).
  *
- * Both hooks run inside malloc: they must not allocate, take a lock that
+ * The hooks run inside malloc: they must not allocate, take a lock that
  * allocation might need, or use dynamic TLS (initial-exec only).
  *
  * The including file must be compiled with -fno-builtin and
@@ -38,14 +50,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-
-extern void	*__libc_malloc(size_t);
-extern void	*__libc_calloc(size_t, size_t);
-extern void	*__libc_realloc(void *, size_t);
-extern void	 __libc_free(void *);
-extern void	*__libc_memalign(size_t, size_t);
-extern void	*__libc_valloc(size_t);
-extern void	*__libc_pvalloc(size_t);
 
 /* The interposed entry points (their prototypes come from <stdlib.h> and
  * <malloc.h>; this keeps -Wmissing-prototypes quiet). */
@@ -91,13 +95,13 @@ static inline void
 count_alloc(void *p)
 {
 	if (p != NULL)
-		count(0, malloc_usable_size(p));
+		count(0, next_usable(p));
 }
 
 void *
 malloc(size_t n)
 {
-	void	*p = __libc_malloc(n);
+	void	*p = next_malloc(n);
 
 	count_alloc(p);
 	return (p);
@@ -106,7 +110,7 @@ malloc(size_t n)
 void *
 calloc(size_t n, size_t sz)
 {
-	void	*p = __libc_calloc(n, sz);
+	void	*p = next_calloc(n, sz);
 
 	count_alloc(p);
 	return (p);
@@ -119,14 +123,14 @@ realloc(void *old, size_t n)
 	void	*p;
 
 	if (old == NULL) {
-		p = __libc_realloc(NULL, n);
+		p = next_realloc(NULL, n);
 		count_alloc(p);
 		return (p);
 	}
 	/* Count the old block as freed only if realloc gives it up; its size
 	 * must be read before, since afterwards it may belong to another. */
-	oldsz = malloc_usable_size(old);
-	p = __libc_realloc(old, n);
+	oldsz = next_usable(old);
+	p = next_realloc(old, n);
 	if (p == NULL && n != 0)
 		return (NULL);	/* failed: OLD untouched */
 	count(1, oldsz);
@@ -138,14 +142,14 @@ void
 free(void *p)
 {
 	if (p != NULL)
-		count(1, malloc_usable_size(p));
-	__libc_free(p);
+		count(1, next_usable(p));
+	next_free(p);
 }
 
 void *
 memalign(size_t align, size_t n)
 {
-	void	*p = __libc_memalign(align, n);
+	void	*p = next_memalign(align, n);
 
 	count_alloc(p);
 	return (p);
@@ -154,7 +158,7 @@ memalign(size_t align, size_t n)
 void *
 aligned_alloc(size_t align, size_t n)
 {
-	void	*p = __libc_memalign(align, n);
+	void	*p = next_aligned_alloc(align, n);
 
 	count_alloc(p);
 	return (p);
@@ -163,22 +167,17 @@ aligned_alloc(size_t align, size_t n)
 int
 posix_memalign(void **pp, size_t align, size_t n)
 {
-	void	*p;
+	int	r = next_posix_memalign(pp, align, n);
 
-	if (align < sizeof(void *) || (align & (align - 1)) != 0)
-		return (EINVAL);
-	p = __libc_memalign(align, n);
-	if (p == NULL)
-		return (ENOMEM);
-	count_alloc(p);
-	*pp = p;
-	return (0);
+	if (r == 0)
+		count_alloc(*pp);
+	return (r);
 }
 
 void *
 valloc(size_t n)
 {
-	void	*p = __libc_valloc(n);
+	void	*p = next_valloc(n);
 
 	count_alloc(p);
 	return (p);
@@ -187,7 +186,7 @@ valloc(size_t n)
 void *
 pvalloc(size_t n)
 {
-	void	*p = __libc_pvalloc(n);
+	void	*p = next_pvalloc(n);
 
 	count_alloc(p);
 	return (p);

@@ -19,6 +19,8 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <errno.h>
+#include <malloc.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -55,6 +57,40 @@ static inline int
 slot_shared(const struct slot *s)
 {
 	return (s == &overflow);
+}
+
+/* devnet-node is glibc's: the executable defines malloc, so the allocator
+ * underneath is glibc's own, reached through __libc_* (no dlsym, so no
+ * calloc-inside-dlsym recursion). */
+extern void	*__libc_malloc(size_t);
+extern void	*__libc_calloc(size_t, size_t);
+extern void	*__libc_realloc(void *, size_t);
+extern void	 __libc_free(void *);
+extern void	*__libc_memalign(size_t, size_t);
+extern void	*__libc_valloc(size_t);
+extern void	*__libc_pvalloc(size_t);
+
+#define next_malloc(n)		__libc_malloc(n)
+#define next_calloc(n, sz)	__libc_calloc(n, sz)
+#define next_realloc(p, n)	__libc_realloc(p, n)
+#define next_free(p)		__libc_free(p)
+#define next_memalign(al, n)	__libc_memalign(al, n)
+#define next_aligned_alloc(al, n) __libc_memalign(al, n)
+#define next_valloc(n)		__libc_valloc(n)
+#define next_pvalloc(n)		__libc_pvalloc(n)
+#define next_usable(p)		malloc_usable_size(p)
+
+static inline int
+next_posix_memalign(void **pp, size_t align, size_t n)
+{
+	void	*p;
+
+	if (align < sizeof(void *) || (align & (align - 1)) != 0)
+		return (EINVAL);
+	if ((p = __libc_memalign(align, n)) == NULL)
+		return (ENOMEM);
+	*pp = p;
+	return (0);
 }
 
 /* The entry points themselves (malloc & co.), shared with the LD_PRELOAD

@@ -194,3 +194,37 @@ dn_store_series(struct dn_store *s, int64_t run_id, int metric_id,
 	*nout = n;
 	return (0);
 }
+
+int
+dn_store_fact_values(struct dn_store *s, int64_t run_id, const char *key,
+    char ***vals, size_t *n, char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+	size_t		 i;
+	int		 rv;
+
+	*vals = NULL;
+	*n = 0;
+	if (sql_prepare(s, "SELECT DISTINCT value FROM run_facts WHERE "
+	    "run_id = ?1 AND key = ?2 AND node >= 0 AND value IS NOT NULL "
+	    "ORDER BY value", &st, cause) != 0)
+		return (-1);
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	while ((rv = sqlite3_step(st)) == SQLITE_ROW) {
+		*vals = dn_xreallocarray(*vals, *n + 1, sizeof(**vals));
+		(*vals)[(*n)++] = dn_xstrdup((const char *)
+		    sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	if (rv != SQLITE_DONE) {
+		for (i = 0; i < *n; i++)
+			free((*vals)[i]);
+		free(*vals);
+		*vals = NULL;
+		*n = 0;
+		*cause = sql_cause(s, "read a run's facts");
+		return (-1);
+	}
+	return (0);
+}

@@ -127,6 +127,11 @@ int	 dn_store_event(struct dn_store *s, int64_t run_id, int node,
  * TPS, lost samples): stored in run_facts(run_id, node, key, value). */
 int	 dn_store_fact(struct dn_store *s, int64_t run_id, int node,
 	    const char *key, const char *value, char **cause);
+/* The distinct values of fact KEY over the nodes (node >= 0) of run
+ * RUN_ID, sorted, into *VALS (*N of them; caller frees each and the
+ * array).  None: *N 0.  Returns 0 or -1 with *CAUSE. */
+int	 dn_store_fact_values(struct dn_store *s, int64_t run_id,
+	    const char *key, char ***vals, size_t *n, char **cause);
 
 /*
  * Metrics outside the table (store-names.c): names from foreign nodes

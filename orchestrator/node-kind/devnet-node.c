@@ -104,4 +104,5 @@ const struct node_kind_ops node_kind_devnet = {
 	.skip_state_check = dn_trial_no,
 	.grace = dn_grace,
 	.reap = dn_trial,
+	.facts = dn_trial,
 };

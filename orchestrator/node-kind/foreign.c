@@ -16,6 +16,9 @@
  *   non-zero exit fails it; any other exit of a foreign node fails it (the
  *   probe's 124 means "not ready in time"); output beyond node.log_limit
  *   fails it;
+ * - each node's allocation source (the probe's DN-PROBE-ALLOC line in its
+ *   output: "malloc (jemalloc)", "Go runtime", "not measured: ...") as
+ *   the node's fact alloc_source;
  * - the end: no state-hash check or tx drain (no control socket, no
  *   devnet transactions), a grace period long enough for the probe's own,
  *   and the command's process group (its pid came in HELLO) killed if
@@ -350,6 +353,41 @@ foreign_reap(struct trial *t)
 	(void)killed;
 }
 
+/* Each node's allocation source, from its probe's DN-PROBE-ALLOC line,
+ * as the fact alloc_source of that node. */
+static void
+foreign_facts(struct trial *t)
+{
+	static const char	 tag[] = "DN-PROBE-ALLOC ";
+	char			*line = NULL, *src, *found = NULL;
+	size_t			 cap = 0;
+	FILE			*f;
+	int			 k;
+
+	if (!t->foreign)
+		return;
+	for (k = 0; k < t->nnodes; k++) {
+		if ((f = fopen(t->nodes[k].out_path, "r")) == NULL)
+			continue;
+		/* the probe says it once; a restarted node says it again */
+		while (getline(&line, &cap, f) > 0) {
+			if (strncmp(line, tag, sizeof(tag) - 1) != 0 ||
+			    (src = strstr(line, " source=")) == NULL)
+				continue;
+			src[strcspn(src, "\n")] = '\0';
+			free(found);
+			found = dn_xstrdup(src + 8);
+		}
+		fclose(f);
+		if (found != NULL)
+			trial_fact(t, k, "alloc_source", "%s", found);
+		free(t->nodes[k].alloc_source);
+		t->nodes[k].alloc_source = found;
+		found = NULL;
+	}
+	free(line);
+}
+
 const struct node_kind_ops node_kind_foreign = {
 	.name = "foreign",
 	.declare = foreign_declare,
@@ -366,4 +404,5 @@ const struct node_kind_ops node_kind_foreign = {
 	.skip_state_check = foreign_skip_state_check,
 	.grace = foreign_grace,
 	.reap = foreign_reap,
+	.facts = foreign_facts,
 };

@@ -56,6 +56,9 @@ struct node_kind_ops {
 	int	(*grace)(struct trial *t, int grace);
 	/* After the nodes stopped: kill what is left of them. */
 	void	(*reap)(struct trial *t);
+	/* At the trial's end: the kind's own per-node facts (foreign: each
+	 * node's allocation source, fact alloc_source). */
+	void	(*facts)(struct trial *t);
 };
 
 extern const struct node_kind_ops node_kind_devnet;	/* devnet-node.c */

@@ -130,7 +130,7 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 {
 	const struct scn_node	*o = &var->node;
 	const char		*rd = ep->run_dir;
-	const char		*sig;
+	const char		*sig, *bin, *slash;
 	struct strv		 a = { 0 }, e = { 0 };
 	size_t			 i;
 
@@ -196,9 +196,17 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 			    dn_xstrdup(o->prom_keep[i]));
 	}
 	strv_add(&a, dn_xstrdup("--"));
-	/* The program as resolved at load time (PATH, relative paths). */
-	strv_add(&a, dn_xstrdup(var->set.binary != NULL ? var->set.binary :
-	    o->command[0]));
+	/* The program as written when it is a bare name that the load found
+	 * on PATH (the probe searches PATH the same way, and argv[0] stays
+	 * what the user wrote: multi-call programs choose by it); else the
+	 * path resolved at load time (relative paths, variants.X.binary),
+	 * its symlinks kept. */
+	bin = var->set.binary;
+	if (bin == NULL || (strchr(o->command[0], '/') == NULL &&
+	    (slash = strrchr(bin, '/')) != NULL &&
+	    strcmp(slash + 1, o->command[0]) == 0))
+		bin = o->command[0];
+	strv_add(&a, dn_xstrdup(bin));
 	for (i = 1; i < o->ncommand; i++)
 		strv_add(&a, expand_tmpl(s, var, node, rd, o->command[i]));
 	strv_add(&e, NULL);	/* an empty environment is still an array */

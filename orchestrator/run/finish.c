@@ -140,6 +140,13 @@ print_summary(struct trial *t, const struct runner_opts *o)
 		fprintf(f, "%s\n", n->crashed ? "  crashed" : "");
 	}
 	print_named(t, f);
+	/* Where allocs/s comes from, per node: said, never left to guess
+	 * (a Go heap or a program's own malloc is not counted). */
+	for (k = 0; k < t->nnodes; k++) {
+		if (t->nodes[k].alloc_source != NULL)
+			fprintf(f, "  node %d allocations: %s\n", k,
+			    t->nodes[k].alloc_source);
+	}
 	if (t->rejected > 0)
 		fprintf(f, "  %lld message(s) rejected\n", (long long)t->rejected);
 	fflush(f);
@@ -204,6 +211,7 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 		trial_fact(t, k, "samples_received", "%lld",
 		    (long long)t->nodes[k].samples);
 	}
+	node_kind(t)->facts(t);
 	trial_fact(t, -1, "lost_samples", "%lld", (long long)lost);
 	trial_fact(t, -1, "rejected_msgs", "%lld", (long long)t->rejected);
 	/* devnet's own cost: collector, load generator, main loop and nng

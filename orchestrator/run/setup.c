@@ -75,6 +75,7 @@ setup_release(struct trial *t)
 		plan_argv_free(n->argv);
 		plan_argv_free(n->env);
 		free(n->out_path);
+		free(n->alloc_source);
 		free(n->log_path);
 		free(n->cmdline);
 		free(n->in_url);

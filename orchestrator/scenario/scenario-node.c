@@ -502,18 +502,24 @@ load_map(struct ctx *c, const struct ynode *n, struct scn_node *o,
 	return (0);
 }
 
-/* PATH search for PROG as execvp would; an absolute path or NULL. */
+/* PATH search for PROG as execvp would: an absolute path or NULL.  The
+ * name is kept, symlinks and all: a multi-call program (redis-server ->
+ * redis-check-rdb, busybox applets) picks its job by the name it was
+ * started under (issue 25). */
 static char *
 which(const char *prog)
 {
 	const char	*path = getenv("PATH"), *p, *e;
-	char		*cand;
+	char		*cand, cwd[PATH_MAX];
 	struct stat	 st;
 
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		return (NULL);
 	if (strchr(prog, '/') != NULL) {
-		cand = realpath(prog, NULL);
-		if (cand != NULL && stat(cand, &st) == 0 &&
-		    S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+		cand = prog[0] == '/' ? dn_xstrdup(prog) :
+		    dn_xasprintf("%s/%s", cwd, prog);
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(cand, X_OK) == 0)
 			return (cand);
 		free(cand);
 		return (NULL);
@@ -522,15 +528,14 @@ which(const char *prog)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	for (p = path; *p != '\0'; p = *e ? e + 1 : e) {
 		e = strchrnul(p, ':');
-		cand = dn_xasprintf("%.*s/%s", (int)(e - p), e == p ? "." : p,
-		    prog);
+		if (e == p || *p != '/')	/* "" or relative: from cwd */
+			cand = dn_xasprintf("%s/%.*s%s%s", cwd, (int)(e - p),
+			    p, e == p ? "" : "/", prog);
+		else
+			cand = dn_xasprintf("%.*s/%s", (int)(e - p), p, prog);
 		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(cand, X_OK) == 0) {
-			char *abs = realpath(cand, NULL);
-
-			free(cand);
-			return (abs);
-		}
+		    access(cand, X_OK) == 0)
+			return (cand);
 		free(cand);
 	}
 	return (NULL);

@@ -42,6 +42,9 @@ struct trial_node {
 	char		*out_path;	/* node-K.out: stdout+stderr */
 	char		*log_path;	/* node-K.log: the node's own log */
 	char		*cmdline;	/* for humans and the nodes table */
+	char		*alloc_source;	/* "malloc (jemalloc)", "Go runtime",
+					   "not measured: ...", or NULL
+					   (foreign_facts) */
 	char		*in_url;	/* inbound endpoint, for the loadgen */
 	char		*addr;		/* its host's address, with tcp:
 					   127.0.0.1 but for swarm on several

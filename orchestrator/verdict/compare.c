@@ -24,6 +24,7 @@
 
 #include "verdict/compare.h"
 #include "verdict/compare-internal.h"
+#include "metric-table.h"
 #include "stats.h"
 #include "store.h"
 #include "xalloc.h"
@@ -441,6 +442,92 @@ one_sided(struct compare_result *r, const struct derived *defs,
 	free(names);
 }
 
+/* The allocation sources (fact alloc_source) of SIDE's runs' nodes, joined
+ * with " + " in sorted order, into *SRC (NULL: none recorded, e.g. runs of
+ * devnet-node or from before the fact existed). */
+static int
+side_sources(struct dn_store *s, const struct compare_side *sd, char **src,
+    char **cause)
+{
+	char	**v, *t;
+	size_t	  i, j, n;
+
+	*src = NULL;
+	for (i = 0; i < sd->nruns; i++) {
+		if (dn_store_fact_values(s, sd->runs[i].id, "alloc_source",
+		    &v, &n, cause) != 0)
+			return (-1);
+		for (j = 0; j < n; j++) {
+			if (*src == NULL || strstr(*src, v[j]) == NULL) {
+				t = dn_xasprintf("%s%s%s", *src ? *src : "",
+				    *src ? " + " : "", v[j]);
+				free(*src);
+				*src = t;
+			}
+			free(v[j]);
+		}
+		free(v);
+	}
+	return (0);
+}
+
+static int
+is_alloc_metric(int m)
+{
+	return (m == DN_M_ALLOCS || m == DN_M_FREES ||
+	    m == DN_M_ALLOC_BYTES || m == DN_M_HEAP_LIVE_BYTES);
+}
+
+/*
+ * Allocations counted in different ways are not one quantity: glibc's
+ * malloc calls against jemalloc's, or against Go's runtime, would make a
+ * difference of the counters look like one of the programs (issue 25).
+ * When both sides recorded their sources and those differ, the
+ * allocation metrics are left out, naming both; asked for by name
+ * (--metric), compare fails.
+ */
+static int
+alloc_sources(struct dn_store *s, struct compare_result *r,
+    const struct derived *defs, int *use, size_t nd,
+    const struct compare_opts *opts, char **cause)
+{
+	char	*sa = NULL, *sb = NULL, *names = NULL, *t;
+	size_t	 k;
+	int	 rv = -1, asked = 0;
+
+	if (side_sources(s, &r->a, &sa, cause) != 0 ||
+	    side_sources(s, &r->b, &sb, cause) != 0)
+		goto out;
+	rv = 0;
+	if (sa == NULL || sb == NULL || strcmp(sa, sb) == 0)
+		goto out;
+	for (k = 0; k < nd; k++) {
+		if (!use[k] || !(is_alloc_metric(defs[k].m1) ||
+		    is_alloc_metric(defs[k].m2)))
+			continue;
+		use[k] = 0;
+		asked |= opts != NULL && opts->nmetrics > 0;
+		t = dn_xasprintf("%s%s%s", names ? names : "",
+		    names ? ", " : "", defs[k].name);
+		free(names);
+		names = t;
+	}
+	if (names == NULL)
+		goto out;
+	if (asked) {
+		*cause = dn_xasprintf("cannot compare %s: the allocations "
+		    "are counted differently (A: %s; B: %s)", names, sa, sb);
+		rv = -1;
+	} else
+		add_warning(r, dn_xasprintf("allocation sources differ, not "
+		    "compared: %s (A: %s; B: %s)", names, sa, sb));
+out:
+	free(names);
+	free(sa);
+	free(sb);
+	return (rv);
+}
+
 int
 compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
     const struct compare_opts *opts, struct compare_result **rp,
@@ -515,6 +602,8 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	    compare_side_observe(s, &r->b, defs, nd, use, ob, cause) != 0)
 		goto fail;
 	one_sided(r, defs, use, oa, ob, nd);
+	if (alloc_sources(s, r, defs, use, nd, opts, cause) != 0)
+		goto fail;
 
 	/* The family: metrics with data on both sides. */
 	for (k = 0; k < nd; k++) {

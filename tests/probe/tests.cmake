@@ -25,3 +25,38 @@ dn_test(probe tree SOURCES ${DN_TEST_DIR}/test-tree.c
     ${PROJECT_SOURCE_DIR}/probe/tree.c ${PROJECT_SOURCE_DIR}/probe/taskstats.c
     LIBS dn_wire Threads::Threads)
 target_include_directories(test-probe-tree PRIVATE ${PROJECT_SOURCE_DIR}/probe)
+
+# alloc.sh: a program with a known number of allocations, once per
+# allocator a dynamic program may use (glibc's, and jemalloc, tcmalloc,
+# mimalloc linked in as Debian ships them; tools/install-deps.sh installs
+# the -dev packages).  -fno-builtin: the compiler must not drop a malloc
+# and free pair.  A variant whose library is missing is not built; the
+# script then says so and is skipped.
+add_library(dn-alloc-known-lib MODULE ${DN_TEST_DIR}/alloc-known-lib.c)
+set_target_properties(dn-alloc-known-lib PROPERTIES PREFIX ""
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
+target_compile_options(dn-alloc-known-lib PRIVATE -fno-builtin)
+set(dn_alloc_variants glibc)
+set(dn_alloc_lib_glibc "")
+foreach(a jemalloc tcmalloc mimalloc)
+	find_library(DN_LIB_${a} NAMES ${a})
+	if(DN_LIB_${a})
+		list(APPEND dn_alloc_variants ${a})
+		set(dn_alloc_lib_${a} ${DN_LIB_${a}})
+	endif()
+endforeach()
+foreach(a ${dn_alloc_variants})
+	set(v dn-alloc-known-${a})
+	add_executable(${v} ${DN_TEST_DIR}/alloc-known.c)
+	if(DN_SANITIZE)
+		set_target_properties(${v} PROPERTIES COMPILE_OPTIONS ""
+		    LINK_OPTIONS "")
+	endif()
+	dn_target(${v})
+	target_compile_options(${v} PRIVATE -fno-builtin)
+	target_link_options(${v} PRIVATE -Wl,--no-as-needed)
+	target_link_libraries(${v} PRIVATE ${dn_alloc_lib_${a}}
+	    Threads::Threads ${CMAKE_DL_LIBS})
+	add_dependencies(${v} dn-alloc-known-lib)
+endforeach()
+dn_script_test(probe alloc ${DN_TEST_DIR}/alloc.sh TIMEOUT 240)
