@@ -38,12 +38,6 @@ struct dn_agent {
 	atomic_uint_fast64_t	 dropped;
 };
 
-uint64_t
-dn_agent_dropped(struct dn_agent *a)
-{
-	return (atomic_load(&a->dropped));
-}
-
 int
 dn_agent_connected(struct dn_agent *a)
 {

@@ -63,9 +63,6 @@ int	 dn_agent_connected(struct dn_agent *a);
 int	 dn_agent_send(struct dn_agent *a, uint16_t kind, const void *payload,
 	    size_t len, int timeout_ms);
 
-/* Messages (samples and others) that could not be sent so far. */
-uint64_t dn_agent_dropped(struct dn_agent *a);
-
 /*
  * Stop the thread, send one last sample flagged DN_SAMPLE_FINAL (waiting
  * at most 500 ms for the collector to take it), close the socket and free
