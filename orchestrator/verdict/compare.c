@@ -639,16 +639,3 @@ compare_result_free(struct compare_result *r)
 	free(r->unit_note);
 	free(r);
 }
-
-int
-compare_print(struct dn_store *s, const char *side_a, const char *side_b,
-    const struct compare_opts *opts, FILE *out, char **cause)
-{
-	struct compare_result	*r;
-
-	if (compare_analyze(s, side_a, side_b, opts, &r, cause) != 0)
-		return (-1);
-	compare_render(r, opts ? opts->format : COMPARE_TABLE, out);
-	compare_result_free(r);
-	return (0);
-}
