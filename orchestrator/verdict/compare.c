@@ -60,13 +60,6 @@ add_warning(struct compare_result *r, char *w)
 	r->warnings[r->nwarnings++] = w;
 }
 
-int
-compare_uses_welch(size_t na, size_t nb, size_t family)
-{
-	return (dn_stats_mwu_min_p(na, nb) * family >= COMPARE_ALPHA &&
-	    na >= 2 && nb >= 2);
-}
-
 /* Every value of V equal (and at least one). */
 static int
 constant(const double *v, size_t n)
