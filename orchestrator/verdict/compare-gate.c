@@ -27,7 +27,7 @@ compare_fail_on_parse(const char *s, int *fail_on)
 	return (0);
 }
 
-int
+static int
 compare_gate_tripped(const struct compare_result *r, int fail_on)
 {
 	size_t	i;
@@ -73,7 +73,7 @@ compare_junit_end(FILE *out)
 	fputs("</testsuites>\n", out);
 }
 
-void
+static void
 compare_junit_render(const struct compare_result *r, const char *name,
     FILE *out)
 {
@@ -118,7 +118,7 @@ compare_junit_render(const struct compare_result *r, const char *name,
 	fputs("  </testsuite>\n", out);
 }
 
-void
+static void
 compare_markdown_heading(const struct compare_result *r, const char *title,
     FILE *out)
 {

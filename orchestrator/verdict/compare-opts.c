@@ -30,6 +30,30 @@ compare_format_parse(const char *s, int *format)
 	return (-1);
 }
 
+static int
+compare_unit_parse(const char *s, int *unit)
+{
+	if (strcmp(s, "auto") == 0)
+		*unit = COMPARE_UNIT_AUTO;
+	else if (strcmp(s, "trial") == 0)
+		*unit = COMPARE_UNIT_TRIAL;
+	else if (strcmp(s, "node") == 0)
+		*unit = COMPARE_UNIT_NODE;
+	else
+		return (-1);
+	return (0);
+}
+
+static int
+compare_threshold_parse(const char *s, double *pct)
+{
+	if (dn_parse_double(s, pct) != 0 || !(*pct >= 0) || *pct > 1000)
+		return (-1);
+	if (*pct == 0)
+		*pct = 1e-9;
+	return (0);
+}
+
 int
 compare_opt_set(struct compare_opts *o, int opt, const char *val,
     char **cause)
@@ -66,28 +90,4 @@ compare_opt_set(struct compare_opts *o, int opt, const char *val,
 	}
 	*cause = dn_xasprintf("unknown comparison option '%c'", opt);
 	return (-1);
-}
-
-int
-compare_unit_parse(const char *s, int *unit)
-{
-	if (strcmp(s, "auto") == 0)
-		*unit = COMPARE_UNIT_AUTO;
-	else if (strcmp(s, "trial") == 0)
-		*unit = COMPARE_UNIT_TRIAL;
-	else if (strcmp(s, "node") == 0)
-		*unit = COMPARE_UNIT_NODE;
-	else
-		return (-1);
-	return (0);
-}
-
-int
-compare_threshold_parse(const char *s, double *pct)
-{
-	if (dn_parse_double(s, pct) != 0 || !(*pct >= 0) || *pct > 1000)
-		return (-1);
-	if (*pct == 0)
-		*pct = 1e-9;
-	return (0);
 }

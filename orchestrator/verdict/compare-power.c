@@ -16,6 +16,17 @@
 #include "verdict/compare-internal.h"
 #include "stats.h"
 
+/* Welch's t-test instead of the rank test: the rank test cannot reach
+ * COMPARE_ALPHA (Holm over FAMILY) at NA vs NB, and both sides have two
+ * values or more.  Here, not in compare.c, so that compare.c calls this
+ * file and nothing calls back. */
+int
+compare_uses_welch(size_t na, size_t nb, size_t family)
+{
+	return (dn_stats_mwu_min_p(na, nb) * family >= COMPARE_ALPHA &&
+	    na >= 2 && nb >= 2);
+}
+
 /* Sample standard deviation; NAN below 2 values. */
 static double
 sd_of(const double *v, size_t n)

@@ -61,13 +61,6 @@ add_warning(struct compare_result *r, char *w)
 	r->warnings[r->nwarnings++] = w;
 }
 
-int
-compare_uses_welch(size_t na, size_t nb, size_t family)
-{
-	return (dn_stats_mwu_min_p(na, nb) * family >= COMPARE_ALPHA &&
-	    na >= 2 && nb >= 2);
-}
-
 /* Every value of V equal (and at least one). */
 static int
 constant(const double *v, size_t n)
@@ -528,28 +521,17 @@ out:
 	return (rv);
 }
 
-int
-compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
-    const struct compare_opts *opts, struct compare_result **rp,
+
+/* The --metric names outside the derived table: foreign nodes' own
+ * metrics (with --named), added to DEFS; an unknown name is an error. */
+static int
+add_wanted_named(struct dn_store *s, struct compare_result *r,
+    const struct compare_opts *opts, struct derived **defs, size_t *nd,
     char **cause)
 {
-	struct compare_result	*r = dn_xcalloc(1, sizeof(*r));
-	struct derived		*defs;
-	struct obs		*oa = NULL, *ob = NULL;
-	struct compare_power_cache pc;
-	int			*use = NULL, id;
-	double			*praw = NULL, *padj = NULL;
-	size_t			 i, j, k, family = 0, nta, ntb, nd = NDERIVED;
-	size_t			*rk = NULL;
-	int			 unit;
-	char			*strict = NULL;
+	size_t	i, k;
+	int	id;
 
-	*rp = NULL;
-	defs = dn_xreallocarray(NULL, NDERIVED, sizeof(*defs));
-	memcpy(defs, compare_derived, NDERIVED * sizeof(*defs));
-	r->threshold_pct = (opts && opts->threshold_pct > 0) ?
-	    opts->threshold_pct : COMPARE_THRESHOLD_PCT;
-	r->target_pct = opts ? opts->target_pct : 0;
 	for (i = 0; opts != NULL && i < opts->nmetrics; i++) {
 		for (k = 0; k < NDERIVED; k++)
 			if (strcmp(compare_derived[k].name,
@@ -560,61 +542,46 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		id = -1;
 		if (opts->named && dn_store_metric_find(s, opts->metrics[i],
 		    &id, NULL, cause) != 0)
-			goto fail;
+			return (-1);
 		if (id < DN_STORE_NAMED_BASE) {
 			*cause = dn_xasprintf("unknown metric '%s' (see "
 			    "'devnet compare --help' for the list%s)",
 			    opts->metrics[i], opts->named ? "; a foreign "
 			    "node's own metric must have been stored" : "");
-			goto fail;
+			return (-1);
 		}
-		if (add_named(s, r, &defs, &nd, id, cause) != 0)
-			goto fail;
+		if (add_named(s, r, defs, nd, id, cause) != 0)
+			return (-1);
 	}
-	if (compare_side_resolve(s, side_a, &r->a, r, cause) != 0 ||
-	    compare_side_resolve(s, side_b, &r->b, r, cause) != 0)
-		goto fail;
-	if (opts != NULL && opts->named && opts->nmetrics == 0 &&
-	    add_all_named(s, r, &defs, &nd, cause) != 0)
-		goto fail;
-	oa = dn_xcalloc(nd, sizeof(*oa));
-	ob = dn_xcalloc(nd, sizeof(*ob));
-	use = dn_xcalloc(nd, sizeof(*use));
-	for (k = 0; k < nd; k++)
-		use[k] = wanted(opts, defs[k].name);
+	return (0);
+}
+
+/* A run on both sides is an error. */
+static int
+check_disjoint(const struct compare_result *r, char **cause)
+{
+	size_t	i, j;
+
 	for (i = 0; i < r->a.nruns; i++) {
 		for (j = 0; j < r->b.nruns; j++) {
 			if (r->a.runs[i].id == r->b.runs[j].id) {
 				*cause = dn_xasprintf("run %lld is on both "
 				    "sides; compare different runs",
 				    (long long)r->a.runs[i].id);
-				goto fail;
+				return (-1);
 			}
 		}
 	}
-	check_comparable(r, &strict);
-	if (strict != NULL && opts != NULL && opts->strict) {
-		*cause = dn_xasprintf("runs not comparable (--strict): %s "
-		    "(drop --strict to compare anyway)", strict);
-		goto fail;
-	}
-	if (compare_side_observe(s, &r->a, defs, nd, use, oa, cause) != 0 ||
-	    compare_side_observe(s, &r->b, defs, nd, use, ob, cause) != 0)
-		goto fail;
-	one_sided(r, defs, use, oa, ob, nd);
-	if (alloc_sources(s, r, defs, use, nd, opts, cause) != 0)
-		goto fail;
+	return (0);
+}
 
-	/* The family: metrics with data on both sides. */
-	for (k = 0; k < nd; k++) {
-		use[k] = use[k] && oa[k].ntrial > 0 && ob[k].ntrial > 0;
-		family += use[k];
-	}
-	if (family == 0) {
-		*cause = dn_xasprintf("no samples to compare after warmup in "
-		    "%s vs %s (see 'devnet show RUN')", side_a, side_b);
-		goto fail;
-	}
+/* The unit of observation (--unit; auto means trial) and its note. */
+static int
+choose_unit(struct compare_result *r, const struct compare_opts *opts)
+{
+	size_t	nta, ntb;
+	int	unit;
+
 	nta = r->a.nruns;
 	ntb = r->b.nruns;
 	unit = opts ? opts->unit : COMPARE_UNIT_AUTO;
@@ -635,6 +602,19 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		    "trials; valid only if an A/A comparison stays clean)",
 		    nta, ntb);
 	r->unit = unit;
+	return (unit);
+}
+
+/* One row per metric in the family (USE): the test, Holm over the
+ * family, the verdict and the power. */
+static void
+test_rows(struct compare_result *r, const struct derived *defs, size_t nd,
+    const int *use, const struct obs *oa, const struct obs *ob, int unit,
+    size_t family)
+{
+	struct compare_power_cache pc;
+	double	*praw, *padj;
+	size_t	 i, k, *rk;
 
 	r->rows = dn_xcalloc(family, sizeof(*r->rows));
 	praw = dn_xcalloc(family, sizeof(double));
@@ -668,6 +648,17 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		compare_row_power(row, &oa[rk[i]], &ob[rk[i]], unit, family,
 		    r->threshold_pct, r->target_pct, &pc);
 	}
+	free(praw);
+	free(padj);
+	free(rk);
+}
+
+/* A warning per run with unplanned faults. */
+static void
+warn_faults(struct compare_result *r)
+{
+	size_t	i, j;
+
 	for (i = 0; i < 2; i++) {
 		const struct compare_side *sd = i ? &r->b : &r->a;
 
@@ -678,9 +669,67 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 				    sd->runs[j].id, sd->runs[j].faults));
 		}
 	}
-	free(praw);
-	free(padj);
-	free(rk);
+}
+
+int
+compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
+    const struct compare_opts *opts, struct compare_result **rp,
+    char **cause)
+{
+	struct compare_result	*r = dn_xcalloc(1, sizeof(*r));
+	struct derived		*defs;
+	struct obs		*oa = NULL, *ob = NULL;
+	int			*use = NULL, unit;
+	size_t			 k, family = 0, nd = NDERIVED;
+	char			*strict = NULL;
+
+	*rp = NULL;
+	defs = dn_xreallocarray(NULL, NDERIVED, sizeof(*defs));
+	memcpy(defs, compare_derived, NDERIVED * sizeof(*defs));
+	r->threshold_pct = (opts && opts->threshold_pct > 0) ?
+	    opts->threshold_pct : COMPARE_THRESHOLD_PCT;
+	r->target_pct = opts ? opts->target_pct : 0;
+	if (add_wanted_named(s, r, opts, &defs, &nd, cause) != 0)
+		goto fail;
+	if (compare_side_resolve(s, side_a, &r->a, r, cause) != 0 ||
+	    compare_side_resolve(s, side_b, &r->b, r, cause) != 0)
+		goto fail;
+	if (opts != NULL && opts->named && opts->nmetrics == 0 &&
+	    add_all_named(s, r, &defs, &nd, cause) != 0)
+		goto fail;
+	oa = dn_xcalloc(nd, sizeof(*oa));
+	ob = dn_xcalloc(nd, sizeof(*ob));
+	use = dn_xcalloc(nd, sizeof(*use));
+	for (k = 0; k < nd; k++)
+		use[k] = wanted(opts, defs[k].name);
+	if (check_disjoint(r, cause) != 0)
+		goto fail;
+	check_comparable(r, &strict);
+	if (strict != NULL && opts != NULL && opts->strict) {
+		*cause = dn_xasprintf("runs not comparable (--strict): %s "
+		    "(drop --strict to compare anyway)", strict);
+		goto fail;
+	}
+	if (compare_side_observe(s, &r->a, defs, nd, use, oa, cause) != 0 ||
+	    compare_side_observe(s, &r->b, defs, nd, use, ob, cause) != 0)
+		goto fail;
+	one_sided(r, defs, use, oa, ob, nd);
+	if (alloc_sources(s, r, defs, use, nd, opts, cause) != 0)
+		goto fail;
+
+	/* The family: metrics with data on both sides. */
+	for (k = 0; k < nd; k++) {
+		use[k] = use[k] && oa[k].ntrial > 0 && ob[k].ntrial > 0;
+		family += use[k];
+	}
+	if (family == 0) {
+		*cause = dn_xasprintf("no samples to compare after warmup in "
+		    "%s vs %s (see 'devnet show RUN')", side_a, side_b);
+		goto fail;
+	}
+	unit = choose_unit(r, opts);
+	test_rows(r, defs, nd, use, oa, ob, unit, family);
+	warn_faults(r);
 	for (k = 0; k < nd; k++) {
 		compare_obs_release(&oa[k]);
 		compare_obs_release(&ob[k]);
@@ -694,9 +743,6 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	return (0);
 fail:
 	free(strict);
-	free(praw);
-	free(padj);
-	free(rk);
 	for (k = 0; oa != NULL && k < nd; k++) {
 		compare_obs_release(&oa[k]);
 		compare_obs_release(&ob[k]);
@@ -727,17 +773,4 @@ compare_result_free(struct compare_result *r)
 	free(r->rows);
 	free(r->unit_note);
 	free(r);
-}
-
-int
-compare_print(struct dn_store *s, const char *side_a, const char *side_b,
-    const struct compare_opts *opts, FILE *out, char **cause)
-{
-	struct compare_result	*r;
-
-	if (compare_analyze(s, side_a, side_b, opts, &r, cause) != 0)
-		return (-1);
-	compare_render(r, opts ? opts->format : COMPARE_TABLE, out);
-	compare_result_free(r);
-	return (0);
 }

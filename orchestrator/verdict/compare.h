@@ -58,16 +58,6 @@ struct compare_opts {
 };
 
 /*
- * Compare SIDE_A and SIDE_B (each a run id, a comma list of run ids, or
- * GROUP:VARIANT) and print the result in OPTS->format to OUT.  Returns 0,
- * or -1 with *CAUSE (caller frees) for a bad side, a missing run, no data,
- * or a store error.  `devnet ab` calls it with "G:A" and "G:B".
- */
-int	 compare_print(struct dn_store *s, const char *side_a,
-	    const char *side_b, const struct compare_opts *opts, FILE *out,
-	    char **cause);
-
-/*
  * The analysis, for callers that render it themselves (devnet report).
  */
 struct compare_run {
@@ -148,12 +138,6 @@ void	 compare_render(const struct compare_result *r, int format,
 
 /* Parse "table", "markdown", "csv", "json" into *FORMAT; -1 if unknown. */
 int	 compare_format_parse(const char *s, int *format);
-/* Parse "auto", "trial", "node" into *UNIT; -1 if unknown. */
-int	 compare_unit_parse(const char *s, int *unit);
-/* Parse a --threshold percentage into *PCT (0 means none: a tiny value
- * is stored, since 0 in compare_opts means the default); -1 if bad. */
-int	 compare_threshold_parse(const char *s, double *pct);
-
 /*
  * Set one comparison option from the command line: OPT is 'f' (--format),
  * 't' (--threshold), 'u' (--unit), 'e' (--target-effect PCT) or 's'
@@ -206,21 +190,16 @@ enum compare_fail_on {
 };
 /* Parse "worse" or "changed" into *FAIL_ON; -1 if unknown. */
 int	 compare_fail_on_parse(const char *s, int *fail_on);
-/* Does R trip the FAIL_ON policy? */
-int	 compare_gate_tripped(const struct compare_result *r, int fail_on);
-/* JUnit XML: BEGIN and END around one testsuite per comparison (RENDER:
- * one testcase per metric, a failure per worse, named TITLE). */
+/* JUnit XML: BEGIN and END around the testsuites, one per comparison
+ * (compare_gate_print writes each: one testcase per metric, a failure
+ * per worse). */
 void	 compare_junit_begin(FILE *out);
-void	 compare_junit_render(const struct compare_result *r,
-	    const char *title, FILE *out);
 void	 compare_junit_end(FILE *out);
-/* "### :x: TITLE: 1 worse, 0 better, 28 same", before a markdown table
- * that goes into a pull-request comment. */
-void	 compare_markdown_heading(const struct compare_result *r,
-	    const char *title, FILE *out);
-/* compare_print with the gate: JUNIT renders a testsuite instead of
- * OPTS->format; *TRIPPED says whether FAIL_ON tripped.  0, or -1 with
- * *CAUSE. */
+/* Compare SIDE_A and SIDE_B (each a run id, a comma list of run ids, or
+ * GROUP:VARIANT) and print the result to OUT in OPTS->format, or as a
+ * JUnit testsuite named TITLE if JUNIT; *TRIPPED says whether FAIL_ON
+ * tripped.  0, or -1 with *CAUSE (caller frees) for a bad side, a
+ * missing run, no data, or a store error. */
 int	 compare_gate_print(struct dn_store *s, const char *side_a,
 	    const char *side_b, const struct compare_opts *opts, int junit,
 	    int fail_on, const char *title, FILE *out, int *tripped,

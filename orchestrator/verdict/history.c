@@ -287,28 +287,14 @@ direction(const char *better, double before, double after)
 	return ("changed");
 }
 
-int
-history_load(struct dn_store *s, const struct history_opts *o,
-    struct history **hp, char **cause)
+/* USE[k] for each of the NM metric NAMES that O->metrics asks for (all
+ * if none); an unknown name is an error. */
+static int
+pick_metrics(const struct history_opts *o, const char *const *names,
+    size_t nm, int *use, char **cause)
 {
-	const char *const	*names = compare_metric_names();
-	struct history		*h;
-	struct loading		 l = { NULL, NULL };
-	struct dn_cp_opts	 cpo;
-	const char		*p[2], *unit, *better, *desc;
-	char			*sql = NULL;
-	double			*obs = NULL;
-	int			 use[64] = { 0 }, rc = -1, have_commit = 0;
-	size_t			 nm = 0, i, k, j, nuse = 0;
+	size_t	i, k;
 
-	*hp = NULL;
-	while (names[nm] != NULL)
-		nm++;
-	if (nm > sizeof(use) / sizeof(use[0])) {
-		*cause = dn_xasprintf("%zu metrics: more than history knows",
-		    nm);
-		return (-1);
-	}
 	if (o->metrics == NULL || o->nmetrics == 0) {
 		for (k = 0; k < nm; k++)
 			use[k] = 1;
@@ -325,6 +311,68 @@ history_load(struct dn_store *s, const struct history_opts *o,
 		}
 		use[k] = 1;
 	}
+	return (0);
+}
+
+/* The change points of each series, each with its direction. */
+static int
+find_changes(struct history *h, const struct history_opts *o, char **cause)
+{
+	struct dn_cp_opts	cpo;
+	size_t			i, j;
+
+	dn_cp_opts_init(&cpo);
+	cpo.search_kappa = o->search_kappa;
+	for (j = 0; j < h->nseries; j++) {
+		struct history_series	*sr = &h->series[j];
+		struct dn_cp		*cp = NULL;
+		size_t			 ncp = 0;
+
+		if (sr->n > DN_CP_MAX_N) {
+			*cause = dn_xasprintf("%zu runs is more than the %d "
+			    "change point analysis takes; narrow it with "
+			    "--variant", sr->n, DN_CP_MAX_N);
+			return (-1);
+		}
+		if (dn_changepoints(sr->v, sr->n, &cpo, &cp, &ncp,
+		    cause) != 0)
+			return (-1);
+		sr->changes = dn_xcalloc(ncp ? ncp : 1,
+		    sizeof(*sr->changes));
+		for (i = 0; i < ncp; i++) {
+			sr->changes[i].cp = cp[i];
+			sr->changes[i].direction = direction(sr->better,
+			    cp[i].mean_before, cp[i].mean_after);
+		}
+		sr->nchanges = ncp;
+		free(cp);
+	}
+	return (0);
+}
+
+int
+history_load(struct dn_store *s, const struct history_opts *o,
+    struct history **hp, char **cause)
+{
+	const char *const	*names = compare_metric_names();
+	struct history		*h;
+	struct loading		 l = { NULL, NULL };
+	const char		*p[2], *unit, *better, *desc;
+	char			*sql = NULL;
+	double			*obs = NULL;
+	int			 use[64] = { 0 }, rc = -1, have_commit = 0;
+	size_t			 nm = 0, i, k, j, nuse = 0;
+
+	*hp = NULL;
+	while (names[nm] != NULL)
+		nm++;
+	if (nm > sizeof(use) / sizeof(use[0])) {
+		*cause = dn_xasprintf("%zu metrics: more than history knows",
+		    nm);
+		return (-1);
+	}
+	if (pick_metrics(o, names, nm, use, cause) != 0)
+		return (-1);
 	h = dn_xcalloc(1, sizeof(*h));
 	l.h = h;
 	if (pick_scenario(s, o->scenario, &h->scenario, cause) != 0)
@@ -385,32 +433,8 @@ history_load(struct dn_store *s, const struct history_opts *o,
 			sr->v[sr->n++] = obs[k];
 		}
 	}
-	dn_cp_opts_init(&cpo);
-	cpo.search_kappa = o->search_kappa;
-	for (j = 0; j < h->nseries; j++) {
-		struct history_series	*sr = &h->series[j];
-		struct dn_cp		*cp = NULL;
-		size_t			 ncp = 0;
-
-		if (sr->n > DN_CP_MAX_N) {
-			*cause = dn_xasprintf("%zu runs is more than the %d "
-			    "change point analysis takes; narrow it with "
-			    "--variant", sr->n, DN_CP_MAX_N);
-			goto out;
-		}
-		if (dn_changepoints(sr->v, sr->n, &cpo, &cp, &ncp,
-		    cause) != 0)
-			goto out;
-		sr->changes = dn_xcalloc(ncp ? ncp : 1,
-		    sizeof(*sr->changes));
-		for (i = 0; i < ncp; i++) {
-			sr->changes[i].cp = cp[i];
-			sr->changes[i].direction = direction(sr->better,
-			    cp[i].mean_before, cp[i].mean_after);
-		}
-		sr->nchanges = ncp;
-		free(cp);
-	}
+	if (find_changes(h, o, cause) != 0)
+		goto out;
 	*hp = h;
 	h = NULL;
 	rc = 0;
