@@ -1,6 +1,6 @@
 /*
  * run-args.h: the options `devnet run` and `devnet ab` share, parsed in
- * one place (cmd-run.c).
+ * one place (run-args.c).
  */
 #ifndef DN_RUN_ARGS_H
 #define DN_RUN_ARGS_H

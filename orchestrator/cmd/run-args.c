@@ -1,0 +1,309 @@
+/*
+ * run-args.c: the options `devnet run` and `devnet ab` share (run-args.h):
+ * parsed in one place, and the run they describe executed in one place, so
+ * that no command file depends on another.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/run-args.h"
+#include "plan/rev-build.h"
+#include "scenario/scenario.h"
+#include "store.h"
+#include "units.h"
+#include "xalloc.h"
+
+const char run_args_help[] =
+    "  --db PATH            sqlite database (default devnet.db)\n"
+    "  --label TEXT         a label stored with every run\n"
+    "  --set KEY=VALUE      override a scenario key, e.g. workload.tps=100\n"
+    "                       (repeatable; same checks as the file)\n"
+    "  --run-dir DIR        where trial dirs go (default ./runs)\n"
+    "  --repeats N          trials per variant (overrides `repeats`)\n"
+    "  --order abba|concurrent\n"
+    "                       trial order (overrides `order`)\n"
+    "  --ready-timeout DUR  how long nodes may take to become ready\n"
+    "                       (default 10s + 200ms per node)\n"
+    "  --grace DUR          SIGTERM to SIGKILL at the end (default 5s)\n"
+    "  --provider local|docker|swarm\n"
+    "                       where the nodes run (overrides `provider`;\n"
+    "                       docs/providers.md)\n"
+    "  --quiet              no progress and no summaries\n"
+    "  --help               this text\n";
+
+enum {
+	OPT_DB = 256, OPT_LABEL, OPT_SET, OPT_RUN_DIR, OPT_REPEATS, OPT_ORDER,
+	OPT_READY, OPT_GRACE, OPT_QUIET, OPT_HELP, OPT_METRIC, OPT_FORMAT,
+	OPT_THRESHOLD, OPT_UNIT, OPT_TARGET, OPT_STRICT, OPT_PROVIDER,
+	OPT_FAIL_ON
+};
+
+static int
+usage_error(const struct cmd_entry *e, const char *msg, const char *arg)
+{
+	cmd_error("%s%s%s%s (see 'devnet %s --help')", msg, arg ? " '" : "",
+	    arg ? arg : "", arg ? "'" : "", e->name);
+	return (CMD_EXIT_USAGE);
+}
+
+/* One option C of E (its argument in optarg) into A: 0, or -1 with
+ * *EXIT_STATUS set (0 after --help, else a usage error, printed). */
+static int
+parse_one(struct run_args *a, const struct cmd_entry *e, int c, char **argv,
+    int *exit_status)
+{
+	const char	*why;
+	int64_t		 v, ms;
+
+	switch (c) {
+	case OPT_DB:
+		a->db = optarg;
+		break;
+	case OPT_LABEL:
+		a->ro.label = optarg;
+		break;
+	case OPT_SET:
+		if (strchr(optarg, '=') == NULL) {
+			*exit_status = usage_error(e, "--set needs "
+			    "KEY=VALUE, got", optarg);
+			return (-1);
+		}
+		a->sets = dn_xreallocarray(a->sets, a->nsets + 1,
+		    sizeof(*a->sets));
+		a->sets[a->nsets++] = optarg;
+		break;
+	case OPT_RUN_DIR:
+		a->ro.run_dir = optarg;
+		break;
+	case OPT_REPEATS:
+		if (dn_parse_i64(optarg, &v) != 0 || v < 1 ||
+		    v > 1000) {
+			*exit_status = usage_error(e, "--repeats takes "
+			    "a number from 1 to 1000, not", optarg);
+			return (-1);
+		}
+		a->repeats = (int)v;
+		break;
+	case OPT_ORDER:
+		if (strcmp(optarg, "abba") == 0)
+			a->order = SCN_ORDER_ABBA;
+		else if (strcmp(optarg, "concurrent") == 0)
+			a->order = SCN_ORDER_CONCURRENT;
+		else {
+			*exit_status = usage_error(e, "--order takes "
+			    "abba or concurrent, not", optarg);
+			return (-1);
+		}
+		break;
+	case OPT_READY:
+	case OPT_GRACE:
+		if (dn_parse_duration_ms(optarg, &ms, &why) != 0 ||
+		    ms > 3600000) {
+			*exit_status = usage_error(e, c == OPT_READY ?
+			    "--ready-timeout takes a duration like "
+			    "30s, not" : "--grace takes a duration like"
+			    " 5s, not", optarg);
+			return (-1);
+		}
+		if (c == OPT_READY)
+			a->ro.ready_timeout_ms = ms > 0 ? (int)ms : 1;
+		else
+			a->ro.grace_ms = ms > 0 ? (int)ms : 1;
+		break;
+	case OPT_QUIET:
+		a->ro.quiet = 1;
+		break;
+	case OPT_PROVIDER:
+		if (strcmp(optarg, "local") != 0 &&
+		    strcmp(optarg, "docker") != 0 &&
+		    strcmp(optarg, "swarm") != 0) {
+			*exit_status = usage_error(e, "--provider "
+			    "takes local, docker or swarm, not",
+			    optarg);
+			return (-1);
+		}
+		/* The same as --set provider=X (added after the
+		 * options, so it wins); the last one counts. */
+		free(a->provider_set);
+		a->provider_set = dn_xasprintf("provider=%s", optarg);
+		break;
+	case OPT_HELP:
+		cmd_usage(e, stdout);
+		*exit_status = 0;
+		return (-1);
+	case OPT_METRIC:
+		a->metrics = dn_xreallocarray(a->metrics,
+		    a->nmetrics + 1, sizeof(*a->metrics));
+		a->metrics[a->nmetrics++] = optarg;
+		break;
+	case OPT_FORMAT:
+		a->format = optarg;
+		break;
+	case OPT_THRESHOLD:
+		a->threshold = optarg;
+		break;
+	case OPT_UNIT:
+		a->unit = optarg;
+		break;
+	case OPT_TARGET:
+		a->target = optarg;
+		break;
+	case OPT_STRICT:
+		a->strict = 1;
+		break;
+	case OPT_FAIL_ON:
+		a->fail_on = optarg;
+		break;
+	default:
+		*exit_status = cmd_bad_option(e, argv[optind - 1]);
+		return (-1);
+	}
+	return (0);
+}
+
+int
+run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
+    char **argv, int ab, int *exit_status)
+{
+	static const struct option	 opts[] = {
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "label", required_argument, NULL, OPT_LABEL },
+		{ "set", required_argument, NULL, OPT_SET },
+		{ "run-dir", required_argument, NULL, OPT_RUN_DIR },
+		{ "repeats", required_argument, NULL, OPT_REPEATS },
+		{ "order", required_argument, NULL, OPT_ORDER },
+		{ "ready-timeout", required_argument, NULL, OPT_READY },
+		{ "grace", required_argument, NULL, OPT_GRACE },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "metric", required_argument, NULL, OPT_METRIC },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "unit", required_argument, NULL, OPT_UNIT },
+		{ "target-effect", required_argument, NULL, OPT_TARGET },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "provider", required_argument, NULL, OPT_PROVIDER },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		{ NULL, 0, NULL, 0 }
+	};
+	int		 c;
+
+	memset(a, 0, sizeof(*a));
+	a->db = CMD_DEFAULT_DB;
+	a->order = -1;
+	a->ro.run_dir = "runs";
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (!ab && (c == OPT_METRIC || c == OPT_FORMAT ||
+		    c == OPT_THRESHOLD || c == OPT_UNIT || c == OPT_TARGET ||
+		    c == OPT_STRICT || c == OPT_FAIL_ON))
+			c = '?';
+		if (parse_one(a, e, c, argv, exit_status) != 0)
+			return (-1);
+	}
+	if (optind != argc - 1) {
+		*exit_status = usage_error(e, optind >= argc ?
+		    "missing the scenario file" : "unexpected argument",
+		    optind >= argc ? NULL : argv[optind + 1]);
+		return (-1);
+	}
+	a->scenario = argv[optind];
+	if (a->provider_set != NULL) {
+		a->sets = dn_xreallocarray(a->sets, a->nsets + 1,
+		    sizeof(*a->sets));
+		a->sets[a->nsets++] = a->provider_set;
+	}
+	return (0);
+}
+
+void
+run_args_free(struct run_args *a)
+{
+	free(a->sets);
+	free(a->metrics);
+	free(a->provider_set);
+}
+
+int
+run_args_execute(struct run_args *a, struct runner_result *res,
+    struct dn_store **storep, struct scenario **scnp)
+{
+	struct scenario	*scn = NULL;
+	struct dn_store	*store = NULL;
+	char		*cause = NULL;
+	size_t		 i;
+
+	*storep = NULL;
+	*scnp = NULL;
+	memset(res, 0, sizeof(*res));
+	/* Before any thread or socket exists (runner.h). */
+	signals_block();
+	if (scenario_load(&scn, a->scenario, a->sets, a->nsets,
+	    cmd_default_node_binary(), &cause) != 0) {
+		fprintf(stderr, "%s\n", cause);
+		free(cause);
+		return (1);
+	}
+	if (a->repeats > 0)
+		scn->repeats = a->repeats;
+	if (a->order >= 0)
+		scn->order = (enum scn_order)a->order;
+	/* Every rev is built before the first trial: a revision that does
+	 * not build stops here, with the build's last lines. */
+	if (build_variants(scn, a->ro.quiet ? NULL : stderr, &cause) != 0) {
+		cmd_error("%s", cause);
+		free(cause);
+		scenario_free(scn);
+		return (1);
+	}
+	if (dn_store_open(&store, a->db, 0, &cause) != 0) {
+		cmd_error("%s", cause);
+		free(cause);
+		scenario_free(scn);
+		return (1);
+	}
+	if (runner_run(scn, store, &a->ro, res, &cause) != 0) {
+		cmd_error("%s", cause);
+		free(cause);
+		if (res->nruns == 0) {
+			dn_store_close(store);
+			scenario_free(scn);
+			free(res->run_ids);
+			res->run_ids = NULL;
+			return (1);
+		}
+		res->nfailed++;
+	}
+	if (res->store_failed && res->nruns > 0) {
+		/* Not 'stored': the last runs lost samples and the rest of
+		 * the plan did not run. */
+		fprintf(stderr, "devnet: stopped: the database '%s' could not "
+		    "be written (see above); run%s", a->db, res->nruns > 1 ?
+		    "s" : "");
+		for (i = 0; i < res->nruns; i++)
+			fprintf(stderr, " %lld", (long long)res->run_ids[i]);
+		fprintf(stderr, " recorded; those running then are "
+		    "marked failed and keep the samples committed before "
+		    "it\n");
+	} else if (res->nruns > 0) {
+		FILE	*f = a->ro.out != NULL ? a->ro.out : stdout;
+
+		fprintf(f, "stored run%s", res->nruns > 1 ? "s" : "");
+		for (i = 0; i < res->nruns; i++)
+			fprintf(f, " %lld", (long long)res->run_ids[i]);
+		fprintf(f, " in %s (group %lld)\n", a->db,
+		    (long long)res->group_id);
+		fflush(f);
+	}
+	/* The trials are over: from here a signal ends devnet at once (the
+	 * comparison of `devnet ab` takes no more signals synchronously). */
+	signals_unblock();
+	*storep = store;
+	*scnp = scn;
+	return (runner_exit_status(res));
+}
+
