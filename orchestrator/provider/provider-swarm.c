@@ -76,6 +76,14 @@ put_q(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* With PINS (node K's swarm node ID, one per node; after prepare, or
+ * NULL): node K is constrained to that host (`node.id == ID`) instead
+ * of the scenario's placement. */
+static int swarm_compose_pinned(FILE *out, const struct scenario *,
+	    const struct scn_variant *v, const struct plan_endpoints *ep,
+	    const char *const *labels, int resolve, const char *const *pins,
+	    const char *const *pin_names, char **cause);
+
 int
 swarm_compose(FILE *out, const struct scenario *s,
     const struct scn_variant *v, const struct plan_endpoints *ep,
@@ -85,7 +93,7 @@ swarm_compose(FILE *out, const struct scenario *s,
 	    NULL, cause));
 }
 
-int
+static int
 swarm_compose_pinned(FILE *out, const struct scenario *s,
     const struct scn_variant *v, const struct plan_endpoints *ep,
     const char *const *labels, int resolve, const char *const *pins,

@@ -73,7 +73,7 @@ const struct provider_ops provider_local = {
 
 /* --- the calls --------------------------------------------------------- */
 
-const struct provider_ops *
+static const struct provider_ops *
 provider_of(const struct scenario *s)
 {
 	switch (s->provider) {

@@ -50,8 +50,6 @@ extern const struct provider_ops provider_local;
 extern const struct provider_ops provider_docker;
 extern const struct provider_ops provider_swarm;
 
-const struct provider_ops *provider_of(const struct scenario *);
-
 int	 provider_prepare(const struct scenario *, const struct runner_opts *,
 	    char **cause);
 int	 provider_start(struct trial *t, int k, char **cause);
@@ -114,13 +112,6 @@ void	 provider_kill_running(struct trial *t, int sig, provider_ctr_fn ctr);
 int	 swarm_compose(FILE *out, const struct scenario *,
 	    const struct scn_variant *v, const struct plan_endpoints *ep,
 	    const char *const *labels, int resolve, char **cause);
-/* With PINS (node K's swarm node ID, one per node; after prepare, or
- * NULL): node K is constrained to that host (`node.id == ID`) instead
- * of the scenario's placement. */
-int	 swarm_compose_pinned(FILE *out, const struct scenario *,
-	    const struct scn_variant *v, const struct plan_endpoints *ep,
-	    const char *const *labels, int resolve, const char *const *pins,
-	    const char *const *pin_names, char **cause);
 
 /* --- swarm-preflight.c ------------------------------------------------- */
 
