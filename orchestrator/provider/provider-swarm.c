@@ -924,12 +924,12 @@ swarm_stop_all(struct trial *t, int grace_ms)
 		return (0);
 	refresh(st, 1);
 	scale_down_unreachable(t);
-	provider_kill_running(t, SIGTERM, ctr_of);
-	killed = provider_wait_all(t, grace_ms, 100, look);
+	provider_kill_running(&provider_swarm, t, SIGTERM, ctr_of);
+	killed = provider_wait_all(&provider_swarm, t, grace_ms, 100, look);
 	if (killed > 0) {
-		provider_kill_running(t, SIGKILL, ctr_of);
+		provider_kill_running(&provider_swarm, t, SIGKILL, ctr_of);
 		/* what still runs now is removed by teardown */
-		provider_wait_all(t, KILL_WAIT_MS, 100, look);
+		provider_wait_all(&provider_swarm, t, KILL_WAIT_MS, 100, look);
 	}
 	return (killed);
 }

@@ -64,7 +64,7 @@ const char *provider_listen_addr(const struct scenario *);
  * provider swarm on several hosts (after prepare). */
 const char *provider_node_addr(const struct scenario *, int k);
 
-/* --- shared by the container providers (provider-docker.c) ------------- */
+/* --- provider-common.c: shared by the container providers ------------- */
 
 /* The image node K of T runs: override > variant > top level > the
  * image devnet builds from the node binary (image_default_tag).  Caller
@@ -90,18 +90,19 @@ int	 provider_check_images(const struct scenario *, int quiet,
 	    char **cause);
 int	 provider_check_ports(const struct scenario *, const char *addr,
 	    char **cause);
-/* Wait until every node of T has exited (provider_poll) or MS passed,
+/* Wait until every node of T has exited (P->poll) or MS passed,
  * calling LOOK (may be NULL) and sleeping STEP_MS between looks; how
  * many still run. */
-int	 provider_wait_all(struct trial *t, int ms, int step_ms,
-	    void (*look)(struct trial *));
+int	 provider_wait_all(const struct provider_ops *p, struct trial *t,
+	    int ms, int step_ms, void (*look)(struct trial *));
 /* The container of running node K and the engine it is on (*ENGINE;
  * NULL: this one), or NULL when K has none that can be signalled. */
 typedef char *(*provider_ctr_fn)(struct trial *t, int k,
 	    const char **engine);
 /* `docker kill --signal=SIG` every running node's container, one call
  * per engine; a stopped (paused) node is resumed first. */
-void	 provider_kill_running(struct trial *t, int sig, provider_ctr_fn ctr);
+void	 provider_kill_running(const struct provider_ops *p, struct trial *t,
+	    int sig, provider_ctr_fn ctr);
 
 /* --- provider-swarm.c -------------------------------------------------- */
 
