@@ -48,7 +48,7 @@ ctr_name(const struct trial *t, int k)
 }
 
 static int
-docker_prepare(const struct scenario *s, const struct runner_opts *o,
+docker_prepare(const struct scenario *s, const struct provider_opts *o,
     char **cause)
 {
 	char	*version = NULL;

@@ -544,7 +544,7 @@ loopback_addr(const char *a)
  * several hosts need: addresses the others can reach, an engine for
  * each host with events, those engines answering. */
 static int
-place_nodes(const struct scenario *s, const struct runner_opts *o,
+place_nodes(const struct scenario *s, const struct provider_opts *o,
     char **cause)
 {
 	const char	*eng;
@@ -623,7 +623,7 @@ place_nodes(const struct scenario *s, const struct runner_opts *o,
 }
 
 static int
-swarm_prepare(const struct scenario *s, const struct runner_opts *o,
+swarm_prepare(const struct scenario *s, const struct provider_opts *o,
     char **cause)
 {
 	char	*version = NULL, *addr = NULL, *root = NULL;

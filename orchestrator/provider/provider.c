@@ -88,7 +88,7 @@ provider_of(const struct scenario *s)
 }
 
 int
-provider_prepare(const struct scenario *s, const struct runner_opts *o,
+provider_prepare(const struct scenario *s, const struct provider_opts *o,
     char **cause)
 {
 	const struct provider_ops *p = provider_of(s);

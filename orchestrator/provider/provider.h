@@ -18,15 +18,20 @@
 #ifndef DN_PROVIDER_H
 #define DN_PROVIDER_H
 
-#include "run/runner.h"
 #include "trial/trial.h"
+
+/* What prepare needs of the run (run/ fills it from its options). */
+struct provider_opts {
+	const char	*run_dir;	/* base dir of trial dirs */
+	int		 quiet;		/* no progress at all */
+};
 
 struct provider_ops {
 	const char	*name;
 	/* Once per `devnet run`, before any trial: check the engine and
 	 * images, remove what killed devnets left.  May be NULL. */
-	int	(*prepare)(const struct scenario *, const struct runner_opts *,
-		    char **cause);
+	int	(*prepare)(const struct scenario *,
+		    const struct provider_opts *, char **cause);
 	/* Start node K of T (n->proc describes what runs it here). */
 	int	(*start)(struct trial *t, int k, char **cause);
 	/* 1 once node K has exited (status in n->proc), 0 while running. */
@@ -50,7 +55,7 @@ extern const struct provider_ops provider_local;
 extern const struct provider_ops provider_docker;
 extern const struct provider_ops provider_swarm;
 
-int	 provider_prepare(const struct scenario *, const struct runner_opts *,
+int	 provider_prepare(const struct scenario *, const struct provider_opts *,
 	    char **cause);
 int	 provider_start(struct trial *t, int k, char **cause);
 int	 provider_poll(struct trial *t, int k);
