@@ -129,6 +129,14 @@ provider_teardown(struct trial *t)
 		p->teardown(t);
 }
 
+int
+provider_describe(FILE *out, const struct scenario *s, char **cause)
+{
+	const struct provider_ops *p = provider_of(s);
+
+	return (p->describe != NULL ? p->describe(out, s, cause) : 0);
+}
+
 const char *
 provider_listen_addr(const struct scenario *s)
 {

@@ -18,6 +18,8 @@
 #ifndef DN_PROVIDER_H
 #define DN_PROVIDER_H
 
+#include <stdio.h>
+
 #include "trial/trial.h"
 
 /* What prepare needs of the run (run/ fills it from its options). */
@@ -49,6 +51,10 @@ struct provider_ops {
 	/* The address node K's host is reached at, for every trial of
 	 * the run (after prepare); NULL: 127.0.0.1.  May be NULL. */
 	const char *(*node_addr)(int k);
+	/* What `devnet validate` prints of the provider after the plan
+	 * (swarm: each variant's Compose file) to OUT; 0, or -1 with
+	 * *CAUSE.  May be NULL. */
+	int	(*describe)(FILE *out, const struct scenario *, char **cause);
 };
 
 extern const struct provider_ops provider_local;
@@ -68,6 +74,9 @@ const char *provider_listen_addr(const struct scenario *);
 /* The address node K is reached at (its host's): 127.0.0.1 but for
  * provider swarm on several hosts (after prepare). */
 const char *provider_node_addr(const struct scenario *, int k);
+/* provider_ops.describe of S's provider; 0 when it has none. */
+int	 provider_describe(FILE *out, const struct scenario *s,
+	    char **cause);
 
 /* --- provider-common.c: shared by the container providers ------------- */
 
@@ -108,16 +117,6 @@ typedef char *(*provider_ctr_fn)(struct trial *t, int k,
  * per engine; a stopped (paused) node is resumed first. */
 void	 provider_kill_running(const struct provider_ops *p, struct trial *t,
 	    int sig, provider_ctr_fn ctr);
-
-/* --- provider-swarm.c -------------------------------------------------- */
-
-/* The Compose file of one trial of V (endpoints EP, object labels
- * LABELS "K=V") to OUT; with RESOLVE, images by their local ID (a swarm
- * never pulls those).  -1 with *CAUSE when a node's argv or an image
- * fails. */
-int	 swarm_compose(FILE *out, const struct scenario *,
-	    const struct scn_variant *v, const struct plan_endpoints *ep,
-	    const char *const *labels, int resolve, char **cause);
 
 /* --- swarm-preflight.c ------------------------------------------------- */
 
