@@ -1,7 +1,7 @@
 /*
  * child.c: the probe's child, COMMAND (see probe.h).  Fork/exec with an
  * argv (PATH searched, never a shell) into its own process group with the
- * same death signal as orchestrator/spawn.c (dn_child_setup), signals to
+ * same death signal as orchestrator/spawn.c (dn_child_fork), signals to
  * the group, and reaping without and with WNOWAIT.  Knows nothing of
  * metrics.
  */
@@ -66,10 +66,10 @@ child_start(struct probe_child *c, const struct probe_opts *o,
     char *const *extra_env, int out_fd, char **cause)
 {
 	char	**env;
-	pid_t	  parent = getpid(), pid;
+	pid_t	  pid;
 
 	env = make_env(o->env_add, extra_env);
-	pid = fork();
+	pid = dn_child_fork();
 	if (pid == -1) {
 		*cause = dn_xasprintf("fork: %s", strerror(errno));
 		free(env);
@@ -81,7 +81,6 @@ child_start(struct probe_child *c, const struct probe_opts *o,
 		const char	*what = "cannot execute";
 		int		 fd, s;
 
-		dn_child_setup(parent);
 		for (s = 1; s < NSIG; s++) {
 			if (s != SIGKILL && s != SIGSTOP)
 				signal(s, SIG_DFL);
@@ -118,9 +117,6 @@ child_start(struct probe_child *c, const struct probe_opts *o,
 		}
 		_exit(127);
 	}
-	/* Also from this side, so a signal sent right away reaches the
-	 * group even before the child ran setpgid. */
-	setpgid(pid, pid);
 	free(env);
 	c->pid = pid;
 	c->status = 0;

@@ -19,3 +19,16 @@ dn_child_setup(pid_t parent)
 	if (getppid() != parent)
 		_exit(126);
 }
+
+pid_t
+dn_child_fork(void)
+{
+	pid_t	parent = getpid(), pid;
+
+	pid = fork();
+	if (pid == 0)
+		dn_child_setup(parent);
+	else if (pid > 0)
+		setpgid(pid, pid);
+	return (pid);
+}

@@ -1,8 +1,9 @@
 /*
  * child-setup.h: the first steps of a forked child that devnet runs and
  * must not outlive its parent (orchestrator/spawn.c's nodes, devnet-probe's
- * COMMAND).  Not fork, exec, signal dispositions or file descriptors:
- * those differ between the callers and stay with them.
+ * COMMAND), and the fork that starts it.  Not exec, signal dispositions
+ * or file descriptors: those differ between the callers and stay with
+ * them.
  */
 #ifndef DN_CHILD_SETUP_H
 #define DN_CHILD_SETUP_H
@@ -17,5 +18,14 @@
  * async-signal-safe calls; returns only in a child whose parent lives.
  */
 void	 dn_child_setup(pid_t parent);
+
+/*
+ * fork(2) a child into its own process group: in the child (0 returned)
+ * dn_child_setup has run; in the parent (the child's pid returned) the
+ * group is set from this side too, so a signal sent right away reaches
+ * the group even before the child ran setpgid.  -1 with errno when fork
+ * fails.
+ */
+pid_t	 dn_child_fork(void);
 
 #endif

@@ -129,36 +129,6 @@ out:
 	return (rc);
 }
 
-/* provider swarm: the Compose file of each variant's trials. */
-static int
-print_compose(FILE *out, const struct scenario *s, char **cause)
-{
-	struct plan_endpoints	 ep = { .run_dir = "/RUN_DIR" };
-	const char *const	 labels[] = { "devnet.run=RUN_ID",
-				    "devnet.trial=VARIANT.TRIAL",
-				    "devnet.owner=HOST:PID:START", NULL };
-	char			*url;
-	size_t			 i;
-	int			 rc = 0;
-
-	/* the collector: on the swarm's advertise address */
-	if (s->network.tcp_base_port > 0)
-		url = dn_xasprintf("tcp://ADVERTISE_ADDR:%d",
-		    s->network.tcp_base_port + 2 * s->network.nodes);
-	else
-		url = dn_xstrdup("tcp://ADVERTISE_ADDR:PORT");
-	ep.metrics_url = url;
-	for (i = 0; i < s->nvariants && rc == 0; i++) {
-		fprintf(out, "\ncompose file of variant %s (`docker stack "
-		    "deploy`; RUN_DIR, ADVERTISE_ADDR and the ids are chosen "
-		    "at run time):\n\n", s->variants[i].name);
-		rc = swarm_compose(out, s, &s->variants[i], &ep, labels, 0,
-		    cause);
-	}
-	free(url);
-	return (rc);
-}
-
 static int
 cmd_validate_exec(int argc, char **argv)
 {
@@ -218,8 +188,7 @@ cmd_validate_exec(int argc, char **argv)
 		goto out;
 	}
 	if (print_plan(stdout, s, &cause) != 0 ||
-	    (s->provider == SCN_PROV_SWARM && print_compose(stdout, s,
-	    &cause) != 0)) {
+	    provider_describe(stdout, s, &cause) != 0) {
 		cmd_error("%s", cause);
 		goto out;
 	}

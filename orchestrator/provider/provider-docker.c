@@ -48,7 +48,7 @@ ctr_name(const struct trial *t, int k)
 }
 
 static int
-docker_prepare(const struct scenario *s, const struct runner_opts *o,
+docker_prepare(const struct scenario *s, const struct provider_opts *o,
     char **cause)
 {
 	char	*version = NULL;
@@ -165,11 +165,12 @@ docker_stop_all(struct trial *t, int grace_ms)
 	struct proc	**ps;
 	int		  k, killed;
 
-	provider_kill_running(t, SIGTERM, ctr_of);
-	killed = provider_wait_all(t, grace_ms, 10, NULL);
+	provider_kill_running(&provider_docker, t, SIGTERM, ctr_of);
+	killed = provider_wait_all(&provider_docker, t, grace_ms, 10, NULL);
 	if (killed > 0) {
-		provider_kill_running(t, SIGKILL, ctr_of);
-		if (provider_wait_all(t, CLI_EXIT_MS, 10, NULL) > 0) {
+		provider_kill_running(&provider_docker, t, SIGKILL, ctr_of);
+		if (provider_wait_all(&provider_docker, t, CLI_EXIT_MS, 10,
+		    NULL) > 0) {
 			/* A CLI that hangs: end it; teardown removes its
 			 * container. */
 			ps = dn_xcalloc((size_t)t->nnodes, sizeof(*ps));

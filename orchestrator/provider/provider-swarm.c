@@ -30,7 +30,8 @@
  * other host checks its images, ports and the way to the collector
  * (swarm-preflight.c).  docs/providers.md, "swarm".
  *
- * Not here: the docker CLI (docker.c).
+ * Not here: writing the Compose file (swarm-compose.c), the docker CLI
+ * (docker.c).
  */
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -50,6 +51,7 @@
 #include "sys/docker.h"
 #include "mkdirs.h"
 #include "provider/provider.h"
+#include "provider/swarm-internal.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -59,152 +61,6 @@
 #define KILL_WAIT_MS	15000
 /* Teardown passes, 0.5 s apart, until one finds nothing left. */
 #define TEARDOWN_PASSES	40
-
-/* S as a YAML double-quoted scalar. */
-static void
-put_q(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\x%02x", (unsigned char)*s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-int
-swarm_compose(FILE *out, const struct scenario *s,
-    const struct scn_variant *v, const struct plan_endpoints *ep,
-    const char *const *labels, int resolve, char **cause)
-{
-	return (swarm_compose_pinned(out, s, v, ep, labels, resolve, NULL,
-	    NULL, cause));
-}
-
-int
-swarm_compose_pinned(FILE *out, const struct scenario *s,
-    const struct scn_variant *v, const struct plan_endpoints *ep,
-    const char *const *labels, int resolve, const char *const *pins,
-    const char *const *pin_names, char **cause)
-{
-	char		**argv = NULL, **env = NULL, *prev = NULL, *id = NULL;
-	const char	*base;
-	double		  cpus;
-	uint64_t	  mem;
-	size_t		  j;
-	int		  k;
-
-	fprintf(out, "# devnet: the stack of one trial of '%s', variant %s "
-	    "(generated)\nversion: \"3.8\"\nservices:\n", s->name, v->name);
-	for (k = 0; k < s->network.nodes; k++) {
-		char	*img;
-
-		if (plan_node_argv(s, v, k, ep, &argv, &env, cause) != 0)
-			goto fail;
-		img = provider_node_image(s, v, k);
-		if (resolve && (prev == NULL || strcmp(prev, img) != 0)) {
-			free(id);
-			id = NULL;
-			if (dk_image_id(img, &id, cause) != 0) {
-				free(img);
-				goto fail;
-			}
-		}
-		fprintf(out, "  n%d:\n", k);
-		if (resolve)
-			fprintf(out, "    # %s\n", img);
-		fputs("    image: ", out);
-		put_q(out, resolve ? id : img);
-		free(prev);
-		prev = img;
-		fputs("\n    command: [", out);
-		base = strrchr(argv[0], '/');
-		put_q(out, base != NULL ? base + 1 : argv[0]);
-		for (j = 1; argv[j] != NULL; j++) {
-			fputs(", ", out);
-			put_q(out, argv[j]);
-		}
-		fputs("]\n    environment:\n", out);
-		for (j = 0; env[j] != NULL; j++) {
-			fputs("      - ", out);
-			put_q(out, env[j]);
-			fputc('\n', out);
-		}
-		fprintf(out, "      - \"DN_CGROUP_MEM_FILE=%s\"\n",
-		    provider_cgroup_mem_file());
-		fprintf(out, "    user: \"%d:%d\"\n", (int)getuid(),
-		    (int)getgid());
-		fputs("    networks: [hostnet]\n    volumes:\n"
-		    "      - type: bind\n        source: ", out);
-		put_q(out, ep->run_dir);
-		fputs("\n        target: ", out);
-		put_q(out, ep->run_dir);
-		fputs("\n    labels:\n", out);
-		for (j = 0; labels[j] != NULL; j++) {
-			const char *eq = strchr(labels[j], '=');
-
-			fprintf(out, "      %.*s: ", (int)(eq - labels[j]),
-			    labels[j]);
-			put_q(out, eq + 1);
-			fputc('\n', out);
-		}
-		fputs("    deploy:\n      replicas: 1\n"
-		    "      restart_policy: {condition: none}\n"
-		    "      labels:\n", out);
-		for (j = 0; labels[j] != NULL; j++) {
-			const char *eq = strchr(labels[j], '=');
-
-			fprintf(out, "        %.*s: ", (int)(eq - labels[j]),
-			    labels[j]);
-			put_q(out, eq + 1);
-			fputc('\n', out);
-		}
-		provider_node_limits(s, v, k, &cpus, &mem);
-		if (cpus > 0 || mem > 0) {
-			fputs("      resources:\n        limits:\n", out);
-			if (cpus > 0)
-				fprintf(out, "          cpus: \"%.3f\"\n",
-				    cpus);
-			if (mem > 0)
-				fprintf(out, "          memory: \"%llu\"\n",
-				    (unsigned long long)mem);
-		}
-		if (pins != NULL) {
-			fprintf(out, "      placement:\n        constraints:\n"
-			    "          # host %s\n"
-			    "          - \"node.id == %s\"\n", pin_names[k],
-			    pins[k]);
-		} else if (s->placement == NULL ||
-		    strcmp(s->placement, "spread") == 0)
-			fputs("      placement:\n        preferences:\n"
-			    "          - spread: node.id\n", out);
-		else {
-			const char *eq = strchr(s->placement, '=');
-
-			fprintf(out, "      placement:\n        constraints:\n"
-			    "          - \"node.labels.%.*s == %s\"\n",
-			    (int)(eq - s->placement), s->placement, eq + 1);
-		}
-		plan_argv_free(argv);
-		plan_argv_free(env);
-		argv = env = NULL;
-	}
-	fputs("networks:\n  hostnet:\n    external: true\n    name: host\n",
-	    out);
-	free(prev);
-	free(id);
-	return (0);
-fail:
-	plan_argv_free(argv);
-	plan_argv_free(env);
-	free(prev);
-	free(id);
-	return (-1);
-}
 
 /* --- the stack of a trial ---------------------------------------------- */
 
@@ -536,13 +392,13 @@ loopback_addr(const char *a)
  * several hosts need: addresses the others can reach, an engine for
  * each host with events, those engines answering. */
 static int
-place_nodes(const struct scenario *s, const struct runner_opts *o,
+place_nodes(const struct scenario *s, const struct provider_opts *o,
     char **cause)
 {
 	const char	*eng;
 	char		 at[32];
 	size_t		 i;
-	int		 k, n;
+	int		 k;
 
 	free(pin);
 	npin = s->network.nodes;
@@ -583,39 +439,12 @@ place_nodes(const struct scenario *s, const struct runner_opts *o,
 		return (-1);
 	}
 	/* the engines of hosts with nodes: answering, and swept */
-	for (k = 0; k < nhosts && k < npin; k++) {
-		char	*version = NULL, *c2 = NULL;
-
-		if (hosts[k].self ||
-		    (eng = scn_engine_of(s, hosts[k].name)) == NULL)
-			continue;
-		{
-			const char *const args[] = { "version", "--format",
-				"{{.Server.Version}}", NULL };
-
-			if (dk_cmd_at(eng, args, NULL, &version, &c2) != 0) {
-				*cause = dn_xasprintf("the Docker engine of "
-				    "host %s (swarm.engines.%s: %s) does not "
-				    "answer: %s", hosts[k].name,
-				    hosts[k].name, eng, c2);
-				free(c2);
-				return (-1);
-			}
-			free(version);
-		}
-		n = 0;
-		if (dk_sweep(eng, &n, cause) != 0)
-			return (-1);
-		if (n > 0 && !o->quiet)
-			fprintf(stderr, "devnet: removed %d Docker object(s) "
-			    "left on %s by a devnet that was killed\n", n,
-			    hosts[k].name);
-	}
-	return (0);
+	return (swarm_check_engines(s, hosts, nhosts < npin ? nhosts : npin,
+	    o->quiet, cause));
 }
 
 static int
-swarm_prepare(const struct scenario *s, const struct runner_opts *o,
+swarm_prepare(const struct scenario *s, const struct provider_opts *o,
     char **cause)
 {
 	char	*version = NULL, *addr = NULL, *root = NULL;
@@ -689,53 +518,22 @@ out:
 static int
 deploy(struct trial *t, struct stack *st, char **cause)
 {
-	struct plan_endpoints	 ep;
-	char			*path, **labels;
-	const char		**addrs, **ids = NULL, **names = NULL;
-	FILE			*f;
+	char			*path;
+	const char		**ids = NULL, **names = NULL;
 	int			 rc, k;
 
-	memset(&ep, 0, sizeof(ep));
-	ep.run_dir = t->run_dir;
-	ep.net_dir = t->net_dir;
-	ep.metrics_url = t->metrics_url;
-	ep.token = t->token;
-	ep.tcp_base_port = t->scn->network.tcp_base_port;
-	addrs = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*addrs));
 	if (pin != NULL) {
 		ids = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*ids));
 		names = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*names));
-	}
-	for (k = 0; k < t->nnodes; k++) {
-		addrs[k] = t->nodes[k].addr;
-		if (pin != NULL) {
+		for (k = 0; k < t->nnodes; k++) {
 			ids[k] = host_of(k)->id;
 			names[k] = host_of(k)->name;
 		}
 	}
-	ep.hosts = addrs;
 	path = dn_xasprintf("%s/%s.yml", t->run_dir, st->name);
-	if ((f = fopen(path, "w")) == NULL) {
-		*cause = dn_xasprintf("cannot write '%s': %s", path,
-		    strerror(errno));
-		free(path);
-		free(addrs);
-		free(ids);
-		free(names);
-		return (-1);
-	}
-	labels = provider_labels(t);
-	rc = swarm_compose_pinned(f, t->scn, t->var, &ep,
-	    (const char *const *)labels, 1, ids, names, cause);
-	dk_argv_free(labels);
-	free(addrs);
+	rc = swarm_compose_trial(t, path, ids, names, cause);
 	free(ids);
 	free(names);
-	if (fclose(f) != 0 && rc == 0) {
-		*cause = dn_xasprintf("cannot write '%s': %s", path,
-		    strerror(errno));
-		rc = -1;
-	}
 	if (rc == 0) {
 		/* never ask a registry: the images are local, by ID */
 		const char *const args[] = { "stack", "deploy",
@@ -916,12 +714,12 @@ swarm_stop_all(struct trial *t, int grace_ms)
 		return (0);
 	refresh(st, 1);
 	scale_down_unreachable(t);
-	provider_kill_running(t, SIGTERM, ctr_of);
-	killed = provider_wait_all(t, grace_ms, 100, look);
+	provider_kill_running(&provider_swarm, t, SIGTERM, ctr_of);
+	killed = provider_wait_all(&provider_swarm, t, grace_ms, 100, look);
 	if (killed > 0) {
-		provider_kill_running(t, SIGKILL, ctr_of);
+		provider_kill_running(&provider_swarm, t, SIGKILL, ctr_of);
 		/* what still runs now is removed by teardown */
-		provider_wait_all(t, KILL_WAIT_MS, 100, look);
+		provider_wait_all(&provider_swarm, t, KILL_WAIT_MS, 100, look);
 	}
 	return (killed);
 }
@@ -987,4 +785,5 @@ const struct provider_ops provider_swarm = {
 	.teardown = swarm_teardown,
 	.listen_addr = swarm_listen_addr,
 	.node_addr = swarm_node_addr,
+	.describe = swarm_describe,
 };

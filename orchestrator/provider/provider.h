@@ -18,15 +18,22 @@
 #ifndef DN_PROVIDER_H
 #define DN_PROVIDER_H
 
-#include "run/runner.h"
+#include <stdio.h>
+
 #include "trial/trial.h"
+
+/* What prepare needs of the run (run/ fills it from its options). */
+struct provider_opts {
+	const char	*run_dir;	/* base dir of trial dirs */
+	int		 quiet;		/* no progress at all */
+};
 
 struct provider_ops {
 	const char	*name;
 	/* Once per `devnet run`, before any trial: check the engine and
 	 * images, remove what killed devnets left.  May be NULL. */
-	int	(*prepare)(const struct scenario *, const struct runner_opts *,
-		    char **cause);
+	int	(*prepare)(const struct scenario *,
+		    const struct provider_opts *, char **cause);
 	/* Start node K of T (n->proc describes what runs it here). */
 	int	(*start)(struct trial *t, int k, char **cause);
 	/* 1 once node K has exited (status in n->proc), 0 while running. */
@@ -44,15 +51,17 @@ struct provider_ops {
 	/* The address node K's host is reached at, for every trial of
 	 * the run (after prepare); NULL: 127.0.0.1.  May be NULL. */
 	const char *(*node_addr)(int k);
+	/* What `devnet validate` prints of the provider after the plan
+	 * (swarm: each variant's Compose file) to OUT; 0, or -1 with
+	 * *CAUSE.  May be NULL. */
+	int	(*describe)(FILE *out, const struct scenario *, char **cause);
 };
 
 extern const struct provider_ops provider_local;
 extern const struct provider_ops provider_docker;
 extern const struct provider_ops provider_swarm;
 
-const struct provider_ops *provider_of(const struct scenario *);
-
-int	 provider_prepare(const struct scenario *, const struct runner_opts *,
+int	 provider_prepare(const struct scenario *, const struct provider_opts *,
 	    char **cause);
 int	 provider_start(struct trial *t, int k, char **cause);
 int	 provider_poll(struct trial *t, int k);
@@ -65,8 +74,11 @@ const char *provider_listen_addr(const struct scenario *);
 /* The address node K is reached at (its host's): 127.0.0.1 but for
  * provider swarm on several hosts (after prepare). */
 const char *provider_node_addr(const struct scenario *, int k);
+/* provider_ops.describe of S's provider; 0 when it has none. */
+int	 provider_describe(FILE *out, const struct scenario *s,
+	    char **cause);
 
-/* --- shared by the container providers (provider-docker.c) ------------- */
+/* --- provider-common.c: shared by the container providers ------------- */
 
 /* The image node K of T runs: override > variant > top level > the
  * image devnet builds from the node binary (image_default_tag).  Caller
@@ -92,35 +104,19 @@ int	 provider_check_images(const struct scenario *, int quiet,
 	    char **cause);
 int	 provider_check_ports(const struct scenario *, const char *addr,
 	    char **cause);
-/* Wait until every node of T has exited (provider_poll) or MS passed,
+/* Wait until every node of T has exited (P->poll) or MS passed,
  * calling LOOK (may be NULL) and sleeping STEP_MS between looks; how
  * many still run. */
-int	 provider_wait_all(struct trial *t, int ms, int step_ms,
-	    void (*look)(struct trial *));
+int	 provider_wait_all(const struct provider_ops *p, struct trial *t,
+	    int ms, int step_ms, void (*look)(struct trial *));
 /* The container of running node K and the engine it is on (*ENGINE;
  * NULL: this one), or NULL when K has none that can be signalled. */
 typedef char *(*provider_ctr_fn)(struct trial *t, int k,
 	    const char **engine);
 /* `docker kill --signal=SIG` every running node's container, one call
  * per engine; a stopped (paused) node is resumed first. */
-void	 provider_kill_running(struct trial *t, int sig, provider_ctr_fn ctr);
-
-/* --- provider-swarm.c -------------------------------------------------- */
-
-/* The Compose file of one trial of V (endpoints EP, object labels
- * LABELS "K=V") to OUT; with RESOLVE, images by their local ID (a swarm
- * never pulls those).  -1 with *CAUSE when a node's argv or an image
- * fails. */
-int	 swarm_compose(FILE *out, const struct scenario *,
-	    const struct scn_variant *v, const struct plan_endpoints *ep,
-	    const char *const *labels, int resolve, char **cause);
-/* With PINS (node K's swarm node ID, one per node; after prepare, or
- * NULL): node K is constrained to that host (`node.id == ID`) instead
- * of the scenario's placement. */
-int	 swarm_compose_pinned(FILE *out, const struct scenario *,
-	    const struct scn_variant *v, const struct plan_endpoints *ep,
-	    const char *const *labels, int resolve, const char *const *pins,
-	    const char *const *pin_names, char **cause);
+void	 provider_kill_running(const struct provider_ops *p, struct trial *t,
+	    int sig, provider_ctr_fn ctr);
 
 /* --- swarm-preflight.c ------------------------------------------------- */
 

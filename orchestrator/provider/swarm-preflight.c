@@ -40,6 +40,7 @@
 #include "clock.h"
 #include "sys/docker.h"
 #include "provider/provider.h"
+#include "provider/swarm-internal.h"
 #include "xalloc.h"
 
 /* How long the tasks may take to end. */
@@ -433,4 +434,44 @@ out:
 	}
 	units_free(u, nu);
 	return (rc);
+}
+
+/* The engines of the first NHOSTS of HOSTS (those with nodes) that are
+ * not this one but have a swarm.engines URL: answering, and swept. */
+int
+swarm_check_engines(const struct scenario *s, const struct dk_host *hosts,
+    int nhosts, int quiet, char **cause)
+{
+	const char	*eng;
+	int		 k, n;
+
+	for (k = 0; k < nhosts; k++) {
+		char	*version = NULL, *c2 = NULL;
+
+		if (hosts[k].self ||
+		    (eng = scn_engine_of(s, hosts[k].name)) == NULL)
+			continue;
+		{
+			const char *const args[] = { "version", "--format",
+				"{{.Server.Version}}", NULL };
+
+			if (dk_cmd_at(eng, args, NULL, &version, &c2) != 0) {
+				*cause = dn_xasprintf("the Docker engine of "
+				    "host %s (swarm.engines.%s: %s) does not "
+				    "answer: %s", hosts[k].name,
+				    hosts[k].name, eng, c2);
+				free(c2);
+				return (-1);
+			}
+			free(version);
+		}
+		n = 0;
+		if (dk_sweep(eng, &n, cause) != 0)
+			return (-1);
+		if (n > 0 && !quiet)
+			fprintf(stderr, "devnet: removed %d Docker object(s) "
+			    "left on %s by a devnet that was killed\n", n,
+			    hosts[k].name);
+	}
+	return (0);
 }

@@ -276,7 +276,8 @@ runner_run(struct scenario *scn, struct dn_store *store,
 	if (reaped > 0 && !o->quiet)
 		fprintf(stderr, "devnet: marked %d run(s) of a dead "
 		    "orchestrator as interrupted\n", reaped);
-	if (provider_prepare(scn, o, cause) != 0)
+	if (provider_prepare(scn, &(struct provider_opts){
+	    .run_dir = o->run_dir, .quiet = o->quiet }, cause) != 0)
 		return (-1);
 	if (node_kind_declare(scn, store, cause) != 0 ||
 	    dn_store_commit(store, cause) != 0)

@@ -336,7 +336,9 @@ dk_owner(void)
 	return (owner);
 }
 
-int
+/* Is the devnet process named by OWNER (a devnet.owner label) still
+ * running?  Objects of another host's devnet count as alive. */
+static int
 dk_owner_alive(const char *owner)
 {
 	char			 host[HOST_NAME_MAX + 1] = "";
@@ -728,22 +730,4 @@ dk_sweep(const char *engine, int *n, char **cause)
 		nanosleep(&(struct timespec){ 0, 500 * 1000 * 1000 }, NULL);
 	}
 	return (0);
-}
-
-int
-dk_count_labelled(char **cause)
-{
-	static const char *const f[] = { DK_LABEL_OWNER, NULL };
-	size_t	 i, nids = 0;
-	char	**ids = NULL;
-
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		if (list_kind(NULL, &kinds[i], f, 0, &ids, &nids,
-		    cause) != 0) {
-			dk_argv_free(ids);
-			return (-1);
-		}
-	}
-	dk_argv_free(ids);
-	return ((int)nids);
 }

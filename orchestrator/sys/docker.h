@@ -78,10 +78,6 @@ int	 dk_service_logs(const char *service, const char *out_path,
 /* "host:pid:starttime" of this process, for the devnet.owner label. */
 const char *dk_owner(void);
 
-/* Is the devnet process named by OWNER (a devnet.owner label) still
- * running?  Objects of another host's devnet count as alive. */
-int	 dk_owner_alive(const char *owner);
-
 /* One container to run attached (dk_run_argv). */
 struct dk_container {
 	const char	 *name;
@@ -123,9 +119,5 @@ int	 dk_remove_labelled(const char *engine, const char *const *filters,
 /* dk_remove_labelled(ENGINE, "devnet.owner", 1, ...): what killed
  * devnets left there, looking again until their containers are gone. */
 int	 dk_sweep(const char *engine, int *n, char **cause);
-
-/* Number of services, configs, containers, networks and volumes
- * labelled by a devnet (the tests' "nothing left" check), or -1. */
-int	 dk_count_labelled(char **cause);
 
 #endif

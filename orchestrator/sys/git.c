@@ -239,7 +239,9 @@ out:
 	return (rc);
 }
 
-int
+/* Add a detached worktree of COMMIT of REPO at DIR (which must not
+ * exist).  Returns 0, or -1 with *CAUSE (git's message). */
+static int
 git_worktree_add(const char *repo, const char *dir, const char *commit,
     char **cause)
 {
@@ -270,7 +272,10 @@ remove_tree(const char *path)
 	return (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1);
 }
 
-int
+/* Remove the worktree at DIR from REPO, forcefully (a failed build may
+ * leave it dirty), and its directory if git leaves one.  Returns 0, or -1
+ * with *CAUSE. */
+static int
 git_worktree_remove(const char *repo, const char *dir, char **cause)
 {
 	const char	*args[] = { "worktree", "remove", "--force",
@@ -295,7 +300,13 @@ git_worktree_remove(const char *repo, const char *dir, char **cause)
 	return (0);
 }
 
-int
+/*
+ * Run ARGV (NULL-terminated; ARGV[0] found through PATH) in directory DIR
+ * with stdout and stderr written to LOG_PATH (truncated).  Returns 0 when
+ * it exits 0; else -1 with *CAUSE saying how it ended followed by the
+ * last lines of the log.
+ */
+static int
 git_run_build(const char *dir, char *const *argv, const char *log_path,
     char **cause)
 {

@@ -48,26 +48,6 @@ int	 git_resolve(const char *repo, const char *rev, char **id,
  */
 int	 git_describe_path(const char *path, char **desc, char **cause);
 
-/* Add a detached worktree of COMMIT of REPO at DIR (which must not
- * exist).  Returns 0, or -1 with *CAUSE (git's message). */
-int	 git_worktree_add(const char *repo, const char *dir,
-	    const char *commit, char **cause);
-
-/* Remove the worktree at DIR from REPO, forcefully (a failed build may
- * leave it dirty), and its directory if git leaves one.  Returns 0, or -1
- * with *CAUSE. */
-int	 git_worktree_remove(const char *repo, const char *dir,
-	    char **cause);
-
-/*
- * Run ARGV (NULL-terminated; ARGV[0] found through PATH) in directory DIR
- * with stdout and stderr written to LOG_PATH (truncated).  Returns 0 when
- * it exits 0; else -1 with *CAUSE saying how it ended followed by the
- * last lines of the log.
- */
-int	 git_run_build(const char *dir, char *const *argv,
-	    const char *log_path, char **cause);
-
 /* The build cache directory (see above), as a new string (caller frees);
  * not created here. */
 char	*git_cache_dir(void);

@@ -61,7 +61,7 @@ spawn_start(struct proc *p, char *const *argv, char *const *env_add,
     const char *out_path, char **cause)
 {
 	char	**env;
-	pid_t	  parent = getpid(), pid;
+	pid_t	  pid;
 	int	  fd;
 
 	fd = open(out_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
@@ -71,7 +71,7 @@ spawn_start(struct proc *p, char *const *argv, char *const *env_add,
 		return (-1);
 	}
 	env = make_env(env_add);
-	pid = fork();
+	pid = dn_child_fork();
 	if (pid == -1) {
 		*cause = dn_xasprintf("fork: %s", strerror(errno));
 		free(env);
@@ -82,7 +82,6 @@ spawn_start(struct proc *p, char *const *argv, char *const *env_add,
 		/* Child: async-signal-safe calls only until exec. */
 		sigset_t	none;
 
-		dn_child_setup(parent);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGINT, SIG_DFL);
@@ -107,9 +106,6 @@ spawn_start(struct proc *p, char *const *argv, char *const *env_add,
 		}
 		_exit(127);
 	}
-	/* Also from the parent side, so a signal sent right away reaches
-	 * the group even before the child ran setpgid. */
-	setpgid(pid, pid);
 	free(env);
 	close(fd);
 	p->pid = pid;
