@@ -18,6 +18,7 @@
 #include "verdict/compare.h"
 #include "verdict/history.h"
 #include "sys/outfile.h"
+#include "report/report.h"
 #include "report/report-history.h"
 #include "store.h"
 #include "xalloc.h"
@@ -28,26 +29,6 @@
 #define PR	16
 #define PT	16
 #define PB	58
-
-static const char css[] =
-    "body{font:14px/1.45 -apple-system,'Segoe UI',Roboto,'DejaVu Sans',"
-    "sans-serif;color:#1f2937;background:#f8fafc;margin:0}\n"
-    "main{max-width:1140px;margin:0 auto;padding:24px 28px 48px}\n"
-    "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}\n"
-    ".sub{color:#6b7280;margin:0 0 14px}\n"
-    "table{border-collapse:collapse;width:100%;background:#fff;"
-    "font-variant-numeric:tabular-nums}\n"
-    "th,td{padding:5px 10px;border-bottom:1px solid #e5e7eb;text-align:"
-    "right;white-space:nowrap}\n"
-    "th{background:#f1f5f9;font-weight:600}td.l,th.l{text-align:left}\n"
-    ".better{color:#047857;font-weight:600}.worse{color:#b91c1c;"
-    "font-weight:600}.changed{color:#92400e;font-weight:600}\n"
-    ".chart{background:#fff;margin:14px 0;padding:10px 12px 6px;"
-    "box-shadow:0 1px 2px rgba(0,0,0,.06);border-radius:6px}\n"
-    ".chart h3{font-size:15px;margin:0 0 2px}.d{color:#6b7280;"
-    "font-size:12.5px;margin:0 0 4px}\n"
-    "svg text{font-size:11px;fill:#4b5563}\n"
-    "code{font-size:12.5px}\n";
 
 static const char *
 run_label(const struct history_run *r, char *buf, size_t cap)
@@ -190,8 +171,8 @@ page(FILE *out, const struct history *h, const char *db)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head>"
 	    "<meta charset=\"utf-8\"><title>devnet history: ", out);
 	compare_markup_str(out, h->scenario, 0);
-	fprintf(out, "</title>\n<style>%s</style></head><body><main>\n"
-	    "<h1>History of ", css);
+	fprintf(out, "</title>\n<style>%s%s</style></head><body><main>\n"
+	    "<h1>History of ", report_css, report_css_history);
 	compare_markup_str(out, h->scenario, 0);
 	fprintf(out, "</h1>\n<p class=sub>%zu runs, %zu commits; ",
 	    h->nruns, h->ncommits);

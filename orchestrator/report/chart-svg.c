@@ -1,0 +1,268 @@
+/*
+ * chart-svg.c: one chart of the A/B report page as inline SVG: the axes and
+ * their ticks, the warmup window shaded, each side's median line and
+ * p10-p90 band over the time grid, and the events marked.  The data comes
+ * from compare-page.c; nothing here reads the store.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report-internal.h"
+#include "verdict/compare.h"
+#include "xalloc.h"
+
+/* --- SVG ------------------------------------------------------------- */
+
+static double
+nice_step(double range)
+{
+	double	raw = range / 5, mag, f;
+
+	if (!(raw > 0))
+		return (1);
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
+	return ((f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag);
+}
+
+struct yscale {
+	double	lo, hi;
+	double	top, h;
+};
+
+static double
+ymap(double v, const struct yscale *y)
+{
+	return (y->top + y->h - (v - y->lo) / (y->hi - y->lo) * y->h);
+}
+
+struct xscale {
+	double	left, w;
+	double	span;		/* ms */
+};
+
+static double
+xmap(double t_ms, const struct xscale *x)
+{
+	if (t_ms > x->span)
+		t_ms = x->span;
+	return (x->left + x->w * t_ms / x->span);
+}
+
+/*
+ * The next stretch of bins of B to draw as one piece, from *I on: [*START,
+ * *END) with data at both ends and no more than GAP_BINS empty bins in a
+ * row inside.  0 when there is none left.
+ */
+static int
+band_segment(const struct band *b, size_t nbins, size_t *i, size_t *start,
+    size_t *end)
+{
+	size_t	last;
+
+	while (*i < nbins && !b->have[*i])
+		(*i)++;
+	if (*i >= nbins)
+		return (0);
+	*start = last = *i;
+	for (; *i < nbins && *i - last <= GAP_BINS + 1; (*i)++)
+		if (b->have[*i])
+			last = *i;
+	*end = last + 1;
+	*i = *end;
+	return (1);
+}
+
+/* "M x y" or "L x y" (FIRST) for the first bin with data of [START, END)
+ * taken in order or BACKward, "L x y" for the others: values V of B. */
+static void
+svg_points(FILE *out, const struct band *b, const double *v, size_t start,
+    size_t end, int back, int first, const struct xscale *xs,
+    const struct yscale *ys)
+{
+	size_t	n, j;
+
+	for (n = 0; n < end - start; n++) {
+		j = back ? end - 1 - n : start + n;
+		if (!b->have[j])
+			continue;
+		fprintf(out, "%c%.1f %.1f ", first, xmap(b->t[j], xs),
+		    ymap(v[j], ys));
+		first = 'L';
+	}
+}
+
+/*
+ * One side: its p10-p90 band as one closed polygon per stretch (upper edge
+ * forward, lower edge back), then its median as one path, M then L to
+ * every bin of the stretch.  A stretch of one bin is a dot and a whisker.
+ */
+static void
+svg_side(FILE *out, const struct chart_data *cd, int k,
+    const struct xscale *xs, const struct yscale *ys)
+{
+	const struct band	*b = &cd->side[k];
+	const char		*color = k ? COLOR_B : COLOR_A;
+	const char		*name = k ? "b" : "a";
+	size_t			 i, start, end;
+	double			 x;
+
+	for (i = 0; band_segment(b, cd->nbins, &i, &start, &end);) {
+		if (end - start == 1) {
+			x = xmap(b->t[start], xs);
+			fprintf(out, "<line class=\"band %s\" x1=\"%.1f\" "
+			    "x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+			    "stroke=\"%s\" stroke-opacity=\"0.3\" "
+			    "stroke-width=\"4\"/>\n", name, x, x,
+			    ymap(b->hi[start], ys), ymap(b->lo[start], ys),
+			    color);
+			continue;
+		}
+		fprintf(out, "<path class=\"band %s\" d=\"", name);
+		svg_points(out, b, b->hi, start, end, 0, 'M', xs, ys);
+		svg_points(out, b, b->lo, start, end, 1, 'L', xs, ys);
+		fprintf(out, "Z\" fill=\"%s\" fill-opacity=\"0.16\" "
+		    "stroke=\"none\"/>\n", color);
+	}
+	fprintf(out, "<path class=\"median %s\" d=\"", name);
+	for (i = 0; band_segment(b, cd->nbins, &i, &start, &end);)
+		svg_points(out, b, b->mid, start, end, 0, 'M', xs, ys);
+	/* A wider than B, so that A still shows where B lies on top of it. */
+	fprintf(out, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
+	    "stroke-linejoin=\"round\"/>\n", color, k ? "1.6" : "3.2");
+	for (i = 0; band_segment(b, cd->nbins, &i, &start, &end);)
+		if (end - start == 1)
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" "
+			    "r=\"2.5\" fill=\"%s\"/>\n", xmap(b->t[start], xs),
+			    ymap(b->mid[start], ys), color);
+}
+
+/* The unit of the time axis: seconds under 2 minutes, minutes under 2
+ * hours, hours beyond; *DIV is ms per unit. */
+static const char *
+time_unit(int64_t span_ms, double *div)
+{
+	if (span_ms < 2 * 60000) {
+		*div = 1000;
+		return ("s");
+	}
+	if (span_ms < 2 * 3600000) {
+		*div = 60000;
+		return ("min");
+	}
+	*div = 3600000;
+	return ("h");
+}
+
+void
+report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
+    const struct event_list *ev)
+{
+	struct yscale	ys = { INFINITY, -INFINITY, PAD_T,
+			    CHART_H - PAD_T - PAD_B };
+	struct xscale	xs = { PAD_L, CHART_W - PAD_L - PAD_R,
+			    (double)cd->t_span };
+	double		step, v, tspan, tstep, tdiv, scale;
+	const char	*tunit;
+	char		buf[64];
+	size_t		i;
+	int		k, n;
+	size_t		e;
+
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < cd->nbins; i++) {
+			if (!cd->side[k].have[i])
+				continue;
+			ys.lo = fmin(ys.lo, cd->side[k].lo[i]);
+			ys.hi = fmax(ys.hi, cd->side[k].hi[i]);
+		}
+	}
+	if (!isfinite(ys.lo)) {
+		ys.lo = 0;
+		ys.hi = 1;
+	}
+	if (ys.lo >= 0 && ys.lo < (ys.hi - ys.lo) * 0.5)
+		ys.lo = 0;	/* start at 0 unless that flattens the data */
+	if (ys.hi <= ys.lo)
+		ys.hi = ys.lo + (ys.lo != 0 ? fabs(ys.lo) * 0.1 : 1);
+	/* Ticks at round numbers of the unit shown: MiB for bytes. */
+	scale = 1;
+	if (strncmp(unit, "bytes", 5) == 0)
+		while (fmax(fabs(ys.hi), fabs(ys.lo)) / scale >= 1024 &&
+		    scale < 1e12)
+			scale *= 1024;
+	step = nice_step((ys.hi - ys.lo) / scale) * scale;
+	ys.lo = floor(ys.lo / step) * step;
+	ys.hi = ceil(ys.hi / step) * step;
+	if (ys.hi <= ys.lo)
+		ys.hi = ys.lo + step;
+
+	fprintf(out, "<svg viewBox=\"0 0 %d %d\" width=\"100%%\" "
+	    "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n", CHART_W,
+	    CHART_H);
+	/* Warmup, grid, axes. */
+	if (cd->warmup_ms > 0) {
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" "
+		    "height=\"%.1f\" fill=\"#e5e7eb\" fill-opacity=\"0.7\"/>"
+		    "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"#6b7280\""
+		    ">warmup</text>\n", PAD_L, PAD_T,
+		    xmap((double)cd->warmup_ms, &xs) - PAD_L, ys.h,
+		    PAD_L + 4.0, PAD_T + 12);
+	}
+	for (v = ys.lo; v <= ys.hi + step / 2; v += step) {
+		double	y = ymap(v, &ys);
+
+		compare_fmt_value(fabs(v) < step / 1e6 ? 0 : v, unit, buf,
+		    sizeof(buf));
+		fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
+		    "stroke=\"#e5e7eb\"/><text x=\"%d\" y=\"%.1f\" "
+		    "font-size=\"11\" fill=\"#6b7280\" text-anchor=\"end\">",
+		    PAD_L, CHART_W - PAD_R, y, y, PAD_L - 6, y + 4);
+		compare_markup_str(out, buf, 0);
+		fputs("</text>\n", out);
+	}
+	tunit = time_unit(cd->t_span, &tdiv);
+	tspan = cd->t_span / tdiv;
+	tstep = nice_step(tspan);
+	for (n = 0; n * tstep <= tspan + 1e-9; n++) {
+		double	x = xmap(n * tstep * tdiv, &xs);
+
+		fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" "
+		    "y2=\"%d\" stroke=\"#9ca3af\"/><text class=\"tick\" "
+		    "x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"#6b7280\" "
+		    "text-anchor=\"middle\">%g%s%s</text>\n", x, x,
+		    CHART_H - PAD_B, CHART_H - PAD_B + 4, x,
+		    CHART_H - PAD_B + 16, n * tstep, n ? " " : "",
+		    n ? tunit : "");
+	}
+	fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" "
+	    "stroke=\"#9ca3af\"/>\n", PAD_L, CHART_W - PAD_R, CHART_H - PAD_B,
+	    CHART_H - PAD_B);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+	    "fill=\"#6b7280\" text-anchor=\"end\">time since t=0 (bins of "
+	    "%g s)</text>\n", CHART_W - PAD_R, CHART_H - 4,
+	    cd->bin_ms / 1000.0);
+	/* Bands and lines, A under B. */
+	for (k = 0; k < 2; k++)
+		svg_side(out, cd, k, &xs, &ys);
+	/* Events: a dashed line and a marker with a hover title. */
+	for (e = 0; e < ev->n; e++) {
+		const struct event	*x = &ev->v[e];
+		double			 px;
+
+		if (x->t_ms < 0 || x->t_ms > cd->t_span)
+			continue;
+		px = xmap((double)x->t_ms, &xs);
+		fprintf(out, "<g><title>");
+		compare_markup_str(out, x->text, 0);
+		fprintf(out, "</title><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" "
+		    "y2=\"%d\" stroke=\"%s\" stroke-dasharray=\"3 3\" "
+		    "stroke-opacity=\"0.8\"/><path d=\"M%.1f %d l-5 -8 h10 z\" "
+		    "fill=\"%s\"/></g>\n", px, px, PAD_T, CHART_H - PAD_B,
+		    x->unplanned ? "#dc2626" : "#6b7280", px, PAD_T,
+		    x->side ? COLOR_B : COLOR_A);
+	}
+	fputs("</svg>\n", out);
+}

@@ -1,0 +1,505 @@
+/*
+ * compare-page.c: the page of `devnet report A B`: one self-contained HTML
+ * file (inline CSS and SVG, no script, nothing fetched) with the verdict
+ * table of compare.c and one time-series chart per base metric (and per
+ * named metric of a foreign node, the same way, its direction in every
+ * title): A and B overlaid as a median line with a p10-p90 band across
+ * nodes and trials, on one time grid (bins of the sample interval from
+ * t=0; counters as per-second rates), the warmup window shaded and events
+ * marked.  It does not compute verdicts (compare.c); chart-svg.c draws.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/report.h"
+#include "report/report-internal.h"
+#include "verdict/compare.h"
+#include "metric-table.h"
+#include "stats.h"
+#include "store.h"
+#include "xalloc.h"
+
+/* --- data: per side, per bin quantiles of one base metric ------------- */
+
+/*
+ * Every series goes onto one time grid: bins of the runs' sample interval
+ * from t=0 (a multiple of it when a long run would need more than
+ * MAX_BINS), so that the samples of all nodes and trials of a side meet in
+ * the same bins whatever their phase.  A bin is drawn at the mean time of
+ * what fell into it; a side's line breaks only where more than GAP_BINS
+ * bins in a row have no data at all.
+ */
+#define MAX_BINS	600	/* the plot is ~990 px wide */
+
+/* Values per bin for one side, gathered over runs and nodes. */
+struct bins {
+	size_t	  nbins;
+	int64_t	  bin_ms;
+	double	**v;
+	double	 *tsum;
+	size_t	 *n, *cap;
+};
+
+static void
+bins_init(struct bins *b, size_t nbins, int64_t bin_ms)
+{
+	b->nbins = nbins;
+	b->bin_ms = bin_ms;
+	b->v = dn_xcalloc(nbins, sizeof(*b->v));
+	b->tsum = dn_xcalloc(nbins, sizeof(*b->tsum));
+	b->n = dn_xcalloc(nbins, sizeof(*b->n));
+	b->cap = dn_xcalloc(nbins, sizeof(*b->cap));
+}
+
+/* Value V at time T_MS (ms since t=0); a time past the grid goes into the
+ * last bin. */
+static void
+bins_add(struct bins *b, double t_ms, double v)
+{
+	size_t	i;
+
+	if (isnan(v) || !(t_ms >= 0))
+		return;
+	i = (size_t)(t_ms / (double)b->bin_ms);
+	if (i >= b->nbins)
+		i = b->nbins - 1;
+	if (b->n[i] == b->cap[i]) {
+		b->cap[i] = b->cap[i] ? b->cap[i] * 2 : 16;
+		b->v[i] = dn_xreallocarray(b->v[i], b->cap[i], sizeof(double));
+	}
+	b->v[i][b->n[i]++] = v;
+	b->tsum[i] += t_ms;
+}
+
+/* Quantiles per bin into OUT; frees B. */
+static void
+bins_to_band(struct bins *b, struct band *out)
+{
+	size_t	i, n = b->nbins;
+
+	out->t = dn_xcalloc(n, sizeof(double));
+	out->lo = dn_xcalloc(n, sizeof(double));
+	out->mid = dn_xcalloc(n, sizeof(double));
+	out->hi = dn_xcalloc(n, sizeof(double));
+	out->have = dn_xcalloc(n, sizeof(int));
+	for (i = 0; i < n; i++) {
+		out->have[i] = b->n[i] > 0;
+		if (out->have[i]) {
+			out->t[i] = b->tsum[i] / (double)b->n[i];
+			out->lo[i] = dn_stats_quantile(b->v[i], b->n[i], 0.1);
+			out->mid[i] = dn_stats_median(b->v[i], b->n[i]);
+			out->hi[i] = dn_stats_quantile(b->v[i], b->n[i], 0.9);
+		}
+		free(b->v[i]);
+	}
+	free(b->v);
+	free(b->tsum);
+	free(b->n);
+	free(b->cap);
+	memset(b, 0, sizeof(*b));
+}
+
+static void
+band_free(struct band *b)
+{
+	free(b->t);
+	free(b->lo);
+	free(b->mid);
+	free(b->hi);
+	free(b->have);
+	memset(b, 0, sizeof(*b));
+}
+
+static void
+chart_free(struct chart_data *cd)
+{
+	band_free(&cd->side[0]);
+	band_free(&cd->side[1]);
+}
+
+/*
+ * Add one node's series: gauges as sampled; counters (stored cumulative)
+ * as per-second rates between consecutive samples, placed at the middle of
+ * the interval they cover (a drop is a restart: rate from 0).
+ */
+static void
+bins_series(struct bins *b, const struct dn_series *s, int counter)
+{
+	size_t	i;
+
+	for (i = 0; i < s->n; i++) {
+		double	v = s->v[i], t = (double)s->t_ms[i];
+
+		if (counter) {
+			double	dt;
+
+			if (i == 0)
+				continue;
+			dt = (s->t_ms[i] - s->t_ms[i - 1]) / 1000.0;
+			if (dt <= 0)
+				continue;
+			v = s->v[i] - s->v[i - 1];
+			if (v < 0)
+				v = s->v[i];
+			v /= dt;
+			t = (s->t_ms[i] + s->t_ms[i - 1]) / 2.0;
+		}
+		bins_add(b, t, v);
+	}
+}
+
+static int
+interval_row(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types)
+{
+	int64_t	*ms = arg, v;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	v = values[0] ? strtoll(values[0], NULL, 10) : 0;
+	if (v > *ms)
+		*ms = v;
+	return (0);
+}
+
+/*
+ * The time grid shared by every chart: the longest planned run plus one
+ * sample interval (the final sample comes after the end), in bins of the
+ * longest sample interval of the runs on either side.
+ */
+static int
+chart_grid(struct dn_store *s, const struct compare_result *r,
+    struct chart_data *cd, char **cause)
+{
+	const struct compare_side	*sides[2] = { &r->a, &r->b };
+	char				 id[32];
+	const char			*params[1] = { id };
+	int64_t				 iv = 0, k;
+	size_t				 i;
+	int				 side;
+
+	memset(cd, 0, sizeof(*cd));
+	cd->warmup_ms = r->a.nruns ? r->a.runs[0].warmup_ms : 0;
+	for (side = 0; side < 2; side++) {
+		for (i = 0; i < sides[side]->nruns; i++) {
+			const struct compare_run *run = &sides[side]->runs[i];
+
+			if (run->duration_ms > cd->t_span)
+				cd->t_span = run->duration_ms;
+			snprintf(id, sizeof(id), "%lld", (long long)run->id);
+			if (dn_store_query(s, "SELECT sample_interval_ms FROM "
+			    "runs WHERE id = ?1", params, 1, interval_row, &iv,
+			    cause) != 0)
+				return (-1);
+		}
+	}
+	if (iv <= 0)
+		iv = 1000;
+	if (cd->t_span <= 0)
+		cd->t_span = 10 * iv;
+	cd->t_span += iv;
+	k = (cd->t_span / iv + MAX_BINS - 1) / MAX_BINS;
+	cd->bin_ms = iv * (k > 1 ? k : 1);
+	cd->nbins = (size_t)((cd->t_span + cd->bin_ms - 1) / cd->bin_ms);
+	return (0);
+}
+
+/* Load METRIC (a table id or a named metric's; COUNTER: its kind) of
+ * every run of both sides onto CD's grid. */
+static int
+chart_load(struct dn_store *s, const struct compare_result *r, int metric,
+    int counter, struct chart_data *cd, char **cause)
+{
+	const struct compare_side	*sides[2] = { &r->a, &r->b };
+	size_t				 i, j;
+	int				 k, rc = 0;
+
+	chart_free(cd);
+	for (k = 0; k < 2; k++) {
+		struct bins	b;
+
+		bins_init(&b, cd->nbins, cd->bin_ms);
+		for (i = 0; i < sides[k]->nruns && rc == 0; i++) {
+			struct dn_series	*ser;
+			size_t			 nser;
+
+			rc = dn_store_series(s, sides[k]->runs[i].id, metric,
+			    0, &ser, &nser, cause);
+			for (j = 0; rc == 0 && j < nser; j++)
+				bins_series(&b, &ser[j], counter);
+			if (rc == 0)
+				dn_series_free(ser, nser);
+		}
+		bins_to_band(&b, &cd->side[k]);
+	}
+	return (rc);
+}
+
+/* --- events ---------------------------------------------------------- */
+
+
+static int
+event_row(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types)
+{
+	struct event_list	*l = arg;
+	struct event		*e;
+	const char		*kind = values[2] ? values[2] : "?";
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	l->v = dn_xreallocarray(l->v, l->n + 1, sizeof(*l->v));
+	e = &l->v[l->n++];
+	e->t_ms = values[0] ? strtoll(values[0], NULL, 10) : 0;
+	e->side = l->side;
+	/* a stall of a node paused by a `stop` event was asked for */
+	e->unplanned = strcmp(kind, "crash") == 0 ||
+	    (strcmp(kind, "stalled") == 0 && (values[3] == NULL ||
+	    strstr(values[3], "(paused by an event") == NULL)) ||
+	    strcmp(kind, "lost_samples") == 0;
+	e->text = dn_xasprintf("run %lld node %s: %s%s%s", (long long)l->run,
+	    values[1] ? values[1] : "?", kind, values[3] ? " " : "",
+	    values[3] ? values[3] : "");
+	return (0);
+}
+
+static int
+events_load(struct dn_store *s, const struct compare_result *r,
+    struct event_list *l, char **cause)
+{
+	const struct compare_side	*sides[2] = { &r->a, &r->b };
+	char				 id[32];
+	const char			*params[1] = { id };
+	size_t				 i;
+	int				 k;
+
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < sides[k]->nruns; i++) {
+			l->side = k;
+			l->run = sides[k]->runs[i].id;
+			snprintf(id, sizeof(id), "%lld", (long long)l->run);
+			if (dn_store_query(s, "SELECT t_ms, node, kind, detail "
+			    "FROM events WHERE run_id = ?1 ORDER BY t_ms "
+			    "LIMIT 200", params, 1, event_row, l, cause) != 0)
+				return (-1);
+		}
+	}
+	return (0);
+}
+
+/* --- the page -------------------------------------------------------- */
+
+/* What a chart shows: a table metric's or a named metric's name, unit,
+ * kind, direction and description. */
+struct chart_metric {
+	int		 id;		/* table id or >= DN_STORE_NAMED_BASE */
+	const char	*name;		/* also the anchor: #m-NAME */
+	const char	*unit;
+	int		 counter;
+	const char	*better;	/* lower | higher | neutral */
+	const char	*desc;
+};
+
+static void
+chart_metric_of(const struct compare_row *row, struct chart_metric *cm)
+{
+	static const char *const dirs[] = { "lower", "higher", "neutral" };
+	int	m = row->base_metric;
+
+	cm->id = m;
+	if (m >= DN_STORE_NAMED_BASE) {
+		/* compare.c's add_named: unit "/s" for a counter's rate */
+		cm->name = row->name;
+		cm->counter = strcmp(row->unit, "/s") == 0;
+		cm->unit = "";
+		cm->better = row->better;
+		cm->desc = row->desc;
+		return;
+	}
+	cm->name = dn_metric_defs[m].name;
+	cm->unit = dn_metric_defs[m].unit;
+	cm->counter = dn_metric_defs[m].kind == DN_KIND_C;
+	cm->better = dirs[dn_metric_defs[m].better];
+	cm->desc = dn_metric_defs[m].desc;
+}
+
+/* "lower is better" etc., for a chart's title. */
+static const char *
+direction_str(const char *better)
+{
+	if (strcmp(better, "lower") == 0)
+		return ("lower is better");
+	if (strcmp(better, "higher") == 0)
+		return ("higher is better");
+	return ("no better direction");
+}
+
+static void
+runs_list(FILE *out, const struct compare_side *sd)
+{
+	size_t	i;
+
+	for (i = 0; i < sd->nruns; i++)
+		fprintf(out, "%s%lld", i ? ", " : "",
+		    (long long)sd->runs[i].id);
+}
+
+static void
+verdict_table(FILE *out, const struct compare_result *r)
+{
+	char	va[48], vb[48];
+	size_t	i;
+
+	fputs("<table><tr><th class=\"l\">metric</th><th>A median</th>"
+	    "<th>B median</th><th>delta</th><th>95% CI of delta</th>"
+	    "<th>p (Holm)</th><th>n</th><th class=\"l\">verdict</th></tr>\n",
+	    out);
+	for (i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		compare_fmt_value(row->a.median, row->unit, va, sizeof(va));
+		compare_fmt_value(row->b.median, row->unit, vb, sizeof(vb));
+		struct chart_metric	 cm;
+
+		chart_metric_of(row, &cm);
+		fprintf(out, "<tr><td class=\"l\" title=\"");
+		compare_markup_str(out, row->desc, 0);
+		fputs("\"><a href=\"#m-", out);
+		compare_markup_str(out, cm.name, 0);
+		fputs("\">", out);
+		compare_markup_str(out, row->name, 0);
+		fputs("</a></td><td>", out);
+		compare_markup_str(out, va, 0);
+		fputs("</td><td>", out);
+		compare_markup_str(out, vb, 0);
+		if (isnan(row->delta_pct))
+			fputs("</td><td>-", out);
+		else if (row->significant)
+			fprintf(out, "</td><td>%+.2f%%", row->delta_pct);
+		else
+			fprintf(out, "</td><td>~ <span class=\"same\">"
+			    "(%+.1f%%)</span>", row->delta_pct);
+		if (isnan(row->delta_ci_low))
+			fputs("</td><td>-", out);
+		else
+			fprintf(out, "</td><td>[%+.1f%%, %+.1f%%]",
+			    row->delta_ci_low, row->delta_ci_high);
+		fprintf(out, "</td><td>%.2g</td><td>%zu+%zu</td>"
+		    "<td class=\"l %s\">%s</td></tr>\n", row->p, row->a.n,
+		    row->b.n, row->verdict, row->verdict);
+	}
+	fputs("</table>\n", out);
+}
+
+int
+report_compare_write(struct dn_store *s, const struct compare_result *r,
+    const char *db, FILE *out, char **cause)
+{
+	struct event_list	 ev = { 0 };
+	struct chart_data	*cd = dn_xcalloc(1, sizeof(*cd));
+	int			 seen[DN_METRIC_COUNT] = { 0 };
+	size_t			 i, j;
+	char			 when[64];
+	time_t			 now = time(NULL);
+	int			 rc = -1;
+
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+	if (events_load(s, r, &ev, cause) != 0 ||
+	    chart_grid(s, r, cd, cause) != 0)
+		goto out;
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+	    "charset=\"utf-8\"><title>devnet report: ");
+	compare_markup_str(out, r->a.spec, 0);
+	fputs(" vs ", out);
+	compare_markup_str(out, r->b.spec, 0);
+	fprintf(out, "</title>\n<style>\n%s%s</style></head><body><main>\n",
+	    report_css, report_css_compare);
+	fputs("<h1>devnet A/B report</h1>\n<p class=\"sub\">", out);
+	fprintf(out, "<span class=\"sw\" style=\"background:%s\"></span>"
+	    "<b>A</b> = ", COLOR_A);
+	compare_markup_str(out, r->a.spec, 0);
+	fputs(" (runs ", out);
+	runs_list(out, &r->a);
+	fprintf(out, ") &nbsp; <span class=\"sw\" style=\"background:%s\">"
+	    "</span><b>B</b> = ", COLOR_B);
+	compare_markup_str(out, r->b.spec, 0);
+	fputs(" (runs ", out);
+	runs_list(out, &r->b);
+	fputs(") &middot; database ", out);
+	compare_markup_str(out, db, 0);
+	fprintf(out, " &middot; %s</p>\n<div class=\"note\">", when);
+	compare_markup_str(out, r->unit_note, 0);
+	fprintf(out, ". Threshold %.3g%%; p is Holm-adjusted over %zu "
+	    "metrics; <b>~</b> = not significant.</div>\n", r->threshold_pct,
+	    r->nrows);
+	for (i = 0; i < r->nwarnings; i++) {
+		fputs("<div class=\"warn\">", out);
+		compare_markup_str(out, r->warnings[i], 0);
+		fputs("</div>\n", out);
+	}
+	fputs("<h2>Verdict</h2>\n", out);
+	verdict_table(out, r);
+	fprintf(out, "<h2>Time series</h2>\n<p class=\"legend\"><span>"
+	    "<span class=\"sw\" style=\"background:%s\"></span>A median, "
+	    "band p10&ndash;p90 across nodes and trials</span><span><span "
+	    "class=\"sw\" style=\"background:%s\"></span>B</span><span>"
+	    "<span class=\"sw\" style=\"background:#e5e7eb\"></span>warmup "
+	    "(not compared)</span><span>&#9660; event (red line: "
+	    "unplanned)</span></p>\n", COLOR_A, COLOR_B);
+	for (i = 0; i < r->nrows; i++) {
+		int			 m = r->rows[i].base_metric;
+		struct chart_metric	 cm;
+		const char		*unit;
+		char			*u = NULL;
+
+		/* Several rows plot one table metric (rss_max, rss_avg);
+		 * a named metric has one row. */
+		if (m < DN_METRIC_COUNT && seen[m])
+			continue;
+		if (m < DN_METRIC_COUNT)
+			seen[m] = 1;
+		chart_metric_of(&r->rows[i], &cm);
+		if (chart_load(s, r, m, cm.counter, cd, cause) != 0)
+			goto out;
+		unit = cm.unit;
+		if (cm.counter)
+			unit = u = dn_xasprintf("%s/s", unit);
+		fputs("<div class=\"chart\" id=\"m-", out);
+		compare_markup_str(out, cm.name, 0);
+		fputs("\"><h3>", out);
+		compare_markup_str(out, cm.name, 0);
+		fprintf(out, "%s <span class=\"dir\">(%s)</span></h3>"
+		    "<p class=\"d\">", cm.counter ? " (per-second rate)" : "",
+		    direction_str(cm.better));
+		compare_markup_str(out, cm.desc, 0);
+		for (j = i; j < r->nrows; j++) {
+			if (r->rows[j].base_metric != m)
+				continue;
+			fprintf(out, " &middot; %s: <span class=\"%s\">%s",
+			    r->rows[j].name, r->rows[j].verdict,
+			    r->rows[j].verdict);
+			if (r->rows[j].significant)
+				fprintf(out, " %+.1f%%", r->rows[j].delta_pct);
+			fputs("</span>", out);
+		}
+		fputs("</p>\n", out);
+		report_svg_chart(out, cd, unit, &ev);
+		fputs("</div>\n", out);
+		free(u);
+	}
+	fputs("<p class=\"sub\">Written by devnet report. Method: "
+	    "docs/statistics.md.</p>\n</main></body></html>\n", out);
+	rc = 0;
+out:
+	for (i = 0; i < ev.n; i++)
+		free(ev.v[i].text);
+	free(ev.v);
+	chart_free(cd);
+	free(cd);
+	return (rc);
+}

@@ -1,0 +1,48 @@
+/*
+ * style.c: the one style sheet of devnet's pages (report.h).  What every
+ * page shares is report_css; a page's own rules (the A/B page's legend and
+ * notes, the history page's change marks) follow it, so that the pages
+ * look alike by construction rather than by copy.
+ */
+#include "report/report.h"
+
+const char report_css[] =
+    "body{font:14px/1.45 -apple-system,'Segoe UI',Roboto,'DejaVu Sans',"
+    "sans-serif;color:#1f2937;background:#f8fafc;margin:0}\n"
+    "main{max-width:1140px;margin:0 auto;padding:24px 28px 48px}\n"
+    "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}\n"
+    ".sub{color:#6b7280;margin:0 0 14px}\n"
+    "th,td{padding:5px 10px;border-bottom:1px solid #e5e7eb;text-align:"
+    "right;white-space:nowrap}\n"
+    "td.l,th.l{text-align:left}\n"
+    ".better{color:#047857;font-weight:600}.worse{color:#b91c1c;"
+    "font-weight:600}\n"
+    ".chart{background:#fff;margin:14px 0;padding:10px 12px 6px;"
+    "box-shadow:0 1px 2px rgba(0,0,0,.06);border-radius:6px}\n"
+    ".chart h3{font-size:15px;margin:0 0 2px}\n";
+
+const char report_css_compare[] =
+    ".note{background:#eef2ff;border-left:4px solid #6366f1;padding:8px 12px;"
+    "margin:8px 0;border-radius:4px}\n"
+    ".warn{background:#fff7ed;border-left:4px solid #f97316;padding:8px 12px;"
+    "margin:6px 0;border-radius:4px}\n"
+    "table{border-collapse:collapse;width:100%;background:#fff;"
+    "box-shadow:0 1px 2px rgba(0,0,0,.06);font-variant-numeric:"
+    "tabular-nums}\n"
+    "th{background:#f1f5f9;font-weight:600;color:#374151}\n"
+    ".same{color:#6b7280}\n"
+    ".chart h3 .dir{color:#6b7280;font-weight:400;font-size:13px}"
+    ".chart .d{color:#6b7280;font-size:12.5px;margin:0 0 4px}\n"
+    ".legend span{display:inline-block;margin-right:16px;font-size:12.5px}\n"
+    ".sw{display:inline-block;width:22px;height:10px;border-radius:2px;"
+    "margin-right:6px;vertical-align:middle}\n"
+    "svg text{font-family:inherit}\n";
+
+const char report_css_history[] =
+    "table{border-collapse:collapse;width:100%;background:#fff;"
+    "font-variant-numeric:tabular-nums}\n"
+    "th{background:#f1f5f9;font-weight:600}\n"
+    ".changed{color:#92400e;font-weight:600}\n"
+    ".d{color:#6b7280;font-size:12.5px;margin:0 0 4px}\n"
+    "svg text{font-size:11px;fill:#4b5563}\n"
+    "code{font-size:12.5px}\n";
