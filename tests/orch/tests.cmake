@@ -2,3 +2,7 @@
 # fed by fake nodes, checked row by row in the store.
 dn_test(orch collector SOURCES ${DN_TEST_DIR}/test-collector.c LIBS dn_orch
     TIMEOUT 60)
+# The house rules of orchestrator/ (tools/check-layers.sh), on this build's
+# objects too: one-way includes, no circles, no long files or functions,
+# no export used only at home.
+dn_script_test(orch layers ${DN_TEST_DIR}/layers.sh TIMEOUT 120)
