@@ -190,6 +190,10 @@ int	 dn_named_decode(const uint8_t *payload, size_t len, uint16_t *flags,
 	    struct dn_named *v, size_t cap, size_t *n);
 
 /* --- DN_MSG_HELLO: u32 pid, u32 flags -------------------------------- */
+
+/* devnet hands devnet-probe the run token in this environment variable
+ * (hex), never on its command line (readable by any local user). */
+#define DN_PROBE_TOKEN_ENV	"DN_PROBE_TOKEN"
 #define DN_HELLO_SIZE	8
 
 /* --- DN_MSG_TXS: u32 count, u32 hops, count x 40-byte tx -------------- */
