@@ -54,6 +54,7 @@ enum dn_reject {
 	DN_REJ_KIND,
 	DN_REJ_PAYLOAD,		/* payload malformed for its kind */
 	DN_REJ_TX_ID,		/* INCLUDED names a tx never submitted */
+	DN_REJ_NAME,		/* NAMED name the scenario does not declare */
 	DN_REJ_COUNT
 };
 

@@ -17,8 +17,8 @@
  *   wire-poke URL TOKEN_HEX NODE named COUNT
  *	COUNT distinct NAMED names (poke_0..), 256 a message, from NODE
  *   wire-poke URL TOKEN_HEX NODE gap SEQ
- *	a SAMPLE from NODE with sequence number SEQ (a gap, sent after a
- *	forged HELLO, must still count as lost samples)
+ *	a HELLO (pid 0) and right after it a SAMPLE from NODE with sequence
+ *	number SEQ: the gap must still count as lost samples
  *   wire-poke URL TOKEN_HEX NODE future SEC
  *	a SAMPLE from NODE stamped SEC seconds ahead of now
  */
@@ -100,6 +100,16 @@ poke_one(struct dn_sock *s, uint64_t token, uint32_t node, const char *what,
 			sent += n > 0 && dn_sock_send(s, buf, n, 0) == 0;
 		}
 	} else if (strcmp(what, "gap") == 0 || strcmp(what, "future") == 0) {
+		if (what[0] == 'g') {
+			h.kind = DN_MSG_HELLO;
+			h.len = DN_HELLO_SIZE;
+			dn_hdr_put(buf, &h);
+			dn_put_u32(buf + DN_HDR_SIZE, 0);
+			dn_put_u32(buf + DN_HDR_SIZE + 4, 0);
+			if (dn_sock_send(s, buf, DN_HDR_SIZE + DN_HELLO_SIZE,
+			    0) != 0)
+				want++;
+		}
 		n = sample(buf, sizeof(buf), token, node);
 		if (what[0] == 'g')
 			h.seq = arg;
