@@ -55,6 +55,7 @@ enum dn_reject {
 	DN_REJ_PAYLOAD,		/* payload malformed for its kind */
 	DN_REJ_TX_ID,		/* INCLUDED names a tx never submitted */
 	DN_REJ_NAME,		/* NAMED name the scenario does not declare */
+	DN_REJ_CLOCK,		/* stamped far ahead of the node's clock */
 	DN_REJ_COUNT
 };
 

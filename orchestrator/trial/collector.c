@@ -606,8 +606,13 @@ writer_main(void *arg)
  * Each message from it gives d = our receive time - its send time =
  * delay - (its clock - ours); the least d seen is the offset short by
  * the smallest one-way delay (tens of microseconds on a LAN), and a node
- * time plus it is ours.  Nodes of this host are left alone.
+ * time plus it is ours.  Nodes of this host are left alone.  A message
+ * stamped more than CLOCK_JUMP_NS ahead of what the offset so far says
+ * (a monotonic clock does not jump: a forged or broken one) moves nothing
+ * and is refused (0): else every later sample would land before t=0.
  */
+#define CLOCK_JUMP_NS	1000000000LL
+
 static uint64_t
 node_clock(struct trial *t, uint32_t node, uint64_t t_ns, uint64_t now)
 {
@@ -617,6 +622,10 @@ node_clock(struct trial *t, uint32_t node, uint64_t t_ns, uint64_t now)
 	if (!n->remote_clock)
 		return (t_ns);
 	pthread_mutex_lock(&t->mu);
+	if (n->have_clock && d < n->clock_d - CLOCK_JUMP_NS) {
+		pthread_mutex_unlock(&t->mu);
+		return (0);
+	}
 	if (!n->have_clock || d < n->clock_d) {
 		n->clock_d = d;
 		n->have_clock = 1;
@@ -639,7 +648,10 @@ handle(struct collector *c, const uint8_t *buf, size_t len)
 		reject(c, rv, DN_NODE_NONE);
 		return;
 	}
-	h.t_ns = node_clock(t, h.node, h.t_ns, dn_now_ns());
+	if ((h.t_ns = node_clock(t, h.node, h.t_ns, dn_now_ns())) == 0) {
+		reject(c, -DN_REJ_CLOCK, h.node);
+		return;
+	}
 	switch (h.kind) {
 	case DN_MSG_HELLO:
 		if (h.len != DN_HELLO_SIZE) {
