@@ -11,6 +11,7 @@
 
 #include "metric-table.h"
 #include "probe.h"
+#include "protocol.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -24,7 +25,9 @@ const char probe_usage[] =
 "  --out PATH              append COMMAND's stdout+stderr to PATH\n"
 "                          (default: the probe's stdout)\n"
 "  --metrics URL           the collector's PULL endpoint (absent = none)\n"
-"  --token HEX             the trial's run token (1-16 hex digits)\n"
+"  --token HEX             the trial's run token (1-16 hex digits); devnet\n"
+"                          passes it as DN_PROBE_TOKEN in the environment\n"
+"                          instead (a command line is readable by anyone)\n"
 "  --index K               node index in every message (default 0)\n"
 "  --sample-interval MS    sample interval (default 1000)\n"
 "  --count-allocs          count COMMAND's heap allocations through\n"
@@ -369,17 +372,39 @@ bad:
 	return (-1);
 }
 
+static int
+parse_token(const char *arg, const char *what, uint64_t *token, char **cause)
+{
+	if (strlen(arg) == 0 || strlen(arg) > 16 ||
+	    strspn(arg, "0123456789abcdefABCDEF") != strlen(arg)) {
+		*cause = dn_xasprintf("bad value '%s' for %s: want 1-16 hex "
+		    "digits", arg, what);
+		return (-1);
+	}
+	*token = strtoull(arg, NULL, 16);
+	return (0);
+}
+
 int
 probe_args_parse(struct probe_opts *o, int argc, char **argv, char **cause)
 {
-	int64_t	v;
-	int	ch;
+	const char	*tok;
+	int64_t		 v;
+	int		 ch;
 
 	memset(o, 0, sizeof(*o));
 	o->interval_ms = 1000;
 	o->ready_timeout_ms = 30000;
 	o->stop_signal = SIGTERM;
 	o->stop_grace_ms = 5000;
+	/* The token from the environment (devnet's way: /proc/PID/environ
+	 * is private to its user, a command line is not), not passed on to
+	 * COMMAND; --token overrides it. */
+	if ((tok = getenv(DN_PROBE_TOKEN_ENV)) != NULL) {
+		if (parse_token(tok, DN_PROBE_TOKEN_ENV, &o->token, cause) != 0)
+			return (-1);
+		unsetenv(DN_PROBE_TOKEN_ENV);
+	}
 	o->env_add = dn_xcalloc(1, sizeof(*o->env_add));
 	optind = 1;
 	opterr = 0;
@@ -392,14 +417,9 @@ probe_args_parse(struct probe_opts *o, int argc, char **argv, char **cause)
 			o->metrics_url = optarg;
 			break;
 		case O_TOKEN:
-			if (strlen(optarg) == 0 || strlen(optarg) > 16 ||
-			    strspn(optarg, "0123456789abcdefABCDEF") !=
-			    strlen(optarg)) {
-				*cause = dn_xasprintf("bad value '%s' for "
-				    "--token: want 1-16 hex digits", optarg);
+			if (parse_token(optarg, "--token", &o->token,
+			    cause) != 0)
 				return (-1);
-			}
-			o->token = strtoull(optarg, NULL, 16);
 			break;
 		case O_INDEX:
 			if (dn_parse_i64(optarg, &v) != 0 || v < 0 ||

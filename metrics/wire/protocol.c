@@ -81,6 +81,9 @@ dn_reject_name(int reason)
 		[DN_REJ_KIND] = "unknown message kind",
 		[DN_REJ_PAYLOAD] = "malformed payload",
 		[DN_REJ_TX_ID] = "transaction id never submitted",
+		[DN_REJ_NAME] = "NAMED metric name the scenario does not "
+		    "declare",
+		[DN_REJ_CLOCK] = "time far ahead of the node's clock",
 	};
 
 	if (reason < 0)

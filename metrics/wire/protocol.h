@@ -54,6 +54,8 @@ enum dn_reject {
 	DN_REJ_KIND,
 	DN_REJ_PAYLOAD,		/* payload malformed for its kind */
 	DN_REJ_TX_ID,		/* INCLUDED names a tx never submitted */
+	DN_REJ_NAME,		/* NAMED name the scenario does not declare */
+	DN_REJ_CLOCK,		/* stamped far ahead of the node's clock */
 	DN_REJ_COUNT
 };
 
@@ -196,6 +198,10 @@ int	 dn_named_decode(const uint8_t *payload, size_t len, uint16_t *flags,
 	    struct dn_named *v, size_t cap, size_t *n);
 
 /* --- DN_MSG_HELLO: u32 pid, u32 flags -------------------------------- */
+
+/* devnet hands devnet-probe the run token in this environment variable
+ * (hex), never on its command line (readable by any local user). */
+#define DN_PROBE_TOKEN_ENV	"DN_PROBE_TOKEN"
 #define DN_HELLO_SIZE	8
 
 /* --- DN_MSG_TXS: u32 count, u32 hops, count x 40-byte tx -------------- */

@@ -22,7 +22,11 @@
  * - the end: no state-hash check or tx drain (no control socket, no
  *   devnet transactions), a grace period long enough for the probe's own,
  *   and the command's process group (its pid came in HELLO) killed if
- *   anything of it outlived the probe.
+ *   anything of it outlived the probe: never the pid HELLO names as such
+ *   (anyone with the token can send one), only a process /proc showed a
+ *   child of the probe devnet forked, leading its own group, with the
+ *   same start time at the end; under docker/swarm never (a container
+ *   pid means nothing on the host; the container's end kills its tree).
  *
  * Not here: the probe (probe/), the loader (scenario-node.c).
  */
@@ -30,6 +34,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -201,6 +206,69 @@ foreign_exited(struct trial *t, int k)
 	return (1);
 }
 
+/* Fields 4 (ppid), 5 (pgrp) and 22 (start time) of /proc/PID/stat; -1
+ * if there is no such process or it is a zombie. */
+static int
+proc_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, unsigned long long *start)
+{
+	char	 path[64], buf[1024], *p, *end;
+	ssize_t	 n;
+	int	 fd, f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return (-1);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return (-1);
+	buf[n] = '\0';
+	/* after ") " come field 3 (state), 4, 5, ... */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ' || p[2] == 'Z' ||
+	    p[2] == 'X')
+		return (-1);
+	p += 2;
+	for (f = 3; f < 22; f++) {
+		if ((p = strchr(p, ' ')) == NULL)
+			return (-1);
+		p++;
+		if (f == 3)
+			*ppid = (pid_t)strtol(p, &end, 10);
+		else if (f == 4)
+			*pgrp = (pid_t)strtol(p, &end, 10);
+	}
+	*start = strtoull(p, &end, 10);
+	return (end == p ? -1 : 0);
+}
+
+/* Take the pid a HELLO names as node K's command only if /proc shows it
+ * a child of the probe devnet started, leading its own process group. */
+static void
+adopt_command(struct trial *t, int k)
+{
+	struct trial_node	*n = &t->nodes[k];
+	unsigned long long	 start;
+	pid_t			 pid, ppid, pgrp;
+
+	if (t->scn->provider != SCN_PROV_LOCAL || n->proc.pid <= 0 || n->down)
+		return;
+	pthread_mutex_lock(&t->mu);
+	pid = n->cmd_pid;
+	pthread_mutex_unlock(&t->mu);
+	if (pid <= 1 || pid == n->reap_pid || pid == n->reap_refused)
+		return;
+	if (proc_stat(pid, &ppid, &pgrp, &start) == 0 &&
+	    ppid == n->proc.pid && pgrp == pid) {
+		n->reap_pid = pid;
+		n->reap_start = start;
+		return;
+	}
+	n->reap_refused = pid;
+	trial_event(t, k, "hello", "pid %d named in a HELLO is not the "
+	    "command of probe %d (not its child leading its own process "
+	    "group): never signalled", (int)pid, (int)n->proc.pid);
+}
+
 static void
 foreign_watch(struct trial *t)
 {
@@ -209,6 +277,8 @@ foreign_watch(struct trial *t)
 	struct stat		 sb;
 	int			 k;
 
+	for (k = 0; k < t->nnodes; k++)
+		adopt_command(t, k);
 	if (t->failed)
 		return;
 	limit = o->log_limit ? o->log_limit : DEFAULT_LOG_LIMIT;
@@ -337,20 +407,26 @@ foreign_pause_watch(struct trial *t, int k, uint64_t now, uint64_t last,
 static void
 foreign_reap(struct trial *t)
 {
-	int	k, killed = 0;
+	unsigned long long	 start;
+	pid_t			 ppid, pgrp;
+	int			 k;
 
+	/* A container's pid is not ours to signal: its end kills its tree. */
+	if (t->scn->provider != SCN_PROV_LOCAL)
+		return;
 	for (k = 0; k < t->nnodes; k++) {
-		pid_t	g = t->nodes[k].cmd_pid;
+		pid_t	g = t->nodes[k].reap_pid;
 
-		if (g <= 1 || g == t->nodes[k].proc.pid)
+		/* Only the very process found under the probe (same start
+		 * time: not a reused pid), still leading its group. */
+		if (g <= 1 || g == t->nodes[k].proc.pid ||
+		    proc_stat(g, &ppid, &pgrp, &start) != 0 || pgrp != g ||
+		    start != t->nodes[k].reap_start)
 			continue;
-		if (kill(-g, 0) == 0 && kill(-g, SIGKILL) == 0) {
-			killed++;
+		if (kill(-g, SIGKILL) == 0)
 			trial_event(t, k, "sigkill", "process group %d of the "
 			    "command outlived its probe", (int)g);
-		}
 	}
-	(void)killed;
 }
 
 /* Each node's allocation source, from its probe's DN-PROBE-ALLOC line,

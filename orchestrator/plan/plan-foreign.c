@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "plan/plan.h"
+#include "protocol.h"
 #include "scenario/template.h"
 #include "sys/strv.h"
 #include "xalloc.h"
@@ -139,7 +140,6 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 	    "devnet-probe"));
 	if (ep->metrics_url != NULL)
 		strv_flag(&a, "--metrics", dn_xstrdup(ep->metrics_url));
-	strv_flag(&a, "--token", dn_xasprintf("%016" PRIx64, ep->token));
 	strv_flag(&a, "--index", dn_xasprintf("%d", node));
 	strv_flag(&a, "--sample-interval", dn_xasprintf("%" PRId64,
 	    s->sample_interval_ms));
@@ -209,8 +209,11 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 	strv_add(&a, dn_xstrdup(bin));
 	for (i = 1; i < o->ncommand; i++)
 		strv_add(&a, expand_tmpl(s, var, node, rd, o->command[i]));
-	strv_add(&e, NULL);	/* an empty environment is still an array */
-	e.n = 0;
+	/* The token in the environment, not on the command line that any
+	 * local user can read in /proc/PID/cmdline (the probe reads it and
+	 * does not pass it on to the command). */
+	strv_add(&e, dn_xasprintf("%s=%016" PRIx64, DN_PROBE_TOKEN_ENV,
+	    ep->token));
 	*argvp = a.v;
 	*envp = e.v;
 	return (0);

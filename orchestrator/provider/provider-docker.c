@@ -33,6 +33,7 @@
 #include "sys/docker.h"
 #include "provider/provider.h"
 #include "sys/spawn.h"
+#include "protocol.h"
 #include "xalloc.h"
 
 /* How long a CLI may take to exit after its container was killed. */
@@ -73,7 +74,7 @@ docker_start(struct trial *t, int k, char **cause)
 	struct trial_node	*n = &t->nodes[k];
 	struct dk_container	 c;
 	char			*mounts[3] = { NULL }, **env, **argv, **dargv;
-	char			*name, *image, **labels;
+	char			*name, *image, **labels, *tok[2] = { 0 };
 	const char		*base;
 	size_t			 i, ne = 0, na = 0;
 	int			 rc;
@@ -108,7 +109,13 @@ docker_start(struct trial *t, int k, char **cause)
 	c.labels = labels;
 	provider_node_limits(t->scn, t->var, k, &c.cpus, &c.memory);
 	dargv = dk_run_argv(&c);
-	rc = spawn_start(&n->proc, dargv, NULL, n->out_path, cause);
+	/* docker run --env=DN_PROBE_TOKEN takes the value from here. */
+	for (i = 0, tok[0] = NULL; i < ne; i++)
+		if (strncmp(env[i], DN_PROBE_TOKEN_ENV "=",
+		    strlen(DN_PROBE_TOKEN_ENV) + 1) == 0)
+			tok[0] = env[i];
+	rc = spawn_start(&n->proc, dargv, tok[0] != NULL ? tok : NULL,
+	    n->out_path, cause);
 	dk_argv_free(dargv);
 	dk_argv_free(labels);
 	free(image);

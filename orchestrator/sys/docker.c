@@ -20,6 +20,7 @@
 #include "clock.h"
 #include "sys/docker.h"
 #include "sys/spawn.h"
+#include "protocol.h"
 #include "xalloc.h"
 
 static void	 argv_add(char ***, size_t *, char *);
@@ -432,8 +433,18 @@ dk_run_argv(const struct dk_container *c)
 	for (i = 0; c->mounts != NULL && c->mounts[i] != NULL; i++)
 		argv_add(&v, &n, dn_xasprintf("--mount=type=bind,src=%s,"
 		    "dst=%s", c->mounts[i], c->mounts[i]));
-	for (i = 0; c->env != NULL && c->env[i] != NULL; i++)
-		argv_add(&v, &n, dn_xasprintf("--env=%s", c->env[i]));
+	for (i = 0; c->env != NULL && c->env[i] != NULL; i++) {
+		size_t	klen = strlen(DN_PROBE_TOKEN_ENV);
+
+		/* The token by name only: docker takes its value from its
+		 * own environment (dk_run_env), not from a command line. */
+		if (strncmp(c->env[i], DN_PROBE_TOKEN_ENV, klen) == 0 &&
+		    c->env[i][klen] == '=')
+			argv_add(&v, &n, dn_xasprintf("--env=%s",
+			    DN_PROBE_TOKEN_ENV));
+		else
+			argv_add(&v, &n, dn_xasprintf("--env=%s", c->env[i]));
+	}
 	argv_add(&v, &n, dn_xstrdup(c->image));
 	for (i = 0; c->argv[i] != NULL; i++)
 		argv_add(&v, &n, dn_xstrdup(c->argv[i]));

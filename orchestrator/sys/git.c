@@ -3,12 +3,14 @@
  * Not the place for choosing which revisions to build or for storing
  * what was built: the callers do that.
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,13 +347,58 @@ git_cache_dir(void)
 		return (dn_xasprintf("%s/devnet/builds", v));
 	if ((v = getenv("HOME")) != NULL && *v != '\0')
 		return (dn_xasprintf("%s/.cache/devnet/builds", v));
-	return (dn_xstrdup("/tmp/devnet-builds"));
+	/* No HOME: a directory of our own, never one shared by all. */
+	return (dn_xasprintf("/tmp/devnet-builds-%u", (unsigned)geteuid()));
+}
+
+/* The cache dir, made 0700 and verified ours and private (a binary.path
+ * in a directory someone else can write is not to be trusted). */
+static int
+cache_private(const char *dir, char **cause)
+{
+	struct stat	sb;
+
+	if (dn_mkdir_p(dir, 0700) != 0) {
+		*cause = dn_xasprintf("cannot create '%s': %s", dir,
+		    strerror(errno));
+		return (-1);
+	}
+	if (lstat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
+	    sb.st_uid != geteuid() || (sb.st_mode & 022) != 0) {
+		*cause = dn_xasprintf("build cache '%s' is not a directory "
+		    "of ours that only we can write: not used (set "
+		    "DEVNET_BUILD_CACHE)", dir);
+		return (-1);
+	}
+	return (0);
+}
+
+/* A 64-bit FNV-1a hash of the recipe (command and binary): the same
+ * commit built another way is another cache entry. */
+static uint64_t
+recipe_hash(const struct git_build *b)
+{
+	uint64_t	h = 0xcbf29ce484222325ULL;
+	const char	*p;
+	size_t		i;
+
+	for (i = 0; b->command != NULL && b->command[i] != NULL; i++) {
+		for (p = b->command[i]; ; p++) {
+			h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+			if (*p == '\0')
+				break;
+		}
+	}
+	h = (h ^ 0xff) * 0x100000001b3ULL;
+	for (p = b->binary; p != NULL && *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	return (h);
 }
 
 static int
 mkdir_p(const char *path, char **cause)
 {
-	if (dn_mkdir_p(path, 0755) == 0)
+	if (dn_mkdir_p(path, 0700) == 0)
 		return (0);
 	*cause = dn_xasprintf("cannot create '%s': %s", path, strerror(errno));
 	return (-1);
@@ -414,9 +461,9 @@ git_build(const struct git_build *b, char **commit, char **binary_path,
     int *cached, char **cause)
 {
 	char		*cache = NULL, *entry = NULL, *src = NULL, *log = NULL;
-	char		*bin = NULL, *id = NULL, *c2 = NULL;
+	char		*bin = NULL, *id = NULL, *c2 = NULL, *lock = NULL;
 	struct stat	 sb;
-	int		 rc = -1;
+	int		 rc = -1, lockfd = -1;
 
 	*commit = *binary_path = NULL;
 	*cached = 0;
@@ -424,7 +471,19 @@ git_build(const struct git_build *b, char **commit, char **binary_path,
 		goto out;
 	cache = b->cache_dir != NULL ? dn_xstrdup(b->cache_dir) :
 	    git_cache_dir();
-	entry = dn_xasprintf("%s/%s", cache, id);
+	if (cache_private(cache, cause) != 0)
+		goto out;
+	/* One devnet at a time builds (or cleans up) a commit: another one
+	 * waits here, then finds the binary cached. */
+	lock = dn_xasprintf("%s/%s.lock", cache, id);
+	if ((lockfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+	    0600)) == -1 || flock(lockfd, LOCK_EX) != 0) {
+		*cause = dn_xasprintf("cannot lock '%s': %s", lock,
+		    strerror(errno));
+		goto out;
+	}
+	entry = dn_xasprintf("%s/%s-%016llx", cache, id,
+	    (unsigned long long)recipe_hash(b));
 	if ((bin = cache_lookup(entry)) != NULL) {
 		*cached = 1;
 		goto done;
@@ -464,6 +523,9 @@ fail:
 	c2 = NULL;
 	(void)git_worktree_remove(b->repo, src, &c2);
 out:
+	if (lockfd != -1)
+		close(lockfd);	/* and with it the lock */
+	free(lock);
 	free(c2);
 	free(bin);
 	free(id);

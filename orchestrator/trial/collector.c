@@ -120,9 +120,15 @@ on_hello(struct collector *c, const struct dn_hdr *h, uint32_t pid)
 	struct trial_node	*n = &t->nodes[h->node];
 
 	pthread_mutex_lock(&t->mu);
-	n->hello++;
-	n->cmd_pid = (pid_t)pid;
-	n->have_seq = 0;	/* a new process counts from its own start */
+	/* Only the first HELLO since devnet (re)started the node (the
+	 * runner zeroes hello on a restart event): a new process counts
+	 * from its own start.  A second one, forged or not, neither resets
+	 * the sequence tracking (that would hide lost samples) nor changes
+	 * the command's pid. */
+	if (n->hello++ == 0) {
+		n->cmd_pid = (pid_t)pid;
+		n->have_seq = 0;
+	}
 	n->last_msg_ns = dn_now_ns();
 	pthread_mutex_unlock(&t->mu);
 }
@@ -249,6 +255,31 @@ named_id(struct collector *c, const char *name, int counter)
 	return (id);
 }
 
+/* 1 if NAME is a named metric the scenario declares for its foreign
+ * nodes (log metrics, Prometheus map and keep, and the probe's own
+ * probe_scrape_failures with a Prometheus URL); nothing else ever gets a
+ * dictionary row. */
+static int
+name_declared(const struct trial *t, const char *name)
+{
+	const struct scn_node	*o = &t->var->node;
+	size_t			 i, l;
+
+	for (i = 0; i < o->nlogm; i++)
+		if (strcmp(o->logm[i].name, name) == 0)
+			return (1);
+	for (i = 0; i < o->nprom_keep; i++)
+		if (strcmp(o->prom_keep[i], name) == 0)
+			return (1);
+	for (i = 0; i < o->nprom_map; i++) {
+		l = strcspn(o->prom_map[i], "=");
+		if (strncmp(o->prom_map[i], name, l) == 0 && name[l] == '\0')
+			return (1);
+	}
+	return (o->prom_url != NULL &&
+	    strcmp(name, "probe_scrape_failures") == 0);
+}
+
 /* NAMED: each (name, value) stored for the node at the header's time. */
 static void
 on_named(struct collector *c, const struct dn_hdr *h, const uint8_t *p)
@@ -265,6 +296,15 @@ on_named(struct collector *c, const struct dn_hdr *h, const uint8_t *p)
 	    &nv)) != 0) {
 		reject(c, rv, h->node);
 		return;
+	}
+	/* A message with a name not declared is refused whole: a genuine
+	 * probe sends only the declared ones, and a token holder cannot grow
+	 * the dictionary (one row per new name) without bound. */
+	for (i = 0; i < nv; i++) {
+		if (!name_declared(t, v[i].name)) {
+			reject(c, -DN_REJ_NAME, h->node);
+			return;
+		}
 	}
 	pthread_mutex_lock(&t->mu);
 	n->last_msg_ns = dn_now_ns();
@@ -608,8 +648,13 @@ writer_main(void *arg)
  * Each message from it gives d = our receive time - its send time =
  * delay - (its clock - ours); the least d seen is the offset short by
  * the smallest one-way delay (tens of microseconds on a LAN), and a node
- * time plus it is ours.  Nodes of this host are left alone.
+ * time plus it is ours.  Nodes of this host are left alone.  A message
+ * stamped more than CLOCK_JUMP_NS ahead of what the offset so far says
+ * (a monotonic clock does not jump: a forged or broken one) moves nothing
+ * and is refused (0): else every later sample would land before t=0.
  */
+#define CLOCK_JUMP_NS	1000000000LL
+
 static uint64_t
 node_clock(struct trial *t, uint32_t node, uint64_t t_ns, uint64_t now)
 {
@@ -619,6 +664,10 @@ node_clock(struct trial *t, uint32_t node, uint64_t t_ns, uint64_t now)
 	if (!n->remote_clock)
 		return (t_ns);
 	pthread_mutex_lock(&t->mu);
+	if (n->have_clock && d < n->clock_d - CLOCK_JUMP_NS) {
+		pthread_mutex_unlock(&t->mu);
+		return (0);
+	}
 	if (!n->have_clock || d < n->clock_d) {
 		n->clock_d = d;
 		n->have_clock = 1;
@@ -641,7 +690,10 @@ handle(struct collector *c, const uint8_t *buf, size_t len)
 		reject(c, rv, DN_NODE_NONE);
 		return;
 	}
-	h.t_ns = node_clock(t, h.node, h.t_ns, dn_now_ns());
+	if ((h.t_ns = node_clock(t, h.node, h.t_ns, dn_now_ns())) == 0) {
+		reject(c, -DN_REJ_CLOCK, h.node);
+		return;
+	}
 	switch (h.kind) {
 	case DN_MSG_HELLO:
 		if (h.len != DN_HELLO_SIZE) {

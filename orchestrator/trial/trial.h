@@ -72,6 +72,12 @@ struct trial_node {
 	double		 rss_sum, rss_max, lag_max;
 	int64_t		 rss_n, lag_n;
 	pid_t		 cmd_pid;	/* HELLO's pid: a probe's COMMAND */
+	/* Main thread (foreign.c): the command's pid and start time once
+	 * /proc showed it a child of the probe devnet forked, leading its
+	 * own process group; only that group is ever killed at the end. */
+	pid_t		 reap_pid;
+	unsigned long long reap_start;
+	pid_t		 reap_refused;	/* a HELLO pid already reported */
 	/* A node on another host stamps messages with its own monotonic
 	 * clock: receive - send over every message, its least value; a
 	 * node time plus it is ours (collector.c). */

@@ -17,6 +17,10 @@ add_executable(dn-wire-poke ${DN_TEST_DIR}/wire-poke.c)
 dn_target(dn-wire-poke)
 target_link_libraries(dn-wire-poke PRIVATE dn_wire)
 dn_script_test(e2e hostile ${DN_TEST_DIR}/hostile.sh TIMEOUT 120)
+# the same for foreign nodes: forged HELLO pids, NAMED names, second
+# HELLOs, clocks; the token off the probe's command line (issue 19)
+dn_script_test(e2e hostile-foreign ${DN_TEST_DIR}/hostile-foreign.sh
+    TIMEOUT 120)
 
 # provider docker (docs/providers.md): starts dockerd if it must; exit 77
 # (skipped) where Docker cannot run.  Serial: faults.sh's "pending after a

@@ -11,6 +11,16 @@
  * below 2^40, which once made the collector allocate 128 GiB, and one
  * near 2^64); each one a message of its own.  Prints how many it sent.
  * Exit 0 when all went out.
+ *
+ *   wire-poke URL TOKEN_HEX NODE hello PID
+ *	one HELLO from NODE naming PID (a forged one: hostile.sh)
+ *   wire-poke URL TOKEN_HEX NODE named COUNT
+ *	COUNT distinct NAMED names (poke_0..), 256 a message, from NODE
+ *   wire-poke URL TOKEN_HEX NODE gap SEQ
+ *	a HELLO (pid 0) and right after it a SAMPLE from NODE with sequence
+ *	number SEQ: the gap must still count as lost samples
+ *   wire-poke URL TOKEN_HEX NODE future SEC
+ *	a SAMPLE from NODE stamped SEC seconds ahead of now
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +63,74 @@ included(uint8_t *buf, uint64_t token, uint64_t id)
 	return (DN_HDR_SIZE + h.len);
 }
 
+static int
+poke_one(struct dn_sock *s, uint64_t token, uint32_t node, const char *what,
+    uint64_t arg)
+{
+	static uint8_t		 buf[DN_MSG_MAX + 64];
+	static struct dn_named	 v[DN_NAMED_MAX];
+	struct dn_hdr		 h = { .token = token, .node = node,
+				    .seq = 1 };
+	uint64_t		 i, j;
+	size_t			 n;
+	int			 sent = 0, want = 1;
+
+	h.t_ns = dn_now_ns();
+	if (strcmp(what, "hello") == 0) {
+		h.kind = DN_MSG_HELLO;
+		h.len = DN_HELLO_SIZE;
+		dn_hdr_put(buf, &h);
+		dn_put_u32(buf + DN_HDR_SIZE, (uint32_t)arg);
+		dn_put_u32(buf + DN_HDR_SIZE + 4, 0);
+		sent += dn_sock_send(s, buf, DN_HDR_SIZE + DN_HELLO_SIZE,
+		    0) == 0;
+	} else if (strcmp(what, "named") == 0) {
+		want = 0;
+		for (i = 0; i < arg; i += DN_NAMED_MAX) {
+			for (j = 0; j < DN_NAMED_MAX && i + j < arg; j++) {
+				snprintf(v[j].name, sizeof(v[j].name),
+				    "poke_%llu", (unsigned long long)(i + j));
+				v[j].kind = DN_NAMED_GAUGE;
+				v[j].value = 1;
+			}
+			h.seq = 1000000 + i;
+			h.t_ns = dn_now_ns();
+			n = dn_named_encode(buf, sizeof(buf), &h, 0, v, j);
+			want++;
+			sent += n > 0 && dn_sock_send(s, buf, n, 0) == 0;
+		}
+	} else if (strcmp(what, "gap") == 0 || strcmp(what, "future") == 0) {
+		if (what[0] == 'g') {
+			h.kind = DN_MSG_HELLO;
+			h.len = DN_HELLO_SIZE;
+			dn_hdr_put(buf, &h);
+			dn_put_u32(buf + DN_HDR_SIZE, 0);
+			dn_put_u32(buf + DN_HDR_SIZE + 4, 0);
+			if (dn_sock_send(s, buf, DN_HDR_SIZE + DN_HELLO_SIZE,
+			    0) != 0)
+				want++;
+		}
+		n = sample(buf, sizeof(buf), token, node);
+		if (what[0] == 'g')
+			h.seq = arg;
+		else
+			h.t_ns += arg * 1000000000ULL;
+		if (what[0] == 'f')
+			h.seq = 1;
+		h.kind = DN_MSG_SAMPLE;
+		h.len = (uint32_t)(n - DN_HDR_SIZE);
+		dn_hdr_put(buf, &h);
+		sent += dn_sock_send(s, buf, n, 0) == 0;
+	} else {
+		fprintf(stderr, "wire-poke: unknown '%s'\n", what);
+		return (2);
+	}
+	dn_msleep(200);	/* let the pipe drain before closing */
+	dn_sock_close(s);
+	printf("%d\n", sent);
+	return (sent == want ? 0 : 1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -64,8 +142,10 @@ main(int argc, char **argv)
 	size_t		 n, i;
 	int		 sent = 0;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: wire-poke URL TOKEN_HEX NNODES\n");
+	if (argc != 4 && argc != 6) {
+		fprintf(stderr, "usage: wire-poke URL TOKEN_HEX NNODES\n"
+		    "       wire-poke URL TOKEN_HEX NODE hello|named|gap|"
+		    "future N\n");
 		return (2);
 	}
 	token = strtoull(argv[2], &end, 16);
@@ -78,6 +158,9 @@ main(int argc, char **argv)
 	for (i = 0; i < 100 && dn_sock_npipes(s) == 0; i++)
 		dn_msleep(10);
 
+	if (argc == 6)
+		return (poke_one(s, token, nnodes, argv[4],
+		    strtoull(argv[5], NULL, 10)));
 #define SEND(p, len)	do {						\
 	if (dn_sock_send(s, (p), (len), 0) == 0)			\
 		sent++;							\

@@ -4,7 +4,11 @@
  * that prints v1 / v2, the third fails.  Every build appends a line to a
  * counter file, so a cache hit shows as a build that did not run.
  */
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <time.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -277,6 +281,67 @@ describe(void **state)
 	free(cause);
 }
 
+/* Issue 19 #10: another recipe for the same commit is another entry (not
+ * the first one's binary), and a second devnet holding the commit's lock
+ * is waited for. */
+static void
+recipe_and_lock(void **state)
+{
+	char *const	 cmd[] = { (char *)"sh", (char *)"build.sh", NULL };
+	char *const	 cmd2[] = { (char *)"sh", (char *)"-c",
+			    (char *)"sh build.sh && cp bin/node bin/other",
+			    NULL };
+	struct git_build b = { repo, "v2.0", cmd, "bin/node", cache };
+	char		*c1, *p1, *c2, *p2, *lock, *cause = NULL;
+	struct timespec	 t0, t1;
+	int		 cached, fd, pfd[2];
+	pid_t		 pid;
+	char		 ch;
+
+	(void)state;
+	if (git_build(&b, &c1, &p1, &cached, &cause) != 0)
+		fail_msg("%s", cause);
+	b.command = cmd2;
+	b.binary = "bin/other";
+	assert_int_equal(git_build(&b, &c2, &p2, &cached, &cause), 0);
+	assert_int_equal(cached, 0);	/* built: not the other recipe's */
+	assert_string_equal(c1, c2);
+	assert_string_not_equal(p1, p2);
+	assert_non_null(strstr(p2, "bin/other"));
+
+	/* Another process holds the commit's lock for 1 s. */
+	lock = dn_xasprintf("%s/%s.lock", cache, c1);
+	assert_int_equal(pipe(pfd), 0);
+	if ((pid = fork()) == 0) {
+		fd = open(lock, O_RDWR);
+		if (fd == -1 || flock(fd, LOCK_EX) != 0)
+			_exit(1);
+		(void)!write(pfd[1], "x", 1);
+		sleep(1);
+		_exit(0);
+	}
+	assert_int_equal(read(pfd[0], &ch, 1), 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	free(c2);
+	free(p2);
+	assert_int_equal(git_build(&b, &c2, &p2, &cached, &cause), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_int_equal(cached, 1);
+	print_message("waited %.2f s for the other holder of the lock\n",
+	    (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	assert_true((t1.tv_sec - t0.tv_sec) * 1000 +
+	    (t1.tv_nsec - t0.tv_nsec) / 1000000 >= 800);
+	waitpid(pid, NULL, 0);
+	close(pfd[0]);
+	close(pfd[1]);
+	free(lock);
+	free(c1);
+	free(p1);
+	free(c2);
+	free(p2);
+}
+
 static void
 cache_dir(void **state)
 {
@@ -307,6 +372,7 @@ main(void)
 		cmocka_unit_test(build_and_cache),
 		cmocka_unit_test(build_fails),
 		cmocka_unit_test(describe),
+		cmocka_unit_test(recipe_and_lock),
 		cmocka_unit_test(cache_dir),
 	};
 

@@ -244,15 +244,17 @@ every_sample_under_its_node(void **state)
 #define SKEW_NS		(3600ull * 1000000000ull)
 #define CLOCK_SAMPLES	20
 
+/* FORGE (issue 19): also one message of node 1 stamped ten minutes
+ * further ahead (forged, or a broken clock): it is refused and moves
+ * nothing, so the genuine samples still land at node 0's times. */
 static void
-remote_clock_on_ours(void **state)
+clock_case(int forge)
 {
 	struct fixture	 f;
 	char		*cause = NULL, *sql;
 	uint64_t	 seq, now;
 	int64_t		 got[4];
 
-	(void)state;
 	fixture_up(&f, 2, 10, 10000, "clock-test");
 	f.t.nodes[1].remote_clock = 1;
 	fixture_start(&f);
@@ -260,6 +262,9 @@ remote_clock_on_ours(void **state)
 		now = dn_now_ns();
 		fixture_send(&f, 0, seq, seq == CLOCK_SAMPLES, now,
 		    (double)seq);
+		if (forge && seq == CLOCK_SAMPLES / 2)
+			fixture_send(&f, 1, 1000 + seq, 0, now + SKEW_NS +
+			    600ull * 1000000000ull, -1.0);
 		fixture_send(&f, 1, seq, seq == CLOCK_SAMPLES, now + SKEW_NS,
 		    (double)seq);
 		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
@@ -287,7 +292,23 @@ remote_clock_on_ours(void **state)
 	assert_true(-f.t.nodes[1].clock_d > (int64_t)SKEW_NS - 5000000 &&
 	    -f.t.nodes[1].clock_d <= (int64_t)SKEW_NS);
 	assert_false(f.t.nodes[0].have_clock);	/* ours: left alone */
+	assert_int_equal(f.t.rejected, forge);
+	assert_int_equal(f.t.rejected_by[DN_REJ_CLOCK], forge);
 	fixture_down(&f);
+}
+
+static void
+remote_clock_on_ours(void **state)
+{
+	(void)state;
+	clock_case(0);
+}
+
+static void
+remote_clock_not_moved(void **state)
+{
+	(void)state;
+	clock_case(1);
 }
 
 int
@@ -296,6 +317,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_sample_under_its_node),
 		cmocka_unit_test(remote_clock_on_ours),
+		cmocka_unit_test(remote_clock_not_moved),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

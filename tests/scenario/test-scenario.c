@@ -923,13 +923,15 @@ argv_foreign(void **state)
 	assert_int_equal(plan_node_argv(s, &s->variants[0], 1, &ep, &argv,
 	    &env, &cause), 0);
 	q = plan_quote_argv(argv);
-	assert_non_null(strstr(q, "P --metrics M --token 0000000000000000 "
-	    "--index 1 --sample-interval 1000 --out /r/node-1.out "
+	assert_non_null(strstr(q, "P --metrics M --index 1 --sample-interval 1000 --out /r/node-1.out "
 	    "--count-allocs --log-metric 'height=h=([0-9]+)' "
 	    "--ready-timeout 900 --stop-signal TERM --stop-grace 5000 -- "));
 	assert_non_null(strstr(q, " --x=1/3 --p=20011 --dir=/r/node-1 "
 	    "--c=n0=h:20001,n1=h:20011,n2=h:20021 '{lit}'"));
-	assert_null(env[0]);
+	/* the token in the environment only, never on the command line */
+	assert_null(strstr(q, "--token"));
+	assert_string_equal(env[0], "DN_PROBE_TOKEN=0000000000000000");
+	assert_null(env[1]);
 	free(q);
 	plan_argv_free(argv);
 	plan_argv_free(env);
