@@ -33,7 +33,7 @@ MUTANTS=(
 	#    bookkeeping (lost_samples) is untouched, so it sees no gap.
 	"collector-drops-10th|if (dn_metric_defs[i].source == DN_SOURCE_N &&|if (dn_metric_defs[i].source == DN_SOURCE_N && h->seq % 10 != 0 &&"
 	# 2. The collector stores node k's samples under node k+1.
-	"collector-node-plus-1|put(c, (int)h->node, i, tm, values[i]);|put(c, (int)h->node + 1, i, tm, values[i]);"
+	"collector-node-plus-1|collector_put(c, (int)h->node, i, tm, values[i]);|collector_put(c, (int)h->node + 1, i, tm, values[i]);"
 	# 3. read_options: cached creates ReadOptions per read anyway.
 	"cached-readoptions-per-read|s->read_mode = c->read_mode;|s->read_mode = STORE_PER_CALL;"
 	# 4. The runner leaves one node running after its trial ends.

@@ -23,67 +23,16 @@
 #include <time.h>
 
 #include "trial/collector.h"
+#include "trial/collector-internal.h"
 #include "store.h"
 #include "transport.h"
 #include "trial/trial.h"
 #include "clock.h"
 #include "xalloc.h"
 
-#define COMMIT_MS	250
-/* The store's own batch: fewer, larger commits rewrite fewer leaf pages
- * (store.h, docs/benchmarks.md "Collector ingest"). */
-#define COMMIT_ROWS	DN_STORE_BATCH_ROWS
 /* Messages taken without waiting once one has arrived: one wake-up per
  * burst instead of per message. */
 #define RECV_BATCH	256
-
-struct row {
-	int32_t		node;
-	int32_t		metric;
-	int64_t		t_ms;
-	double		value;
-};
-
-struct collector {
-	struct trial	*t;
-	struct dn_sock	*sock;
-	pthread_t	 thread;
-	atomic_int	 stop;
-	int		 drain_ms;
-	/* Rows decoded by the receiving thread, waiting for the writer
-	 * thread (under wmu): receiving and sqlite run on two cores. */
-	pthread_t	 writer;
-	pthread_mutex_t	 wmu;
-	pthread_cond_t	 wcv;
-	struct row	*pend;
-	size_t		 npend, cappend;
-	int		 wstop;
-	int64_t		 next_lg_ms;	/* next load generator sample */
-	int64_t		 prev_submitted; /* at the previous one */
-
-	/* inclusion bookkeeping */
-	/* NAMED: names seen and their metric ids (collector thread only) */
-	char		**names;
-	int		*name_ids;
-	size_t		 nnames;
-
-	uint8_t		*seen;		/* bitmap of tx ids with an outcome */
-	size_t		 seen_bytes;
-	double		*lat;		/* ms, this interval */
-	size_t		 nlat, caplat;
-};
-
-/* Queue one value for the writer thread; wmu held. */
-static void
-put(struct collector *c, int node, int metric, int64_t t_ms, double v)
-{
-	if (c->npend == c->cappend) {
-		c->cappend = c->cappend ? c->cappend * 2 : 4096;
-		c->pend = dn_xreallocarray(c->pend, c->cappend,
-		    sizeof(*c->pend));
-	}
-	c->pend[c->npend++] = (struct row){ node, metric, t_ms, v };
-}
 
 static void
 queue_end(struct collector *c)
@@ -215,7 +164,7 @@ on_sample(struct collector *c, const struct dn_hdr *h,
 	for (i = 0; i < count; i++) {
 		if (dn_metric_defs[i].source == DN_SOURCE_N &&
 		    (present >> i & 1)) {
-			put(c, (int)h->node, i, tm, values[i]);
+			collector_put(c, (int)h->node, i, tm, values[i]);
 			stored++;
 		}
 	}
@@ -330,7 +279,7 @@ on_named(struct collector *c, const struct dn_hdr *h, const uint8_t *p)
 	pthread_mutex_lock(&c->wmu);
 	for (i = 0; i < nv; i++)
 		if (ids[i] >= 0)
-			put(c, (int)h->node, ids[i], tm, v[i].value);
+			collector_put(c, (int)h->node, ids[i], tm, v[i].value);
 	queue_end(c);
 	pthread_mutex_lock(&t->mu);
 	t->samples_stored += (int64_t)nv;
@@ -504,142 +453,23 @@ loadgen_sample(struct collector *c, int64_t t_ms)
 		qsort(lags, nlags, sizeof(double), cmp_double);
 
 	pthread_mutex_lock(&c->wmu);
-	put(c, -1, DN_M_TX_SUBMITTED, t_ms, (double)submitted);
-	put(c, -1, DN_M_TX_INCLUDED, t_ms, (double)inc);
-	put(c, -1, DN_M_TX_FAILED, t_ms, (double)fail);
-	put(c, -1, DN_M_TX_SEND_ERRORS, t_ms, (double)send_errors);
-	put(c, -1, DN_M_ACHIEVED_TPS, t_ms, rate);
+	collector_put(c, -1, DN_M_TX_SUBMITTED, t_ms, (double)submitted);
+	collector_put(c, -1, DN_M_TX_INCLUDED, t_ms, (double)inc);
+	collector_put(c, -1, DN_M_TX_FAILED, t_ms, (double)fail);
+	collector_put(c, -1, DN_M_TX_SEND_ERRORS, t_ms, (double)send_errors);
+	collector_put(c, -1, DN_M_ACHIEVED_TPS, t_ms, rate);
 	if (c->nlat > 0) {
-		put(c, -1, DN_M_TX_LATENCY_P50_MS, t_ms,
+		collector_put(c, -1, DN_M_TX_LATENCY_P50_MS, t_ms,
 		    pct(c->lat, c->nlat, 0.50));
-		put(c, -1, DN_M_TX_LATENCY_P99_MS, t_ms,
+		collector_put(c, -1, DN_M_TX_LATENCY_P99_MS, t_ms,
 		    pct(c->lat, c->nlat, 0.99));
-		put(c, -1, DN_M_TX_LATENCY_MAX_MS, t_ms, c->lat[c->nlat - 1]);
+		collector_put(c, -1, DN_M_TX_LATENCY_MAX_MS, t_ms, c->lat[c->nlat - 1]);
 	}
 	if (nlags > 0)
-		put(c, -1, DN_M_SEND_LAG_P99_US, t_ms, pct(lags, nlags, 0.99));
+		collector_put(c, -1, DN_M_SEND_LAG_P99_US, t_ms, pct(lags, nlags, 0.99));
 	queue_end(c);
 	c->nlat = 0;
 	free(lags);
-}
-
-/*
- * The writer thread: takes the queued rows in one swap, hands them to the
- * store and commits every COMMIT_MS or COMMIT_ROWS rows.  Once told to
- * stop, it drains the queue, commits and returns.
- */
-static void *
-writer_main(void *arg)
-{
-	struct collector	*c = arg;
-	struct trial		*t = c->t;
-	struct row		*rows = NULL, *tmp;
-	size_t			 n, cap = 0, i, pending = 0;
-	uint64_t		 last_commit = dn_now_ns(), busy_since = 0;
-	char			*cause = NULL;
-	int			 stop, rv = 0, busy = 0;
-
-	for (;;) {
-		struct timespec	deadline;
-
-		clock_gettime(CLOCK_REALTIME, &deadline);
-		deadline.tv_nsec += 50 * 1000000;
-		if (deadline.tv_nsec >= 1000000000) {
-			deadline.tv_sec++;
-			deadline.tv_nsec -= 1000000000;
-		}
-		pthread_mutex_lock(&c->wmu);
-		if (c->npend == 0 && !c->wstop)
-			pthread_cond_timedwait(&c->wcv, &c->wmu, &deadline);
-		tmp = rows;
-		rows = c->pend;
-		n = c->npend;
-		c->pend = tmp;
-		c->npend = 0;
-		i = cap;
-		cap = c->cappend;
-		c->cappend = i;
-		stop = c->wstop;
-		pthread_mutex_unlock(&c->wmu);
-
-		if (n > 0) {
-			pthread_mutex_lock(t->store_mu);
-			/* Once a write failed (disk full) nothing more goes
-			 * in: what space is left is for recording the ends of
-			 * the runs (runner.c, the reserve). */
-			if (t->store_down != NULL && *t->store_down)
-				n = 0;
-			rv = 0;
-			for (i = 0; i < n; i++) {
-				rv = dn_store_sample(t->store, t->run_id,
-				    rows[i].node, rows[i].metric, rows[i].t_ms,
-				    rows[i].value, &cause);
-				if (rv == DN_STORE_EBUSY)
-					break;	/* requeued below */
-				if (rv != 0) {
-					trial_store_error(t, cause);
-					cause = NULL;
-					break;
-				}
-			}
-			pthread_mutex_unlock(t->store_mu);
-			pending += i;
-			if (rv == DN_STORE_EBUSY) {
-				/* another process holds the database: keep
-				 * the rows for the next round */
-				free(cause);
-				cause = NULL;
-				pthread_mutex_lock(&c->wmu);
-				for (; i < n; i++)
-					put(c, rows[i].node, rows[i].metric,
-					    rows[i].t_ms, rows[i].value);
-				pthread_mutex_unlock(&c->wmu);
-				busy = 1;
-			}
-		}
-		if (pending >= COMMIT_ROWS || stop || (pending > 0 &&
-		    dn_now_ns() - last_commit >= COMMIT_MS * 1000000ull)) {
-			pthread_mutex_lock(t->store_mu);
-			rv = 0;
-			if (!(t->store_down != NULL && *t->store_down))
-				rv = dn_store_try_commit(t->store, &cause);
-			pthread_mutex_unlock(t->store_mu);
-			if (rv == DN_STORE_EBUSY)
-				busy = 1;	/* rows kept; again */
-			else {
-				if (rv != 0) {
-					trial_store_error(t, cause);
-					cause = NULL;
-				}
-				pending = 0;
-				last_commit = dn_now_ns();
-			}
-		}
-		/* A lock held for good is a store gone (issue 19 #4). */
-		if (!busy)
-			busy_since = 0;
-		else if (busy_since == 0)
-			busy_since = dn_now_ns();
-		else if (dn_now_ns() - busy_since >
-		    DN_STORE_BUSY_MS * 1000000ull) {
-			free(cause);
-			trial_store_error(t, dn_xasprintf("the database stayed "
-			    "locked by another process for %d s; wait for it "
-			    "or use --db", DN_STORE_BUSY_MS / 1000));
-			cause = NULL;
-			break;
-		}
-		if (busy) {
-			free(cause);
-			cause = NULL;
-			n = 1;	/* not done: rows wait */
-		}
-		busy = 0;
-		if (stop && n == 0)
-			break;
-	}
-	free(rows);
-	return (NULL);
 }
 
 /*
@@ -805,7 +635,7 @@ collector_start(struct trial *t, struct collector **cp, char **cause)
 		goto fail;
 	pthread_mutex_init(&c->wmu, NULL);
 	pthread_cond_init(&c->wcv, NULL);
-	if (pthread_create(&c->writer, NULL, writer_main, c) != 0) {
+	if (pthread_create(&c->writer, NULL, collector_writer_main, c) != 0) {
 		*cause = dn_xstrdup("cannot start the collector's writer "
 		    "thread");
 		goto fail;

@@ -1,0 +1,74 @@
+/*
+ * collector-internal.h: what the collector's two threads share
+ * (collector.c receives and decodes, collector-writer.c stores): the
+ * collector itself and the queue of rows between them.
+ */
+#ifndef DN_COLLECTOR_INTERNAL_H
+#define DN_COLLECTOR_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store.h"
+#include "xalloc.h"
+
+#define COMMIT_MS	250
+/* The store's own batch: fewer, larger commits rewrite fewer leaf pages
+ * (store.h, docs/benchmarks.md "Collector ingest"). */
+#define COMMIT_ROWS	DN_STORE_BATCH_ROWS
+
+struct row {
+	int32_t		node;
+	int32_t		metric;
+	int64_t		t_ms;
+	double		value;
+};
+
+struct collector {
+	struct trial	*t;
+	struct dn_sock	*sock;
+	pthread_t	 thread;
+	atomic_int	 stop;
+	int		 drain_ms;
+	/* Rows decoded by the receiving thread, waiting for the writer
+	 * thread (under wmu): receiving and sqlite run on two cores. */
+	pthread_t	 writer;
+	pthread_mutex_t	 wmu;
+	pthread_cond_t	 wcv;
+	struct row	*pend;
+	size_t		 npend, cappend;
+	int		 wstop;
+	int64_t		 next_lg_ms;	/* next load generator sample */
+	int64_t		 prev_submitted; /* at the previous one */
+
+	/* inclusion bookkeeping */
+	/* NAMED: names seen and their metric ids (collector thread only) */
+	char		**names;
+	int		*name_ids;
+	size_t		 nnames;
+
+	uint8_t		*seen;		/* bitmap of tx ids with an outcome */
+	size_t		 seen_bytes;
+	double		*lat;		/* ms, this interval */
+	size_t		 nlat, caplat;
+};
+
+/* Queue one value for the writer thread; wmu held. */
+static inline void
+collector_put(struct collector *c, int node, int metric, int64_t t_ms,
+    double v)
+{
+	if (c->npend == c->cappend) {
+		c->cappend = c->cappend ? c->cappend * 2 : 4096;
+		c->pend = dn_xreallocarray(c->pend, c->cappend,
+		    sizeof(*c->pend));
+	}
+	c->pend[c->npend++] = (struct row){ node, metric, t_ms, v };
+}
+
+/* The writer thread (collector-writer.c): ARG is the collector. */
+void	*collector_writer_main(void *arg);
+
+#endif
