@@ -110,13 +110,20 @@ if [ "${1:-}" = "--exports" ]; then
 		nm -u "$o" 2>/dev/null | awk -v o="$o" '{ print $NF "\t" o }'
 	done | sort -u > "$tmp/uses"
 	nm --defined-only -A "$lib" 2>/dev/null |
-		awk '$2 == "T" { split($1, a, ":"); print $3 "\t" a[2] }' |
-		while IFS=$'\t' read -r sym obj; do
-			users=$(awk -F'\t' -v s="$sym" -v o="$obj" \
-				'$1 == s && $2 !~ ("/" o "$") { print }' "$tmp/uses" | head -1)
-			[ -n "$users" ] ||
-				echo "layers: ${obj%.o}: $sym is exported but used only in its own file (make it static, or delete it)"
-		done > "$tmp/unused"
+		awk '$2 == "T" { split($1, a, ":"); print $3 "\t" a[2] }' \
+		> "$tmp/defs"
+	# One pass: a symbol is used when some object other than (a file of
+	# the same name as) its defining one refers to it.
+	awk -F'\t' '
+		NR == FNR { n = split($2, p, "/"); use[$1, p[n]] = 1
+			    any[$1] = any[$1] SUBSEP p[n]; next }
+		{
+			used = 0; m = split(any[$1], objs, SUBSEP)
+			for (i = 2; i <= m; i++)
+				if (objs[i] != $2) { used = 1; break }
+			if (!used)
+				printf "layers: %s: %s is exported but used only in its own file (make it static, or delete it)\n", substr($2, 1, length($2) - 2), $1
+		}' "$tmp/uses" "$tmp/defs" > "$tmp/unused"
 	[ -s "$tmp/unused" ] && { cat "$tmp/unused"; bad=1; }
 	# Circles between files: A calls into B and B calls into A.
 	nm -A "$lib" 2>/dev/null | awk '
