@@ -11,11 +11,19 @@ set -eu
 # redis-server, redis-tools: the allocation shim with every allocator
 # (tests/probe/alloc.sh); busybox: multi-call binaries started through
 # their symlink names (tests/e2e/foreign-argv0.sh).
+# libnftables-dev, libnftnl-dev, libmnl-dev, libnetfilter-queue-dev:
+# network conditions (issue 20: loss and partitions in nf_tables, HTB over
+# netlink, delay in devnet's own NFQUEUE emulator); nftables: the nft
+# binary, for reading rules by hand when a test fails.  libmicrohttpd-dev:
+# the live view (--serve); prometheus and chromium: the real scraper and
+# browser its tests check it with.
 PKGS="build-essential cmake pkg-config git
 librocksdb-dev rocksdb-tools libnng-dev libsqlite3-dev sqlite3 libyaml-dev
 libcmocka-dev clang libclang-rt-14-dev libcurl4-openssl-dev docker.io
 etcd-server iproute2 iptables libjemalloc-dev libgoogle-perftools-dev
-libmimalloc-dev redis-server redis-tools busybox"
+libmimalloc-dev redis-server redis-tools busybox
+libnftables-dev libnftnl-dev libmnl-dev libnetfilter-queue-dev nftables
+libmicrohttpd-dev prometheus chromium"
 
 missing=""
 for p in $PKGS; do
