@@ -174,6 +174,26 @@ int	 dn_store_query(struct dn_store *s, const char *sql,
 	    const char *const *params, int nparams, dn_store_row_fn row,
 	    void *arg, char **cause);
 /*
+ * The read model of the display commands (store-views.c): named reads, so
+ * that no command holds SQL text against the schema.  Those marked (run)
+ * take RUN_ID, the others ignore it.  Rows arrive as for dn_store_query.
+ */
+enum dn_read {
+	DN_READ_RUNS,			/* every run, for `devnet runs` */
+	DN_READ_RUN_EXISTS,		/* (run) one row if the run exists */
+	DN_READ_RUN_HEADER,		/* (run) its settings, one row */
+	DN_READ_RUN_NODES,		/* (run) binary, sha256, cmdline */
+	DN_READ_RUN_EVENTS,		/* (run) t_ms, node, kind, detail */
+	DN_READ_RUN_EVENTS_FIRST,	/* (run) the same, first 200 */
+	DN_READ_RUN_FACTS,		/* (run) node, key, value */
+	DN_READ_RUN_NODE_SUMMARY,	/* (run) per node, after warmup */
+	DN_READ_RUN_SCENARIO,		/* (run) scenario_path, _yaml */
+	DN_READ_RUN_TIMING,		/* (run) warmup_ms, interval_ms */
+	DN_READ_COUNT
+};
+int	 dn_store_read(struct dn_store *s, enum dn_read which,
+	    int64_t run_id, dn_store_row_fn row, void *arg, char **cause);
+/*
  * A time limit for each later dn_store_query, in ms (0, the default: none;
  * `devnet query --timeout`).  A query past it is stopped (sqlite's progress
  * handler) and fails; dn_store_timed_out then returns 1.

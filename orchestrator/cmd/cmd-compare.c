@@ -3,13 +3,11 @@
  * stored runs.  The analysis lives in compare.c; this file parses options,
  * opens the database read-only and prints.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
-#include "verdict/compare.h"
+#include "cmd/cmd-args.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -61,91 +59,39 @@ const struct cmd_entry cmd_compare_entry = {
 static int
 cmd_compare_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "unit", required_argument, NULL, 'u' },
-		{ "target-effect", required_argument, NULL, 'e' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "fail-on", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char		*db = CMD_DEFAULT_DB, *metrics[CMD_MAX_METRICS];
-	struct compare_opts	 opts = { .metrics = metrics, .named = 1 };
+	struct cmd_args		 a;
 	struct dn_store		*s = NULL;
 	char			*cause = NULL, *title = NULL;
-	int			 c, rc = 1, junit = 0, fail_on = 0;
-	int			 tripped = 0;
+	int			 rc = 1, tripped = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'm':
-			if (cmd_add_metric(metrics, &opts.nmetrics,
-			    optarg) != 0)
-				return (CMD_EXIT_USAGE);
-			break;
-		case 'F':
-			if (compare_fail_on_parse(optarg, &fail_on) != 0) {
-				cmd_error("unknown --fail-on '%s' (worse or "
-				    "changed)", optarg);
-				return (CMD_EXIT_USAGE);
-			}
-			break;
-		case 'f':
-			if (strcmp(optarg, "junit") == 0) {
-				junit = 1;
-				break;
-			}
-			junit = 0;
-			/* FALLTHROUGH */
-		case 't':
-		case 'u':
-		case 'e':
-		case 's':
-			if (compare_opt_set(&opts, c, optarg, &cause) != 0) {
-				cmd_error("%s", cause);
-				free(cause);
-				return (CMD_EXIT_USAGE);
-			}
-			break;
-		case 'h':
-			cmd_usage(&cmd_compare_entry, stdout);
-			return (0);
-		default:
-			return (cmd_bad_option(&cmd_compare_entry,
-			    argv[optind - 1]));
-		}
-	}
+	cmd_args_init(&a, CMD_A_DB | CMD_A_VFORMAT | CMD_A_METRIC |
+	    CMD_A_VERDICT | CMD_A_TARGET | CMD_A_FAIL_ON, NULL);
+	/* named: a foreign node's own metrics are compared too */
+	a.verdict.named = 1;
+	if (cmd_getopt(&a, &cmd_compare_entry, NULL, argc, argv) != -1)
+		return (a.exit);
 	if (argc - optind != 2) {
 		cmd_error("compare: want two sides, A and B (see 'devnet "
 		    "compare --help')");
 		return (CMD_EXIT_USAGE);
 	}
 	title = dn_xasprintf("%s vs %s", argv[optind], argv[optind + 1]);
-	if (junit)
+	if (a.junit)
 		compare_junit_begin(stdout);
-	if (dn_store_open(&s, db, DN_STORE_RDONLY, &cause) != 0 ||
-	    compare_gate_print(s, argv[optind], argv[optind + 1], &opts,
-	    junit, fail_on, title, stdout, &tripped, &cause) != 0) {
+	if (dn_store_open(&s, a.db, DN_STORE_RDONLY, &cause) != 0 ||
+	    compare_gate_print(s, argv[optind], argv[optind + 1], &a.verdict,
+	    a.junit, a.fail_on, title, stdout, &tripped, &cause) != 0) {
 		cmd_error("%s", cause);
 		goto out;
 	}
-	if (junit)
+	if (a.junit)
 		compare_junit_end(stdout);
 	/* The verdict is printed whole before the gate says no. */
 	fflush(stdout);
 	rc = tripped ? COMPARE_EXIT_GATE : 0;
 	if (tripped)
-		cmd_error("--fail-on %s: %s", fail_on == COMPARE_FAIL_WORSE ?
-		    "worse" : "changed", fail_on == COMPARE_FAIL_WORSE ?
+		cmd_error("--fail-on %s: %s", a.fail_on == COMPARE_FAIL_WORSE ?
+		    "worse" : "changed", a.fail_on == COMPARE_FAIL_WORSE ?
 		    "a metric is worse" : "a metric changed");
 out:
 	free(title);

@@ -3,13 +3,11 @@
  * per (node, t_ms), one column per metric (pandas.read_csv-ready; node -1
  * is the load generator, empty cells are samples not taken).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
-#include "verdict/compare.h"
+#include "cmd/cmd-args.h"
 #include "metric-table.h"
 #include "sys/outfile.h"
 #include "store.h"
@@ -75,12 +73,11 @@ export_run(struct dn_store *s, int64_t run, FILE *out, char **cause)
 	size_t			 nkeys = 0, i, j, k;
 	int64_t			 warmup = -1;
 	char			 id[32];
-	const char		*params[1] = { id };
 	int			 m, rc = -1;
 
 	snprintf(id, sizeof(id), "%lld", (long long)run);
-	if (dn_store_query(s, "SELECT warmup_ms FROM runs WHERE id = ?1",
-	    params, 1, warmup_row, &warmup, cause) != 0)
+	if (dn_store_read(s, DN_READ_RUN_TIMING, run, warmup_row, &warmup,
+	    cause) != 0)
 		return (-1);
 	if (warmup < 0) {
 		*cause = dn_xasprintf("no run %s in '%s' (see 'devnet runs')",
@@ -150,27 +147,25 @@ out:
 static int
 cmd_export_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
+	static const struct option own[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char	*db = CMD_DEFAULT_DB, *output = NULL;
+	const char	*output = NULL;
+	struct cmd_args	 a;
 	struct dn_store	*s = NULL;
 	char		*cause = NULL, *tmp = NULL;
 	FILE		*out = stdout;
 	int64_t		 run;
 	int		 c, rc = 1;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+	cmd_args_init(&a, CMD_A_DB, own);
+	while ((c = cmd_getopt(&a, &cmd_export_entry, "o:", argc,
+	    argv)) != -1) {
 		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
+		case CMD_GETOPT_EXIT:
+			return (a.exit);
 		case 'f':
 			if (strcmp(optarg, "csv") != 0) {
 				cmd_error("unknown format '%s' (csv)", optarg);
@@ -180,12 +175,6 @@ cmd_export_exec(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
-		case 'h':
-			cmd_usage(&cmd_export_entry, stdout);
-			return (0);
-		default:
-			return (cmd_bad_option(&cmd_export_entry,
-			    argv[optind - 1]));
 		}
 	}
 	if (argc - optind != 1 || dn_parse_i64(argv[optind], &run) != 0 ||
@@ -193,7 +182,7 @@ cmd_export_exec(int argc, char **argv)
 		cmd_error("export: want one run id (see 'devnet runs')");
 		return (CMD_EXIT_USAGE);
 	}
-	if (dn_store_open(&s, db, DN_STORE_RDONLY, &cause) != 0)
+	if (dn_store_open(&s, a.db, DN_STORE_RDONLY, &cause) != 0)
 		goto fail;
 	/* Written beside and renamed into place: no half-written file. */
 	if (output != NULL && (out = outfile_open(output, &tmp,

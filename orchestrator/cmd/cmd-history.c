@@ -5,13 +5,12 @@
  * method: docs/statistics.md).  This file parses options and prints the
  * table, CSV or JSON.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
+#include "cmd/cmd-args.h"
 #include "verdict/compare.h"
 #include "verdict/history.h"
 #include "store.h"
@@ -254,47 +253,32 @@ print_csv(const struct history *h, FILE *out)
 static int
 cmd_history_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
+	static const struct option own[] = {
 		{ "scenario", required_argument, NULL, 's' },
 		{ "variant", required_argument, NULL, 'v' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "format", required_argument, NULL, 'f' },
 		{ "repo", required_argument, NULL, 'r' },
 		{ "search-kappa", no_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char		*db = CMD_DEFAULT_DB, *metrics[CMD_MAX_METRICS];
+	struct cmd_args		 a;
 	struct history_opts	 o;
 	struct history		*h = NULL;
 	struct dn_store		*s = NULL;
 	char			*cause = NULL;
-	int			 c, format = COMPARE_TABLE, rc = 1;
+	int			 c, rc = 1;
 
 	memset(&o, 0, sizeof(o));
-	o.metrics = metrics;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	cmd_args_init(&a, CMD_A_DB | CMD_A_LIST | CMD_A_METRIC, own);
+	while ((c = cmd_getopt(&a, &cmd_history_entry, NULL, argc,
+	    argv)) != -1) {
 		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
+		case CMD_GETOPT_EXIT:
+			return (a.exit);
 		case 's':
 			o.scenario = optarg;
 			break;
 		case 'v':
 			o.variant = optarg;
-			break;
-		case 'm':
-			if (cmd_add_metric(metrics, &o.nmetrics,
-			    optarg) != 0)
-				return (CMD_EXIT_USAGE);
-			break;
-		case 'f':
-			if (cmd_list_format(optarg, &format) != 0)
-				return (CMD_EXIT_USAGE);
 			break;
 		case 'r':
 			o.repo = optarg;
@@ -302,27 +286,23 @@ cmd_history_exec(int argc, char **argv)
 		case 'k':
 			o.search_kappa = 1;
 			break;
-		case 'h':
-			cmd_usage(&cmd_history_entry, stdout);
-			return (0);
-		default:
-			return (cmd_bad_option(&cmd_history_entry,
-			    argv[optind - 1]));
 		}
 	}
+	o.metrics = a.metrics;
+	o.nmetrics = a.verdict.nmetrics;
 	if (optind != argc) {
 		cmd_error("history: unexpected argument '%s' (see 'devnet "
 		    "history --help')", argv[optind]);
 		return (CMD_EXIT_USAGE);
 	}
-	if (dn_store_open(&s, db, DN_STORE_RDONLY, &cause) != 0 ||
+	if (dn_store_open(&s, a.db, DN_STORE_RDONLY, &cause) != 0 ||
 	    history_load(s, &o, &h, &cause) != 0) {
 		cmd_error("%s", cause);
 		goto out;
 	}
-	if (format == COMPARE_JSON)
+	if (a.format == COMPARE_JSON)
 		print_json(h, stdout);
-	else if (format == COMPARE_CSV)
+	else if (a.format == COMPARE_CSV)
 		print_csv(h, stdout);
 	else
 		print_table(h, stdout);

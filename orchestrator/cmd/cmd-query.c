@@ -4,12 +4,11 @@
  * statements that would write are refused; a statement that runs longer
  * than --timeout is stopped.
  */
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cmd/cmd.h"
+#include "cmd/cmd-args.h"
 #include "verdict/compare.h"
 #include "report/qtab.h"
 #include "store.h"
@@ -47,38 +46,21 @@ const struct cmd_entry cmd_query_entry = {
 static int
 cmd_query_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
+	static const struct option own[] = {
 		{ "timeout", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char	*db = CMD_DEFAULT_DB, *timeout = QUERY_TIMEOUT, *why;
+	const char	*timeout = QUERY_TIMEOUT, *why;
+	struct cmd_args	 a;
 	int64_t		 timeout_ms;
-	int		 c, format = COMPARE_TABLE;
+	int		 c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'f':
-			if (cmd_list_format(optarg, &format) != 0)
-				return (CMD_EXIT_USAGE);
-			break;
-		case 'h':
-			cmd_usage(&cmd_query_entry, stdout);
-			return (0);
-		case 't':
-			timeout = optarg;
-			break;
-		default:
-			return (cmd_bad_option(&cmd_query_entry,
-			    argv[optind - 1]));
-		}
+	cmd_args_init(&a, CMD_A_DB | CMD_A_LIST, own);
+	while ((c = cmd_getopt(&a, &cmd_query_entry, NULL, argc,
+	    argv)) != -1) {
+		if (c == CMD_GETOPT_EXIT)
+			return (a.exit);
+		timeout = optarg;	/* 't', the only own option */
 	}
 	if (argc - optind != 1) {
 		cmd_error("query: want one SQL statement, quoted (see 'devnet "
@@ -90,7 +72,8 @@ cmd_query_exec(int argc, char **argv)
 		    "limit)", timeout, why);
 		return (CMD_EXIT_USAGE);
 	}
-	return (query_run(db, argv[optind], format, timeout, timeout_ms));
+	return (query_run(a.db, argv[optind], a.format, timeout,
+	    timeout_ms));
 }
 
 /* qtab_exec with a time limit: TIMEOUT is the user's text, for the

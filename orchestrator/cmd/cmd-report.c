@@ -3,7 +3,6 @@
  * --history -o FILE`: the options, then the page from report/
  * (compare-page.c, report-history.c), written whole or not at all.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/cmd.h"
+#include "cmd/cmd-args.h"
 #include "verdict/compare.h"
 #include "metric-table.h"
 #include "sys/outfile.h"
@@ -55,54 +54,33 @@ const struct cmd_entry cmd_report_entry = {
 static int
 cmd_report_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
+	static const struct option own[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "unit", required_argument, NULL, 'u' },
-		{ "strict", no_argument, NULL, 's' },
 		{ "history", no_argument, NULL, 'H' },
 		{ "scenario", required_argument, NULL, 'S' },
 		{ "repo", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct history_opts	 ho = { .metrics = NULL };
 	int			 history = 0;
-	const char		*db = CMD_DEFAULT_DB, *output = NULL;
-	const char		*metrics[CMD_MAX_METRICS];
-	/* named: a foreign node's own metrics are charted too */
-	struct compare_opts	 opts = { .metrics = metrics, .named = 1 };
+	const char		*output = NULL;
+	struct cmd_args		 a;
 	struct compare_result	*r = NULL;
 	struct dn_store		*s = NULL;
 	char			*cause = NULL, *tmp = NULL;
 	FILE			*out = NULL;
 	int			 c, rc = 1;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+	cmd_args_init(&a, CMD_A_DB | CMD_A_METRIC | CMD_A_VERDICT, own);
+	/* named: a foreign node's own metrics are charted too */
+	a.verdict.named = 1;
+	while ((c = cmd_getopt(&a, &cmd_report_entry, "o:", argc,
+	    argv)) != -1) {
 		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
+		case CMD_GETOPT_EXIT:
+			return (a.exit);
 		case 'o':
 			output = optarg;
-			break;
-		case 'm':
-			if (cmd_add_metric(metrics, &opts.nmetrics,
-			    optarg) != 0)
-				return (CMD_EXIT_USAGE);
-			break;
-		case 't':
-		case 'u':
-		case 's':
-			if (compare_opt_set(&opts, c, optarg, &cause) != 0) {
-				cmd_error("%s", cause);
-				free(cause);
-				return (CMD_EXIT_USAGE);
-			}
 			break;
 		case 'H':
 			history = 1;
@@ -113,12 +91,6 @@ cmd_report_exec(int argc, char **argv)
 		case 'r':
 			ho.repo = optarg;
 			break;
-		case 'h':
-			cmd_usage(&cmd_report_entry, stdout);
-			return (0);
-		default:
-			return (cmd_bad_option(&cmd_report_entry,
-			    argv[optind - 1]));
 		}
 	}
 	if (history) {
@@ -128,9 +100,9 @@ cmd_report_exec(int argc, char **argv)
 			    "sides (see 'devnet report --help')");
 			return (CMD_EXIT_USAGE);
 		}
-		ho.metrics = metrics;
-		ho.nmetrics = opts.nmetrics;
-		if (report_history_write(db, &ho, output, &cause) != 0) {
+		ho.metrics = a.metrics;
+		ho.nmetrics = a.verdict.nmetrics;
+		if (report_history_write(a.db, &ho, output, &cause) != 0) {
 			cmd_error("%s", cause);
 			free(cause);
 			return (1);
@@ -143,13 +115,13 @@ cmd_report_exec(int argc, char **argv)
 		    "'devnet report --help')");
 		return (CMD_EXIT_USAGE);
 	}
-	if (dn_store_open(&s, db, DN_STORE_RDONLY, &cause) != 0 ||
-	    compare_analyze(s, argv[optind], argv[optind + 1], &opts, &r,
+	if (dn_store_open(&s, a.db, DN_STORE_RDONLY, &cause) != 0 ||
+	    compare_analyze(s, argv[optind], argv[optind + 1], &a.verdict, &r,
 	    &cause) != 0)
 		goto fail;
 	if ((out = outfile_open(output, &tmp, &cause)) == NULL)
 		goto fail;
-	if (report_compare_write(s, r, db, out, &cause) != 0)
+	if (report_compare_write(s, r, a.db, out, &cause) != 0)
 		goto fail;
 	c = outfile_commit(out, tmp, output, &cause);
 	out = NULL;

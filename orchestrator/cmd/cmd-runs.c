@@ -1,12 +1,10 @@
 /* cmd-runs.c: `devnet runs`, the list of stored runs. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cmd/cmd.h"
-#include "verdict/compare.h"
+#include "cmd/cmd-args.h"
 #include "report/qtab.h"
-#include "xalloc.h"
+#include "store.h"
 
 static const char runs_help[] =
     "options:\n"
@@ -30,53 +28,33 @@ const struct cmd_entry cmd_runs_entry = {
 static int
 cmd_runs_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char	*db = CMD_DEFAULT_DB;
-	char		*cause = NULL, *empty = NULL;
-	int		 c, format = COMPARE_TABLE, rc = 1;
+	struct cmd_args	 a;
+	struct dn_store	*s = NULL;
+	struct qtab	 t = { 0 };
+	char		*cause = NULL;
+	int		 rc = 1;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'f':
-			if (cmd_list_format(optarg, &format) != 0)
-				return (CMD_EXIT_USAGE);
-			break;
-		case 'h':
-			cmd_usage(&cmd_runs_entry, stdout);
-			return (0);
-		default:
-			return (cmd_bad_option(&cmd_runs_entry,
-			    argv[optind - 1]));
-		}
-	}
+	cmd_args_init(&a, CMD_A_DB | CMD_A_LIST, NULL);
+	if (cmd_getopt(&a, &cmd_runs_entry, NULL, argc, argv) != -1)
+		return (a.exit);
 	if (optind != argc) {
 		cmd_error("runs: unexpected argument '%s'", argv[optind]);
 		return (CMD_EXIT_USAGE);
 	}
-	empty = dn_xasprintf("no runs in '%s' (store some with 'devnet "
-	    "run')\n", db);
-	if (qtab_exec(db, "SELECT id, ab_group AS \"group\", scenario, "
-	    "variant, trial, label, status, "
-	    "strftime('%Y-%m-%d %H:%M:%S', start_ms / 1000, 'unixepoch') "
-	    "AS start, round((coalesce(end_ms, start_ms) - start_ms) / "
-	    "1000.0, 1) AS duration_s, nodes FROM runs ORDER BY id", format,
-	    empty, stdout, &cause) != 0) {
+	if (dn_store_open(&s, a.db, DN_STORE_RDONLY, &cause) != 0 ||
+	    dn_store_read(s, DN_READ_RUNS, 0, qtab_row, &t, &cause) != 0) {
 		cmd_error("%s", cause);
 		goto out;
 	}
+	if (t.nrows == 0 && a.format == COMPARE_TABLE)
+		printf("no runs in '%s' (store some with 'devnet run')\n",
+		    a.db);
+	else
+		qtab_print(&t, a.format, stdout);
 	rc = 0;
 out:
-	free(empty);
+	qtab_release(&t);
 	free(cause);
+	dn_store_close(s);
 	return (rc);
 }

@@ -160,7 +160,8 @@ interval_row(void *arg, int ncols, const char *const *names,
 	(void)ncols;
 	(void)names;
 	(void)types;
-	v = values[0] ? strtoll(values[0], NULL, 10) : 0;
+	/* DN_READ_RUN_TIMING: warmup_ms, sample_interval_ms */
+	v = values[1] ? strtoll(values[1], NULL, 10) : 0;
 	if (v > *ms)
 		*ms = v;
 	return (0);
@@ -176,8 +177,6 @@ chart_grid(struct dn_store *s, const struct compare_result *r,
     struct chart_data *cd, char **cause)
 {
 	const struct compare_side	*sides[2] = { &r->a, &r->b };
-	char				 id[32];
-	const char			*params[1] = { id };
 	int64_t				 iv = 0, k;
 	size_t				 i;
 	int				 side;
@@ -190,10 +189,8 @@ chart_grid(struct dn_store *s, const struct compare_result *r,
 
 			if (run->duration_ms > cd->t_span)
 				cd->t_span = run->duration_ms;
-			snprintf(id, sizeof(id), "%lld", (long long)run->id);
-			if (dn_store_query(s, "SELECT sample_interval_ms FROM "
-			    "runs WHERE id = ?1", params, 1, interval_row, &iv,
-			    cause) != 0)
+			if (dn_store_read(s, DN_READ_RUN_TIMING, run->id,
+			    interval_row, &iv, cause) != 0)
 				return (-1);
 		}
 	}
@@ -273,8 +270,6 @@ events_load(struct dn_store *s, const struct compare_result *r,
     struct event_list *l, char **cause)
 {
 	const struct compare_side	*sides[2] = { &r->a, &r->b };
-	char				 id[32];
-	const char			*params[1] = { id };
 	size_t				 i;
 	int				 k;
 
@@ -282,10 +277,8 @@ events_load(struct dn_store *s, const struct compare_result *r,
 		for (i = 0; i < sides[k]->nruns; i++) {
 			l->side = k;
 			l->run = sides[k]->runs[i].id;
-			snprintf(id, sizeof(id), "%lld", (long long)l->run);
-			if (dn_store_query(s, "SELECT t_ms, node, kind, detail "
-			    "FROM events WHERE run_id = ?1 ORDER BY t_ms "
-			    "LIMIT 200", params, 1, event_row, l, cause) != 0)
+			if (dn_store_read(s, DN_READ_RUN_EVENTS_FIRST, l->run,
+			    event_row, l, cause) != 0)
 				return (-1);
 		}
 	}

@@ -174,25 +174,3 @@ qtab_print(const struct qtab *t, int format, FILE *out)
 	}
 	free(width);
 }
-
-int
-qtab_exec(const char *db, const char *sql, int format, const char *empty,
-    FILE *out, char **cause)
-{
-	struct dn_store	*s = NULL;
-	struct qtab	 t = { 0 };
-	int		 rc = -1;
-
-	if (dn_store_open(&s, db, DN_STORE_RDONLY, cause) != 0 ||
-	    dn_store_query(s, sql, NULL, 0, qtab_row, &t, cause) != 0)
-		goto out;
-	if (t.nrows == 0 && empty != NULL && format == COMPARE_TABLE)
-		fputs(empty, out);
-	else
-		qtab_print(&t, format, out);
-	rc = 0;
-out:
-	qtab_release(&t);
-	dn_store_close(s);
-	return (rc);
-}

@@ -23,10 +23,5 @@ int	 qtab_row(void *arg, int ncols, const char *const *names,
 	    const char *const *values, const int *types);
 void	 qtab_print(const struct qtab *t, int format, FILE *out);
 void	 qtab_release(struct qtab *t);
-/* Open DB read-only, run SQL, print the rows in FORMAT (table, csv or
- * json) to OUT; EMPTY, if not NULL, is printed instead of an empty table.
- * 0, or -1 with *CAUSE. */
-int	 qtab_exec(const char *db, const char *sql, int format,
-	    const char *empty, FILE *out, char **cause);
 
 #endif
