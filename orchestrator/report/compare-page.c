@@ -473,9 +473,10 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 		for (j = i; j < r->nrows; j++) {
 			if (r->rows[j].base_metric != m)
 				continue;
-			fprintf(out, " &middot; %s: <span class=\"%s\">%s",
-			    r->rows[j].name, r->rows[j].verdict,
-			    r->rows[j].verdict);
+			fputs(" &middot; ", out);
+			compare_markup_str(out, r->rows[j].name, 0);
+			fprintf(out, ": <span class=\"%s\">%s",
+			    r->rows[j].verdict, r->rows[j].verdict);
 			if (r->rows[j].significant)
 				fprintf(out, " %+.1f%%", r->rows[j].delta_pct);
 			fputs("</span>", out);

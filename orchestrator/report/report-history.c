@@ -68,9 +68,12 @@ changes_table(FILE *out, const struct history *h,
 		fputs("</td><td class=l>", out);
 		compare_markup_str(out, run_label(&h->runs[sr->run[
 		    c->cp.index]], lb, sizeof(lb)), 0);
-		fprintf(out, "</td><td>%zu</td><td>%s</td><td>%s</td>"
-		    "<td>%+.1f%%</td><td>%.2g</td><td class=\"l %s\">%s</td>"
-		    "</tr>\n", c->cp.index, mb, ma, c->cp.change_pct, c->cp.p,
+		fprintf(out, "</td><td>%zu</td><td>", c->cp.index);
+		compare_markup_str(out, mb, 0);
+		fputs("</td><td>", out);
+		compare_markup_str(out, ma, 0);
+		fprintf(out, "</td><td>%+.1f%%</td><td>%.2g</td><td class=\"l "
+		    "%s\">%s</td></tr>\n", c->cp.change_pct, c->cp.p,
 		    c->direction, c->direction);
 	}
 	fputs("</table>\n", out);
@@ -108,8 +111,10 @@ chart(FILE *out, const struct history *h, const struct history_series *sr)
 		compare_fmt_value(val, sr->unit, v, sizeof(v));
 		fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" "
 		    "y2=\"%.1f\" stroke=\"#f1f5f9\"/><text x=\"%d\" "
-		    "y=\"%.1f\" text-anchor=\"end\">%s</text>\n", PL, W - PR,
-		    Y(val), Y(val), PL - 6, Y(val) + 4, v);
+		    "y=\"%.1f\" text-anchor=\"end\">", PL, W - PR,
+		    Y(val), Y(val), PL - 6, Y(val) + 4);
+		compare_markup_str(out, v, 0);
+		fputs("</text>\n", out);
 	}
 	/* Segment means between change points. */
 	for (j = 0; j <= sr->nchanges; j++) {
@@ -141,7 +146,9 @@ chart(FILE *out, const struct history *h, const struct history_series *sr)
 		    (long long)h->runs[sr->run[i]].id);
 		compare_markup_str(out, run_label(&h->runs[sr->run[i]], lab,
 		    sizeof(lab)), 0);
-		fprintf(out, ": %s</title></circle>\n", v);
+		fputs(": ", out);
+		compare_markup_str(out, v, 0);
+		fputs("</title></circle>\n", out);
 	}
 	step = sr->n > 24 ? (sr->n + 23) / 24 : 1;
 	for (i = 0; i < sr->n; i += step) {
@@ -191,18 +198,27 @@ page(FILE *out, const struct history *h, const char *db)
 		sr = &h->series[j];
 		if (sr->nchanges == 0)
 			continue;
-		fprintf(out, "<h3><a href=\"#%s\">%s</a></h3>\n", sr->name,
-		    sr->name);
+		fputs("<h3><a href=\"#", out);
+		compare_markup_str(out, sr->name, 0);
+		fputs("\">", out);
+		compare_markup_str(out, sr->name, 0);
+		fputs("</a></h3>\n", out);
 		changes_table(out, h, sr);
 	}
 	for (j = 0; j < h->nseries; j++) {
 		sr = &h->series[j];
-		fprintf(out, "<div class=chart id=\"%s\"><h3>%s</h3>"
-		    "<p class=d>", sr->name, sr->name);
+		fputs("<div class=chart id=\"", out);
+		compare_markup_str(out, sr->name, 0);
+		fputs("\"><h3>", out);
+		compare_markup_str(out, sr->name, 0);
+		fputs("</h3><p class=d>", out);
 		compare_markup_str(out, sr->desc, 0);
-		fprintf(out, " (%s; %s is better); %zu points, %zu change "
-		    "point%s</p>\n", sr->unit, sr->better, sr->n,
-		    sr->nchanges, sr->nchanges == 1 ? "" : "s");
+		fputs(" (", out);
+		compare_markup_str(out, sr->unit, 0);
+		fputs("; ", out);
+		compare_markup_str(out, sr->better, 0);
+		fprintf(out, " is better); %zu points, %zu change point%s</p>\n",
+		    sr->n, sr->nchanges, sr->nchanges == 1 ? "" : "s");
 		if (sr->n > 0)
 			chart(out, h, sr);
 		if (sr->nchanges > 0)

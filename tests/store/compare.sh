@@ -227,6 +227,22 @@ for bad in '<img src="https://example.com/x.png">' \
 done
 url=$(external_urls r.html | head -3)
 [ -z "$url" ] || fail "report links external URLs: $url"
+# A hand-edited database (issue 19 #11): a named metric called <script>,
+# with markup in its unit and description, is shown as text everywhere
+# the report prints it, never as markup.
+cp ab.db evil.db
+sqlite3 evil.db "INSERT INTO metrics (id, name, unit, kind, better, source,
+    description) VALUES (1999, '<script>alert(1)</script>',
+    '<b>u</b>', 'gauge', 'lower', 'node', '<i>d</i>');
+    INSERT INTO samples (run_id, node, metric_id, t_ms, value)
+    SELECT run_id, node, 1999, t_ms, value FROM samples WHERE metric_id =
+    (SELECT id FROM metrics WHERE name = 'rss_bytes');" || fail "evil.db"
+"$B/devnet" report --db evil.db 1:A 1:B -o evil.html >/dev/null ||
+    fail "report of a hand-edited database"
+grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' evil.html ||
+    fail "report of evil.db: the metric's name is not shown escaped"
+grep -qi '<script' evil.html && fail "report of evil.db: markup from a metric name"
+grep -q '<b>u</b>\|<i>d</i>' evil.html && fail "report of evil.db: markup from a unit or description"
 # a symlink planted at PATH.tmp is not followed (issue 19 #13): the
 # report appears at PATH, the link's target is untouched
 echo precious >victim
