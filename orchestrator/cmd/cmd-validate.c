@@ -31,6 +31,22 @@ put_ms(FILE *out, int64_t ms)
 	fputs(buf, out);
 }
 
+/* Each assertion as devnet understood it (scenario-assert-text.c). */
+static void
+print_asserts(FILE *out, const struct scenario *s)
+{
+	char	buf[1024];
+	size_t	i;
+
+	if (s->nasserts == 0)
+		return;
+	fprintf(out, "\nassertions (%zu):\n", s->nasserts);
+	for (i = 0; i < s->nasserts; i++) {
+		scn_assert_describe(buf, sizeof(buf), s, &s->asserts[i]);
+		fprintf(out, "  '%s': %s\n", s->asserts[i].name, buf);
+	}
+}
+
 static int
 print_plan(FILE *out, const struct scenario *s, char **cause)
 {
@@ -73,13 +89,17 @@ print_plan(FILE *out, const struct scenario *s, char **cause)
 		for (i = 0; i < s->nevents; i++) {
 			fputs("  at ", out);
 			put_ms(out, s->events[i].at_ms);
-			fprintf(out, ": %s node %d%s%s\n",
+			fprintf(out, ": %s node %d%s%s%s%s%s\n",
 			    action_names[s->events[i].action],
 			    s->events[i].node,
 			    s->events[i].variant ? " in variant " : "",
-			    s->events[i].variant ? s->events[i].variant : "");
+			    s->events[i].variant ? s->events[i].variant : "",
+			    s->events[i].name ? " ('" : "",
+			    s->events[i].name ? s->events[i].name : "",
+			    s->events[i].name ? "')" : "");
 		}
 	}
+	print_asserts(out, s);
 	fprintf(out, "\nnode command lines (RUN_DIR, the collector URL and "
 	    "the token are chosen\nat run time):\n");
 	for (i = 0; i < s->nvariants; i++) {

@@ -1,6 +1,6 @@
 /*
  * scenario-events.c: the events: section, a list of {at, action, node,
- * variant} (kill, term, stop, cont or restart a node at a time in a
+ * variant, name} (kill, term, stop, cont or restart a node at a time in a
  * trial).  Not here: carrying them out (runner.c).
  */
 #include <inttypes.h>
@@ -13,7 +13,7 @@
 #define SCN_MAX_EVENTS	10000
 
 static const char *const event_keys[] = { "at", "action", "node", "variant",
-	NULL };
+	"name", NULL };
 static const char *const action_names[] = { "kill", "term", "stop", "cont",
 	"restart", NULL };
 
@@ -54,6 +54,28 @@ scn_load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 		    action_names, &a) != 0)
 			return (-1);
 		ev->action = (enum scn_action)a;
+		if ((v = ymap_get(e, "name")) != NULL) {
+			if (scn_get_str(c, v, "events[].name", &ev->name) != 0)
+				return (-1);
+			if (ev->name[0] == '\0' || strspn(ev->name,
+			    "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+			    strlen(ev->name) || strlen(ev->name) > 64)
+				return (scn_fail(c, v, "events[].name: 1 to 64 "
+				    "of a-z, 0-9 and _ (it is used in windows "
+				    "such as after: %s+5s)", "heal"));
+			for (j = 0; j + 1 < s->nevents; j++)
+				if (s->events[j].name != NULL &&
+				    strcmp(s->events[j].name, ev->name) == 0)
+					return (scn_fail(c, v, "two events are "
+					    "named '%s'; a window names one",
+					    ev->name));
+			if (strcmp(ev->name, "warmup") == 0 ||
+			    strcmp(ev->name, "end") == 0 ||
+			    strcmp(ev->name, "start") == 0)
+				return (scn_fail(c, v, "events[].name '%s' is "
+				    "an anchor of its own; pick another",
+				    ev->name));
+		}
 		if (scn_get_int32(c, ymap_get(e, "node"), "events[].node", 0,
 		    s->network.nodes - 1, &ev->node) != 0)
 			return (-1);

@@ -5,7 +5,7 @@
  * located errors), scenario-set.c (--set), scenario-keys.c (known keys),
  * scenario-get.c (typed getters), scenario-settings.c, scenario-network.c,
  * scenario-workload.c, scenario-variants.c, scenario-build.c,
- * scenario-events.c, scenario-node.c (the sections) and scenario.c (the
+ * scenario-events.c, scenario-node.c, scenario-assert.c (the sections) and scenario.c (the
  * top level and the
  * public API).  Not a public interface: nothing outside those files
  * includes it.
@@ -72,6 +72,10 @@ int	 scn_apply_set(struct ctx *c, struct ynode *root, const char *set,
 /* --- known keys (scenario-keys.c) --------------------------------------- */
 /* WORDS (NULL-terminated) as "'a', 'b', ..." into BUF of CAP bytes. */
 void	 scn_list_words(char *buf, size_t cap, const char *const *words);
+/* The word of WORDS (NULL-terminated) nearest to WORD, within two edits,
+ * into BUF of CAP bytes: 0, or -1 when none is that near. */
+int	 scn_nearest(const char *word, const char *const *words, char *buf,
+	    size_t cap);
 /* Is N a mapping whose keys are all in KEYS?  WHAT names it in messages;
  * an unknown key's error suggests the nearest known one. */
 int	 scn_check_map(struct ctx *c, const struct ynode *n, const char *what,
@@ -143,5 +147,11 @@ void	 scn_node_release(struct scn_node *node);
 /* After network, duration and variants are loaded. */
 int	 scn_load_events(struct ctx *c, struct scenario *s,
 	    const struct ynode *n);		/* scenario-events.c */
+
+/* After events and the nodes (named metrics): the assert: section
+ * (scenario-assert.c), and freeing one entry's contents. */
+int	 scn_load_asserts(struct ctx *c, struct scenario *s,
+	    const struct ynode *n);
+void	 scn_assert_release(struct scn_assert *a);
 
 #endif

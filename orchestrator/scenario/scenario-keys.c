@@ -58,6 +58,26 @@ scn_list_words(char *buf, size_t cap, const char *const *words)
 	}
 }
 
+int
+scn_nearest(const char *word, const char *const *words, char *buf,
+    size_t cap)
+{
+	const char	*best = NULL;
+	size_t		 bestd = SIZE_MAX, d, i;
+
+	for (i = 0; words[i] != NULL; i++) {
+		d = edit_distance(word, words[i]);
+		if (d < bestd) {
+			bestd = d;
+			best = words[i];
+		}
+	}
+	if (best == NULL || bestd > 2 || bestd >= strlen(word))
+		return (-1);
+	snprintf(buf, cap, "%s", best);
+	return (0);
+}
+
 /* Is N a mapping whose keys are all in KEYS?  WHAT names it in messages. */
 int
 scn_check_map(struct ctx *c, const struct ynode *n, const char *what,

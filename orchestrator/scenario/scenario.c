@@ -11,7 +11,7 @@
  * scenario, checking every key, type and range.  This file reads the file,
  * runs the passes, walks the top level and resolves the node binaries; the
  * sections have their own loaders (scenario-network.c, -workload.c,
- * -variants.c, -build.c, -events.c, -settings.c, -node.c), built on the
+ * -variants.c, -build.c, -events.c, -settings.c, -node.c, -assert.c), built on the
  * key checks (scenario-keys.c) and the typed getters (scenario-get.c).  Internal
  * interfaces: scenario-internal.h.  Not here: the trial plan and node argv
  * (plan/plan.c).
@@ -127,7 +127,7 @@ static const char *const top_keys[] = { "name", "description", "duration",
 	"warmup", "sample_interval", "seed", "network", "workload", "rocksdb",
 	"read_options", "write_options", "variants", "build", "repeats",
 	"order", "events", "provider", "image", "resources", "placement",
-	"node", "swarm", NULL };
+	"node", "swarm", "assert", NULL };
 static const char *const order_names[] = { "abba", "concurrent", NULL };
 
 static int
@@ -219,9 +219,12 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 	if ((v = ymap_get(root, "events")) != NULL &&
 	    scn_load_events(c, s, v) != 0)
 		return (-1);
-	if (scn_load_provider(c, s, root) != 0)
+	if (scn_load_provider(c, s, root) != 0 || load_nodes(c, s, root) != 0)
 		return (-1);
-	return (load_nodes(c, s, root));
+	if ((v = ymap_get(root, "assert")) != NULL &&
+	    scn_load_asserts(c, s, v) != 0)
+		return (-1);
+	return (0);
 }
 
 /* Every variant runs a binary: its own, the default one, or (rev) the one
@@ -295,8 +298,13 @@ scenario_free(struct scenario *s)
 	}
 	scn_build_release(&s->build);
 	free(s->variants);
-	for (i = 0; i < s->nevents; i++)
+	for (i = 0; i < s->nevents; i++) {
 		free(s->events[i].variant);
+		free(s->events[i].name);
+	}
+	for (i = 0; i < s->nasserts; i++)
+		scn_assert_release(&s->asserts[i]);
+	free(s->asserts);
 	free(s->events);
 	scn_settings_release(&s->container);
 	free(s->placement);

@@ -139,10 +139,64 @@ struct scn_engine {
 };
 
 struct scn_event {
+	char		*name;		/* for assertion windows; NULL = none */
 	int64_t		 at_ms;		/* since t=0 of the trial */
 	enum scn_action	 action;
 	int		 node;
 	char		*variant;	/* only in this variant's trials; NULL = all */
+};
+
+/*
+ * assert: (scenario-assert.c; docs/scenarios.md "Assertions"): what must
+ * hold.  Evaluated by orchestrator/assert/, relative ones by the verdict.
+ */
+enum scn_aform { SCN_AF_EVENTUALLY, SCN_AF_ALWAYS, SCN_AF_VALUE,
+	SCN_AF_RELATIVE };
+enum scn_ascope { SCN_AS_EACH_NODE, SCN_AS_ALL_NODES, SCN_AS_ANY_NODE,
+	SCN_AS_MAX_SPREAD, SCN_AS_LOAD };
+enum scn_acmp { SCN_CMP_LT, SCN_CMP_LE, SCN_CMP_GT, SCN_CMP_GE,
+	SCN_CMP_EQ };
+/* How a value assertion reduces a metric's samples in its window: a
+ * gauge's mean (or max, min, p99, growth per minute as the least-squares
+ * slope), a counter's rate per second; NONE = the live sample. */
+enum scn_afold { SCN_FOLD_NONE, SCN_FOLD_MEAN, SCN_FOLD_MAX, SCN_FOLD_MIN,
+	SCN_FOLD_P99, SCN_FOLD_GROWTH, SCN_FOLD_RATE };
+enum scn_anchor_kind { SCN_ANC_START, SCN_ANC_WARMUP, SCN_ANC_END,
+	SCN_ANC_EVENT };
+
+/* A point of a trial's time line: t=0, the end of the warmup, the end of
+ * the run or an event (its index in scenario.events), plus an offset. */
+struct scn_anchor {
+	enum scn_anchor_kind	 kind;
+	int			 event;		/* SCN_ANC_EVENT */
+	int64_t			 offset_ms;
+};
+
+struct scn_assert {
+	char		*name;
+	int		 line, col;	/* of the entry, for messages */
+	enum scn_aform	 form;
+	enum scn_ascope	 scope;
+	char		*metric;	/* as written: "rss_growth" */
+	int		 metric_id;	/* the metric-table row read */
+	char		*named;		/* or a named metric (log, prom) */
+	enum scn_afold	 fold;
+	char		*unit;		/* of the value compared: "bytes/min" */
+	enum scn_acmp	 cmp;
+	double		 limit;		/* in UNIT */
+	char		*limit_text;	/* as written: "1MiB/min" */
+	/* The window: FROM..TO, or while event DURING is active (-1: not). */
+	struct scn_anchor from, to;
+	int		 during_event;
+	int64_t		 within_ms;	/* eventually: from FROM; 0 = to TO */
+	int		 except_events;	/* not while any event is active */
+	int64_t		 sustained_ms;	/* always: broken this long to fail */
+	int		 abort_on_fail;	/* always: end the trial on failure */
+	int64_t		 grace_ms;	/* ... this long after it */
+	/* relative: METRIC of variant REL_B vs REL_A, REL_CMP REL_PCT %. */
+	char		*rel_b, *rel_a;
+	enum scn_acmp	 rel_cmp;
+	double		 rel_pct;
 };
 
 struct scenario {
@@ -218,6 +272,8 @@ struct scenario {
 	enum scn_order	 order;
 	struct scn_event *events;
 	size_t		 nevents;
+	struct scn_assert *asserts;
+	size_t		 nasserts;
 
 	/* Where the nodes run (scenario-provider.c, docs/providers.md). */
 	enum scn_provider provider;
@@ -243,6 +299,24 @@ int	 scenario_load_buffer(struct scenario **sp, const char *name,
 	    const char *buf, size_t len, char *const *sets, size_t nsets,
 	    const char *default_binary, char **cause);
 void	 scenario_free(struct scenario *);
+/* "<", "<=", ">", ">=", "==". */
+const char *scn_cmp_text(enum scn_acmp);
+/* Assertion A as devnet understood it, one line without the name, into
+ * BUF of CAP bytes ("always, each node: lag_ms < 500 ms, from warmup
+ * (10s) to end (60s), except while an event is active"). */
+void	 scn_assert_describe(char *buf, size_t cap, const struct scenario *s,
+	    const struct scn_assert *a);
+/* Where anchor A falls in a trial (ms since t=0), given when each event
+ * fired (EVENT_MS[i], -1 = it did not fire in this trial): -1 when the
+ * event did not fire.  Clamped to [0, duration]. */
+int64_t	 scn_anchor_ms(const struct scenario *s, const struct scn_anchor *a,
+	    const int64_t *event_ms);
+/* The span over which event I is active in a trial: from when it fired
+ * to when the event that undoes it fired (stop..cont, kill or term..
+ * restart of the same node, or the end), plus two block intervals to
+ * catch up; *TO_MS = -1 when it did not fire. */
+void	 scn_event_span(const struct scenario *s, size_t i,
+	    const int64_t *event_ms, int64_t *from_ms, int64_t *to_ms);
 /* swarm.engines' URL for HOST, or NULL. */
 const char *scn_engine_of(const struct scenario *, const char *host);
 /* A duration the way a scenario writes it ("2h", "90s", "500ms") into

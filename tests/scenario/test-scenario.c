@@ -23,6 +23,9 @@
 
 #define BASE	"name: t\nduration: 10s\nnetwork:\n  nodes: 3\n"
 #define XFER	"workload:\n  kind: transfer\n  tps: 50\n"
+/* BASE, a named event and the head of one assertion: its form on line 9 */
+#define ASRT	BASE "events:\n  - {at: 2s, action: stop, node: 1, name: " \
+	"pause}\nassert:\n  - name: x\n"
 
 static char	tmpdir[64];
 
@@ -297,6 +300,69 @@ static const struct bad bad_files[] = {
 	{ "binary not executable", BASE "variants:\n"
 	  "  A: {binary: /etc/passwd}\n", NULL, ":6:15:",
 	  "is not an executable file" },
+	/* assert: (scenario-assert.c) */
+	{ "assert metric typo", ASRT "    eventually: {all_nodes: heigth >= 5, "
+	  "within: 5s}\n", NULL, ":9:29:",
+	  "unknown metric 'heigth' (did you mean 'height'?)" },
+	{ "assert eventually without within", ASRT "    eventually: "
+	  "{all_nodes: height >= 5}\n", NULL, ":9:17:",
+	  "eventually needs 'within'" },
+	{ "assert unknown event", ASRT "    eventually: {all_nodes: height "
+	  ">= 5, within: 5s, after: paus}\n", NULL, ":9:61:",
+	  "after names event 'paus', which is not in events (did you mean "
+	  "'pause'?)" },
+	{ "assert unit of ms", ASRT "    always: {each_node: lag_ms < 5MiB}\n",
+	  NULL, ":9:25:", "'lag_ms' is in ms; 'MiB' is not" },
+	{ "assert unit of growth", ASRT "    value: {each_node: rss_growth < "
+	  "5ms}\n", NULL, ":9:24:",
+	  "'rss_growth' is in bytes/min; 'ms' is not" },
+	{ "assert window event missing", ASRT "    always: {each_node: "
+	  "lag_ms < 2s, during: [warmup, nope]}\n", NULL, ":9:55:",
+	  "during[1] names event 'nope', which is not in events" },
+	{ "assert except", ASRT "    always: {each_node: lag_ms < 2s, except: "
+	  "faults}\n", NULL, ":9:46:", "except: the one value is 'events'" },
+	{ "assert value form in always", ASRT "    always: {each_node: "
+	  "rss_growth < 1MiB/min}\n", NULL, ":9:25:",
+	  "'rss_growth' is a value over the trial" },
+	{ "assert node metric at load", ASRT "    value: {load: rss_max < 5}\n",
+	  NULL, ":9:19:", "'rss_max' is reported by every node" },
+	{ "assert load metric at a node", ASRT "    value: {each_node: "
+	  "tx_latency_p99_ms < 250}\n", NULL, ":9:24:",
+	  "is reported by the load generator; its scope is load" },
+	{ "assert growth of a counter", ASRT "    value: {each_node: "
+	  "allocs_growth < 5}\n", NULL, ":9:24:", "allocs is a counter" },
+	{ "assert no comparison", ASRT "    value: {each_node: lag_ms 5}\n",
+	  NULL, ":9:24:", "no comparison after 'lag_ms'" },
+	{ "assert no number", ASRT "    value: {each_node: lag_ms < abc}\n",
+	  NULL, ":9:24:", "needs a number after '<'" },
+	{ "assert two scopes", ASRT "    always: {each_node: lag_ms < 5, "
+	  "all_nodes: height > 1}\n", NULL, ":9:48:",
+	  "one scope per assertion" },
+	{ "assert two forms", ASRT "    always: {each_node: lag_ms < 5}\n"
+	  "    value: {each_node: lag_ms < 5}\n", NULL, ":10:12:",
+	  "has two forms" },
+	{ "assert relative with one variant", ASRT "    relative: {metric: "
+	  "allocs_per_s, B_vs_A: \"<= -10%\"}\n", NULL, ":9:15:",
+	  "relative compares two variants" },
+	{ "assert grace without abort", ASRT "    always: {each_node: lag_ms "
+	  "< 5, grace: 1s}\n", NULL, ":9:44:", "it needs abort_on_fail" },
+	{ "assert unknown form", ASRT "    sometimes: {each_node: lag_ms < 5}\n",
+	  NULL, ":9:5:", "unknown key 'sometimes' in assert[]" },
+	{ "assert key typo", ASRT "    always: {each_node: lag_ms < 5, "
+	  "sustaned: 1s}\n", NULL, ":9:37:",
+	  "unknown key 'sustaned' in always (did you mean 'sustained'?)" },
+	{ "assert duplicate name", ASRT "    value: {each_node: lag_ms < 5}\n"
+	  "  - name: x\n    value: {each_node: lag_ms < 5}\n", NULL,
+	  ":10:11:", "two assertions are named 'x'" },
+	{ "assert relative bad variant", BASE "variants: {A: {}, B: {}}\n"
+	  "assert:\n  - name: r\n    relative: {metric: allocs_per_s, C_vs_A: "
+	  "\"<= -10%\"}\n", NULL, ":8:38:", "names variant 'C'" },
+	{ "assert relative no percent", BASE "variants: {A: {}, B: {}}\n"
+	  "assert:\n  - name: r\n    relative: {metric: allocs_per_s, B_vs_A: "
+	  "\"<= -10\"}\n", NULL, ":8:46:", "the change is a percentage" },
+	{ "event name duplicate", BASE "events:\n  - {at: 1s, action: stop, "
+	  "node: 1, name: p}\n  - {at: 2s, action: cont, node: 1, name: p}\n",
+	  NULL, ":7:43:", "two events are named 'p'" },
 	/* edge cases that must load or fail cleanly (expect NULL: load or
 	 * not, only no crash); crashes found by tools/fuzz go here too */
 	{ "null variant value", BASE "variants:\n  A:\n", NULL, NULL, NULL },
@@ -386,6 +452,70 @@ bad_file_table(void **state)
 		free(text);
 	}
 	assert_int_equal(failures, 0);
+}
+
+/* assert: read as written: units into the metric's, folds, windows. */
+static void
+good_asserts(void **state)
+{
+	static const char text[] = BASE "warmup: 2s\nvariants: {A: {}, B: {}}\n"
+	    "events:\n  - {at: 3s, action: stop, node: 1, name: pause}\n"
+	    "  - {at: 5s, action: cont, node: 1, name: heal}\n"
+	    "assert:\n"
+	    "  - name: e\n    eventually: {max_spread: height <= 1, within: "
+	    "4s, after: heal+1s}\n"
+	    "  - name: a\n    always: {each_node: lag_ms < 2s, during: "
+	    "[warmup, end-1s], except: events, sustained: 2s, abort_on_fail: "
+	    "true, grace: 500ms}\n"
+	    "  - name: v\n    value: {each_node: rss_growth < 1MiB/s}\n"
+	    "  - name: p\n    value: {any_node: allocs_per_s < 2000}\n"
+	    "  - name: r\n    relative: {metric: allocs_per_s, B_vs_A: "
+	    "\"<= -10%\"}\n";
+	struct scenario	*s = NULL;
+	char		*cause = NULL, path[128], d[1024];
+	const struct scn_assert *a;
+	int64_t		 ev[2] = { 3000, 5000 }, from, to;
+
+	(void)state;
+	assert_int_equal(load_text(text, strlen(text), NULL, 0, &s, &cause,
+	    path, sizeof(path)), 0);
+	assert_int_equal(s->nasserts, 5);
+	a = &s->asserts[0];
+	assert_int_equal(a->form, SCN_AF_EVENTUALLY);
+	assert_int_equal(a->scope, SCN_AS_MAX_SPREAD);
+	assert_int_equal(a->cmp, SCN_CMP_LE);
+	assert_int_equal(a->within_ms, 4000);
+	assert_int_equal(scn_anchor_ms(s, &a->from, ev), 6000);
+	a = &s->asserts[1];
+	assert_true(a->limit == 2000.0);
+	assert_int_equal(a->sustained_ms, 2000);
+	assert_int_equal(a->abort_on_fail, 1);
+	assert_int_equal(a->grace_ms, 500);
+	assert_int_equal(a->except_events, 1);
+	assert_int_equal(scn_anchor_ms(s, &a->from, ev), 2000);
+	assert_int_equal(scn_anchor_ms(s, &a->to, ev), 9000);
+	a = &s->asserts[2];
+	assert_int_equal(a->fold, SCN_FOLD_GROWTH);
+	assert_string_equal(a->unit, "bytes/min");
+	assert_true(a->limit == 60.0 * 1048576);
+	assert_int_equal(scn_anchor_ms(s, &a->from, ev), 2000);
+	assert_int_equal(s->asserts[3].fold, SCN_FOLD_RATE);
+	assert_int_equal(s->asserts[3].scope, SCN_AS_ANY_NODE);
+	a = &s->asserts[4];
+	assert_string_equal(a->rel_b, "B");
+	assert_string_equal(a->rel_a, "A");
+	assert_true(a->rel_pct == -10.0);
+	/* stop..cont, plus two block intervals to catch up */
+	scn_event_span(s, 0, ev, &from, &to);
+	assert_int_equal(from, 3000);
+	assert_int_equal(to, 7000);
+	scn_assert_describe(d, sizeof(d), s, &s->asserts[1]);
+	assert_string_equal(d, "always, each node: lag_ms < 2000 ms, from "
+	    "warmup (t=2s) to end-1s (t=10s), except while an event is "
+	    "active, failing only when broken for 2s, a failure ends the "
+	    "trial (grace 500ms)");
+	scenario_free(s);
+	free(cause);
 }
 
 static void
@@ -954,6 +1084,7 @@ main(void)
 		cmocka_unit_test(bad_file_table),
 		cmocka_unit_test(good_minimal_defaults),
 		cmocka_unit_test(good_full),
+		cmocka_unit_test(good_asserts),
 		cmocka_unit_test(good_other_workloads),
 		cmocka_unit_test(set_overrides),
 		cmocka_unit_test(plan_order),

@@ -71,6 +71,16 @@ check 1 "$tmp/tabs.yaml:3:1: not valid YAML" devnet validate "$tmp/tabs.yaml"
 check 1 "$tmp/empty.yaml:1:1: empty scenario" devnet validate "$tmp/empty.yaml"
 check 1 "variants.B.binary '/no/such/node' not found" devnet validate \
     "$src/scenarios/smoke.yaml" --set variants.B.binary=/no/such/node
+# assertions: printed as understood, refused at FILE:LINE:COL
+printf 'name: x\nduration: 60s\nwarmup: 10s\nnetwork:\n  nodes: 3\nevents:\n  - {at: 20s, action: stop, node: 2, name: pause}\nassert:\n  - name: lag\n    always: {each_node: lag_ms < 2s, except: events}\n' >"$tmp/a1.yaml"
+check 0 "'lag': always, each node: lag_ms < 2000 ms, from t=0 to end (t=1m), except while an event is active" \
+    devnet validate "$tmp/a1.yaml"
+check 0 "at 20s: stop node 2 ('pause')" devnet validate "$tmp/a1.yaml"
+check 1 "--set assert.0.always.each_node=lag_ms < 2MiB: each_node: 'lag_ms' is in ms; 'MiB' is not" \
+    devnet validate "$tmp/a1.yaml" --set 'assert.0.always.each_node=lag_ms < 2MiB'
+printf 'name: x\nduration: 60s\nnetwork:\n  nodes: 3\nassert:\n  - name: h\n    eventually: {all_nodes: heigth > 5, within: 5s}\n' >"$tmp/a2.yaml"
+check 1 "$tmp/a2.yaml:7:29: unknown metric 'heigth' (did you mean 'height'?)" \
+    devnet validate "$tmp/a2.yaml"
 check 2 "which scenario" devnet validate
 check 2 "unknown option" devnet validate --bogus "$tmp/bad.yaml"
 check 0 "usage: devnet validate" devnet validate --help
