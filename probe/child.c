@@ -5,6 +5,7 @@
  * the group, and reaping without and with WNOWAIT.  Knows nothing of
  * metrics.
  */
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -154,4 +155,20 @@ child_exit_code(int status)
 	if (WIFSIGNALED(status))
 		return (128 + WTERMSIG(status));
 	return (PROBE_EXIT_ERROR);
+}
+
+pid_t
+child_watch_parent(int sig)
+{
+	pid_t	parent = getppid();
+
+	if (parent <= 1)
+		return (0);
+	if (prctl(PR_SET_PDEATHSIG, sig) == -1)
+		return (0);
+	/* The parent died before the prctl: its death signal (devnet's
+	 * SIGKILL) did not come either, or we would not be here. */
+	if (getppid() != parent)
+		(void)raise(sig);
+	return (parent);
 }

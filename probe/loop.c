@@ -83,6 +83,7 @@ struct run {
 	struct logpump		*pump;
 	struct dn_sock		*sock;
 	int			 sigfd;
+	pid_t			 parent;	/* devnet; 0: none watched */
 	struct dn_http		*http;		/* http ready checks, scrape */
 	struct scrape		*scrape;
 	/* The periodic scrape in flight, and its result for sample(). */
@@ -531,6 +532,13 @@ on_signal(struct run *r)
 		case SIGCONT:
 			pause_resume(r, sig == SIGTSTP);
 			break;
+		case SIGUSR1:
+			/* Nobody will collect, stop or reap: the whole tree
+			 * goes, as at the end of a trial. */
+			if (r->parent != 0 && getppid() != r->parent)
+				begin_stop(r, r->o->stop_signal,
+				    "devnet is gone");
+			break;
 		default:	/* SIGHUP, SIGQUIT */
 			if (!r->child.reaped)
 				child_signal(&r->child, sig);
@@ -652,6 +660,7 @@ setup(struct run *r, char **cause)
 	sigaddset(&set, SIGQUIT);
 	sigaddset(&set, SIGTSTP);
 	sigaddset(&set, SIGCONT);
+	sigaddset(&set, SIGUSR1);	/* devnet gone: child_watch_parent */
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	r->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
@@ -659,6 +668,7 @@ setup(struct run *r, char **cause)
 		*cause = dn_xasprintf("signalfd: %s", strerror(errno));
 		return (-1);
 	}
+	r->parent = child_watch_parent(SIGUSR1);
 	for (i = 0; i < r->o->nready; i++) {
 		if (r->o->ready[i].kind == READY_HTTP && r->http == NULL &&
 		    dn_http_open(&r->http, cause) != 0)

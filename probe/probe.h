@@ -130,6 +130,13 @@ void	 child_signal(struct probe_child *c, int sig);
 pid_t	 child_reap_any(int *status, struct rusage *ru);
 /* The probe's exit status for wait status STATUS (code or 128+signal). */
 int	 child_exit_code(int status);
+/*
+ * Ask for SIG (not the SIGKILL devnet's fork set) when the probe's parent
+ * dies, so that the probe can stop its whole tree first (issue 19 #5).
+ * Returns the parent's pid, or 0 when there is no parent to watch (pid 1
+ * or none: a container's init, or a probe started under init).
+ */
+pid_t	 child_watch_parent(int sig);
 
 /* --- tree.c ---------------------------------------------------------- */
 struct tree;
