@@ -33,18 +33,20 @@ files() {
 
 # What each folder may include besides itself (the layers, top to bottom:
 # cmd -> run -> node-kind -> provider -> trial -> plan -> scenario -> sys;
+# net (the emulated network) beside sys, below whoever runs nodes;
 # cmd -> report -> verdict -> sys).  Everything may use metrics/.
 declare -A LOWER=(
 	[.]="cmd"
-	[cmd]="run node-kind provider trial plan scenario report verdict sys"
-	[run]="node-kind provider trial plan scenario sys"
-	[node-kind]="provider trial plan scenario sys"
-	[provider]="trial plan scenario sys"
-	[trial]="plan scenario sys"
+	[cmd]="run node-kind provider trial plan scenario report verdict net sys"
+	[run]="node-kind provider trial plan scenario net sys"
+	[node-kind]="provider trial plan scenario net sys"
+	[provider]="trial plan scenario net sys"
+	[trial]="plan scenario net sys"
 	[plan]="scenario sys"
 	[scenario]="sys"
 	[report]="verdict sys"
 	[verdict]="sys"
+	[net]="sys"
 	[sys]=""
 )
 

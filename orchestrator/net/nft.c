@@ -1,0 +1,452 @@
+/*
+ * nft.c: the hub's nf_tables rules (net/nft.h), built with libnftnl and
+ * sent as one batch over a netfilter netlink socket opened in the hub
+ * namespace; and their counters, read back by a rule dump.  Not here:
+ * which links get which conditions (the caller), the delay itself
+ * (net/delay.c).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include <libmnl/libmnl.h>
+#include <libnftnl/chain.h>
+#include <libnftnl/common.h>
+#include <libnftnl/expr.h>
+#include <libnftnl/rule.h>
+#include <libnftnl/table.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter/xt_NFQUEUE.h>
+
+#include "net/nft.h"
+#include "net/topo.h"
+#include "xalloc.h"
+
+#define CHAIN		"forward"
+#define MSG_ROOM	4096	/* the most one message of ours takes */
+#define RECV_BUF	8192
+
+static void
+seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- the socket, in the hub ---- */
+
+static int
+open_cb(void *arg)
+{
+	struct mnl_socket **sp = arg;
+	struct timeval	    tv = { 5, 0 };
+
+	if ((*sp = mnl_socket_open(NETLINK_NETFILTER)) == NULL)
+		return (-1);
+	setsockopt(mnl_socket_get_fd(*sp), SOL_SOCKET, SO_RCVTIMEO, &tv,
+	    sizeof(tv));
+	if (mnl_socket_bind(*sp, 0, MNL_SOCKET_AUTOPID) != 0) {
+		mnl_socket_close(*sp);
+		*sp = NULL;
+		return (-1);
+	}
+	return (0);
+}
+
+static struct mnl_socket *
+sock_open(int hubfd)
+{
+	struct mnl_socket *s = NULL;
+
+	if (dn_net_in_ns(hubfd, open_cb, &s) != 0)
+		return (NULL);
+	return (s);
+}
+
+/* ---- a batch of messages in one growing buffer ---- */
+
+struct batch {
+	char	*buf;
+	size_t	 len, cap;
+	unsigned seq, first, nack;	/* messages that will be acked */
+};
+
+static char *
+batch_room(struct batch *b)
+{
+	if (b->len + MSG_ROOM > b->cap) {
+		b->cap = b->cap * 2 + MSG_ROOM * 4;
+		b->buf = dn_xrealloc(b->buf, b->cap);
+	}
+	memset(b->buf + b->len, 0, MSG_ROOM);
+	return (b->buf + b->len);
+}
+
+static void
+batch_done(struct batch *b, int acked)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)(b->buf + b->len);
+
+	b->len += NLMSG_ALIGN(nlh->nlmsg_len);
+	b->seq++;
+	if (acked)
+		b->nack++;
+}
+
+/* Send B and wait for every ack; the first error ends it. */
+static int
+batch_send(struct mnl_socket *s, struct batch *b, char *err, size_t errlen)
+{
+	char		 buf[RECV_BUF];
+	ssize_t		 len;
+	int		 want = (int)b->len + MSG_ROOM;
+	unsigned	 acks = 0;
+	struct nlmsghdr	*r;
+
+	if (setsockopt(mnl_socket_get_fd(s), SOL_SOCKET, SO_SNDBUFFORCE,
+	    &want, sizeof(want)) != 0)
+		setsockopt(mnl_socket_get_fd(s), SOL_SOCKET, SO_SNDBUF,
+		    &want, sizeof(want));
+	if (mnl_socket_sendto(s, b->buf, b->len) < 0) {
+		seterr(err, errlen, "nf_tables: send: %s", strerror(errno));
+		return (-1);
+	}
+	while (acks < b->nack) {
+		if ((len = mnl_socket_recvfrom(s, buf, sizeof(buf))) < 0) {
+			seterr(err, errlen, "nf_tables: no answer: %s",
+			    strerror(errno));
+			return (-1);
+		}
+		for (r = (struct nlmsghdr *)buf; mnl_nlmsg_ok(r, (int)len);
+		    r = mnl_nlmsg_next(r, (int *)&len)) {
+			const struct nlmsgerr *e = mnl_nlmsg_get_payload(r);
+
+			if (r->nlmsg_type != NLMSG_ERROR)
+				continue;
+			if (e->error != 0) {
+				seterr(err, errlen, "nf_tables refused "
+				    "message %u of the batch: %s",
+				    r->nlmsg_seq - b->first,
+				    strerror(-e->error));
+				return (-1);
+			}
+			acks++;
+		}
+	}
+	return (0);
+}
+
+/* ---- expressions ---- */
+
+static void
+add(struct nftnl_rule *r, struct nftnl_expr *e)
+{
+	nftnl_rule_add_expr(r, e);
+}
+
+/* ip saddr/daddr (OFF 12/16) == VAL */
+static void
+match_addr(struct nftnl_rule *r, uint32_t off, uint32_t val)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc("payload");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE,
+	    NFT_PAYLOAD_NETWORK_HEADER);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, off);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, 4);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, NFT_REG_1);
+	add(r, e);
+	e = nftnl_expr_alloc("cmp");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_OP, NFT_CMP_EQ);
+	nftnl_expr_set(e, NFTNL_EXPR_CMP_DATA, &val, sizeof(val));
+	add(r, e);
+}
+
+/* numgen random mod 1000000 < PPM (big-endian compare, as nft does) */
+static void
+match_share(struct nftnl_rule *r, uint32_t ppm)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc("numgen");
+	uint32_t	   be = htonl(ppm);
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_NG_DREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_NG_MODULUS, 1000000);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_NG_TYPE, NFT_NG_RANDOM);
+	add(r, e);
+	e = nftnl_expr_alloc("byteorder");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_DREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_OP, NFT_BYTEORDER_HTON);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_LEN, 4);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SIZE, 4);
+	add(r, e);
+	e = nftnl_expr_alloc("cmp");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_OP, NFT_CMP_LT);
+	nftnl_expr_set(e, NFTNL_EXPR_CMP_DATA, &be, sizeof(be));
+	add(r, e);
+}
+
+static void
+drop(struct nftnl_rule *r)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc("immediate");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_DREG, NFT_REG_VERDICT);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_VERDICT, NF_DROP);
+	add(r, e);
+}
+
+/* meta mark set MARK; NFQUEUE num QUEUE */
+static void
+mark_queue(struct nftnl_rule *r, uint32_t mark, unsigned queue)
+{
+	struct nftnl_expr	*e = nftnl_expr_alloc("immediate");
+	struct xt_NFQ_info_v3	*q = dn_xcalloc(1, sizeof(*q));
+
+	nftnl_expr_set(e, NFTNL_EXPR_IMM_DATA, &mark, sizeof(mark));
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_DREG, NFT_REG_1);
+	add(r, e);
+	e = nftnl_expr_alloc("meta");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_META_KEY, NFT_META_MARK);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_META_SREG, NFT_REG_1);
+	add(r, e);
+	e = nftnl_expr_alloc("counter");
+	add(r, e);
+	q->queuenum = (uint16_t)queue;
+	q->queues_total = 1;
+	e = nftnl_expr_alloc("target");
+	nftnl_expr_set_str(e, NFTNL_EXPR_TG_NAME, "NFQUEUE");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_TG_REV, 3);
+	/* the expression takes Q: libnftnl frees its info */
+	nftnl_expr_set(e, NFTNL_EXPR_TG_INFO, q, sizeof(*q));
+	add(r, e);
+}
+
+/* ---- the transaction ---- */
+
+static void
+put_table(struct batch *b, uint16_t type)
+{
+	struct nftnl_table *t = nftnl_table_alloc();
+	struct nlmsghdr	   *nlh;
+
+	nftnl_table_set_str(t, NFTNL_TABLE_NAME, DN_NFT_TABLE);
+	nlh = nftnl_table_nlmsg_build_hdr(batch_room(b), type, NFPROTO_IPV4,
+	    NLM_F_CREATE | NLM_F_ACK, b->seq);
+	nftnl_table_nlmsg_build_payload(nlh, t);
+	nftnl_table_free(t);
+	batch_done(b, 1);
+}
+
+static void
+put_chain(struct batch *b)
+{
+	struct nftnl_chain *c = nftnl_chain_alloc();
+	struct nlmsghdr	   *nlh;
+
+	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, DN_NFT_TABLE);
+	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, CHAIN);
+	nftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, "filter");
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, NF_INET_FORWARD);
+	nftnl_chain_set_s32(c, NFTNL_CHAIN_PRIO, 0);
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY, NF_ACCEPT);
+	nlh = nftnl_chain_nlmsg_build_hdr(batch_room(b), NFT_MSG_NEWCHAIN,
+	    NFPROTO_IPV4, NLM_F_CREATE | NLM_F_ACK, b->seq);
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	nftnl_chain_free(c);
+	batch_done(b, 1);
+}
+
+static uint32_t
+tag(enum dn_nft_kind k, int src, int dst)
+{
+	return ((uint32_t)k << 24 | (uint32_t)src << 12 | (uint32_t)dst);
+}
+
+static void
+put_rule(struct batch *b, const struct dn_nft_link *l, enum dn_nft_kind k,
+    unsigned queue)
+{
+	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nlmsghdr	  *nlh;
+	uint32_t	   ud = tag(k, l->src, l->dst);
+
+	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, DN_NFT_TABLE);
+	nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, CHAIN);
+	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, NFPROTO_IPV4);
+	nftnl_rule_set_data(r, NFTNL_RULE_USERDATA, &ud, sizeof(ud));
+	match_addr(r, 12, dn_net_addr(l->src));
+	match_addr(r, 16, dn_net_addr(l->dst));
+	if (k == DN_NFT_DELAY)
+		mark_queue(r, l->mark, queue);
+	else {
+		if (k == DN_NFT_LOSS)
+			match_share(r, l->loss_ppm);
+		add(r, nftnl_expr_alloc("counter"));
+		drop(r);
+	}
+	nlh = nftnl_rule_nlmsg_build_hdr(batch_room(b), NFT_MSG_NEWRULE,
+	    NFPROTO_IPV4, NLM_F_CREATE | NLM_F_APPEND | NLM_F_ACK, b->seq);
+	nftnl_rule_nlmsg_build_payload(nlh, r);
+	nftnl_rule_free(r);
+	batch_done(b, 1);
+}
+
+int
+dn_nft_apply(int hubfd, const struct dn_nft_link *links, size_t n,
+    unsigned queue, char *err, size_t errlen)
+{
+	struct mnl_socket *s;
+	struct batch	   b = { NULL, 0, 0, 0, 0, 0 };
+	size_t		   i;
+	int		   k, rv;
+
+	if ((s = sock_open(hubfd)) == NULL) {
+		seterr(err, errlen, "nf_tables socket in the hub: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	b.seq = b.first = (unsigned)time(NULL);
+	nftnl_batch_begin(batch_room(&b), b.seq);
+	batch_done(&b, 0);
+	/* create-if-missing, delete, create: a fresh table either way */
+	put_table(&b, NFT_MSG_NEWTABLE);
+	put_table(&b, NFT_MSG_DELTABLE);
+	put_table(&b, NFT_MSG_NEWTABLE);
+	put_chain(&b);
+	for (k = DN_NFT_BLOCK; k <= DN_NFT_DELAY; k++)
+		for (i = 0; i < n; i++) {
+			const struct dn_nft_link *l = &links[i];
+
+			if ((k == DN_NFT_BLOCK && l->blocked) ||
+			    (k == DN_NFT_LOSS && !l->blocked &&
+			    l->loss_ppm > 0) ||
+			    (k == DN_NFT_DELAY && !l->blocked && l->mark))
+				put_rule(&b, l, (enum dn_nft_kind)k, queue);
+		}
+	nftnl_batch_end(batch_room(&b), b.seq);
+	batch_done(&b, 0);
+	rv = batch_send(s, &b, err, errlen);
+	free(b.buf);
+	mnl_socket_close(s);
+	return (rv);
+}
+
+/* ---- counters ---- */
+
+struct dump {
+	struct dn_nft_counter	*v;
+	size_t			 n, cap;
+	struct dn_nft_counter	 cur;
+	int			 found;
+};
+
+static int
+expr_cb(struct nftnl_expr *e, void *arg)
+{
+	struct dump *d = arg;
+
+	if (strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "counter") != 0)
+		return (MNL_CB_OK);
+	d->cur.packets = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_PACKETS);
+	d->cur.bytes = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_BYTES);
+	d->found = 1;
+	return (MNL_CB_OK);
+}
+
+static int
+rule_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct dump	  *d = arg;
+	struct nftnl_rule *r = nftnl_rule_alloc();
+	const uint32_t	  *ud;
+	uint32_t	   len = 0;
+
+	if (nftnl_rule_nlmsg_parse(nlh, r) < 0)
+		goto out;
+	ud = nftnl_rule_get_data(r, NFTNL_RULE_USERDATA, &len);
+	if (ud == NULL || len != sizeof(*ud))
+		goto out;
+	d->found = 0;
+	nftnl_expr_foreach(r, expr_cb, d);
+	if (!d->found)
+		goto out;
+	d->cur.kind = (enum dn_nft_kind)(*ud >> 24);
+	d->cur.src = (int)(*ud >> 12 & 0xfff);
+	d->cur.dst = (int)(*ud & 0xfff);
+	if (d->n == d->cap) {
+		d->cap = d->cap * 2 + 16;
+		d->v = dn_xrealloc(d->v, d->cap * sizeof(*d->v));
+	}
+	d->v[d->n++] = d->cur;
+out:
+	nftnl_rule_free(r);
+	return (MNL_CB_OK);
+}
+
+int
+dn_nft_counters(int hubfd, struct dn_nft_counter **out, size_t *n,
+    char *err, size_t errlen)
+{
+	struct mnl_socket *s;
+	struct nftnl_rule *r;
+	struct nlmsghdr	  *nlh;
+	struct dump	   d = { NULL, 0, 0, { 0, 0, 0, 0, 0 }, 0 };
+	char		   buf[RECV_BUF];
+	ssize_t		   len;
+	unsigned	   seq = (unsigned)time(NULL);
+	int		   rv = -1, cb;
+
+	*out = NULL;
+	*n = 0;
+	if ((s = sock_open(hubfd)) == NULL) {
+		seterr(err, errlen, "nf_tables socket in the hub: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	r = nftnl_rule_alloc();
+	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, DN_NFT_TABLE);
+	nlh = nftnl_rule_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, NFPROTO_IPV4,
+	    NLM_F_DUMP, seq);
+	nftnl_rule_nlmsg_build_payload(nlh, r);
+	nftnl_rule_free(r);
+	if (mnl_socket_sendto(s, nlh, nlh->nlmsg_len) < 0) {
+		seterr(err, errlen, "nf_tables: send: %s", strerror(errno));
+		goto out;
+	}
+	do {
+		if ((len = mnl_socket_recvfrom(s, buf, sizeof(buf))) < 0) {
+			seterr(err, errlen, "nf_tables: rule dump: %s",
+			    strerror(errno));
+			goto out;
+		}
+		cb = mnl_cb_run(buf, (size_t)len, seq, mnl_socket_get_portid(s),
+		    rule_cb, &d);
+		if (cb < 0) {
+			seterr(err, errlen, "nf_tables: rule dump: %s",
+			    strerror(errno));
+			goto out;
+		}
+	} while (cb > MNL_CB_STOP);
+	*out = d.v;
+	*n = d.n;
+	d.v = NULL;
+	rv = 0;
+out:
+	free(d.v);
+	mnl_socket_close(s);
+	return (rv);
+}

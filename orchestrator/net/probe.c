@@ -1,0 +1,352 @@
+/*
+ * probe.c: the per-link probe (net/probe.h).  One thread, one UDP socket
+ * per node namespace (opened there, bound to the node's address on a port
+ * the kernel picks), a ring of the last probes per directed link.  Not
+ * here: what the figures mean for a trial (the caller).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "net/probe.h"
+#include "net/topo.h"
+#include "clock.h"
+#include "xalloc.h"
+
+#define PROBE_MAGIC	0x444e5031u	/* "DNP1" */
+#define KIND_REQ	1
+#define KIND_ECHO	2
+#define RING_SECONDS	300
+
+/* On the wire, little-endian as the host: both ends are this process. */
+struct pkt {
+	uint32_t	magic;
+	uint16_t	kind;
+	uint16_t	src, dst;
+	uint16_t	pad;
+	uint32_t	seq;
+	uint64_t	token;
+	uint64_t	send_ns;
+};
+
+struct slot {
+	uint64_t	send_ns;	/* 0 = empty */
+	uint32_t	seq;
+	int32_t		owd_us;		/* -1 = not arrived */
+	int32_t		rtt_us;		/* -1 = no echo */
+};
+
+struct dn_probe {
+	int		 n;
+	int		 rate_hz;
+	uint64_t	 token;
+	int		*socks;
+	uint16_t	*ports;		/* network order */
+	struct slot	*ring;		/* n * n links of ringsz slots */
+	uint32_t	 ringsz;	/* a power of 2 */
+	uint32_t	 seq;
+	int		 stopfd;
+	pthread_mutex_t	 mu;
+	pthread_t	 thr;
+	int		 running;
+};
+
+static void
+seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static struct slot *
+slot_of(struct dn_probe *p, int src, int dst, uint32_t seq)
+{
+	size_t link = (size_t)src * (size_t)p->n + (size_t)dst;
+
+	return (&p->ring[link * p->ringsz + (seq & (p->ringsz - 1))]);
+}
+
+struct sockarg {
+	int		 i;
+	int		 fd;
+	uint16_t	 port;
+};
+
+static int
+sock_cb(void *arg)
+{
+	struct sockarg		*a = arg;
+	struct sockaddr_in	 sin;
+	socklen_t		 len = sizeof(sin);
+
+	if ((a->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK |
+	    SOCK_CLOEXEC, 0)) < 0)
+		return (-1);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = dn_net_addr(a->i);
+	if (bind(a->fd, (struct sockaddr *)&sin, sizeof(sin)) != 0 ||
+	    getsockname(a->fd, (struct sockaddr *)&sin, &len) != 0)
+		return (-1);
+	a->port = sin.sin_port;
+	return (0);
+}
+
+static void
+send_to(struct dn_probe *p, int from, int to, const struct pkt *k)
+{
+	struct sockaddr_in sin;
+
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = dn_net_addr(to);
+	sin.sin_port = p->ports[to];
+	/* a full socket buffer loses the probe, as a link would */
+	(void)sendto(p->socks[from], k, sizeof(*k), 0,
+	    (struct sockaddr *)&sin, sizeof(sin));
+}
+
+static void
+send_round(struct dn_probe *p)
+{
+	struct pkt	k;
+	int		s, d;
+	uint32_t	seq;
+
+	pthread_mutex_lock(&p->mu);
+	seq = p->seq++;
+	pthread_mutex_unlock(&p->mu);
+	memset(&k, 0, sizeof(k));
+	k.magic = PROBE_MAGIC;
+	k.kind = KIND_REQ;
+	k.token = p->token;
+	k.seq = seq;
+	for (s = 0; s < p->n; s++)
+		for (d = 0; d < p->n; d++) {
+			struct slot *sl;
+
+			if (s == d)
+				continue;
+			k.src = (uint16_t)s;
+			k.dst = (uint16_t)d;
+			k.send_ns = dn_now_ns();
+			pthread_mutex_lock(&p->mu);
+			sl = slot_of(p, s, d, seq);
+			sl->send_ns = k.send_ns;
+			sl->seq = seq;
+			sl->owd_us = sl->rtt_us = -1;
+			pthread_mutex_unlock(&p->mu);
+			send_to(p, s, d, &k);
+		}
+}
+
+/* Everything waiting on node I's socket. */
+static void
+drain(struct dn_probe *p, int i)
+{
+	struct pkt	 k;
+	struct slot	*sl;
+	uint64_t	 now;
+	int64_t		 us;
+
+	while (recv(p->socks[i], &k, sizeof(k), 0) == (ssize_t)sizeof(k)) {
+		now = dn_now_ns();
+		if (k.magic != PROBE_MAGIC || k.token != p->token ||
+		    k.src >= p->n || k.dst >= p->n || k.src == k.dst ||
+		    now < k.send_ns)
+			continue;
+		if ((k.kind == KIND_REQ && k.dst != i) ||
+		    (k.kind == KIND_ECHO && k.src != i))
+			continue;
+		us = (int64_t)((now - k.send_ns) / 1000);
+		if (us > INT32_MAX)
+			us = INT32_MAX;
+		pthread_mutex_lock(&p->mu);
+		sl = slot_of(p, k.src, k.dst, k.seq);
+		if (sl->seq == k.seq && sl->send_ns == k.send_ns) {
+			if (k.kind == KIND_REQ && sl->owd_us < 0)
+				sl->owd_us = (int32_t)us;
+			else if (k.kind == KIND_ECHO && sl->rtt_us < 0)
+				sl->rtt_us = (int32_t)us;
+		}
+		pthread_mutex_unlock(&p->mu);
+		if (k.kind == KIND_REQ) {
+			k.kind = KIND_ECHO;
+			send_to(p, i, k.src, &k);
+		}
+	}
+}
+
+static void *
+probe_main(void *arg)
+{
+	struct dn_probe	*p = arg;
+	struct pollfd	*pf = dn_xcalloc((size_t)p->n + 1, sizeof(*pf));
+	uint64_t	 period = 1000000000ull / (uint64_t)p->rate_hz;
+	uint64_t	 next = dn_now_ns(), now;
+	int		 i, ms;
+
+	for (i = 0; i < p->n; i++) {
+		pf[i].fd = p->socks[i];
+		pf[i].events = POLLIN;
+	}
+	pf[p->n].fd = p->stopfd;
+	pf[p->n].events = POLLIN;
+	for (;;) {
+		now = dn_now_ns();
+		if (now >= next) {
+			send_round(p);
+			next += period;
+			if (next < now)		/* fell behind: no burst */
+				next = now + period;
+		}
+		now = dn_now_ns();
+		ms = next > now ? (int)((next - now + 999999) / 1000000) : 0;
+		if (poll(pf, (nfds_t)p->n + 1, ms) < 0 && errno != EINTR)
+			break;
+		if (pf[p->n].revents != 0)
+			break;
+		for (i = 0; i < p->n; i++)
+			if (pf[i].revents & POLLIN)
+				drain(p, i);
+	}
+	free(pf);
+	return (NULL);
+}
+
+int
+dn_probe_start(struct dn_probe **pp, const struct dn_net *net, int rate_hz,
+    char *err, size_t errlen)
+{
+	struct dn_probe	*p;
+	struct sockarg	 a;
+	uint32_t	 want;
+	int		 i;
+
+	*pp = NULL;
+	if (rate_hz < 1 || rate_hz > 1000) {
+		seterr(err, errlen, "probe rate %d/s is outside 1..1000",
+		    rate_hz);
+		return (-1);
+	}
+	p = dn_xcalloc(1, sizeof(*p));
+	p->n = dn_net_nodes(net);
+	p->rate_hz = rate_hz;
+	p->token = dn_now_ns() ^ ((uint64_t)getpid() << 40);
+	p->stopfd = -1;
+	pthread_mutex_init(&p->mu, NULL);
+	want = (uint32_t)rate_hz * RING_SECONDS;
+	for (p->ringsz = 64; p->ringsz < want; p->ringsz <<= 1)
+		;
+	p->ring = dn_xcalloc((size_t)p->n * (size_t)p->n * p->ringsz,
+	    sizeof(*p->ring));
+	p->socks = dn_xcalloc((size_t)p->n, sizeof(*p->socks));
+	p->ports = dn_xcalloc((size_t)p->n, sizeof(*p->ports));
+	for (i = 0; i < p->n; i++)
+		p->socks[i] = -1;
+	for (i = 0; i < p->n; i++) {
+		a.i = i;
+		a.fd = -1;
+		if (dn_net_in_ns(dn_net_ns_fd(net, i), sock_cb, &a) != 0) {
+			seterr(err, errlen, "probe socket in %s: %s",
+			    dn_net_ns_name(net, i), strerror(errno));
+			if (a.fd >= 0)
+				close(a.fd);
+			goto fail;
+		}
+		p->socks[i] = a.fd;
+		p->ports[i] = a.port;
+	}
+	if ((p->stopfd = eventfd(0, EFD_CLOEXEC)) < 0 ||
+	    pthread_create(&p->thr, NULL, probe_main, p) != 0) {
+		seterr(err, errlen, "probe thread: %s", strerror(errno));
+		goto fail;
+	}
+	p->running = 1;
+	*pp = p;
+	return (0);
+fail:
+	dn_probe_stop(p);
+	return (-1);
+}
+
+void
+dn_probe_window(struct dn_probe *p, int src, int dst, uint64_t from_ns,
+    uint64_t to_ns, struct dn_probe_stats *out)
+{
+	uint32_t	 i;
+	struct slot	*sl, *base;
+	size_t		 link = (size_t)src * (size_t)p->n + (size_t)dst;
+
+	memset(out, 0, sizeof(*out));
+	if (src < 0 || dst < 0 || src >= p->n || dst >= p->n || src == dst)
+		return;
+	out->owd_ms = dn_xcalloc(p->ringsz, sizeof(double));
+	out->rtt_ms = dn_xcalloc(p->ringsz, sizeof(double));
+	base = &p->ring[link * p->ringsz];
+	pthread_mutex_lock(&p->mu);
+	/* oldest first: the ring from the slot after the newest */
+	for (i = 0; i < p->ringsz; i++) {
+		sl = &base[(p->seq + i) & (p->ringsz - 1)];
+		if (sl->send_ns == 0 || sl->send_ns < from_ns ||
+		    sl->send_ns >= to_ns)
+			continue;
+		out->sent++;
+		if (sl->owd_us >= 0) {
+			out->crossed++;
+			out->owd_ms[out->nowd++] = sl->owd_us / 1000.0;
+		}
+		if (sl->rtt_us >= 0) {
+			out->echoed++;
+			out->rtt_ms[out->nrtt++] = sl->rtt_us / 1000.0;
+		}
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+void
+dn_probe_stats_release(struct dn_probe_stats *s)
+{
+	free(s->owd_ms);
+	free(s->rtt_ms);
+	s->owd_ms = s->rtt_ms = NULL;
+	s->nowd = s->nrtt = 0;
+}
+
+void
+dn_probe_stop(struct dn_probe *p)
+{
+	uint64_t	one = 1;
+	int		i;
+
+	if (p == NULL)
+		return;
+	if (p->running) {
+		if (write(p->stopfd, &one, sizeof(one)) != sizeof(one))
+			abort();
+		pthread_join(p->thr, NULL);
+	}
+	if (p->stopfd >= 0)
+		close(p->stopfd);
+	for (i = 0; i < p->n; i++)
+		if (p->socks[i] >= 0)
+			close(p->socks[i]);
+	pthread_mutex_destroy(&p->mu);
+	free(p->socks);
+	free(p->ports);
+	free(p->ring);
+	free(p);
+}

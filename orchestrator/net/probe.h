@@ -1,0 +1,52 @@
+/*
+ * probe.h: the per-link probe of an emulated network (net/topo.h): a
+ * thread that holds one UDP socket in every node's namespace and sends a
+ * small numbered packet on every directed link RATE times a second; the
+ * far end notes its one-way delay (one host, one CLOCK_MONOTONIC) and
+ * echoes it, so the sender gets the RTT.  The probe is not the node's
+ * traffic: it crosses the hub through the same rules, and so measures
+ * what the conditions do.
+ *
+ * Each link keeps its last probes (at least five minutes of them) in a
+ * ring; dn_probe_window reads the ones sent in a time window.
+ */
+#ifndef DN_NET_PROBE_H
+#define DN_NET_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct dn_net;
+struct dn_probe;
+
+/* What a window of one link's probes saw.  OWD_MS and RTT_MS are
+ * malloc'd (dn_probe_stats_release). */
+struct dn_probe_stats {
+	uint64_t	 sent;		/* probes sent in the window */
+	uint64_t	 crossed;	/* of them, arrived at the far end */
+	uint64_t	 echoed;	/* of them, whose echo came back */
+	double		*owd_ms;	/* one-way delays, in send order */
+	size_t		 nowd;
+	double		*rtt_ms;
+	size_t		 nrtt;
+};
+
+/*
+ * Start probing every directed link of NET RATE_HZ (1..1000) times a
+ * second.  NET must outlive the probe.  Returns 0, or -1 with ERR.  *PP
+ * is the caller's: dn_probe_stop.
+ */
+int	 dn_probe_start(struct dn_probe **pp, const struct dn_net *net,
+	    int rate_hz, char *err, size_t errlen);
+/*
+ * The probes of link SRC -> DST sent in [FROM_NS, TO_NS) (CLOCK_MONOTONIC
+ * ns).  A probe still in flight counts as not crossed: keep TO_NS a
+ * little (the link's delay and more) before now.
+ */
+void	 dn_probe_window(struct dn_probe *p, int src, int dst,
+	    uint64_t from_ns, uint64_t to_ns, struct dn_probe_stats *out);
+void	 dn_probe_stats_release(struct dn_probe_stats *s);
+/* Stop the thread, close the sockets, free P.  Accepts NULL. */
+void	 dn_probe_stop(struct dn_probe *p);
+
+#endif

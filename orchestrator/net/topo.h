@@ -1,0 +1,60 @@
+/*
+ * topo.h: an emulated network of N nodes on this host, built through
+ * rtnetlink (libmnl): a network namespace per node and one hub namespace
+ * that routes between them.  Nothing is added to the host's namespace.
+ *
+ * Layout: namespaces are named "devnet-PID-SEQ-hub" and "devnet-PID-SEQ-nI"
+ * (files in /run/netns, so `ip netns list` shows them and the next run can
+ * sweep them after a SIGKILL).  Node I has 10.99.I.2/24 on its "eth0", the
+ * hub 10.99.I.1/24 on "hI" (the other end of the pair); each node routes
+ * 10.99.0.0/16 through the hub, and the hub forwards.  Up to 255 nodes.
+ *
+ * Knows no orchestrator types (like sys/).  Not here: conditions
+ * (net/nft.h), the probe (net/probe.h).
+ */
+#ifndef DN_NET_TOPO_H
+#define DN_NET_TOPO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DN_NET_PREFIX	"devnet-"	/* every namespace devnet makes */
+#define DN_NET_MAX	255
+
+struct dn_net;
+
+/*
+ * Build the namespaces, the veth pairs, the addresses and the routes for
+ * NODES nodes.  All or nothing: on error what was made is removed, -1 is
+ * returned and ERR says what failed.  *NP is the caller's: dn_net_destroy.
+ */
+int	 dn_net_create(struct dn_net **np, int nodes, char *err, size_t errlen);
+/* Remove every namespace of NET (their veth pairs and nft tables go with
+ * them) and free it.  Accepts NULL and half-built topologies. */
+void	 dn_net_destroy(struct dn_net *net);
+int	 dn_net_nodes(const struct dn_net *net);
+/* The namespace fd of node I, or of the hub when I is -1 (NET keeps it). */
+int	 dn_net_ns_fd(const struct dn_net *net, int i);
+/* Its /run/netns name ("devnet-123-0-n2"), NET keeps it. */
+const char *dn_net_ns_name(const struct dn_net *net, int i);
+/* Node I's address, network byte order, and as text into BUF. */
+uint32_t dn_net_addr(int i);
+void	 dn_net_addr_str(int i, char *buf, size_t cap);
+/* The hub-side interface that leads to node I ("h2"), into BUF. */
+void	 dn_net_hub_ifname(int i, char *buf, size_t cap);
+
+/*
+ * Run FN(ARG) with the calling thread inside namespace NSFD, then come
+ * back.  Sockets FN opens stay in that namespace.  Returns FN's value, or
+ * -1 with errno set when the namespace cannot be entered.
+ */
+int	 dn_net_in_ns(int nsfd, int (*fn)(void *), void *arg);
+
+/*
+ * Remove what runs of devnet that are gone left behind: every
+ * "devnet-PID-*" namespace whose PID is not alive.  Returns how many were
+ * removed, or -1 (ERR says why) when /run/netns cannot be read.
+ */
+int	 dn_net_sweep(char *err, size_t errlen);
+
+#endif

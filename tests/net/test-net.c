@@ -1,0 +1,242 @@
+/*
+ * test-net.c: orchestrator/net/ on the real kernel: a 3-node network in
+ * namespaces, loss and a one-way partition as nf_tables rules in the hub,
+ * measured by the probe and by the rules' counters, healed, then removed
+ * with nothing left (no namespace, no nft table); and the sweep of a
+ * network whose owner was SIGKILLed.  Needs root (namespaces); skips
+ * (77) without it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "net/nft.h"
+#include "net/probe.h"
+#include "net/topo.h"
+#include "clock.h"
+
+#define RATE	100	/* probes per link per second */
+
+static void
+sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* How many /run/netns entries start with "devnet-PID-". */
+static int
+count_ns(long pid)
+{
+	DIR		*d = opendir("/run/netns");
+	struct dirent	*e;
+	char		 pre[64];
+	int		 n = 0;
+
+	if (d == NULL)
+		return (0);
+	snprintf(pre, sizeof(pre), DN_NET_PREFIX "%ld-", pid);
+	while ((e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, pre, strlen(pre)) == 0)
+			n++;
+	closedir(d);
+	return (n);
+}
+
+/* `ip netns list` and `nft list tables` (when nft is installed) name no
+ * namespace of PID and no devnet table. */
+static void
+assert_nothing_left(long pid)
+{
+	char	 cmd[256], line[512], pre[64];
+	FILE	*f;
+
+	assert_int_equal(count_ns(pid), 0);
+	snprintf(pre, sizeof(pre), DN_NET_PREFIX "%ld-", pid);
+	snprintf(cmd, sizeof(cmd), "ip netns list 2>&1; command -v nft "
+	    ">/dev/null && nft list tables 2>&1");
+	assert_non_null(f = popen(cmd, "r"));
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strstr(line, pre) != NULL ||
+		    strstr(line, "table ip " DN_NFT_TABLE) != NULL)
+			fail_msg("left behind: %s", line);
+	}
+	pclose(f);
+}
+
+static void
+window(struct dn_probe *p, int s, int d, uint64_t from, uint64_t to,
+    struct dn_probe_stats *st)
+{
+	dn_probe_window(p, s, d, from, to, st);
+	printf("  %d->%d: %llu sent, %llu crossed, %llu echoed\n", s, d,
+	    (unsigned long long)st->sent, (unsigned long long)st->crossed,
+	    (unsigned long long)st->echoed);
+}
+
+static uint64_t
+counter(const struct dn_nft_counter *v, size_t n, enum dn_nft_kind k,
+    int s, int d)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].kind == k && v[i].src == s && v[i].dst == d)
+			return (v[i].packets);
+	fail_msg("no %d rule for %d->%d", (int)k, s, d);
+	return (0);
+}
+
+static void
+test_conditions(void **state)
+{
+	struct dn_net		*net;
+	struct dn_probe		*pr;
+	struct dn_probe_stats	 st;
+	struct dn_nft_counter	*cv;
+	size_t			 ncv;
+	char			 err[256];
+	uint64_t		 t0, t1, t2;
+	double			 loss;
+	/* 20% loss 0 -> 1; 2 cannot send to 0 (one way: 0 -> 2 passes) */
+	const struct dn_nft_link links[] = {
+		{ 0, 1, 0, 200000, 0 },
+		{ 2, 0, 1, 0, 0 },
+	};
+
+	(void)state;
+	if (dn_net_create(&net, 3, err, sizeof(err)) != 0)
+		fail_msg("create: %s", err);
+	assert_int_equal(count_ns(getpid()), 4);
+	dn_net_addr_str(2, err, sizeof(err));
+	assert_string_equal(err, "10.99.2.2");
+	dn_net_hub_ifname(2, err, sizeof(err));
+	assert_string_equal(err, "h2");
+	if (dn_nft_apply(dn_net_ns_fd(net, -1), links, 2, 0, err,
+	    sizeof(err)) != 0)
+		fail_msg("apply: %s", err);
+	if (dn_probe_start(&pr, net, RATE, err, sizeof(err)) != 0)
+		fail_msg("probe: %s", err);
+	t0 = dn_now_ns();
+	sleep_ms(3200);
+	t1 = dn_now_ns() - 200000000ull;	/* in flight: not counted */
+
+	window(pr, 0, 1, t0, t1, &st);
+	assert_true(st.sent >= 250);
+	loss = 100.0 * (double)(st.sent - st.crossed) / (double)st.sent;
+	printf("  0->1 loss %.1f%% (asked 20%%)\n", loss);
+	assert_true(loss > 13.0 && loss < 27.0);
+	dn_probe_stats_release(&st);
+	window(pr, 2, 0, t0, t1, &st);
+	assert_true(st.sent >= 250);
+	assert_int_equal(st.crossed, 0);
+	dn_probe_stats_release(&st);
+	window(pr, 0, 2, t0, t1, &st);	/* crosses; its echo does not */
+	assert_int_equal(st.crossed, st.sent);
+	assert_int_equal(st.echoed, 0);
+	dn_probe_stats_release(&st);
+	window(pr, 1, 2, t0, t1, &st);
+	assert_int_equal(st.crossed, st.sent);
+	assert_int_equal(st.echoed, st.sent);
+	assert_true(st.nrtt > 0 && st.rtt_ms[0] < 50.0);
+	dn_probe_stats_release(&st);
+
+	if (dn_nft_counters(dn_net_ns_fd(net, -1), &cv, &ncv, err,
+	    sizeof(err)) != 0)
+		fail_msg("counters: %s", err);
+	assert_int_equal(ncv, 2);
+	printf("  counters: loss 0->1 %llu, block 2->0 %llu\n",
+	    (unsigned long long)counter(cv, ncv, DN_NFT_LOSS, 0, 1),
+	    (unsigned long long)counter(cv, ncv, DN_NFT_BLOCK, 2, 0));
+	/* 2 -> 0 carries 2's probes and its echoes of 0's */
+	assert_true(counter(cv, ncv, DN_NFT_BLOCK, 2, 0) >= 500);
+	assert_true(counter(cv, ncv, DN_NFT_LOSS, 0, 1) >= 50);
+	free(cv);
+
+	/* heal: an empty chain, and 2 reaches 0 again */
+	if (dn_nft_apply(dn_net_ns_fd(net, -1), NULL, 0, 0, err,
+	    sizeof(err)) != 0)
+		fail_msg("heal: %s", err);
+	t2 = dn_now_ns();
+	sleep_ms(700);
+	window(pr, 2, 0, t2, dn_now_ns() - 200000000ull, &st);
+	assert_true(st.sent >= 30);
+	assert_int_equal(st.crossed, st.sent);
+	dn_probe_stats_release(&st);
+	if (dn_nft_counters(dn_net_ns_fd(net, -1), &cv, &ncv, err,
+	    sizeof(err)) != 0)
+		fail_msg("counters after heal: %s", err);
+	assert_int_equal(ncv, 0);
+	free(cv);
+
+	dn_probe_stop(pr);
+	dn_net_destroy(net);
+	assert_nothing_left(getpid());
+}
+
+/* A child builds a network and is SIGKILLed; the sweep removes it all. */
+static void
+test_sweep(void **state)
+{
+	int	 fds[2];
+	pid_t	 pid;
+	char	 c = 0, err[256];
+	int	 st;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		struct dn_net *net;
+
+		close(fds[0]);
+		if (dn_net_create(&net, 2, err, sizeof(err)) != 0)
+			_exit(1);
+		if (write(fds[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &c, 1), 1);
+	close(fds[0]);
+	assert_int_equal(count_ns(pid), 3);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	assert_int_equal(count_ns(pid), 3);	/* the files keep them */
+	assert_true(dn_net_sweep(err, sizeof(err)) >= 3);
+	assert_nothing_left(pid);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conditions),
+		cmocka_unit_test(test_sweep),
+	};
+	char err[256];
+
+	if (geteuid() != 0) {
+		printf("SKIP: network namespaces need root\n");
+		return (77);
+	}
+	if (dn_net_sweep(err, sizeof(err)) < 0) {
+		printf("SKIP: %s\n", err);
+		return (77);
+	}
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
