@@ -21,3 +21,8 @@ dn_script_test(store schema ${DN_TEST_DIR}/schema.sh TIMEOUT 120)
 # on hand-made observations (no database).
 dn_test(store verdict-rules SOURCES ${DN_TEST_DIR}/test-compare.c
     LIBS dn_orch TIMEOUT 300)
+# The group-sequential design (orchestrator/verdict/sequential.c): the
+# published boundaries, and by seeded simulation the A/A rate under
+# peeking against the naive test's and the trials to a decision.
+dn_test(store sequential SOURCES ${DN_TEST_DIR}/test-sequential.c
+    LIBS dn_orch TIMEOUT 120)
