@@ -7,7 +7,7 @@
 
 enum {
 	A_DB = 0x1000, A_FORMAT, A_METRIC, A_THRESHOLD, A_UNIT, A_STRICT,
-	A_TARGET, A_FAIL_ON, A_HELP
+	A_TARGET, A_FAIL_ON, A_REQUIRE, A_HELP
 };
 
 static const struct shared {
@@ -22,6 +22,7 @@ static const struct shared {
 	    { "threshold", required_argument, NULL, A_THRESHOLD } },
 	{ CMD_A_VERDICT, { "unit", required_argument, NULL, A_UNIT } },
 	{ CMD_A_VERDICT, { "strict", no_argument, NULL, A_STRICT } },
+	{ CMD_A_VERDICT, { "require", required_argument, NULL, A_REQUIRE } },
 	{ CMD_A_TARGET,
 	    { "target-effect", required_argument, NULL, A_TARGET } },
 	{ CMD_A_FAIL_ON, { "fail-on", required_argument, NULL, A_FAIL_ON } },
@@ -69,9 +70,13 @@ apply(struct cmd_args *a, const struct cmd_entry *e, int c)
 		    optarg);
 		return (a->exit != 0 ? -1 : 0);
 	case A_FAIL_ON:
-		if (compare_fail_on_parse(optarg, &a->fail_on) == 0)
+		if (compare_fail_on_parse(optarg, &a->fail_on) == 0) {
+			a->verdict.not_shown = a->fail_on ==
+			    COMPARE_FAIL_NOT_SHOWN;
 			return (0);
-		cmd_error("unknown --fail-on '%s' (worse or changed)", optarg);
+		}
+		cmd_error("unknown --fail-on '%s' (worse, changed or "
+		    "not-shown)", optarg);
 		a->exit = CMD_EXIT_USAGE;
 		return (-1);
 	case A_FORMAT:
@@ -95,6 +100,9 @@ apply(struct cmd_args *a, const struct cmd_entry *e, int c)
 		break;
 	case A_TARGET:
 		o = 'e';
+		break;
+	case A_REQUIRE:
+		o = 'r';
 		break;
 	}
 	if (compare_opt_set(&a->verdict, o, optarg, &cause) == 0) {

@@ -1,7 +1,7 @@
 /*
  * compare-gate.c: `devnet compare` and `devnet ab` as a CI gate: the
- * --fail-on policy (worse: any metric worse; changed: any metric not
- * same), the JUnit XML rendering (one test case per metric, a failure
+ * --fail-on policy (worse: any metric worse; changed: any metric better
+ * or worse; not-shown: any metric neither better nor shown not-worse), the JUnit XML rendering (one test case per metric, a failure
  * per worse), and the markdown heading that makes the table ready for a
  * pull-request comment.  The exit status itself (3) is the commands'.
  *
@@ -22,9 +22,25 @@ compare_fail_on_parse(const char *s, int *fail_on)
 		*fail_on = COMPARE_FAIL_WORSE;
 	else if (strcmp(s, "changed") == 0)
 		*fail_on = COMPARE_FAIL_CHANGED;
+	else if (strcmp(s, "not-shown") == 0)
+		*fail_on = COMPARE_FAIL_NOT_SHOWN;
 	else
 		return (-1);
 	return (0);
+}
+
+const char *
+compare_fail_on_says(int fail_on)
+{
+	switch (fail_on) {
+	case COMPARE_FAIL_WORSE:
+		return ("worse: a metric is worse");
+	case COMPARE_FAIL_CHANGED:
+		return ("changed: a metric changed");
+	default:
+		return ("not-shown: a metric is not shown better or "
+		    "not-worse");
+	}
 }
 
 static int
@@ -37,7 +53,14 @@ compare_gate_tripped(const struct compare_result *r, int fail_on)
 
 		if (fail_on == COMPARE_FAIL_WORSE && strcmp(v, "worse") == 0)
 			return (1);
-		if (fail_on == COMPARE_FAIL_CHANGED && strcmp(v, "same") != 0)
+		if (fail_on == COMPARE_FAIL_CHANGED && strcmp(v, "same") != 0 &&
+		    strcmp(v, "equivalent") != 0 && strcmp(v, "undecided") != 0 &&
+		    strcmp(v, "not-worse") != 0)
+			return (1);
+		/* Proof wanted: better, or not-worse by the margin shown
+		 * (Holm-adjusted, docs/statistics.md section 8). */
+		if (fail_on == COMPARE_FAIL_NOT_SHOWN && strcmp(v, "better") !=
+		    0 && !(r->seq != NULL && r->rows[i].p_ni < COMPARE_ALPHA))
 			return (1);
 	}
 	return (0);

@@ -8,6 +8,7 @@
 #define DN_COMPARE_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "verdict/compare.h"
 #include "stats.h"
@@ -80,6 +81,19 @@ void	 compare_row_power(struct compare_row *row, const struct obs *oa,
 	    const struct obs *ob, int unit, size_t family,
 	    double threshold_pct, double target_pct,
 	    struct compare_power_cache *pc);
+
+/* The sequential analysis (compare-seq.c): when OPTS or the runs' stored
+ * fact name a design, redo the tests of R's rows look by look (the rows
+ * come from the observations O*[RK[i]]), correct for the looks, Holm,
+ * and decide better/worse/equivalent/not-worse/undecided.  0, or -1
+ * with *CAUSE. */
+int	 compare_seq_apply(struct dn_store *s, struct compare_result *r,
+	    const struct compare_opts *opts, const size_t *rk,
+	    const struct obs *oa, const struct obs *ob, char **cause);
+/* Its lines under the table, and its JSON object (compare-render.c). */
+void	 compare_seq_render_text(const struct compare_result *r, FILE *out,
+	    int md);
+void	 compare_seq_render_json(const struct compare_result *r, FILE *out);
 
 /* Resolve SPEC into SIDE (runs and their faults); warnings about runs
  * left out go to RES.  0, or -1 with *CAUSE.  compare_side_release frees

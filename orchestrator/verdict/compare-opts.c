@@ -8,6 +8,7 @@
  * Not here: the commands' getopt loops and help text (cmd-*.c), or
  * --metric, which the analysis checks against its table (compare.c).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "verdict/compare.h"
@@ -54,6 +55,21 @@ compare_threshold_parse(const char *s, double *pct)
 	return (0);
 }
 
+/* "2", "2%", "0.5%": a margin above 0 and at most 100. */
+static int
+compare_require_parse(const char *s, double *pct)
+{
+	char	*t = dn_xstrdup(s);
+	size_t	 n = strlen(t);
+	int	 rv;
+
+	if (n > 0 && t[n - 1] == '%')
+		t[n - 1] = '\0';
+	rv = dn_parse_double(t, pct) == 0 && *pct > 0 && *pct <= 100 ? 0 : -1;
+	free(t);
+	return (rv);
+}
+
 int
 compare_opt_set(struct compare_opts *o, int opt, const char *val,
     char **cause)
@@ -87,6 +103,13 @@ compare_opt_set(struct compare_opts *o, int opt, const char *val,
 	case 's':
 		o->strict = 1;
 		return (0);
+	case 'r':
+		if (strncmp(val, "not-worse:", 10) == 0 &&
+		    compare_require_parse(val + 10, &o->require_pct) == 0)
+			return (0);
+		*cause = dn_xasprintf("bad --require '%s' (not-worse:PCT, "
+		    "such as not-worse:2%%)", val);
+		return (-1);
 	}
 	*cause = dn_xasprintf("unknown comparison option '%c'", opt);
 	return (-1);

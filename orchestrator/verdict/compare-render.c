@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "verdict/compare.h"
+#include "verdict/compare-internal.h"
 
 void
 compare_fmt_value(double v, const char *unit, char *buf, size_t len)
@@ -168,6 +169,7 @@ render_text(const struct compare_result *r, FILE *out, int md)
 			    row->verdict, mde);
 	}
 	render_notes(r, out, md);
+	compare_seq_render_text(r, out, md);
 	if (r->nwarnings > 0)
 		fputc('\n', out);
 	for (i = 0; i < r->nwarnings; i++)
@@ -342,9 +344,22 @@ render_json(const struct compare_result *r, FILE *out)
 		fputs(", \"trials_needed\": ", out);
 		json_num(out, row->trials_needed > 0 ?
 		    (double)row->trials_needed : NAN);
+		if (r->seq != NULL) {
+			fputs(", \"p_equivalent\": ", out);
+			json_num(out, row->p_eq);
+			fputs(", \"p_not_worse\": ", out);
+			json_num(out, r->require_pct > 0 ? row->p_ni : NAN);
+			fputs(", \"trials_to_decide\": ", out);
+			json_num(out, row->seq_needed > 0 ?
+			    (double)row->seq_needed : NAN);
+			fprintf(out, ", \"futile\": %s", row->futile ?
+			    "true" : "false");
+		}
 		fprintf(out, "}%s\n", i + 1 < r->nrows ? "," : "");
 	}
-	fputs("  ]\n}\n", out);
+	fputs("  ],\n  \"sequential\": ", out);
+	compare_seq_render_json(r, out);
+	fputs("\n}\n", out);
 }
 
 static void

@@ -610,16 +610,15 @@ choose_unit(struct compare_result *r, const struct compare_opts *opts)
 static void
 test_rows(struct compare_result *r, const struct derived *defs, size_t nd,
     const int *use, const struct obs *oa, const struct obs *ob, int unit,
-    size_t family)
+    size_t family, size_t *rk)
 {
 	struct compare_power_cache pc;
 	double	*praw, *padj;
-	size_t	 i, k, *rk;
+	size_t	 i, k;
 
 	r->rows = dn_xcalloc(family, sizeof(*r->rows));
 	praw = dn_xcalloc(family, sizeof(double));
 	padj = dn_xcalloc(family, sizeof(double));
-	rk = dn_xcalloc(family, sizeof(*rk));
 	for (k = 0; k < nd; k++) {
 		struct compare_row	*row;
 
@@ -650,7 +649,6 @@ test_rows(struct compare_result *r, const struct derived *defs, size_t nd,
 	}
 	free(praw);
 	free(padj);
-	free(rk);
 }
 
 /* A warning per run with unplanned faults. */
@@ -680,7 +678,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	struct derived		*defs;
 	struct obs		*oa = NULL, *ob = NULL;
 	int			*use = NULL, unit;
-	size_t			 k, family = 0, nd = NDERIVED;
+	size_t			 k, family = 0, nd = NDERIVED, *rk = NULL;
 	char			*strict = NULL;
 
 	*rp = NULL;
@@ -728,7 +726,12 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		goto fail;
 	}
 	unit = choose_unit(r, opts);
-	test_rows(r, defs, nd, use, oa, ob, unit, family);
+	rk = dn_xcalloc(family, sizeof(*rk));
+	test_rows(r, defs, nd, use, oa, ob, unit, family, rk);
+	if (compare_seq_apply(s, r, opts, rk, oa, ob, cause) != 0)
+		goto fail;
+	free(rk);
+	rk = NULL;
 	warn_faults(r);
 	for (k = 0; k < nd; k++) {
 		compare_obs_release(&oa[k]);
@@ -742,6 +745,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	free(strict);
 	return (0);
 fail:
+	free(rk);
 	free(strict);
 	for (k = 0; oa != NULL && k < nd; k++) {
 		compare_obs_release(&oa[k]);
@@ -772,5 +776,6 @@ compare_result_free(struct compare_result *r)
 	free(r->owned);
 	free(r->rows);
 	free(r->unit_note);
+	free(r->seq);
 	free(r);
 }

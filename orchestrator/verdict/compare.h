@@ -39,6 +39,22 @@ enum compare_unit {
 #define COMPARE_POWER_SEED	20240612
 #define COMPARE_MAX_TRIALS	1000	/* trials_needed beyond: "more" */
 
+/*
+ * A group-sequential design (compare-seq.c, docs/statistics.md section
+ * 6): the trials per side at each look so far and the most the design
+ * allows, and why it stopped.  Stored with the group's runs as the fact
+ * `sequential` (compare_seq_format), so that compare and report of the
+ * group apply the same correction.
+ */
+#define COMPARE_SEQ_LOOKS	64
+struct compare_seq {
+	size_t	looks[COMPARE_SEQ_LOOKS];	/* trials per side, rising */
+	size_t	nlooks;
+	size_t	max_per_side;
+	char	stop[32];	/* decided|futile|max-trials|budget|... or
+				   "" while running */
+};
+
 struct compare_opts {
 	const char *const	*metrics;	/* derived metric names, or
 						   NULL for all */
@@ -55,6 +71,14 @@ struct compare_opts {
 	 * rate for a counter.  Rows of such metrics have base_metric
 	 * >= DN_STORE_NAMED_BASE (not a metric-table id). */
 	int			 named;
+	/* --require not-worse:PCT (0 none): the non-inferiority margin. */
+	double			 require_pct;
+	/* --fail-on not-shown: test not-worse at the threshold when no
+	 * --require names a margin. */
+	int			 not_shown;
+	/* Analyse as this sequential design (devnet ab --until decided);
+	 * NULL: as the runs' stored `sequential` fact says, if any. */
+	const struct compare_seq *seq;
 };
 
 /*
@@ -111,6 +135,14 @@ struct compare_row {
 	double			 mde_pct;
 	double			 target_pct;	/* NAN when not computed */
 	long			 trials_needed;
+	/* Sequential analysis only (else NAN / 0): the Holm-adjusted
+	 * p of equivalence within the threshold (two one-sided tests) and
+	 * of not-worse by the margin; the trials per side a decision would
+	 * take at this estimate and spread (-1 beyond reach), and whether
+	 * that is beyond the design's maximum (futile). */
+	double			 p_eq, p_ni;
+	long			 seq_needed;
+	int			 futile;
 };
 
 struct compare_result {
@@ -127,6 +159,13 @@ struct compare_result {
 	double			 target_pct;	/* --target-effect, 0 none */
 	char			**owned;	/* named metrics' strings */
 	size_t			 nowned;
+	/* Sequential (NULL: fixed design): the design analysed, from the
+	 * options or the stored fact (seq_stored), the margin tested (0
+	 * none), and whether every metric is decided or futile. */
+	struct compare_seq	*seq;
+	int			 seq_stored;
+	double			 require_pct;
+	int			 all_decided, all_futile;
 };
 
 int	 compare_analyze(struct dn_store *s, const char *side_a,
@@ -140,8 +179,8 @@ void	 compare_render(const struct compare_result *r, int format,
 int	 compare_format_parse(const char *s, int *format);
 /*
  * Set one comparison option from the command line: OPT is 'f' (--format),
- * 't' (--threshold), 'u' (--unit), 'e' (--target-effect PCT) or 's'
- * (--strict, VAL unused).  Returns 0, or -1 with *CAUSE saying what the
+ * 't' (--threshold), 'u' (--unit), 'e' (--target-effect PCT), 'r'
+ * (--require not-worse:PCT) or 's' (--strict, VAL unused).  Returns 0, or -1 with *CAUSE saying what the
  * option takes (caller frees).  The one place these options' values and
  * messages live, for compare, report and ab.
  */
@@ -186,10 +225,14 @@ void	 compare_markup_str(FILE *out, const char *s, int xml);
 enum compare_fail_on {
 	COMPARE_FAIL_NONE = 0,
 	COMPARE_FAIL_WORSE,
-	COMPARE_FAIL_CHANGED
+	COMPARE_FAIL_CHANGED,
+	COMPARE_FAIL_NOT_SHOWN	/* a metric not shown better or not-worse */
 };
-/* Parse "worse" or "changed" into *FAIL_ON; -1 if unknown. */
+/* Parse "worse", "changed" or "not-shown" into *FAIL_ON; -1 if
+ * unknown. */
 int	 compare_fail_on_parse(const char *s, int *fail_on);
+/* What a tripped FAIL_ON says ("worse: a metric is worse"). */
+const char *compare_fail_on_says(int fail_on);
 /* JUnit XML: BEGIN and END around the testsuites, one per comparison
  * (compare_gate_print writes each: one testcase per metric, a failure
  * per worse). */

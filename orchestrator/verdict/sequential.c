@@ -1,6 +1,6 @@
 /*
  * sequential.c: Lan-DeMets alpha spending, boundaries and repeated
- * p-values (see sequential.h, docs/statistics.md section 6).
+ * p-values (see sequential.h, docs/statistics.md section 8).
  *
  * The score S_k = Z_k sqrt(t_k) of a test with independent increments
  * is Brownian motion in the information fraction t: S_k - S_{k-1} ~
@@ -18,7 +18,7 @@
 #include "verdict/sequential.h"
 #include "stats.h"
 
-#define GRID	201	/* odd: Simpson */
+#define GRID	101	/* odd: Simpson */
 #define Z_LOW	8.0	/* one-sided: the continuation region's floor */
 #define Z_HIGH	40.0	/* "never crossed" */
 
@@ -203,7 +203,7 @@ seq_repeated_p(const double *t, size_t k, double z, int sides)
 		return (exp(hi));
 	if (seq_bounds(t, k, exp(lo), sides, c) != 0 || z >= c[k - 1])
 		return (exp(lo));
-	for (it = 0; it < 22; it++) {
+	for (it = 0; it < 13; it++) {
 		mid = 0.5 * (lo + hi);
 		if (seq_bounds(t, k, exp(mid), sides, c) != 0)
 			return (NAN);

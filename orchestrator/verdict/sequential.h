@@ -1,6 +1,6 @@
 /*
  * sequential.h: the group-sequential design behind `devnet ab --until
- * decided` (docs/statistics.md, section 6): Lan-DeMets alpha spending
+ * decided` (docs/statistics.md, section 8): Lan-DeMets alpha spending
  * with the O'Brien-Fleming-like function, boundaries by numerical
  * integration of the recursive density of the score process over the
  * looks (Jennison & Turnbull, "Group Sequential Methods", ch. 19), and

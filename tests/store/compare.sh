@@ -263,4 +263,29 @@ ln -s "$T/victim" e2.csv.tmp
 for c in runs show compare report query export; do
 	"$B/devnet" $c --help | grep -q "usage: devnet $c" || fail "$c --help"
 done
+# Proof instead of absence of evidence (docs/statistics.md section 8):
+# --require not-worse:5% --fail-on not-shown passes on the A/A (both
+# metrics shown at most 5% worse) and fails (exit 3) when B allocates 20%
+# more; the JSON says not-worse / worse and carries the one look.
+"$B/devnet" compare --db aa.db --metric allocs_per_s --metric rss_max \
+    --require not-worse:5% --fail-on not-shown --format json 1:A 1:B \
+    >ni.json || fail "not-worse gate on A/A: exit $?"
+python3 - ni.json <<'PY' || fail "not-worse JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(m["verdict"] == "not-worse" for m in d["metrics"]), d["metrics"]
+assert all(m["p_not_worse"] < 0.05 for m in d["metrics"])
+assert d["sequential"]["stopped"] == "fixed", d["sequential"]
+assert len(d["sequential"]["looks"]) == 1
+PY
+"$B/dn-store-synth" --db worse.db --trials 4 --nodes 4 --seconds 120 \
+    --warmup 10 --seed 11 --effect allocs=20 >/dev/null || fail "synth worse"
+"$B/devnet" compare --db worse.db --metric allocs_per_s \
+    --require not-worse:5% --fail-on not-shown 1:A 1:B >ni2.txt 2>&1
+rc=$?
+[ $rc -eq 3 ] || fail "not-worse gate on a worse B: exit $rc, want 3"
+grep -q "allocs_per_s.*worse" ni2.txt || fail "no worse verdict: $(cat ni2.txt)"
+"$B/devnet" compare --db aa.db --require better:5% 1:A 1:B 2>err.txt
+[ $? -eq 2 ] && grep -q "not-worse:PCT" err.txt || fail "bad --require"
+
 echo ok

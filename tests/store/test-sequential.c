@@ -1,7 +1,7 @@
 /*
  * test-sequential.c: the group-sequential design of `devnet ab --until
  * decided` (orchestrator/verdict/sequential.c, docs/statistics.md
- * section 6): the Lan-DeMets O'Brien-Fleming boundaries against the
+ * section 8): the Lan-DeMets O'Brien-Fleming boundaries against the
  * published values, repeated p-values against the boundaries, and by
  * seeded simulation of trial summaries (normal, looked at after every
  * ABBA block of 2 trials per side, Welch's t turned into z as the

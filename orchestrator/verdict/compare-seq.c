@@ -1,0 +1,514 @@
+/*
+ * compare-seq.c: the sequential analysis of an A/B group (compare.h,
+ * docs/statistics.md section 8).  When the design is known (devnet ab
+ * --until decided passes it; a stored group carries it as the runs' fact
+ * `sequential`), every metric is tested again at each look on the first
+ * trials of each side that look had: the difference (Welch's t, or the
+ * zero-spread rule), equivalence within the threshold (two one-sided
+ * tests) and not-worse by the margin (one-sided), each turned into a
+ * repeated p-value by the Lan-DeMets O'Brien-Fleming design
+ * (sequential.c), whose running minimum over the looks keeps its level
+ * however often the data were looked at; then Holm across the metrics
+ * for each kind of claim, as the fixed design does.  Also the futility
+ * estimate: the trials per side a decision would take at the current
+ * estimate and spread.
+ *
+ * Not here: the fixed-design tests (compare.c), the loop that runs
+ * blocks and stops (cmd/cmd-ab.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verdict/compare.h"
+#include "verdict/compare-internal.h"
+#include "verdict/sequential.h"
+#include "stats.h"
+#include "store.h"
+#include "xalloc.h"
+
+/* A group sequential design needs a little more than the fixed one of the
+ * same power (about 3% for O'Brien-Fleming over 5-20 looks; 10% here, as
+ * the futility estimate rests on few trials). */
+#define SEQ_INFLATION	1.10
+
+static int
+compare_seq_parse(const char *s, struct compare_seq *q, double *require_pct)
+{
+	const char	*l;
+	char		*end;
+	unsigned long	 v;
+
+	memset(q, 0, sizeof(*q));
+	if (sscanf(s, "design=obf alpha=%*g max_per_side=%zu require=%lg "
+	    "stop=%31s", &q->max_per_side, require_pct, q->stop) != 3 ||
+	    (l = strstr(s, " looks=")) == NULL || q->max_per_side == 0)
+		return (-1);
+	if (strcmp(q->stop, "running") == 0)
+		q->stop[0] = '\0';
+	for (l += 7; *l != '\0' && q->nlooks < COMPARE_SEQ_LOOKS; l = end) {
+		v = strtoul(l, &end, 10);
+		if (end == l || v == 0 || (q->nlooks > 0 &&
+		    v <= q->looks[q->nlooks - 1]))
+			return (-1);
+		q->looks[q->nlooks++] = v;
+		if (*end == ',')
+			end++;
+	}
+	return (q->nlooks > 0 ? 0 : -1);
+}
+
+static int
+fact_row(void *arg, int ncols, const char *const *names,
+    const char *const *v, const int *types)
+{
+	char	**out = arg;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	if (*out == NULL && v[0] != NULL)
+		*out = dn_xstrdup(v[0]);
+	return (0);
+}
+
+/* The design stored with the first run of side A, into *Q (0: none). */
+static int
+stored_design(struct dn_store *s, const struct compare_result *r,
+    struct compare_seq *q, double *require_pct, int *found, char **cause)
+{
+	char		 id[32], *val = NULL;
+	const char	*params[1] = { id };
+
+	*found = 0;
+	if (r->a.nruns == 0)
+		return (0);
+	snprintf(id, sizeof(id), "%lld", (long long)r->a.runs[0].id);
+	if (dn_store_query(s, "SELECT value FROM run_facts WHERE run_id = ?1 "
+	    "AND node = -1 AND key = 'sequential'", params, 1, fact_row, &val,
+	    cause) != 0)
+		return (-1);
+	if (val == NULL)
+		return (0);
+	if (compare_seq_parse(val, q, require_pct) != 0) {
+		*cause = dn_xasprintf("run %s: unreadable sequential design "
+		    "'%s'", id, val);
+		free(val);
+		return (-1);
+	}
+	free(val);
+	*found = 1;
+	return (0);
+}
+
+static int
+all_equal(const double *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] != v[0])
+			return (0);
+	return (1);
+}
+
+/* The nominal two-sided p of a difference on NA, NB trials. */
+static double
+diff_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	struct dn_welch	w;
+
+	if (all_equal(a, na) && all_equal(b, nb))
+		return (a[0] == b[0] ? 1.0 : dn_stats_mwu_min_p(na, nb));
+	dn_stats_welch(a, na, b, nb, &w);
+	return (w.p);
+}
+
+/* The running minima of one metric's repeated p over the looks: the
+ * difference, equivalence (each one-sided half apart), not-worse. */
+struct seq_ps {
+	double	diff, eq_lo, eq_hi, ni;
+};
+
+/* One one-sided claim's repeated p at look K (of T), kept when below
+ * *MIN.  The repeated p is never below the nominal one. */
+static void
+one_sided(const double *t, size_t k, double p, double *min)
+{
+	double	rp;
+
+	if (isnan(p) || p >= *min)
+		return;
+	rp = seq_repeated_p(t, k, seq_z_of_p(p, 1), 1);
+	if (rp < *min)
+		*min = rp;
+}
+
+static void
+metric_looks(const struct compare_seq *q, const struct obs *oa,
+    const struct obs *ob, const char *better, double th, double margin,
+    struct seq_ps *ps)
+{
+	double	t[COMPARE_SEQ_LOOKS], p, rp;
+	size_t	j, k = 0, na, nb, prev = 0;
+
+	ps->diff = ps->eq_lo = ps->eq_hi = 1;
+	ps->ni = margin > 0 && strcmp(better, "neutral") != 0 ? 1 : NAN;
+	for (j = 0; j < q->nlooks; j++) {
+		na = q->looks[j] < oa->ntrial ? q->looks[j] : oa->ntrial;
+		nb = q->looks[j] < ob->ntrial ? q->looks[j] : ob->ntrial;
+		if (na < 2 || nb < 2 || (na < nb ? na : nb) <= prev)
+			continue;
+		prev = na < nb ? na : nb;
+		t[k] = (double)prev / (double)q->max_per_side;
+		if (t[k] > 1)
+			t[k] = 1;
+		if (k > 0 && t[k] <= t[k - 1])
+			continue;
+		k++;
+		p = diff_p(oa->trial_v, na, ob->trial_v, nb);
+		if (!isnan(p) && p < ps->diff) {
+			rp = seq_repeated_p(t, k, seq_z_of_p(p, 2), 2);
+			if (rp < ps->diff)
+				ps->diff = rp;
+		}
+		one_sided(t, k, seq_shift_p(oa->trial_v, na, ob->trial_v, nb,
+		    1 - th, -1), &ps->eq_lo);
+		one_sided(t, k, seq_shift_p(oa->trial_v, na, ob->trial_v, nb,
+		    1 + th, 1), &ps->eq_hi);
+		if (isnan(ps->ni))
+			continue;
+		if (strcmp(better, "lower") == 0)
+			one_sided(t, k, seq_shift_p(oa->trial_v, na,
+			    ob->trial_v, nb, 1 + margin, 1), &ps->ni);
+		else
+			one_sided(t, k, seq_shift_p(oa->trial_v, na,
+			    ob->trial_v, nb, 1 - margin, -1), &ps->ni);
+	}
+	if (k == 0)
+		ps->diff = ps->eq_lo = ps->eq_hi = ps->ni = NAN;
+}
+
+static double
+sd_of(const double *v, size_t n)
+{
+	double	m = dn_stats_mean(v, n), q = 0;
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		q += (v[i] - m) * (v[i] - m);
+	return (n > 1 ? sqrt(q / (double)(n - 1)) : NAN);
+}
+
+/*
+ * The trials per side the design would need to decide ROW at this
+ * estimate and spread (normal approximation, power COMPARE_POWER, level
+ * ALPHA, times SEQ_INFLATION): a difference when it is beyond the
+ * threshold, else equivalence (or not-worse by MARGIN, the nearer).  0
+ * when it cannot be said (no spread), -1 beyond reach.
+ */
+static long
+needed(const struct compare_row *row, const struct obs *oa,
+    const struct obs *ob, double alpha, double th, double margin)
+{
+	double	ma = row->a.mean, d = row->b.mean - ma, s, dist, z, n;
+	int	worse_up = strcmp(row->better, "higher") != 0;
+
+	s = sqrt((pow(sd_of(oa->trial_v, oa->ntrial), 2) +
+	    pow(sd_of(ob->trial_v, ob->ntrial), 2)) / 2);
+	if (isnan(s) || s == 0 || ma == 0 || isnan(d))
+		return (0);
+	if (fabs(d) >= th * fabs(ma)) {
+		dist = fabs(d);
+		z = seq_z_of_p(alpha, 2);
+	} else {
+		dist = th * fabs(ma) - fabs(d);
+		if (margin > 0 && strcmp(row->better, "neutral") != 0) {
+			double	ni = margin * fabs(ma) - (worse_up ? d : -d);
+
+			if (ni > dist)
+				dist = ni;
+		}
+		z = seq_z_of_p(alpha, 1);
+	}
+	if (dist <= 0)
+		return (-1);
+	n = SEQ_INFLATION * 2 * pow(z + dn_stats_norm_quantile(COMPARE_POWER),
+	    2) * s * s / (dist * dist);
+	return (n > COMPARE_MAX_TRIALS ? -1 : (long)ceil(n < 2 ? 2 : n));
+}
+
+/* Holm over the rows of one kind of claim: V[i] into ADJ[i]. */
+static void
+holm(const double *v, size_t n, double *adj)
+{
+	dn_stats_holm(v, n, adj);
+}
+
+/* Better or worse: the rule of compare_row_decide (compare.c) on the
+ * corrected p. */
+static const char *
+difference(struct compare_row *row, double threshold_pct)
+{
+	int	ci_clear;
+
+	ci_clear = !isnan(row->delta_ci_low) && !isnan(row->delta_ci_high) &&
+	    (row->delta_ci_low > 0 || row->delta_ci_high < 0);
+	row->significant = !isnan(row->p) && row->p < COMPARE_ALPHA &&
+	    !isnan(row->delta_pct) && fabs(row->delta_pct) >= threshold_pct &&
+	    ci_clear;
+	if (!row->significant || strcmp(row->better, "neutral") == 0)
+		return ("same");
+	if ((row->delta_pct < 0) == (strcmp(row->better, "lower") == 0))
+		return ("better");
+	return ("worse");
+}
+
+/* Set the verdict of row I; 1 when it is undecided. */
+static int
+decide(struct compare_result *r, size_t i, double margin)
+{
+	struct compare_row	*row = &r->rows[i];
+	int			 eq, ni;
+
+	row->verdict = difference(row, r->threshold_pct);
+	eq = !isnan(row->p_eq) && row->p_eq < COMPARE_ALPHA;
+	ni = margin > 0 && !isnan(row->p_ni) && row->p_ni < COMPARE_ALPHA;
+	if (row->significant && strcmp(row->better, "neutral") != 0)
+		return (0);	/* better or worse */
+	if (eq)
+		row->verdict = "equivalent";
+	else if (ni)
+		row->verdict = "not-worse";
+	else
+		row->verdict = "undecided";
+	return (!eq && !ni);
+}
+
+int
+compare_seq_apply(struct dn_store *s, struct compare_result *r,
+    const struct compare_opts *opts, const size_t *rk, const struct obs *oa,
+    const struct obs *ob, char **cause)
+{
+	struct compare_seq	 q;
+	struct seq_ps		*ps;
+	double			*v, *adj, margin = 0, th, alpha;
+	size_t			 i, n = r->nrows, nundecided = 0, nfutile = 0;
+	int			 found = 1, k;
+
+	if (opts != NULL && opts->seq != NULL)
+		q = *opts->seq;
+	else if (stored_design(s, r, &q, &margin, &found, cause) != 0)
+		return (-1);
+	if (!found && (opts == NULL || (opts->require_pct <= 0 &&
+	    !opts->not_shown)))
+		return (0);
+	if (!found) {
+		/* A fixed design asked for proof: one look at all trials. */
+		memset(&q, 0, sizeof(q));
+		q.nlooks = 1;
+		q.looks[0] = r->a.nruns > r->b.nruns ? r->a.nruns :
+		    r->b.nruns;
+		q.max_per_side = q.looks[0] > 0 ? q.looks[0] : 1;
+		snprintf(q.stop, sizeof(q.stop), "fixed");
+	}
+	if (opts != NULL && opts->require_pct > 0)
+		margin = opts->require_pct;
+	else if (margin <= 0 && opts != NULL && opts->not_shown)
+		margin = r->threshold_pct;
+	if (r->unit != COMPARE_UNIT_TRIAL) {
+		*cause = dn_xstrdup("a sequential group is analysed with the "
+		    "trial unit (drop --unit node)");
+		return (-1);
+	}
+	r->seq = dn_xcalloc(1, sizeof(*r->seq));
+	*r->seq = q;
+	r->seq_stored = opts == NULL || opts->seq == NULL;
+	r->require_pct = margin;
+	th = r->threshold_pct / 100;
+	ps = dn_xcalloc(n, sizeof(*ps));
+	v = dn_xcalloc(n, sizeof(*v));
+	adj = dn_xcalloc(n, sizeof(*adj));
+	for (i = 0; i < n; i++)
+		metric_looks(&q, &oa[rk[i]], &ob[rk[i]], r->rows[i].better, th,
+		    margin / 100, &ps[i]);
+	for (k = 0; k < 3; k++) {
+		for (i = 0; i < n; i++)
+			v[i] = k == 0 ? ps[i].diff : k == 1 ?
+			    fmax(ps[i].eq_lo, ps[i].eq_hi) : ps[i].ni;
+		holm(v, n, adj);
+		for (i = 0; i < n; i++) {
+			if (k == 0)
+				r->rows[i].p = adj[i];
+			else if (k == 1)
+				r->rows[i].p_eq = adj[i];
+			else
+				r->rows[i].p_ni = adj[i];
+		}
+	}
+	r->all_decided = n > 0;
+	alpha = COMPARE_ALPHA / (double)n;
+	for (i = 0; i < n; i++) {
+		struct compare_row *row = &r->rows[i];
+
+		row->test = "welch-seq";
+		if (!decide(r, i, margin / 100))
+			continue;
+		r->all_decided = 0;
+		row->seq_needed = needed(row, &oa[rk[i]], &ob[rk[i]], alpha,
+		    th, margin / 100);
+		row->futile = row->seq_needed < 0 || row->seq_needed >
+		    (long)q.max_per_side;
+		nundecided++;
+		nfutile += row->futile;
+	}
+	r->all_futile = nundecided > 0 && nfutile == nundecided;
+	free(ps);
+	free(v);
+	free(adj);
+	return (0);
+}
+
+static const char *
+stop_words(const char *stop)
+{
+	if (strcmp(stop, "decided") == 0)
+		return ("every metric decided");
+	if (strcmp(stop, "futile") == 0)
+		return ("futile: deciding is out of reach in the budget left");
+	if (strcmp(stop, "max-trials") == 0)
+		return ("--max-trials reached");
+	if (strcmp(stop, "budget") == 0)
+		return ("--budget spent");
+	if (strcmp(stop, "fixed") == 0)
+		return ("a fixed design (one look)");
+	return (stop[0] ? stop : "still running");
+}
+
+static void
+looks_text(const struct compare_seq *q, char *buf, size_t len)
+{
+	size_t	i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < q->nlooks && o + 16 < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%zu", i ? ", " : "",
+		    q->looks[i]);
+}
+
+/* Alpha spent (two-sided difference test) by the last look. */
+static double
+spent_last(const struct compare_seq *q)
+{
+	double	t;
+
+	if (q->nlooks == 0)
+		return (0);
+	t = (double)q->looks[q->nlooks - 1] / (double)q->max_per_side;
+	return (seq_spent(COMPARE_ALPHA, t, 2));
+}
+
+void
+compare_seq_render_text(const struct compare_result *r, FILE *out, int md)
+{
+	const struct compare_seq	*q = r->seq;
+	char				 lk[256];
+	size_t				 i;
+
+	if (q == NULL)
+		return;
+	looks_text(q, lk, sizeof(lk));
+	fprintf(out, "\n%s%s: %zu look%s (%s trials per side) of "
+	    "at most %zu per side; Lan-DeMets O'Brien-Fleming alpha "
+	    "spending, %.3g of %.2g spent; p, equivalence and not-worse "
+	    "corrected for the looks (docs/statistics.md, section 8); "
+	    "stopped: %s\n", md ? "- " : "", strcmp(q->stop, "fixed") == 0 ?
+	    "proof asked for" : r->seq_stored ? "sequential group" :
+	    "sequential",
+	    q->nlooks, q->nlooks == 1 ? "" : "s", lk, q->max_per_side,
+	    spent_last(q), COMPARE_ALPHA, stop_words(q->stop));
+	for (i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		if (row->verdict[0] != 'u')	/* undecided */
+			continue;
+		fprintf(out, "%s%s: undecided at %+.2f%% (95%% CI %+.1f%% to "
+		    "%+.1f%%); ", md ? "- " : "", row->name, row->delta_pct,
+		    row->delta_ci_low, row->delta_ci_high);
+		if (row->seq_needed < 0)
+			fprintf(out, "deciding it is out of reach (more than "
+			    "%d trials per side)\n", COMPARE_MAX_TRIALS);
+		else if (row->seq_needed == 0)
+			fprintf(out, "no spread to say how many trials it "
+			    "needs\n");
+		else
+			fprintf(out, "deciding it needs about %ld trials per "
+			    "side%s\n", row->seq_needed, row->futile ?
+			    ", more than the design allows (futile)" : "");
+	}
+	if (r->require_pct > 0)
+		fprintf(out, "%snot-worse: B at most %.3g%% worse than A, "
+		    "one-sided %.2g; equivalent: within +-%.3g%%, two "
+		    "one-sided tests\n", md ? "- " : "", r->require_pct,
+		    COMPARE_ALPHA, r->threshold_pct);
+}
+
+static void
+json_num(FILE *out, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", out);
+	else
+		fprintf(out, "%.10g", v);
+}
+
+void
+compare_seq_render_json(const struct compare_result *r, FILE *out)
+{
+	const struct compare_seq	*q = r->seq;
+	double				 t[COMPARE_SEQ_LOOKS];
+	double				 c[COMPARE_SEQ_LOOKS];
+	size_t				 i, k = 0;
+
+	if (q == NULL) {
+		fputs("null", out);
+		return;
+	}
+	for (i = 0; i < q->nlooks; i++) {
+		t[i] = (double)q->looks[i] / (double)q->max_per_side;
+		if (t[i] > 1)
+			t[i] = 1;
+		if (i == 0 || t[i] > t[i - 1])
+			k = i + 1;
+		else
+			break;
+	}
+	if (k == 0 || seq_bounds(t, k, COMPARE_ALPHA, 2, c) != 0)
+		k = 0;
+	fprintf(out, "{\"method\": \"group-sequential, Lan-DeMets "
+	    "O'Brien-Fleming alpha spending\", \"stored\": %s, "
+	    "\"max_trials_per_side\": %zu, \"stopped\": ",
+	    r->seq_stored ? "true" : "false", q->max_per_side);
+	/* plain words: no escapes needed */
+	fprintf(out, "\"%s\", \"why\": \"%s\"", q->stop[0] ? q->stop :
+	    "running", stop_words(q->stop));
+	fputs(", \"require_not_worse_pct\": ", out);
+	json_num(out, r->require_pct > 0 ? r->require_pct : NAN);
+	fprintf(out, ", \"all_decided\": %s, \"futile\": %s, \"alpha_spent\""
+	    ": ", r->all_decided ? "true" : "false", r->all_futile ? "true" :
+	    "false");
+	json_num(out, spent_last(q));
+	fputs(", \"looks\": [", out);
+	for (i = 0; i < q->nlooks; i++) {
+		fprintf(out, "%s{\"trials_per_side\": %zu, \"information\": ",
+		    i ? ", " : "", q->looks[i]);
+		json_num(out, i < k ? t[i] : NAN);
+		fputs(", \"alpha_spent\": ", out);
+		json_num(out, i < k ? seq_spent(COMPARE_ALPHA, t[i], 2) : NAN);
+		fputs(", \"bound_z\": ", out);
+		json_num(out, i < k ? c[i] : NAN);
+		fputc('}', out);
+	}
+	fputs("]}", out);
+}
