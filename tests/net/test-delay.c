@@ -1,0 +1,233 @@
+/*
+ * test-delay.c: the link emulator (orchestrator/net/delay.c) on a real
+ * lab (netlab.h: two namespaces through a routed hub whose forward chain
+ * marks and queues): one-way delay at 0, 10 and 100 ms within max(1 ms,
+ * 10 %), each direction its own, jitter's spread, order kept, a change of
+ * delay while running, the counters, and fail-closed (no emulator, no
+ * traffic).  Needs root (namespaces, iptables); exits 77 otherwise.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "net/delay.h"
+#include "netlab.h"
+
+#define QUEUE	7
+#define N	200
+
+static struct netlab lab;
+static struct dn_delay *emu;	/* stopped after each test, even a failed one */
+
+static int
+lab_up(void **state)
+{
+	(void)state;
+	return netlab_up(&lab, QUEUE);
+}
+
+static int
+lab_down(void **state)
+{
+	(void)state;
+	netlab_down(&lab);
+	return 0;
+}
+
+static int
+emu_stop(void **state)
+{
+	(void)state;
+	dn_delay_stop(emu);
+	emu = NULL;
+	return 0;
+}
+
+static double
+tol_ms(double want)
+{
+	return want * 0.1 > 1.0 ? want * 0.1 : 1.0;
+}
+
+static struct dn_delay *
+start(const struct dn_delay_link *links, size_t n)
+{
+	struct dn_delay *d = NULL;
+	char err[256] = "";
+	int r;
+
+	r = dn_delay_start(&d, lab.fd[LAB_HUB], QUEUE, links, n, err,
+	    sizeof(err));
+	if (r != 0)
+		fprintf(stderr, "dn_delay_start: %s\n", err);
+	assert_int_equal(r, 0);
+	emu = d;
+	return d;
+}
+
+/* Send N probes A -> B, GAP_US apart; check their one-way delay against
+ * WANT_MS at the median and at the 1st and 99th percentiles. */
+static void
+expect_oneway(int from, double want_ms, unsigned gap_us)
+{
+	double ms[N], p1, p50, p99;
+	int ordered;
+	size_t got;
+
+	got = netlab_oneway(&lab, from, N, gap_us, ms, &ordered);
+	p1 = netlab_pct(ms, N, 1);
+	p50 = netlab_pct(ms, N, 50);
+	p99 = netlab_pct(ms, N, 99);
+	printf("# %c->%c want %.1f ms: got %zu/%d p1 %.3f p50 %.3f p99 %.3f"
+	    " ordered %d\n", from == LAB_A ? 'A' : 'B',
+	    from == LAB_A ? 'B' : 'A', want_ms, got, N, p1, p50, p99, ordered);
+	assert_int_equal(got, N);
+	assert_true(ordered);
+	assert_true(p50 >= want_ms - tol_ms(want_ms));
+	assert_true(p50 <= want_ms + tol_ms(want_ms));
+	/* No packet leaves early, and the tail stays near. */
+	assert_true(p1 >= want_ms - tol_ms(want_ms));
+	assert_true(p99 <= want_ms + tol_ms(want_ms));
+}
+
+static void
+delay_levels(void **state)
+{
+	static const unsigned want[] = { 0, 10, 100 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		struct dn_delay_link l[] = { { 1, want[i] * 1000, 0 } };
+		(void)start(l, 1);
+
+		expect_oneway(LAB_A, want[i], 1000);
+		emu_stop(NULL);
+	}
+}
+
+/* Latency is one way: A -> B and B -> A are two links, two delays, and
+ * a round trip is their sum. */
+static void
+directions(void **state)
+{
+	struct dn_delay_link l[] = { { 1, 10000, 0 }, { 2, 30000, 0 } };
+	(void)start(l, 2);
+	double rtt[50], p50;
+
+	(void)state;
+	expect_oneway(LAB_A, 10, 2000);
+	expect_oneway(LAB_B, 30, 2000);
+	assert_int_equal(netlab_pingpong(&lab, 50, 5000, rtt), 50);
+	p50 = netlab_pct(rtt, 50, 50);
+	printf("# ping-pong A->B 10 ms, B->A 30 ms: rtt p50 %.3f ms\n", p50);
+	assert_true(p50 >= 40 - tol_ms(40) && p50 <= 40 + tol_ms(40));
+	emu_stop(NULL);
+}
+
+/* 20 ms +- 5 ms with packets 12 ms apart (wider than the jitter, so the
+ * order rule seldom bites): the spread shows; 1 ms apart: the order is
+ * kept although the draws would reorder. */
+static void
+jitter(void **state)
+{
+	struct dn_delay_link l[] = { { 1, 20000, 5000 } };
+	(void)start(l, 1);
+	double ms[N], p5, p95, lo, hi;
+	int ordered;
+
+	(void)state;
+	assert_int_equal(netlab_oneway(&lab, LAB_A, 100, 12000, ms, &ordered),
+	    100);
+	lo = netlab_pct(ms, 100, 0);
+	p5 = netlab_pct(ms, 100, 5);
+	p95 = netlab_pct(ms, 100, 95);
+	hi = netlab_pct(ms, 100, 100);
+	printf("# jitter 20+-5 ms: min %.3f p5 %.3f p95 %.3f max %.3f\n", lo,
+	    p5, p95, hi);
+	assert_true(lo >= 15 - 1.0);
+	assert_true(hi <= 25 + 1.0);
+	assert_true(p95 - p5 >= 6.0);	/* uniform +-5: about 9 */
+	assert_int_equal(netlab_oneway(&lab, LAB_A, N, 1000, ms, &ordered), N);
+	assert_true(ordered);
+	emu_stop(NULL);
+}
+
+/* A new delay for new packets, while running. */
+static void
+update(void **state)
+{
+	struct dn_delay_link l[] = { { 1, 10000, 0 } };
+	struct dn_delay_link l2[] = { { 1, 50000, 0 } };
+	struct dn_delay_link dup[] = { { 1, 0, 0 }, { 1, 0, 0 } };
+	struct dn_delay *d = start(l, 1);
+
+	(void)state;
+	expect_oneway(LAB_A, 10, 1000);
+	assert_int_equal(dn_delay_update(d, l2, 1), 0);
+	expect_oneway(LAB_A, 50, 1000);
+	assert_int_equal(dn_delay_update(d, dup, 2), -1);
+	/* A mark no link has any more passes at once. */
+	assert_int_equal(dn_delay_update(d, NULL, 0), 0);
+	expect_oneway(LAB_A, 0, 1000);
+	emu_stop(NULL);
+}
+
+/* Every packet counted, none held at the end, none dropped; then the
+ * emulator gone: the queue has no listener and nothing passes. */
+static void
+stats_and_fail_closed(void **state)
+{
+	struct dn_delay_link l[] = { { 1, 5000, 0 } };
+	struct dn_delay *d = start(l, 1), *other = NULL;
+	struct dn_delay_stats st;
+	double ms[N];
+	int ordered;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(dn_delay_start(&other, lab.fd[LAB_HUB], QUEUE, l, 1,
+	    err, sizeof(err)), -1);
+	printf("# second bind: %s\n", err);
+	assert_non_null(strstr(err, "nfqueue 7"));
+	assert_int_equal(netlab_oneway(&lab, LAB_A, N, 500, ms, &ordered), N);
+	usleep(20000);
+	dn_delay_stats(d, &st);
+	printf("# stats: packets %llu held %llu max err %llu us drops %llu "
+	    "unknown %llu cpu %llu us\n", (unsigned long long)st.packets,
+	    (unsigned long long)st.held, (unsigned long long)st.max_hold_err_us,
+	    (unsigned long long)st.drops, (unsigned long long)st.unknown,
+	    (unsigned long long)st.cpu_ns / 1000);
+	assert_int_equal(st.packets, N);
+	assert_int_equal(st.held, 0);
+	assert_int_equal(st.drops, 0);
+	assert_int_equal(st.unknown, 0);
+	assert_true(st.max_hold_err_us < 1000);
+	assert_true(st.cpu_ns > 0);
+	emu_stop(NULL);
+	assert_int_equal(netlab_oneway(&lab, LAB_A, 20, 1000, ms, &ordered), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(delay_levels, emu_stop),
+		cmocka_unit_test_teardown(directions, emu_stop),
+		cmocka_unit_test_teardown(jitter, emu_stop),
+		cmocka_unit_test_teardown(update, emu_stop),
+		cmocka_unit_test_teardown(stats_and_fail_closed, emu_stop),
+	};
+
+	if (geteuid() != 0) {
+		printf("skipped: needs root (network namespaces, iptables)\n");
+		return 77;
+	}
+	return cmocka_run_group_tests(tests, lab_up, lab_down);
+}
