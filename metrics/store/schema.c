@@ -22,7 +22,7 @@
 
 /* The schema below.  Raising it needs a step in migrations[] and a
  * fixture made by the release before (docs/schema.md, "Migrations"). */
-#define SCHEMA_VERSION	2
+#define SCHEMA_VERSION	3
 #define BUSY_TIMEOUT_MS	2000
 /* quick_check reads every page: only on databases small enough for it to
  * be quick (docs/schema.md). */
@@ -69,8 +69,30 @@ static const char schema_sql[] =
     " status TEXT NOT NULL DEFAULT 'running'"
     "  CHECK(status IN ('running','ok','failed','interrupted')),"
     " reason TEXT,"
-    " git_commit TEXT);\n"
+    " git_commit TEXT,"
+    " uuid TEXT,"
+    " samples_digest TEXT,"
+    " machine TEXT);\n"
     "CREATE INDEX IF NOT EXISTS runs_group ON runs(ab_group, variant);\n"
+    /* The run's identity across copies of the file (devnet import). */
+    "CREATE UNIQUE INDEX IF NOT EXISTS runs_uuid ON runs(uuid);\n"
+    /* What the run's machine was: the parts runs.machine hashes, and
+     * what is only informational (hostname, load1, governor). */
+    "CREATE TABLE IF NOT EXISTS machines ("
+    " run_id INTEGER PRIMARY KEY,"
+    " fingerprint TEXT NOT NULL,"
+    " cpu_model TEXT,"
+    " cores INTEGER,"
+    " threads INTEGER,"
+    " mem_bytes INTEGER,"
+    " kernel TEXT,"
+    " arch TEXT,"
+    " provider TEXT,"
+    " limits TEXT,"
+    " devnet_version TEXT,"
+    " hostname TEXT,"
+    " load1 REAL,"
+    " governor TEXT);\n"
     "CREATE TABLE IF NOT EXISTS nodes ("
     " run_id INTEGER NOT NULL REFERENCES runs(id),"
     " node INTEGER NOT NULL,"
@@ -139,7 +161,7 @@ static const char schema_sql[] =
     "  AND f.node = -1 AND f.key = 'lost_samples') AS lost_samples,"
     " (SELECT count(*) FROM events e WHERE e.run_id = r.id AND e.kind IN"
     "  ('crash','stalled','lost_samples')) AS unplanned_events,"
-    " r.binary_sha256, r.git_describe, r.git_commit"
+    " r.binary_sha256, r.git_describe, r.git_commit, r.uuid, r.machine"
     " FROM runs r;\n"
     /* Aggregate first, name later: joining metrics per group instead of
      * per row halves the cost of a whole-run summary.  Finished runs read
@@ -190,6 +212,10 @@ static const struct migration migrations[] = {
 	{ 1, "runs.git_commit, nodes.host, schema_migrations",
 	    "ALTER TABLE runs ADD COLUMN git_commit TEXT;"
 	    "ALTER TABLE nodes ADD COLUMN host TEXT", NULL, 0 },
+	{ 2, "runs.uuid, runs.samples_digest, runs.machine, machines",
+	    "ALTER TABLE runs ADD COLUMN uuid TEXT;"
+	    "ALTER TABLE runs ADD COLUMN samples_digest TEXT;"
+	    "ALTER TABLE runs ADD COLUMN machine TEXT", store_uuids_assign, 0 },
 };
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==
     SCHEMA_VERSION - 1, "one migration step per schema version");

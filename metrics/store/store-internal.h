@@ -61,6 +61,24 @@ struct dn_store {
     " FROM runs r JOIN samples s ON s.run_id = r.id"			\
     " WHERE s.t_ms >= r.warmup_ms"
 
+/* Run identity (store-identity.c). */
+/* A new random (version 4) uuid into OUT; -1 when the kernel gives no
+ * random bytes. */
+int	 store_uuid_random(char out[DN_STORE_UUID_LEN + 1]);
+/* The schema step to version 3: runs without a uuid get one derived from
+ * their row (the same in every copy of the file). */
+int	 store_uuids_assign(struct dn_store *s, char **cause);
+/* The digest of run RUN_ID's samples in schema DB ("main", or an
+ * attached database's name), 64 hex digits into OUT. */
+int	 store_samples_digest(struct dn_store *s, const char *db,
+	    int64_t run_id, char out[65], char **cause);
+/* Compute and store RUN_ID's runs.samples_digest. */
+int	 store_digest_store(struct dn_store *s, int64_t run_id, char **cause);
+/* Insert RUN_ID's machines row and set runs.machine (nothing when M has
+ * no fingerprint). */
+int	 store_machine_add(struct dn_store *s, int64_t run_id,
+	    const struct dn_machine_info *m, char **cause);
+
 /* sqlite call helpers (store-sql.c). */
 /* A message for the last error on S's connection, naming the file and
  * what to do; WHAT says what was being done.  The caller frees it. */

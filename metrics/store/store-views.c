@@ -24,7 +24,8 @@ static const struct view views[DN_READ_COUNT] = {
 	    "variant, trial, label, status, "
 	    "strftime('%Y-%m-%d %H:%M:%S', start_ms / 1000, 'unixepoch') "
 	    "AS start, round((coalesce(end_ms, start_ms) - start_ms) / "
-	    "1000.0, 1) AS duration_s, nodes FROM runs ORDER BY id", 0 },
+	    "1000.0, 1) AS duration_s, nodes, machine, uuid FROM runs "
+	    "ORDER BY id", 0 },
 	[DN_READ_RUN_EXISTS] = { "SELECT 1 FROM runs WHERE id = ?1", 1 },
 	[DN_READ_RUN_HEADER] = { "SELECT id AS run, ab_group AS \"group\", "
 	    "scenario, scenario_path, variant, trial, repeat, label, status, "
@@ -32,8 +33,12 @@ static const struct view views[DN_READ_COUNT] = {
 	    "'unixepoch') || ' UTC' AS start, round((end_ms - start_ms) / "
 	    "1000.0, 1) || ' s' AS duration, nodes, tps, warmup_ms, "
 	    "duration_ms AS planned_ms, sample_interval_ms, binary, "
-	    "binary_sha256, git_describe, host, pid, run_dir, token "
-	    "FROM runs WHERE id = ?1", 1 },
+	    "binary_sha256, git_describe, host, pid, run_dir, token, uuid, "
+	    "samples_digest, machine FROM runs WHERE id = ?1", 1 },
+	[DN_READ_RUN_MACHINE] = { "SELECT fingerprint, cpu_model, cores, "
+	    "threads, mem_bytes, kernel, arch, provider, limits, "
+	    "devnet_version, hostname, load1, governor FROM machines "
+	    "WHERE run_id = ?1", 1 },
 	[DN_READ_RUN_NODES] = { "SELECT node, pid, sha256, binary, cmdline "
 	    "FROM nodes WHERE run_id = ?1 ORDER BY node, rowid", 1 },
 	[DN_READ_RUN_EVENTS] = { "SELECT t_ms, node, kind, detail FROM "
@@ -61,8 +66,8 @@ static const struct view views[DN_READ_COUNT] = {
 	    "GROUP BY node ORDER BY node", 1 },
 	[DN_READ_RUN_SCENARIO] = { "SELECT scenario_path, scenario_yaml "
 	    "FROM runs WHERE id = ?1", 1 },
-	[DN_READ_RUN_TIMING] = { "SELECT warmup_ms, sample_interval_ms "
-	    "FROM runs WHERE id = ?1", 1 },
+	[DN_READ_RUN_TIMING] = { "SELECT warmup_ms, sample_interval_ms, "
+	    "uuid FROM runs WHERE id = ?1", 1 },
 };
 
 int

@@ -194,7 +194,8 @@ dn_store_reap_stale(struct dn_store *s, int *n, char **cause)
 		sqlite3_bind_text(upd, 3, why, -1, SQLITE_TRANSIENT);
 		free(why);
 		if (sql_step_done(s, upd, "reap stale run", cause) != 0 ||
-		    series_store(s, id, cause) != 0)
+		    series_store(s, id, cause) != 0 ||
+		    store_digest_store(s, id, cause) != 0)
 			goto out;
 		(*n)++;
 	}
@@ -234,7 +235,8 @@ dn_store_run_begin(struct dn_store *s, const struct dn_run_info *ri,
     int64_t *run_id, char **cause)
 {
 	sqlite3_stmt	*st = NULL;
-	char		 host[256], token[17];
+	char		 host[256], token[17], uuid[DN_STORE_UUID_LEN + 1];
+	int		 rc;
 
 	if (need_writable(s, cause) != 0)
 		return (-1);
@@ -243,9 +245,9 @@ dn_store_run_begin(struct dn_store *s, const struct dn_run_info *ri,
 	    "scenario_yaml, variant, trial, repeat, label, binary, "
 	    "binary_sha256, git_describe, host, pid, run_dir, nodes, tps, "
 	    "duration_ms, warmup_ms, sample_interval_ms, token, start_ms, "
-	    "git_commit, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-	    "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
-	    "'running')",
+	    "git_commit, uuid, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+	    "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, "
+	    "?22, ?23, 'running')",
 	    &st, cause) != 0)
 		return (-1);
 	host_name(host, sizeof(host));
@@ -274,10 +276,27 @@ dn_store_run_begin(struct dn_store *s, const struct dn_run_info *ri,
 	sql_bind_text(st, 20, token);
 	sqlite3_bind_int64(st, 21, dn_wall_ms());
 	sql_bind_text(st, 22, ri->git_commit);
-	if (write_now(s, st, "insert run", cause) != 0)
+	if (store_uuid_random(uuid) != 0) {
+		sqlite3_finalize(st);
+		*cause = dn_xasprintf("database '%s': no random bytes for the "
+		    "run's uuid: %s", s->path, strerror(errno));
+		return (-1);
+	}
+	sql_bind_text(st, 23, uuid);
+	/* The run and its machine land in one commit. */
+	if (txn_begin(s, cause) != 0) {
+		sqlite3_finalize(st);
+		return (-1);
+	}
+	rc = sql_step_done(s, st, "insert run", cause);
+	sqlite3_finalize(st);
+	if (rc != 0)
 		return (-1);
 	*run_id = sqlite3_last_insert_rowid(s->db);
-	return (0);
+	if (ri->machine != NULL &&
+	    store_machine_add(s, *run_id, ri->machine, cause) != 0)
+		return (-1);
+	return (dn_store_commit(s, cause));
 }
 
 int
@@ -316,7 +335,8 @@ dn_store_run_end(struct dn_store *s, int64_t run_id, const char *status,
 		    (long long)run_id);
 		goto fail;
 	}
-	if (series_store(s, run_id, cause) != 0)
+	if (series_store(s, run_id, cause) != 0 ||
+	    store_digest_store(s, run_id, cause) != 0)
 		goto fail;
 	return (dn_store_commit(s, cause));
 fail:

@@ -16,6 +16,9 @@
 
 struct dn_store;
 
+/* A run's uuid (runs.uuid): 8-4-4-4-12 lowercase hex. */
+#define DN_STORE_UUID_LEN	36
+
 #define DN_STORE_RDONLY	0x1	/* open read-only (query_only as well) */
 
 /*
@@ -51,6 +54,29 @@ int	 dn_store_reap_stale(struct dn_store *s, int *n, char **cause);
 int	 dn_store_group_create(struct dn_store *s, const char *scenario_name,
 	    const char *label, int64_t *group_id, char **cause);
 
+/*
+ * The machine a run ran on (machines table, docs/schema.md): FINGERPRINT
+ * is the hash of the comparable parts (CPU model, cores, threads,
+ * memory, kernel, arch, provider and its limits, devnet version), stored
+ * in runs.machine; hostname, load1 and governor are only informational.
+ * Unknown text NULL, unknown numbers < 0 (load1: NAN).
+ */
+struct dn_machine_info {
+	const char	*fingerprint;
+	const char	*cpu_model;
+	int		 cores;
+	int		 threads;
+	int64_t		 mem_bytes;
+	const char	*kernel;
+	const char	*arch;
+	const char	*provider;
+	const char	*limits;
+	const char	*devnet_version;
+	const char	*hostname;
+	double		 load1;
+	const char	*governor;
+};
+
 struct dn_run_info {
 	int64_t		 group_id;	/* 0 = none */
 	const char	*scenario_name;
@@ -71,14 +97,17 @@ struct dn_run_info {
 	int64_t		 warmup_ms;
 	int64_t		 sample_interval_ms;
 	uint64_t	 token;
+	const struct dn_machine_info *machine;	/* NULL: not known */
 };
 
 /* Insert a run with status `running`, start = now, host and orchestrator
- * pid recorded.  *RUN_ID receives its id. */
+ * pid recorded, a new random uuid (runs.uuid), and its machine when
+ * RI->machine is set.  *RUN_ID receives its id. */
 int	 dn_store_run_begin(struct dn_store *s, const struct dn_run_info *ri,
 	    int64_t *run_id, char **cause);
 /* Set status (`ok`, `failed`, `interrupted`), end time and an optional
- * reason. */
+ * reason; the digest of the run's samples (runs.samples_digest) is
+ * stored with them. */
 int	 dn_store_run_end(struct dn_store *s, int64_t run_id,
 	    const char *status, const char *reason, char **cause);
 
@@ -182,13 +211,14 @@ enum dn_read {
 	DN_READ_RUNS,			/* every run, for `devnet runs` */
 	DN_READ_RUN_EXISTS,		/* (run) one row if the run exists */
 	DN_READ_RUN_HEADER,		/* (run) its settings, one row */
+	DN_READ_RUN_MACHINE,		/* (run) its machines row, or none */
 	DN_READ_RUN_NODES,		/* (run) binary, sha256, cmdline */
 	DN_READ_RUN_EVENTS,		/* (run) t_ms, node, kind, detail */
 	DN_READ_RUN_EVENTS_FIRST,	/* (run) the same, first 200 */
 	DN_READ_RUN_FACTS,		/* (run) node, key, value */
 	DN_READ_RUN_NODE_SUMMARY,	/* (run) per node, after warmup */
 	DN_READ_RUN_SCENARIO,		/* (run) scenario_path, _yaml */
-	DN_READ_RUN_TIMING,		/* (run) warmup_ms, interval_ms */
+	DN_READ_RUN_TIMING,		/* (run) warmup_ms, interval_ms, uuid */
 	DN_READ_COUNT
 };
 int	 dn_store_read(struct dn_store *s, enum dn_read which,

@@ -21,7 +21,9 @@ static const char export_help[] =
     "  -o, --output F  write to F instead of standard output\n"
     "  --help          this text\n\n"
     "Columns: run_id, node (-1 = load generator), t_ms (since the trial's\n"
-    "t=0), warmup (1 inside the warmup window), then one column per metric\n"
+    "t=0), warmup (1 inside the warmup window), run_uuid (the run's\n"
+    "runs.uuid, the same in every copy of the database), then one column\n"
+    "per metric\n"
     "(counters cumulative, as stored).  pandas: pd.read_csv(F).\n";
 
 static int	cmd_export_exec(int, char **);
@@ -51,14 +53,23 @@ key_cmp(const void *a, const void *b)
 	return (0);
 }
 
+struct timing {
+	int64_t	 warmup;	/* -1: no such run */
+	char	 uuid[64];	/* "" for a run of an older file */
+};
+
 static int
-warmup_row(void *arg, int ncols, const char *const *names,
+timing_row(void *arg, int ncols, const char *const *names,
     const char *const *values, const int *types)
 {
+	struct timing	*tm = arg;
+
 	(void)ncols;
 	(void)names;
 	(void)types;
-	*(int64_t *)arg = values[0] ? strtoll(values[0], NULL, 10) : 0;
+	tm->warmup = values[0] ? strtoll(values[0], NULL, 10) : 0;
+	snprintf(tm->uuid, sizeof(tm->uuid), "%s", values[2] ? values[2] :
+	    "");
 	return (1);
 }
 
@@ -71,15 +82,15 @@ export_run(struct dn_store *s, int64_t run, FILE *out, char **cause)
 	size_t			 pos[DN_METRIC_COUNT][2];
 	struct key		*keys = NULL;
 	size_t			 nkeys = 0, i, j, k;
-	int64_t			 warmup = -1;
+	struct timing		 tm = { -1, "" };
 	char			 id[32];
 	int			 m, rc = -1;
 
 	snprintf(id, sizeof(id), "%lld", (long long)run);
-	if (dn_store_read(s, DN_READ_RUN_TIMING, run, warmup_row, &warmup,
+	if (dn_store_read(s, DN_READ_RUN_TIMING, run, timing_row, &tm,
 	    cause) != 0)
 		return (-1);
-	if (warmup < 0) {
+	if (tm.warmup < 0) {
 		*cause = dn_xasprintf("no run %s in '%s' (see 'devnet runs')",
 		    id, dn_store_path(s));
 		return (-1);
@@ -97,7 +108,7 @@ export_run(struct dn_store *s, int64_t run, FILE *out, char **cause)
 		}
 	}
 	qsort(keys, nkeys, sizeof(*keys), key_cmp);
-	fputs("run_id,node,t_ms,warmup", out);
+	fputs("run_id,node,t_ms,warmup,run_uuid", out);
 	for (m = 0; m < DN_METRIC_COUNT; m++)
 		if (nser[m] > 0)
 			fprintf(out, ",%s", dn_metric_defs[m].name);
@@ -106,8 +117,9 @@ export_run(struct dn_store *s, int64_t run, FILE *out, char **cause)
 	for (k = 0; k < nkeys; k++) {
 		if (k > 0 && key_cmp(&keys[k], &keys[k - 1]) == 0)
 			continue;
-		fprintf(out, "%s,%d,%lld,%d", id, keys[k].node,
-		    (long long)keys[k].t_ms, keys[k].t_ms < warmup);
+		fprintf(out, "%s,%d,%lld,%d,%s", id, keys[k].node,
+		    (long long)keys[k].t_ms, keys[k].t_ms < tm.warmup,
+		    tm.uuid);
 		for (m = 0; m < DN_METRIC_COUNT; m++) {
 			size_t	*p = pos[m];	/* series, point */
 

@@ -64,6 +64,37 @@ section(struct dn_store *s, const char *title, enum dn_read which,
 }
 
 static int
+found_row(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types)
+{
+	(void)ncols;
+	(void)names;
+	(void)values;
+	(void)types;
+	*(int *)arg = 1;
+	return (1);
+}
+
+/* The machine the run ran on, "key value" lines (docs/schema.md,
+ * "machines"). */
+static int
+machine_section(struct dn_store *s, int64_t run, char **cause)
+{
+	int	found = 0;
+
+	printf("\nmachine:\n");
+	if (dn_store_read(s, DN_READ_RUN_MACHINE, run, found_row, &found,
+	    cause) != 0)
+		return (-1);
+	if (!found) {
+		printf("  (not recorded)\n");
+		return (0);
+	}
+	return (dn_store_read(s, DN_READ_RUN_MACHINE, run, print_kv, NULL,
+	    cause));
+}
+
+static int
 print_yaml(void *arg, int ncols, const char *const *names,
     const char *const *values, const int *types)
 {
@@ -74,18 +105,6 @@ print_yaml(void *arg, int ncols, const char *const *names,
 	printf("\nscenario (%s):\n%s", values[0] ? values[0] : "?",
 	    values[1] ? values[1] : "(not stored)\n");
 	return (0);
-}
-
-static int
-found_row(void *arg, int ncols, const char *const *names,
-    const char *const *values, const int *types)
-{
-	(void)ncols;
-	(void)names;
-	(void)values;
-	(void)types;
-	*(int *)arg = 1;
-	return (1);
 }
 
 static int
@@ -119,7 +138,7 @@ cmd_show_exec(int argc, char **argv)
 		goto fail;
 	}
 	if (dn_store_read(s, DN_READ_RUN_HEADER, run, print_kv, NULL,
-	    &cause) != 0 ||
+	    &cause) != 0 || machine_section(s, run, &cause) != 0 ||
 	    section(s, "nodes", DN_READ_RUN_NODES, run, &cause) != 0 ||
 	    section(s, "events", DN_READ_RUN_EVENTS, run, &cause) != 0 ||
 	    section(s, "facts", DN_READ_RUN_FACTS, run, &cause) != 0 ||

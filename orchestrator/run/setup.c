@@ -23,6 +23,7 @@
 #include "provider/provider.h"
 #include "run/runner-internal.h"
 #include "store.h"
+#include "sys/machine.h"
 #include "clock.h"
 #include "mkdirs.h"
 #include "sha256.h"
@@ -138,6 +139,43 @@ fill_run_info(struct dn_run_info *ri, const struct trial *t,
 	ri->token = t->token;
 }
 
+/* The machine of trial T's run: this one, with the provider and the
+ * variant's container limits (docs/schema.md, "machines"). */
+static void
+fill_machine(struct dn_machine_info *mi, struct machine *m,
+    const struct trial *t)
+{
+	static const char *const provs[] = { "local", "docker", "swarm" };
+	const struct scenario	*scn = t->scn;
+	double			 cpus = scn->container.cpus;
+	uint64_t		 mem = scn->container.memory;
+	char			 lim[64];
+
+	if (t->var->set.cpus > 0)
+		cpus = t->var->set.cpus;
+	if (t->var->set.memory > 0)
+		mem = t->var->set.memory;
+	if (cpus > 0 || mem > 0)
+		snprintf(lim, sizeof(lim), "cpus=%g memory=%llu", cpus,
+		    (unsigned long long)mem);
+	machine_probe(m, provs[scn->provider], cpus > 0 || mem > 0 ? lim :
+	    NULL, DN_VERSION);
+	memset(mi, 0, sizeof(*mi));
+	mi->fingerprint = m->fingerprint;
+	mi->cpu_model = m->cpu_model[0] ? m->cpu_model : NULL;
+	mi->cores = m->cores;
+	mi->threads = m->threads;
+	mi->mem_bytes = m->mem_bytes;
+	mi->kernel = m->kernel[0] ? m->kernel : NULL;
+	mi->arch = m->arch[0] ? m->arch : NULL;
+	mi->provider = m->provider;
+	mi->limits = m->limits;
+	mi->devnet_version = m->version;
+	mi->hostname = m->hostname[0] ? m->hostname : NULL;
+	mi->load1 = m->load1;
+	mi->governor = m->governor[0] ? m->governor : NULL;
+}
+
 /* Lay out the trial: dirs, token, run row, node command lines.  Nothing
  * is started. */
 int
@@ -146,6 +184,8 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 {
 	const struct scenario	*scn = t->scn;
 	struct dn_run_info	 ri;
+	struct dn_machine_info	 mi;
+	struct machine		 mach;
 	struct plan_endpoints	 ep;
 	const char		*binary = plan_binary(scn, t->var);
 	char			 sha[65] = "", base[PATH_MAX], *dir;
@@ -169,6 +209,8 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 	}
 
 	fill_run_info(&ri, t, o, group_id, binary, sha);
+	fill_machine(&mi, &mach, t);
+	ri.machine = &mi;
 	/* The run id names the trial dir, so insert first, then fix the
 	 * dir in (run_dir is informational). */
 	ri.run_dir = base;

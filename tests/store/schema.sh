@@ -1,8 +1,9 @@
 #!/bin/bash
 # schema.sh: the CLI on a version-1 database written by the previous
 # release (fixtures/README.md).  runs, show, compare and query read it
-# without changing it; a `devnet run` migrates it to version 2, once, and
-# the old runs read the same afterwards; `devnet query --timeout` stops a
+# without changing it; a `devnet run` migrates it to the current version,
+# once, and the old runs read the same afterwards (but for the uuid the
+# migration gives each); `devnet query --timeout` stops a
 # statement that would never end and says how to allow more.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
 
@@ -35,14 +36,20 @@ run_short() {
 out=$(run_short)
 expect_eq "devnet run on the old file exits 0" "$?" 0
 expect_match "it stored two runs" "$out" "stored runs 5 6 in"
-expect_eq "version 2" "$(q 'SELECT version FROM schema_version')" 2
-expect_eq "the step is recorded" \
-    "$(q 'SELECT from_version, to_version FROM schema_migrations')" "1|2"
+expect_eq "version 3" "$(q 'SELECT version FROM schema_version')" 3
+expect_eq "the steps are recorded" \
+    "$(q 'SELECT from_version, to_version FROM schema_migrations
+    ORDER BY id' | tr '\n' ' ')" "1|2 2|3 "
+expect_eq "each old run has a uuid" \
+    "$(q 'SELECT count(DISTINCT uuid) FROM runs WHERE id <= 4')" 4
+# The last column of `devnet runs` is the uuid (NULL before migrating).
+no_uuid() { sed -E 's/ +(NULL|uuid|[0-9a-f-]{36})$//'; }
 runs2=$("$DEVNET" runs --db "$DB" 2>&1)
 expect_eq "the old runs list the same" \
-    "$(printf '%s\n' "$runs2" | head -n 5)" "$runs1"
+    "$(printf '%s\n' "$runs2" | head -n 5 | no_uuid)" \
+    "$(printf '%s\n' "$runs1" | no_uuid)"
 expect_eq "devnet show of an old run is the same" \
-    "$("$DEVNET" show --db "$DB" 1 2>&1)" "$show1"
+    "$("$DEVNET" show --db "$DB" 1 2>&1 | grep -v '^uuid ')" "$show1"
 expect_eq "devnet compare of the old group is the same" \
     "$("$DEVNET" compare --db "$DB" --format csv 1:A 1:B 2>&1)" "$cmp1"
 expect_eq "new nodes rows have their host" \
@@ -52,7 +59,7 @@ out=$(run_short)
 expect_eq "a second devnet run exits 0" "$?" 0
 expect_eq "migrating twice is a no-op" \
     "$(q 'SELECT count(*), max(version) FROM schema_version')|$(q \
-    'SELECT count(*) FROM schema_migrations')" "1|2|1"
+    'SELECT count(*) FROM schema_migrations')" "1|3|2"
 
 # --timeout: an unbounded recursive CTE stops.
 t0=$(date +%s%N)

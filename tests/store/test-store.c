@@ -19,72 +19,7 @@
 #include "store.h"
 #include "xalloc.h"
 
-struct tmp {
-	char	dir[64];
-	char	db[96];
-};
-
-static int
-setup(void **state)
-{
-	struct tmp	*t = dn_xcalloc(1, sizeof(*t));
-
-	snprintf(t->dir, sizeof(t->dir), "/tmp/dn-store-XXXXXX");
-	if (mkdtemp(t->dir) == NULL)
-		return (-1);
-	snprintf(t->db, sizeof(t->db), "%s/t.db", t->dir);
-	*state = t;
-	return (0);
-}
-
-static int
-teardown(void **state)
-{
-	struct tmp	*t = *state;
-	char		*cmd = dn_xasprintf("rm -rf '%s'", t->dir);
-
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", t->dir);
-	free(cmd);
-	free(t);
-	return (0);
-}
-
-/* Collect the first column of every row as text, joined by ','. */
-struct collect {
-	char	buf[1024];
-	int	rows;
-};
-
-static int
-collect_row(void *arg, int ncols, const char *const *names,
-    const char *const *values, const int *types)
-{
-	struct collect	*c = arg;
-	size_t		 len = strlen(c->buf);
-	int		 i;
-
-	(void)names;
-	(void)types;
-	for (i = 0; i < ncols; i++)
-		snprintf(c->buf + strlen(c->buf), sizeof(c->buf) -
-		    strlen(c->buf), "%s%s", i == 0 && len == 0 ? "" :
-		    (i == 0 ? ";" : ","), values[i] ? values[i] : "NULL");
-	c->rows++;
-	return (0);
-}
-
-static void
-expect(struct dn_store *s, const char *sql, const char *want)
-{
-	struct collect	 c = { .buf = "" };
-	char		*cause = NULL;
-
-	if (dn_store_query(s, sql, NULL, 0, collect_row, &c, &cause) != 0)
-		fail_msg("%s: %s", sql, cause);
-	if (strcmp(c.buf, want) != 0)
-		fail_msg("%s: got '%s', want '%s'", sql, c.buf, want);
-}
+#include "store-testlib.h"
 
 static int64_t
 write_run(const char *db, int group)
@@ -153,9 +88,9 @@ round_trip(void **state)
 	int64_t			 rid = write_run(t->db, 1);
 
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "2");
+	expect(s, "SELECT version FROM schema_version", "3");
 	expect(s, "SELECT from_version, to_version, what FROM "
-	    "schema_migrations", "0,2,created");
+	    "schema_migrations", "0,3,created");
 	expect(s, "SELECT git_commit FROM run_summary", "0123abcd");
 	expect(s, "SELECT count(*) FROM nodes WHERE host = (SELECT host FROM "
 	    "runs)", "2");
@@ -447,94 +382,6 @@ query_timeout(void **state)
 	dn_store_close(s);
 }
 
-/* Copy file FROM to TO; 0 or -1. */
-static int
-copy_file(const char *from, const char *to)
-{
-	char	 buf[65536];
-	FILE	*in, *out;
-	size_t	 n;
-	int	 rc = 0;
-
-	if ((in = fopen(from, "rb")) == NULL)
-		return (-1);
-	if ((out = fopen(to, "wb")) == NULL) {
-		fclose(in);
-		return (-1);
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			rc = -1;
-	if (ferror(in) || fclose(out) != 0)
-		rc = -1;
-	fclose(in);
-	return (rc);
-}
-
-/* Whether files A and B have the same bytes. */
-static int
-same_bytes(const char *a, const char *b)
-{
-	FILE	*fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	int	 ca, cb, same = fa != NULL && fb != NULL;
-
-	while (same) {
-		ca = getc(fa);
-		cb = getc(fb);
-		same = ca == cb;
-		if (ca == EOF || cb == EOF)
-			break;
-	}
-	if (fa != NULL)
-		fclose(fa);
-	if (fb != NULL)
-		fclose(fb);
-	return (same);
-}
-
-/* One line per table, index and view, with every table's columns (name,
- * type, not null, default, key): the shape of a database. */
-static const char shape_sql[] =
-    "SELECT m.type, m.name, (SELECT group_concat(c.name || ' ' || c.type "
-    "|| ' ' || c.\"notnull\" || ' ' || ifnull(c.dflt_value, '-') || ' ' || "
-    "c.pk, '|') FROM pragma_table_info(m.name) c) FROM sqlite_master m "
-    "WHERE m.name NOT LIKE 'sqlite_%' ORDER BY m.type, m.name";
-
-struct shape {
-	char	buf[8192];
-};
-
-static int
-shape_row(void *arg, int ncols, const char *const *names,
-    const char *const *values, const int *types)
-{
-	struct shape	*sh = arg;
-	size_t		 len = strlen(sh->buf);
-	int		 i;
-
-	(void)names;
-	(void)types;
-	for (i = 0; i < ncols; i++)
-		snprintf(sh->buf + strlen(sh->buf), sizeof(sh->buf) -
-		    strlen(sh->buf), "%s%s", i ? "," : (len ? "\n" : ""),
-		    values[i] ? values[i] : "NULL");
-	assert_true(strlen(sh->buf) < sizeof(sh->buf) - 1);
-	return (0);
-}
-
-static void
-shape_of(const char *db, struct shape *sh)
-{
-	struct dn_store	*s;
-	char		*cause = NULL;
-
-	sh->buf[0] = '\0';
-	assert_int_equal(dn_store_open(&s, db, 0, &cause), 0);
-	assert_int_equal(dn_store_query(s, shape_sql, NULL, 0, shape_row, sh,
-	    &cause), 0);
-	dn_store_close(s);
-}
-
 /* What the fixture holds, the same before and after migration. */
 static const char fixture_data[] =
     "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM samples), "
@@ -550,7 +397,7 @@ static const char fixture_data[] =
 /*
  * A version-1 database written by the previous release
  * (fixtures/README.md): a reader sees it in today's shape without
- * changing a byte; a writer migrates it to version 2 with every row
+ * changing a byte; a writer migrates it to the current version with every row
  * intact, once; the result has exactly the shape of a new database.
  */
 static void
@@ -584,14 +431,18 @@ migrate_v1_fixture(void **state)
 	dn_store_close(s);
 	assert_true(same_bytes(fixture, t->db));
 
-	/* Write: migrated to 2, one step recorded, data intact. */
+	/* Write: migrated to the current version, each step recorded, data
+	 * intact, every old run given a uuid. */
 	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
 	dn_store_close(s);
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "2");
+	expect(s, "SELECT version FROM schema_version", "3");
 	expect(s, "SELECT from_version, to_version, what FROM "
-	    "schema_migrations", "1,2,runs.git_commit, nodes.host, "
-	    "schema_migrations");
+	    "schema_migrations ORDER BY id", "1,2,runs.git_commit, "
+	    "nodes.host, schema_migrations;2,3,runs.uuid, runs.samples_digest, "
+	    "runs.machine, machines");
+	expect(s, "SELECT count(DISTINCT uuid), count(machine) FROM runs",
+	    "4,0");
 	assert_int_equal(dn_store_query(s, fixture_data, NULL, 0, collect_row,
 	    &after, &cause), 0);
 	assert_string_equal(before.buf, after.buf);
@@ -599,11 +450,11 @@ migrate_v1_fixture(void **state)
 
 	/* Twice: nothing more happens. */
 	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
-	expect(s, "SELECT count(*), max(version) FROM schema_version", "1,2");
-	expect(s, "SELECT count(*) FROM schema_migrations", "1");
+	expect(s, "SELECT count(*), max(version) FROM schema_version", "1,3");
+	expect(s, "SELECT count(*) FROM schema_migrations", "2");
 	dn_store_close(s);
 
-	/* The same shape as a database created at version 2: a change to
+	/* The same shape as a database created today: a change to
 	 * the schema without a migration step shows here. */
 	shape_of(fresh_db, &fresh);
 	shape_of(t->db, &migrated);
@@ -635,7 +486,7 @@ newer_refused(void **state)
 	dn_store_close(s);
 	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), -1);
 	assert_non_null(strstr(cause, "schema version 99, newer than this "
-	    "devnet understands (2); upgrade devnet"));
+	    "devnet understands (3); upgrade devnet"));
 	free(cause);
 	cause = NULL;
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause),

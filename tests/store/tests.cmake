@@ -1,6 +1,10 @@
 # tests/store: the sqlite store, the statistics, and the read-side commands.
-dn_test(store store SOURCES ${DN_TEST_DIR}/test-store.c LIBS dn_store
-    TIMEOUT 60)
+dn_test(store store SOURCES ${DN_TEST_DIR}/test-store.c
+    ${DN_TEST_DIR}/store-testlib.c LIBS dn_store TIMEOUT 60)
+dn_script_test(store identity-cli ${DN_TEST_DIR}/identity.sh TIMEOUT 60)
+# Run identity: uuid, samples digest, machines; the version-2 fixture.
+dn_test(store identity SOURCES ${DN_TEST_DIR}/test-identity.c
+    ${DN_TEST_DIR}/store-testlib.c LIBS dn_store TIMEOUT 60)
 
 # dn-store-synth: synthetic databases through the store API, for the compare
 # tests and the benchmarks in tools/bench/.
