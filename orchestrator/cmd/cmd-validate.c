@@ -17,8 +17,6 @@
 #include "scenario/scenario.h"
 #include "xalloc.h"
 
-static const char *const action_names[] = { "kill", "term", "stop", "cont",
-	"restart" };
 static const char *const wl_names[] = { "transfer", "readrandom", "cf-churn",
 	"idle", "http", "command" };
 
@@ -89,9 +87,11 @@ print_plan(FILE *out, const struct scenario *s, char **cause)
 		for (i = 0; i < s->nevents; i++) {
 			fputs("  at ", out);
 			put_ms(out, s->events[i].at_ms);
-			fprintf(out, ": %s node %d%s%s%s%s%s\n",
-			    action_names[s->events[i].action],
-			    s->events[i].node,
+			fprintf(out, ": %s", scenario_action_name(
+			    s->events[i].action));
+			if (s->events[i].node >= 0)
+				fprintf(out, " node %d", s->events[i].node);
+			fprintf(out, "%s%s%s%s%s\n",
 			    s->events[i].variant ? " in variant " : "",
 			    s->events[i].variant ? s->events[i].variant : "",
 			    s->events[i].name ? " ('" : "",

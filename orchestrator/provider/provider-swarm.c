@@ -377,8 +377,6 @@ local_addr(const char *addr)
 	return (ok);
 }
 
-static const char *const action_names[] = { "kill", "term", "stop", "cont",
-	"restart" };
 
 /* An address a node on another host cannot reach this host at. */
 static int
@@ -434,7 +432,7 @@ place_nodes(const struct scenario *s, const struct provider_opts *o,
 		    "URL}}` (ssh://USER@%s, tcp://ADDR:2376 or unix://...; "
 		    "or --set swarm.engines.%s=URL), or move the event to a "
 		    "node of this host (docs/providers.md, \"Events on other "
-		    "hosts\")", action_names[e->action], at, e->node, e->node,
+		    "hosts\")", scenario_action_name(e->action), at, e->node, e->node,
 		    h->name, h->name, h->name, h->name, h->name);
 		return (-1);
 	}

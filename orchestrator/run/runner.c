@@ -271,6 +271,13 @@ runner_run(struct scenario *scn, struct dn_store *store,
 		    "(two devnets cannot share one tcp_base_port)");
 		return (-1);
 	}
+	if (scenario_has_conditions(scn)) {
+		*cause = dn_xstrdup("network conditions (network.links, and "
+		    "partition, heal and link events) load and validate, but "
+		    "devnet run does not carry them out yet (issue 20); "
+		    "remove them to run this scenario");
+		return (-1);
+	}
 	if (dn_store_reap_stale(store, &reaped, cause) != 0)
 		return (-1);
 	if (reaped > 0 && !o->quiet)

@@ -16,14 +16,7 @@
 #include "clock.h"
 #include "xalloc.h"
 
-static const char *
-action_name(enum scn_action a)
-{
-	static const char *names[] = { "kill", "term", "stop", "cont",
-		"restart" };
-
-	return (names[a]);
-}
+#define action_name(a)	scenario_action_name(a)
 
 /* Wait for a HELLO from every node of every trial.  0 when all are
  * ready; -1 when a trial failed (reason in the trial) or on a signal. */
@@ -144,6 +137,10 @@ fire_event(struct trial *t, const struct scn_event *ev)
 		if (!n->stopped)
 			n->restart_ns = dn_now_ns();	/* until it rejoins */
 		break;
+	case SCN_EV_PARTITION:
+	case SCN_EV_HEAL:
+	case SCN_EV_LINK:
+		abort();	/* refused by runner_run before any trial */
 	case SCN_EV_RESTART:
 		atomic_store(&n->up, 0);
 		if (alive) {

@@ -13,9 +13,24 @@
 #define SCN_MAX_EVENTS	10000
 
 static const char *const event_keys[] = { "at", "action", "node", "variant",
-	"name", NULL };
-static const char *const action_names[] = { "kill", "term", "stop", "cont",
-	"restart", NULL };
+	"name", "groups", "one_way", "nodes", "latency", "jitter", "loss",
+	"bandwidth", "for", NULL };
+#define action_names	scn_action_names
+
+/* A node's event takes none of the network's keys. */
+static int
+net_keys(struct ctx *c, const struct ynode *e)
+{
+	const struct ynode	*v;
+	size_t			 i;
+
+	for (i = 5; event_keys[i] != NULL; i++)
+		if ((v = ymap_get(e, event_keys[i])) != NULL)
+			return (scn_fail(c, v, "'%s' belongs to the network's "
+			    "events (partition, link), not to a node's",
+			    event_keys[i]));
+	return (0);
+}
 
 int
 scn_load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
@@ -37,10 +52,9 @@ scn_load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 		if (scn_check_map(c, e, "events[]", event_keys) != 0)
 			return (-1);
 		if (ymap_get(e, "at") == NULL ||
-		    ymap_get(e, "action") == NULL ||
-		    ymap_get(e, "node") == NULL)
-			return (scn_fail(c, e, "an event needs 'at', 'action' "
-			    "and 'node', e.g. {at: 30s, action: kill, "
+		    ymap_get(e, "action") == NULL)
+			return (scn_fail(c, e, "an event needs 'at' and "
+			    "'action', e.g. {at: 30s, action: kill, "
 			    "node: 1}"));
 		v = ymap_get(e, "at");
 		if (scn_get_duration(c, v, "events[].at", 0, 30 * DAY_MS,
@@ -54,6 +68,11 @@ scn_load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 		    action_names, &a) != 0)
 			return (-1);
 		ev->action = (enum scn_action)a;
+		if (ev->action < SCN_EV_PARTITION &&
+		    ymap_get(e, "node") == NULL)
+			return (scn_fail(c, e, "a %s event needs 'node', e.g. "
+			    "{at: 30s, action: kill, node: 1}",
+			    action_names[a]));
 		if ((v = ymap_get(e, "name")) != NULL) {
 			if (scn_get_str(c, v, "events[].name", &ev->name) != 0)
 				return (-1);
@@ -76,8 +95,13 @@ scn_load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 				    "an anchor of its own; pick another",
 				    ev->name));
 		}
-		if (scn_get_int32(c, ymap_get(e, "node"), "events[].node", 0,
-		    s->network.nodes - 1, &ev->node) != 0)
+		if (ev->action >= SCN_EV_PARTITION) {
+			if (scn_load_net_event(c, s, e, ev) != 0)
+				return (-1);
+		} else if (scn_get_int32(c, ymap_get(e, "node"),
+		    "events[].node", 0, s->network.nodes - 1, &ev->node) != 0)
+			return (-1);
+		else if (net_keys(c, e) != 0)
 			return (-1);
 		if ((v = ymap_get(e, "variant")) == NULL)
 			continue;

@@ -108,6 +108,14 @@ int	 scn_get_mode(struct ctx *c, const struct ynode *n, const char *what,
 	    char **out);
 
 /* --- the sections ------------------------------------------------------- */
+/* scenario-links.c: network.zones and network.links (from the network:
+ * map NET); a partition, heal or link event's own keys; the events'
+ * action names (NULL-terminated, in enum scn_action's order). */
+int	 scn_load_links(struct ctx *c, struct scenario *s,
+	    const struct ynode *net);
+extern const char *const scn_action_names[];
+int	 scn_load_net_event(struct ctx *c, struct scenario *s,
+	    const struct ynode *e, struct scn_event *ev);
 /* scenario-settings.c: rocksdb: {options, block_cache} into *OPTS /
  * *CACHE; a variant's or an override's settings (KEYS are the accepted
  * keys); and freeing the contents of a struct scn_settings. */

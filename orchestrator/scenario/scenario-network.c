@@ -11,7 +11,7 @@
 
 static const char *const network_keys[] = { "nodes", "block_interval",
 	"accounts", "block_max_txs", "block_reads", "listen", "tcp_base_port",
-	"overrides", NULL };
+	"overrides", "zones", "links", NULL };
 static const char *const override_keys[] = { "node", "binary",
 	"read_options", "write_options", "rocksdb", "args", "env", "image",
 	"resources", NULL };
@@ -64,6 +64,8 @@ scn_load_network(struct ctx *c, struct scenario *s, const struct ynode *n)
 		    "with 'listen: tcp'; remove it or set listen"));
 	if (v != NULL && scn_get_int32(c, v, "network.tcp_base_port", 1024,
 	    65535 - 2 * s->network.nodes + 1, &s->network.tcp_base_port) != 0)
+		return (-1);
+	if (scn_load_links(c, s, n) != 0)
 		return (-1);
 	if ((ov = ymap_get(n, "overrides")) == NULL)
 		return (0);

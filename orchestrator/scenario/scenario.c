@@ -272,6 +272,11 @@ scenario_free(struct scenario *s)
 	for (i = 0; i < s->network.noverrides; i++)
 		scn_settings_release(&s->network.overrides[i].set);
 	free(s->network.overrides);
+	for (i = 0; i < s->network.nzones; i++)
+		free(s->network.zones[i]);
+	free(s->network.zones);
+	free(s->network.zone_of);
+	free(s->network.zlinks);
 	free(s->workload.cf_options);
 	free(s->workload.method);
 	free(s->workload.url);
@@ -300,6 +305,8 @@ scenario_free(struct scenario *s)
 	free(s->variants);
 	for (i = 0; i < s->nevents; i++) {
 		free(s->events[i].variant);
+		free(s->events[i].group_of);
+		free(s->events[i].nodes);
 		free(s->events[i].name);
 	}
 	for (i = 0; i < s->nasserts; i++)

@@ -33,7 +33,29 @@ enum scn_action {
 	SCN_EV_TERM,	/* SIGTERM */
 	SCN_EV_STOP,	/* SIGSTOP */
 	SCN_EV_CONT,	/* SIGCONT */
-	SCN_EV_RESTART	/* SIGKILL if alive, then start again on its dir */
+	SCN_EV_RESTART,	/* SIGKILL if alive, then start again on its dir */
+	/* the emulated network (scenario-links.c; docs/scenarios.md) */
+	SCN_EV_PARTITION, /* groups cannot reach each other */
+	SCN_EV_HEAL,	/* partitions and link events end */
+	SCN_EV_LINK	/* conditions on some nodes' links, for a time */
+};
+/* "kill", ..., "partition", "heal", "link". */
+const char *scenario_action_name(enum scn_action a);
+
+/* One link's conditions (network.links, a link event); 0 = not asked.
+ * Latency is one way, in each direction: a pair at 80 ms has an RTT of
+ * 160 ms. */
+struct scn_link {
+	int64_t		 latency_us;
+	int64_t		 jitter_us;	/* spread around it, no reordering */
+	uint32_t	 loss_ppm;	/* per packet, per million */
+	uint64_t	 bandwidth_bps;	/* a rate with a queue; bits/s */
+};
+/* network.links' entry for zones ZA-ZB (indices into network.zones;
+ * either direction). */
+struct scn_zone_link {
+	int		 za, zb;
+	struct scn_link	 c;
 };
 
 /* Settings a variant or a per-node override may change.  NULL / 0 = not
@@ -144,6 +166,18 @@ struct scn_event {
 	enum scn_action	 action;
 	int		 node;
 	char		*variant;	/* only in this variant's trials; NULL = all */
+	/* partition: GROUP_OF[node] is its group, -1 for the nodes no group
+	 * names (they form one more); ONE_WAY: only group 0's packets to
+	 * the others are dropped.  node is -1 for the network's events. */
+	int		*group_of;
+	int		 ngroups;
+	int		 one_way;
+	/* link: NODES' links (both ways) get COND for FOR_MS (0: until
+	 * heal or the end) */
+	int		*nodes;
+	size_t		 nnodes;
+	struct scn_link	 cond;
+	int64_t		 for_ms;
 };
 
 /*
@@ -219,6 +253,14 @@ struct scenario {
 		int		 tcp_base_port;	/* with tcp */
 		struct scn_override *overrides;
 		size_t		 noverrides;
+		/* zones: names, and each node's zone (-1: none) */
+		char		**zones;
+		size_t		 nzones;
+		int		*zone_of;
+		/* links: the default, then zone pairs */
+		struct scn_link	 link_default;
+		struct scn_zone_link *zlinks;
+		size_t		 nzlinks;
 	} network;
 
 	struct {
@@ -317,6 +359,14 @@ int64_t	 scn_anchor_ms(const struct scenario *s, const struct scn_anchor *a,
  * catch up; *TO_MS = -1 when it did not fire. */
 void	 scn_event_span(const struct scenario *s, size_t i,
 	    const int64_t *event_ms, int64_t *from_ms, int64_t *to_ms);
+/* Does S ask for an emulated network (a condition in network.links, or
+ * a partition, heal or link event)? */
+int	 scenario_has_conditions(const struct scenario *s);
+/* The conditions of the directed link SRC -> DST from network.links (the
+ * zone pair's, else the default; each key from the zone pair when it sets
+ * it, else from the default). */
+void	 scenario_link_of(const struct scenario *s, int src, int dst,
+	    struct scn_link *out);
 /* swarm.engines' URL for HOST, or NULL. */
 const char *scn_engine_of(const struct scenario *, const char *host);
 /* A duration the way a scenario writes it ("2h", "90s", "500ms") into

@@ -292,7 +292,7 @@ static const struct bad bad_files[] = {
 	  "  - {at: 1s, action: explode, node: 0}\n", NULL, ":6:22:",
 	  "must be one of 'kill'" },
 	{ "event missing field", BASE "events:\n  - {at: 1s}\n", NULL,
-	  ":6:5:", "needs 'at', 'action' and 'node'" },
+	  ":6:5:", "an event needs 'at' and 'action'" },
 	{ "events not a list", BASE "events: {at: 1s}\n", NULL, ":5:9:",
 	  "events must be a list" },
 	{ "missing binary", BASE "variants:\n  A: {binary: ./no/such/node}\n",
@@ -372,6 +372,45 @@ static const struct bad bad_files[] = {
 	{ "long key",
 	  BASE "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: 1\n",
 	  NULL, ":5:1:", "(valid keys:" },
+	/* the emulated network (scenario-links.c) */
+	{ "zone bad node", BASE "  zones: {eu: [0, 3]}\n", NULL, ":5:19:",
+	  "network.zones[]" },
+	{ "zone twice", BASE "  zones: {eu: [0, 1], us: [1, 2]}\n", NULL,
+	  ":5:27:", "node 1 is in zones 'eu' and 'us'" },
+	{ "zone name dash", BASE "  zones: {e-u: [0]}\n", NULL, ":5:11:",
+	  "zone name 'e-u'" },
+	{ "link unknown pair", BASE "  zones: {eu: [0]}\n  links:\n"
+	  "    eu-us: {latency: 80ms}\n", NULL, ":7:5:",
+	  "'eu-us' is not 'default' nor a pair" },
+	{ "link same pair", BASE "  zones: {eu: [0], us: [1]}\n  links:\n"
+	  "    eu-us: {latency: 80ms}\n    us-eu: {latency: 9ms}\n", NULL,
+	  ":8:5:", "same pair" },
+	{ "link unknown key", BASE "  links:\n    default: {latncy: 2ms}\n",
+	  NULL, ":6:15:", "did you mean 'latency'" },
+	{ "link bad latency", BASE "  links:\n    default: {latency: 2}\n",
+	  NULL, ":6:24:", "is not a duration" },
+	{ "link bad loss", BASE "  links:\n    default: {loss: 120%}\n",
+	  NULL, ":6:21:", "more than 100%" },
+	{ "link bad rate", BASE "  links:\n    default: {bandwidth: 10MB}\n",
+	  NULL, ":6:26:", "is not a rate" },
+	{ "jitter over latency", BASE "  links:\n    default: {latency: 1ms, "
+	  "jitter: 2ms}\n", NULL, ":6:37:", "more than the latency" },
+	{ "partition no groups", BASE "events:\n  - {at: 1s, action: "
+	  "partition}\n", NULL, ":6:5:", "a partition needs 'groups'" },
+	{ "partition node twice", BASE "events:\n  - {at: 1s, action: "
+	  "partition, groups: [[0], [0, 1]]}\n", NULL, ":6:47:",
+	  "node 0 is in two groups" },
+	{ "partition with node", BASE "events:\n  - {at: 1s, action: "
+	  "partition, node: 1, groups: [[0]]}\n", NULL, ":6:39:",
+	  "takes no 'node'" },
+	{ "heal with groups", BASE "events:\n  - {at: 1s, action: heal, "
+	  "groups: [[0]]}\n", NULL, ":6:36:", "'groups' does not apply" },
+	{ "link no condition", BASE "events:\n  - {at: 1s, action: link, "
+	  "nodes: [1]}\n", NULL, ":6:5:", "a link event needs a condition" },
+	{ "kill with loss", BASE "events:\n  - {at: 1s, action: kill, "
+	  "node: 1, loss: 2%}\n", NULL, ":6:43:", "belongs to the network's" },
+	{ "kill no node", BASE "events:\n  - {at: 1s, action: kill}\n", NULL,
+	  ":6:5:", "a kill event needs 'node'" },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -452,6 +491,60 @@ bad_file_table(void **state)
 		free(text);
 	}
 	assert_int_equal(failures, 0);
+}
+
+/* network.zones, network.links and the network's events, read. */
+static void
+good_network(void **state)
+{
+	const char *text = "name: t\nduration: 200s\nnetwork:\n  nodes: 6\n"
+	    "  zones: {eu: [0, 1], us: [2, 3], ap: [4, 5]}\n  links:\n"
+	    "    default: {latency: 2ms}\n"
+	    "    eu-us: {latency: 80ms, jitter: 5ms}\n"
+	    "    us-ap: {latency: 120ms, jitter: 10ms, loss: 0.5%}\n"
+	    "    eu-ap: {latency: 200ms, bandwidth: 10Mbit}\n"
+	    "events:\n"
+	    "  - {at: 60s, action: partition, groups: [[0, 1, 2], [3, 4, 5]]}\n"
+	    "  - {at: 90s, action: heal}\n"
+	    "  - {at: 100s, action: link, nodes: [4], loss: 20%, for: 30s}\n"
+	    "  - {at: 140s, action: partition, groups: [[5]], one_way: true}\n";
+	struct scenario	*s = NULL;
+	struct scn_link	 l;
+	char		*cause = NULL, path[128];
+
+	(void)state;
+	if (load_text(text, strlen(text), NULL, 0, &s, &cause, path,
+	    sizeof(path)) != 0)
+		fail_msg("%s", cause);
+	assert_int_equal(s->network.nzones, 3);
+	assert_int_equal(s->network.zone_of[3], 1);
+	assert_true(scenario_has_conditions(s));
+	scenario_link_of(s, 0, 1, &l);	/* same zone: the default */
+	assert_int_equal(l.latency_us, 2000);
+	scenario_link_of(s, 3, 0, &l);	/* us -> eu, either direction */
+	assert_int_equal(l.latency_us, 80000);
+	assert_int_equal(l.jitter_us, 5000);
+	scenario_link_of(s, 4, 2, &l);
+	assert_int_equal(l.loss_ppm, 5000);
+	assert_int_equal(l.latency_us, 120000);
+	scenario_link_of(s, 0, 5, &l);
+	assert_int_equal(l.bandwidth_bps, 10000000);
+	assert_int_equal(l.latency_us, 200000);
+	assert_int_equal(s->events[0].action, SCN_EV_PARTITION);
+	assert_int_equal(s->events[0].node, -1);
+	assert_int_equal(s->events[0].ngroups, 2);
+	assert_int_equal(s->events[0].group_of[4], 1);
+	assert_int_equal(s->events[1].action, SCN_EV_HEAL);
+	assert_int_equal(s->events[2].action, SCN_EV_LINK);
+	assert_int_equal(s->events[2].nnodes, 1);
+	assert_int_equal(s->events[2].nodes[0], 4);
+	assert_int_equal(s->events[2].cond.loss_ppm, 200000);
+	assert_int_equal(s->events[2].for_ms, 30000);
+	assert_int_equal(s->events[3].one_way, 1);
+	assert_int_equal(s->events[3].group_of[0], -1);
+	assert_string_equal(scenario_action_name(s->events[3].action),
+	    "partition");
+	scenario_free(s);
 }
 
 /* assert: read as written: units into the metric's, folds, windows. */
@@ -1085,6 +1178,7 @@ main(void)
 		cmocka_unit_test(good_minimal_defaults),
 		cmocka_unit_test(good_full),
 		cmocka_unit_test(good_asserts),
+		cmocka_unit_test(good_network),
 		cmocka_unit_test(good_other_workloads),
 		cmocka_unit_test(set_overrides),
 		cmocka_unit_test(plan_order),
