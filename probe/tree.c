@@ -467,18 +467,6 @@ undo:
 	return (-1);
 }
 
-/* Open files of a process: the size of its /proc/PID/fd (Linux >= 6.2
- * counts them there, one fstat), else the directory's entries. */
-static int
-count_fds(int fd_dir)
-{
-	struct stat	st;
-
-	if (fd_dir >= 0 && fstat(fd_dir, &st) == 0 && st.st_size > 0)
-		return ((int)st.st_size);
-	return (dn_procfs_dirents(fd_dir, NULL, NULL));
-}
-
 /* Close the files of threads not listed in this walk. */
 static void
 drop_unseen_threads(struct proc_ent *e)
@@ -616,7 +604,7 @@ tree_read(struct tree *t, double *v)
 			    sizeof(buf)) > 0)
 				live[DN_M_HWM_BYTES] += (double)
 				    dn_procfs_field(buf, "VmHWM:") * 1024;
-			live[DN_M_FDS] += count_fds(e->fd_fd);
+			live[DN_M_FDS] += dn_procfs_count_fds(e->fd_fd);
 		}
 		if (dn_procfs_read(e->fd_io, buf, sizeof(buf)) > 0) {
 			live[DN_M_IO_READ_BYTES] +=

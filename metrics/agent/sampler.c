@@ -88,7 +88,7 @@ dn_sampler_read(struct dn_sampler *sp, double *v)
 		    (double)dn_procfs_field(buf, "write_bytes:");
 	}
 	/* /proc/self/fd lists our own directory fd too */
-	nfds = dn_procfs_dirents(sp->fd_fds, NULL, NULL);
+	nfds = dn_procfs_count_fds(sp->fd_fds);
 	v[DN_M_FDS] = nfds > 0 ? nfds - 1 : 0;
 	if (dn_procfs_read(sp->fd_cgmem, buf, sizeof(buf)) > 0)
 		v[DN_M_CGROUP_MEM_BYTES] = (double)strtoull(buf, NULL, 10);

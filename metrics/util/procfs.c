@@ -3,6 +3,7 @@
  * procfs.h).  Nothing here allocates: getdents64 instead of readdir, and
  * caller buffers.
  */
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include <stdlib.h>
@@ -106,4 +107,16 @@ dn_procfs_dirents(int dirfd, void (*fn)(void *, const char *), void *arg)
 		}
 	}
 	return (count);
+}
+
+int
+dn_procfs_count_fds(int dirfd)
+{
+	struct stat	st;
+
+	/* one fstat: 5x cheaper than the walk at 35 files (docs/
+	 * benchmarks.md, the node's agent) */
+	if (dirfd >= 0 && fstat(dirfd, &st) == 0 && st.st_size > 0)
+		return ((int)st.st_size);
+	return (dn_procfs_dirents(dirfd, NULL, NULL));
 }

@@ -42,4 +42,12 @@ char	 dn_procfs_stat(const char *buf, unsigned long long *f, int nf);
 int	 dn_procfs_dirents(int dirfd, void (*fn)(void *, const char *),
 	    void *arg);
 
+/*
+ * How many files the process whose /proc/PID/fd is open at DIRFD has open
+ * (the directory's own fd included, when it is the caller's): one fstat,
+ * since Linux 6.2 reports the count as the directory's size; the
+ * directory's entries on older kernels.  0 when DIRFD is negative.
+ */
+int	 dn_procfs_count_fds(int dirfd);
+
 #endif

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -124,6 +126,31 @@ procfs_field(void **state)
 	assert_int_equal(dn_procfs_field("", "VmHWM:"), 0);
 }
 
+/* dn_procfs_count_fds: the open files of this process, as the
+ * directory's entries say, before and after opening 20 more. */
+static void
+procfs_count_fds(void **state)
+{
+	int	 dir, fds[20], before, i;
+
+	(void)state;
+	dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dir >= 0);
+	before = dn_procfs_count_fds(dir);
+	assert_int_equal(before, dn_procfs_dirents(dir, NULL, NULL));
+	for (i = 0; i < 20; i++)
+		assert_true((fds[i] = open("/dev/null", O_RDONLY)) >= 0);
+	assert_int_equal(dn_procfs_count_fds(dir), before + 20);
+	assert_int_equal(dn_procfs_count_fds(dir),
+	    dn_procfs_dirents(dir, NULL, NULL));
+	for (i = 0; i < 20; i++)
+		close(fds[i]);
+	assert_int_equal(dn_procfs_count_fds(dir), before);
+	close(dir);
+	assert_int_equal(dn_procfs_count_fds(-1), 0);
+
+}
+
 int
 main(void)
 {
@@ -133,6 +160,7 @@ main(void)
 		cmocka_unit_test(sha256),
 		cmocka_unit_test(rand01),
 		cmocka_unit_test(procfs_field),
+		cmocka_unit_test(procfs_count_fds),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -9,11 +9,15 @@
  *	key=value pairs: the agent thread's CPU (its per-thread CPU clock),
  *	as ms per second and as % of one core, and the RSS the process grew
  *	by from just before dn_agent_start to the end.
+ *	With THREADS and FDS, the process first looks like a node: THREADS
+ *	idle threads and FDS more open files (a devnet-node with RocksDB has
+ *	about 25 and 40), since /proc/self/{stat,io,fd} cost grows with both.
  *   dn-observer-bench listen URL SECONDS
  *	Only the sink: a PULL socket on URL for SECONDS, so that a node
  *	with --metrics URL becomes ready (tools/bench/observer.sh).
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -133,8 +137,38 @@ thread_cpu_s(long tid)
 
 #define TID_MAX	(1u << 22)
 
+static void *
+idle_main(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return (NULL);
+}
+
+/* Make the process look like a node: THREADS idle threads (left to the
+ * process's exit) and FDS open files. */
 static int
-run_agent(const char *dir, int seconds, int interval_ms)
+look_like_node(int threads, int fds)
+{
+	pthread_t	t;
+	int		i;
+
+	for (i = 0; i < threads; i++) {
+		if (pthread_create(&t, NULL, idle_main, NULL) != 0)
+			return (-1);
+		pthread_detach(t);
+	}
+	for (i = 0; i < fds; i++) {
+		if (open("/dev/null", O_RDONLY | O_CLOEXEC) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+static int
+run_agent(const char *dir, int seconds, int interval_ms, int threads,
+    int fds)
 {
 	struct dn_agent_config	 cfg;
 	struct dn_agent		*a = NULL;
@@ -148,6 +182,13 @@ run_agent(const char *dir, int seconds, int interval_ms)
 
 	url = dn_xasprintf("ipc://%s/c", dir);
 	if (sink_start(&k, &th, url) != 0) {
+		free(url);
+		return (1);
+	}
+	if (look_like_node(threads, fds) != 0) {
+		fprintf(stderr, "dn-observer-bench: cannot make %d threads "
+		    "and %d files\n", threads, fds);
+		sink_stop(&k, th);
 		free(url);
 		return (1);
 	}
@@ -181,9 +222,9 @@ run_agent(const char *dir, int seconds, int interval_ms)
 	sleep((unsigned)seconds);
 	cpu = thread_cpu_s(agent_tid);
 	rss1 = rss_kib();
-	printf("interval_ms=%d seconds=%d samples=%lld agent_cpu_ms=%.3f "
-	    "agent_cpu_ms_per_s=%.4f agent_core_pct=%.5f rss_growth_kib=%ld\n",
-	    interval_ms, seconds, (long long)atomic_load(&k.msgs), cpu * 1e3,
+	printf("interval_ms=%d threads=%d fds=%d seconds=%d samples=%lld "
+	    "agent_cpu_ms=%.3f agent_cpu_ms_per_s=%.4f agent_core_pct=%.5f "
+	    "rss_growth_kib=%ld\n", interval_ms, threads, fds, seconds, (long long)atomic_load(&k.msgs), cpu * 1e3,
 	    cpu * 1e3 / seconds, cpu * 100 / seconds, rss1 - rss0);
 	rv = 0;
 out:
@@ -214,10 +255,11 @@ main(int argc, char **argv)
 {
 	if (argc >= 4 && strcmp(argv[1], "agent") == 0 && atoi(argv[3]) > 0)
 		return (run_agent(argv[2], atoi(argv[3]),
-		    argc > 4 && atoi(argv[4]) > 0 ? atoi(argv[4]) : 1000));
+		    argc > 4 && atoi(argv[4]) > 0 ? atoi(argv[4]) : 1000,
+		    argc > 5 ? atoi(argv[5]) : 0, argc > 6 ? atoi(argv[6]) : 0));
 	if (argc == 4 && strcmp(argv[1], "listen") == 0 && atoi(argv[3]) > 0)
 		return (run_listen(argv[2], atoi(argv[3])));
 	fprintf(stderr, "usage: dn-observer-bench agent DIR SECONDS "
-	    "[INTERVAL_MS]\n       dn-observer-bench listen URL SECONDS\n");
+	    "[INTERVAL_MS [THREADS FDS]]\n       dn-observer-bench listen URL SECONDS\n");
 	return (2);
 }
