@@ -214,6 +214,9 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 	node_kind(t)->facts(t);
 	trial_fact(t, -1, "lost_samples", "%lld", (long long)lost);
 	trial_fact(t, -1, "rejected_msgs", "%lld", (long long)t->rejected);
+	if (t->drain_unread > 0)
+		trial_fact(t, -1, "drain_unread", "%lld",
+		    (long long)t->drain_unread);
 	/* devnet's own cost: collector, load generator, main loop and nng
 	 * from spawn to here (trials run concurrently share it). */
 	trial_fact(t, -1, "orchestrator_cpu_s", "%.3f",

@@ -33,6 +33,7 @@
 /* Messages taken without waiting once one has arrived: one wake-up per
  * burst instead of per message. */
 #define RECV_BATCH	256
+#define DRAIN_CUT_MS	50	/* counting what a cut drain leaves */
 
 static void
 queue_end(struct collector *c)
@@ -566,6 +567,40 @@ all_final(struct trial *t)
 	return (done);
 }
 
+/*
+ * The drain ended with messages still coming (issue 19 #2: a sender that
+ * never stops must not hold the trial open): read what still comes, for
+ * at most DRAIN_CUT_MS, without handling it, and say how much was not
+ * stored.
+ */
+static void
+drain_cut(struct collector *c)
+{
+	struct trial	*t = c->t;
+	uint64_t	 until = dn_now_ns() + DRAIN_CUT_MS * 1000000ull;
+	int64_t		 n = 0;
+	void		*buf;
+	size_t		 len;
+	int		 more = 0;
+
+	/* as in collector_main: 20 ms without a message is the end */
+	while (dn_sock_recv(c->sock, &buf, &len, 20) == 0) {
+		dn_msg_free(buf, len);
+		n++;
+		if ((more = dn_now_ns() >= until))
+			break;
+	}
+	if (n == 0)
+		return;
+	pthread_mutex_lock(&t->mu);
+	t->drain_unread = n;
+	pthread_mutex_unlock(&t->mu);
+	trial_event(t, -1, "drain_cut", "the %d ms drain after the nodes "
+	    "stopped ended with messages still arriving: %lld not read nor "
+	    "stored%s (fact drain_unread)", c->drain_ms, (long long)n,
+	    more ? ", those of 50 ms; more were coming" : "");
+}
+
 static void *
 collector_main(void *arg)
 {
@@ -607,10 +642,15 @@ collector_main(void *arg)
 				drain_end = now +
 				    (uint64_t)c->drain_ms * 1000000u;
 			/* Keep reading while messages come; stop once every
-			 * node said its last word or the drain is over. */
-			if (rv == DN_EAGAIN && (now >= drain_end ||
-			    all_final(t)))
+			 * node said its last word, and at the drain's end
+			 * whatever still comes. */
+			if (rv == DN_EAGAIN && all_final(t))
 				break;
+			if (now >= drain_end) {
+				if (rv == 0)
+					drain_cut(c);
+				break;
+			}
 		}
 	}
 	pthread_mutex_lock(&c->wmu);

@@ -162,6 +162,7 @@ struct trial {
 	/* Collector counters (under mu). */
 	int64_t				 rejected;	/* messages */
 	int64_t				 rejected_by[DN_REJ_COUNT];
+	int64_t				 drain_unread;	/* messages */
 	int64_t				 samples_stored;
 	int64_t				 tx_included, tx_failed;
 	int64_t				 tx_duplicates;

@@ -1,7 +1,9 @@
 # hostile.sh: messages that are not from a node of this trial (garbage,
 # wrong magic, version, token, node index, truncated, oversized, NaN,
 # INCLUDED of transaction ids never submitted) are rejected and counted,
-# never stored, and the run goes on unharmed.
+# never stored, and the run goes on unharmed; a sender that never stops
+# does not hold the trial open: the drain after the nodes stopped ends on
+# time and says what it did not read (issue 19 #2).
 . "$(dirname "$0")/lib.sh"
 POKE="$DN_BUILD_DIR/bin/dn-wire-poke"
 
@@ -38,4 +40,34 @@ expect_eq "no lost samples from the real nodes" \
     "$(q "select value from run_facts where run_id = 1 and key = 'lost_samples'")" 0
 expect_eq "one state hash across nodes" \
     "$(q "select count(distinct value) from run_facts where run_id = 1 and key = 'state_hash'")" 1
+
+# --- a flood that outlasts the trial: the drain is bounded --------------
+mkdir -p "$T/runs2"
+"$DEVNET" run "$SCN/smoke.yaml" --db "$T/flood.db" --run-dir "$T/runs2" \
+    --quiet --set duration=2s --set warmup=0s --set repeats=1 \
+    >"$T/out.flood" 2>&1 &
+pid=$!
+fq() { sqlite3 -batch -noheader "$T/flood.db" "$1"; }
+run2_up() {
+	[ "$(fq "select count(*) from runs where status = 'running'" 2>/dev/null)" = 1 ] &&
+	    [ -S "$T/runs2/1-A/collector" ]
+}
+wait_for 30 run2_up || fail "flood: no run"
+ftoken=$(fq "select token from runs where id = 1")
+"$POKE" "ipc://$T/runs2/1-A/collector" "$ftoken" 0 flood 60 >"$T/flood.n" &
+poke=$!
+start=$(date +%s)
+wait "$pid"
+rc=$?
+took=$(( $(date +%s) - start ))
+kill "$poke" 2>/dev/null
+wait "$poke" 2>/dev/null
+[ "$took" -le 25 ] && ok "flood: the run ended ${took} s after the flood began (it lasts 60 s)" ||
+	fail "flood: the run took ${took} s: the drain waited for the flood"
+expect_eq "flood: run 1 ends well" "$rc:$(fq "select status from runs where id = 1")" 0:ok
+unread=$(fq "select value from run_facts where run_id = 1 and key = 'drain_unread'")
+[ "${unread:-0}" -gt 0 ] 2>/dev/null && ok "flood: what the drain did not read is counted ($unread)" ||
+	fail "flood: no drain_unread fact (${unread:-none})"
+expect_eq "flood: one drain_cut event says so" \
+    "$(fq "select count(*) from events where run_id = 1 and kind = 'drain_cut' and detail like '%not read nor stored%'")" 1
 finish

@@ -21,6 +21,10 @@
  *	number SEQ: the gap must still count as lost samples
  *   wire-poke URL TOKEN_HEX NODE future SEC
  *	a SAMPLE from NODE stamped SEC seconds ahead of now
+ *   wire-poke URL TOKEN_HEX NODE flood SEC
+ *	SAMPLEs from NODE with a wrong token, as fast as the collector's
+ *	queue takes them, for SEC seconds or until the collector is gone (a
+ *	sender that never stops)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +125,26 @@ poke_one(struct dn_sock *s, uint64_t token, uint32_t node, const char *what,
 		h.len = (uint32_t)(n - DN_HDR_SIZE);
 		dn_hdr_put(buf, &h);
 		sent += dn_sock_send(s, buf, n, 0) == 0;
+	} else if (strcmp(what, "flood") == 0) {
+		uint64_t	end = dn_now_ns() + arg * 1000000000ULL;
+
+		want = 0;
+		/* a deep send queue: the collector, not this sender, is
+		 * the bottleneck, so its queue never empties */
+		dn_sock_set_bufs(s, 8192, 0);
+		n = sample(buf, sizeof(buf), token ^ 1, node);
+		while (dn_now_ns() < end) {
+			int	rv = dn_sock_send(s, buf, n, 1);
+
+			if (rv == 0) {
+				sent++;
+				continue;
+			}
+			if (sent > 0 && dn_sock_npipes(s) == 0)
+				break;	/* the collector is gone */
+			dn_msleep(1);	/* its queue is full: keep it so */
+		}
+		want = sent;
 	} else {
 		fprintf(stderr, "wire-poke: unknown '%s'\n", what);
 		return (2);
@@ -145,7 +169,7 @@ main(int argc, char **argv)
 	if (argc != 4 && argc != 6) {
 		fprintf(stderr, "usage: wire-poke URL TOKEN_HEX NNODES\n"
 		    "       wire-poke URL TOKEN_HEX NODE hello|named|gap|"
-		    "future N\n");
+		    "future|flood N\n");
 		return (2);
 	}
 	token = strtoull(argv[2], &end, 16);
