@@ -396,9 +396,14 @@ netlab_tcp_rate(struct netlab *l, double secs)
 		goto out;
 	while ((r = recv(s, buf, sizeof(buf), 0)) > 0) {
 		t = now_ns();
-		if (t >= from && t < to)
+		if (t >= to)
+			break;
+		if (t >= from)
 			bytes += (uint64_t)r;
 	}
+	/* Wake the sender if it waits on a full buffer; what is still in
+	 * flight is not measured. */
+	shutdown(c, SHUT_RDWR);
 	pthread_join(th, NULL);
 	rate = (double)bytes * 8 / ((double)(to - from) / 1e9);
 out:

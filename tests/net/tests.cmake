@@ -10,3 +10,5 @@ dn_target(dn_netlab)
 target_link_libraries(dn_netlab PUBLIC Threads::Threads)
 dn_test(net delay SOURCES ${DN_TEST_DIR}/test-delay.c
     LIBS dn_orch dn_netlab TIMEOUT 60)
+dn_test(net shape SOURCES ${DN_TEST_DIR}/test-shape.c
+    LIBS dn_orch dn_netlab TIMEOUT 60)
