@@ -1,9 +1,15 @@
 /*
  * devnet-node.c: the devnet-node kind (node-kind.h): the runner's usual
- * handling is all it needs, so each operation does nothing or says "not
- * handled here".
+ * handling is all it needs, so each operation but facts (each node's
+ * allocation source) does nothing or says "not handled here".
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "node-kind/node-kind.h"
+#include "trial/trial.h"
+#include "xalloc.h"
 
 static int
 dn_declare(const struct scenario *s, struct dn_store *st, char **cause)
@@ -88,6 +94,45 @@ dn_grace(struct trial *t, int grace)
 	return (grace);
 }
 
+/*
+ * Each node's allocation source (fact alloc_source, issue 25), from its
+ * log's DN-NODE-START line, alloc-counter= (every devnet-node since the
+ * counter was made optional says it, so rev: builds of older commits do
+ * too): its own counter interposes glibc's malloc, and a build without
+ * it (sanitizers) counts nothing.
+ */
+static void
+dn_facts(struct trial *t)
+{
+	char	*line = NULL, *p;
+	size_t	 cap = 0;
+	FILE	*f;
+	int	 k, on;
+
+	for (k = 0; k < t->nnodes; k++) {
+		if (t->nodes[k].log_path == NULL ||
+		    (f = fopen(t->nodes[k].log_path, "r")) == NULL)
+			continue;
+		on = -1;
+		while (getline(&line, &cap, f) > 0) {
+			if (strstr(line, " DN-NODE-START ") == NULL ||
+			    (p = strstr(line, " alloc-counter=")) == NULL)
+				continue;
+			on = strncmp(p + 15, "on", 2) == 0;
+		}
+		fclose(f);
+		if (on < 0)
+			continue;
+		free(t->nodes[k].alloc_source);
+		t->nodes[k].alloc_source = dn_xstrdup(on ? "malloc (glibc)" :
+		    "not measured: devnet-node built without its allocation "
+		    "counter (sanitizer build)");
+		trial_fact(t, k, "alloc_source", "%s",
+		    t->nodes[k].alloc_source);
+	}
+	free(line);
+}
+
 const struct node_kind_ops node_kind_devnet = {
 	.name = "devnet-node",
 	.declare = dn_declare,
@@ -104,5 +149,5 @@ const struct node_kind_ops node_kind_devnet = {
 	.skip_state_check = dn_trial_no,
 	.grace = dn_grace,
 	.reap = dn_trial,
-	.facts = dn_trial,
+	.facts = dn_facts,
 };

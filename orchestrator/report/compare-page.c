@@ -425,7 +425,18 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 	runs_list(out, &r->b);
 	fputs(") &middot; database ", out);
 	compare_markup_str(out, db, 0);
-	fprintf(out, " &middot; %s</p>\n<div class=\"note\">", when);
+	fprintf(out, " &middot; %s</p>\n", when);
+	if (r->a.alloc_source != NULL || r->b.alloc_source != NULL) {
+		fputs("<p class=\"sub\">Allocations counted by: <b>A</b> ",
+		    out);
+		compare_markup_str(out, r->a.alloc_source ?
+		    r->a.alloc_source : "not recorded", 0);
+		fputs("; <b>B</b> ", out);
+		compare_markup_str(out, r->b.alloc_source ?
+		    r->b.alloc_source : "not recorded", 0);
+		fputs("</p>\n", out);
+	}
+	fputs("<div class=\"note\">", out);
 	compare_markup_str(out, r->unit_note, 0);
 	fprintf(out, ". Threshold %.3g%%; p is Holm-adjusted over %zu "
 	    "metrics; <b>~</b> = not significant.</div>\n", r->threshold_pct,

@@ -67,6 +67,30 @@ print_named(struct trial *t, FILE *f)
 	pthread_mutex_unlock(&t->mu);
 }
 
+/* Where allocs/s comes from, per node: said, never left to guess (a Go
+ * heap or a program's own malloc is not counted); one line when every
+ * node has the same. */
+static void
+print_alloc_sources(const struct trial *t, FILE *f)
+{
+	const char	*first = t->nnodes > 0 ? t->nodes[0].alloc_source :
+			    NULL;
+	int		 k, same = first != NULL;
+
+	for (k = 1; k < t->nnodes && same; k++)
+		same = t->nodes[k].alloc_source != NULL &&
+		    strcmp(t->nodes[k].alloc_source, first) == 0;
+	if (same && t->nnodes > 1) {
+		fprintf(f, "  allocations, every node: %s\n", first);
+		return;
+	}
+	for (k = 0; k < t->nnodes; k++) {
+		if (t->nodes[k].alloc_source != NULL)
+			fprintf(f, "  node %d allocations: %s\n", k,
+			    t->nodes[k].alloc_source);
+	}
+}
+
 static void
 print_summary(struct trial *t, const struct runner_opts *o)
 {
@@ -140,13 +164,7 @@ print_summary(struct trial *t, const struct runner_opts *o)
 		fprintf(f, "%s\n", n->crashed ? "  crashed" : "");
 	}
 	print_named(t, f);
-	/* Where allocs/s comes from, per node: said, never left to guess
-	 * (a Go heap or a program's own malloc is not counted). */
-	for (k = 0; k < t->nnodes; k++) {
-		if (t->nodes[k].alloc_source != NULL)
-			fprintf(f, "  node %d allocations: %s\n", k,
-			    t->nodes[k].alloc_source);
-	}
+	print_alloc_sources(t, f);
 	if (t->rejected > 0)
 		fprintf(f, "  %lld message(s) rejected\n", (long long)t->rejected);
 	fflush(f);

@@ -140,8 +140,13 @@ render_text(const struct compare_result *r, FILE *out, int md)
 	fprintf(out, "%sA = %s (runs %s), B = %s (runs %s)\n", md ? "" : "",
 	    r->a.spec, side_runs(&r->a, ra, sizeof(ra)), r->b.spec,
 	    side_runs(&r->b, rb, sizeof(rb)));
-	fprintf(out, "%s; threshold %.3g%%; Holm over %zu metrics\n\n",
+	fprintf(out, "%s; threshold %.3g%%; Holm over %zu metrics\n",
 	    r->unit_note, r->threshold_pct, r->nrows);
+	if (r->a.alloc_source != NULL || r->b.alloc_source != NULL)
+		fprintf(out, "allocations counted by: A: %s; B: %s\n",
+		    r->a.alloc_source ? r->a.alloc_source : "not recorded",
+		    r->b.alloc_source ? r->b.alloc_source : "not recorded");
+	fputc('\n', out);
 	if (md)
 		fprintf(out, "| metric | A | B | delta | 95%% CI | p | n "
 		    "| verdict | MDE |\n"
@@ -265,6 +270,11 @@ json_side(FILE *out, const char *key, const struct compare_side *sd)
 
 	fprintf(out, "    \"%s\": {\"spec\": ", key);
 	compare_json_str(out, sd->spec);
+	fputs(", \"alloc_source\": ", out);
+	if (sd->alloc_source != NULL)
+		compare_json_str(out, sd->alloc_source);
+	else
+		fputs("null", out);
 	fputs(", \"runs\": [", out);
 	for (i = 0; i < sd->nruns; i++)
 		fprintf(out, "%s%lld", i ? ", " : "",

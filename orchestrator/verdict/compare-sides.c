@@ -215,6 +215,8 @@ compare_side_release(struct compare_side *side)
 {
 	size_t	i;
 
+	free(side->alloc_source);
+	side->alloc_source = NULL;
 	for (i = 0; i < side->nruns; i++) {
 		free(side->runs[i].variant);
 		free(side->runs[i].status);

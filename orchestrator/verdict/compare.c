@@ -436,8 +436,8 @@ one_sided(struct compare_result *r, const struct derived *defs,
 }
 
 /* The allocation sources (fact alloc_source) of SIDE's runs' nodes, joined
- * with " + " in sorted order, into *SRC (NULL: none recorded, e.g. runs of
- * devnet-node or from before the fact existed). */
+ * with " + " in the order first seen, into *SRC (NULL: none recorded,
+ * runs from before the fact existed). */
 static int
 side_sources(struct dn_store *s, const struct compare_side *sd, char **src,
     char **cause)
@@ -491,6 +491,9 @@ alloc_sources(struct dn_store *s, struct compare_result *r,
 	if (side_sources(s, &r->a, &sa, cause) != 0 ||
 	    side_sources(s, &r->b, &sb, cause) != 0)
 		goto out;
+	/* shown beside the verdict, whatever it is (issue 25) */
+	r->a.alloc_source = sa != NULL ? dn_xstrdup(sa) : NULL;
+	r->b.alloc_source = sb != NULL ? dn_xstrdup(sb) : NULL;
 	rv = 0;
 	if (sa == NULL || sb == NULL || strcmp(sa, sb) == 0)
 		goto out;

@@ -104,6 +104,9 @@ struct compare_side {
 	char			*spec;
 	struct compare_run	*runs;
 	size_t			 nruns;
+	/* its nodes' allocation sources (fact alloc_source), " + " joined;
+	 * NULL: none recorded (runs from before the fact) */
+	char			*alloc_source;
 };
 
 struct compare_stat {

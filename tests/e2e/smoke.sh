@@ -102,5 +102,30 @@ for run in $(q "select id from runs order by id"); do
 		ok "run $run: send lag p50 p99 p99.9 max (us): $lags" ||
 		fail "run $run: send lag facts '$lags', interval max '$imax'"
 done
+# Each node's allocation source (issue 25): a fact per node, one summary
+# line, and compare and report show it per side.
+if "$DN_BUILD_DIR/bin/devnet-node" --help 2>&1 | grep -q "allocation counter: off"; then
+	src="not measured: devnet-node built without its allocation counter (sanitizer build)"
+else
+	src="malloc (glibc)"
+fi
+expect_eq "every node's alloc_source fact: $src" \
+    "$(q "select count(*) || ' ' || count(distinct value) || ' ' || min(value) from run_facts where key = 'alloc_source'")" "6 1 $src"
+expect_match "the summary says where allocations come from" "$out" \
+    "allocations, every node: ${src//(/\\(}"
+cmp=$("$DEVNET" compare --db "$DB" 1 2)
+expect_match "compare shows each side's allocation source" "$cmp" \
+    "allocations counted by: A: ${src//(/\\(}; B: "
+"$DEVNET" compare --db "$DB" --format json 1 2 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["sides"]["a"]["alloc_source"] == sys.argv[1], d["sides"]["a"]
+assert d["sides"]["b"]["alloc_source"] == sys.argv[1], d["sides"]["b"]' "$src" &&
+	ok "compare --format json: sides.a/b.alloc_source" ||
+	fail "compare --format json: no alloc_source per side"
+"$DEVNET" report --db "$DB" 1 2 -o "$T/r.html" >/dev/null &&
+    grep -qF "Allocations counted by: <b>A</b> $src" "$T/r.html" &&
+	ok "report shows each side's allocation source" ||
+	fail "report: no allocation source"
 [ -z "$(leftovers)" ] && ok "no node process left" || fail "node processes left"
 finish
