@@ -20,6 +20,7 @@ static const struct cmd_entry *cmd_table[] = {
 	&cmd_compare_entry,
 	&cmd_report_entry,
 	&cmd_history_entry,
+	&cmd_import_entry,
 	&cmd_query_entry,
 	&cmd_export_entry,
 	&cmd_image_entry,

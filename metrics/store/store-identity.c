@@ -54,18 +54,29 @@ store_uuid_random(char out[DN_STORE_UUID_LEN + 1])
 	return (0);
 }
 
-/* A name-based uuid (version 5's layout, SHA-256 instead of SHA-1): the
- * same SEED gives the same uuid in every copy. */
-static void
-uuid_derived(const char *seed, char out[DN_STORE_UUID_LEN + 1])
+/* A name-based uuid (version 5's layout, SHA-256 instead of SHA-1) of
+ * the run row read by SEL from column COL on (token, start_ms, host, pid,
+ * scenario, variant, trial): the same row gives the same uuid in every
+ * copy of the file. */
+void
+store_uuid_derive(sqlite3_stmt *sel, int col, char out[DN_STORE_UUID_LEN + 1])
 {
 	struct dn_sha256	c;
 	uint8_t			h[32];
+	char			*seed;
 
+#define TXT(i)	(sqlite3_column_text(sel, col + (i)) != NULL ?		\
+	    (const char *)sqlite3_column_text(sel, col + (i)) : "")
+	seed = dn_xasprintf("%s|%lld|%s|%d|%s|%s|%d", TXT(0),
+	    (long long)sqlite3_column_int64(sel, col + 1), TXT(2),
+	    sqlite3_column_int(sel, col + 3), TXT(4), TXT(5),
+	    sqlite3_column_int(sel, col + 6));
+#undef TXT
 	dn_sha256_init(&c);
 	dn_sha256_update(&c, "devnet-run:", 11);
 	dn_sha256_update(&c, seed, strlen(seed));
 	dn_sha256_final(&c, h);
+	free(seed);
 	uuid_format(h, 5, out);
 }
 
@@ -79,27 +90,16 @@ int
 store_uuids_assign(struct dn_store *s, char **cause)
 {
 	sqlite3_stmt	*sel = NULL, *upd = NULL;
-	char		 uuid[DN_STORE_UUID_LEN + 1], *seed;
+	char		 uuid[DN_STORE_UUID_LEN + 1];
 	int		 rc = -1, r;
 
-	if (sql_prepare(s, "SELECT id, coalesce(token, ''), start_ms, "
-	    "coalesce(host, ''), coalesce(pid, 0), scenario, "
-	    "coalesce(variant, ''), coalesce(trial, 0) FROM runs WHERE "
+	if (sql_prepare(s, "SELECT id, " STORE_UUID_COLS " FROM runs WHERE "
 	    "uuid IS NULL ORDER BY id", &sel, cause) != 0 ||
 	    sql_prepare(s, "UPDATE runs SET uuid = ?2 WHERE id = ?1", &upd,
 	    cause) != 0)
 		goto out;
 	while ((r = sqlite3_step(sel)) == SQLITE_ROW) {
-		seed = dn_xasprintf("%s|%lld|%s|%d|%s|%s|%d",
-		    (const char *)sqlite3_column_text(sel, 1),
-		    (long long)sqlite3_column_int64(sel, 2),
-		    (const char *)sqlite3_column_text(sel, 3),
-		    sqlite3_column_int(sel, 4),
-		    (const char *)sqlite3_column_text(sel, 5),
-		    (const char *)sqlite3_column_text(sel, 6),
-		    sqlite3_column_int(sel, 7));
-		uuid_derived(seed, uuid);
-		free(seed);
+		store_uuid_derive(sel, 1, uuid);
 		sqlite3_bind_int64(upd, 1, sqlite3_column_int64(sel, 0));
 		sql_bind_text(upd, 2, uuid);
 		if (sql_step_done(s, upd, "give a run its uuid", cause) != 0)

@@ -65,6 +65,13 @@ struct dn_store {
 /* A new random (version 4) uuid into OUT; -1 when the kernel gives no
  * random bytes. */
 int	 store_uuid_random(char out[DN_STORE_UUID_LEN + 1]);
+/* The run columns a derived uuid is made of, in store_uuid_derive's
+ * order. */
+#define STORE_UUID_COLS	"token, start_ms, host, pid, scenario, variant, trial"
+/* The uuid of a run stored before schema version 3, from the
+ * STORE_UUID_COLS of the row SEL is on, from column COL. */
+void	 store_uuid_derive(sqlite3_stmt *sel, int col,
+	    char out[DN_STORE_UUID_LEN + 1]);
 /* The schema step to version 3: runs without a uuid get one derived from
  * their row (the same in every copy of the file). */
 int	 store_uuids_assign(struct dn_store *s, char **cause);
@@ -78,6 +85,10 @@ int	 store_digest_store(struct dn_store *s, int64_t run_id, char **cause);
  * no fingerprint). */
 int	 store_machine_add(struct dn_store *s, int64_t run_id,
 	    const struct dn_machine_info *m, char **cause);
+
+/* Insert the buffered samples (sorted, INS_ROWS per statement) in the
+ * open transaction, opening one if none is (store-write.c). */
+int	 store_pending_flush(struct dn_store *s, char **cause);
 
 /* sqlite call helpers (store-sql.c). */
 /* A message for the last error on S's connection, naming the file and

@@ -457,6 +457,12 @@ pending_flush(struct dn_store *s, int wait_ms, char **cause)
 }
 
 int
+store_pending_flush(struct dn_store *s, char **cause)
+{
+	return (pending_flush(s, DN_STORE_BUSY_MS, cause));
+}
+
+int
 dn_store_sample(struct dn_store *s, int64_t run_id, int node, int metric_id,
     int64_t t_ms, double value, char **cause)
 {

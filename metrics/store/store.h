@@ -192,6 +192,36 @@ int	 dn_store_run_named(struct dn_store *s, int64_t run_id, int **ids,
 	    size_t *n, char **cause);
 
 /*
+ * Import (store-import.c, `devnet import`): the runs of the devnet
+ * database at PATH, of any schema version this devnet reads, merged into
+ * S (a writer with nothing pending) in one IMMEDIATE transaction: all of
+ * the file or, on any error, none of it.  A run whose uuid S has is
+ * skipped when its samples digest matches and refused when not; runs
+ * still `running` are skipped.  Runs and groups get new ids, metrics are
+ * mapped by name (a named metric whose declared direction contradicts
+ * S's refuses the file).  DRY_RUN: the same work, rolled back.  PROGRESS
+ * (may be NULL) is called about once a second.
+ */
+struct dn_import_stats {
+	int64_t	 runs_total;	/* runs in the file */
+	int64_t	 runs_done;	/* looked at so far */
+	int64_t	 runs_added;
+	int64_t	 runs_present;	/* already here, same samples */
+	int64_t	 runs_running;	/* still running there: skipped */
+	int64_t	 groups;	/* groups added */
+	int64_t	 samples;	/* samples added */
+	int64_t	 rows;		/* rows added in all per-run tables */
+};
+typedef void (*dn_import_progress_fn)(void *arg,
+    const struct dn_import_stats *st);
+int	 dn_store_import(struct dn_store *s, const char *path, int dry_run,
+	    struct dn_import_stats *st, dn_import_progress_fn progress,
+	    void *arg, char **cause);
+/* Whether PATH can be imported at all: a devnet database this devnet
+ * reads, with no damage found by quick_check. */
+int	 dn_store_import_check(const char *path, char **cause);
+
+/*
  * Generic read: run SQL (one statement) with optional text parameters
  * (?1..?N) and call ROW for each result row with column count, names and
  * values as text (NULL for SQL NULL) and sqlite types (1 int, 2 float,

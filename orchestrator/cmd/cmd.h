@@ -38,6 +38,7 @@ extern const struct cmd_entry cmd_query_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_image_entry;
 extern const struct cmd_entry cmd_history_entry;
+extern const struct cmd_entry cmd_import_entry;
 
 /* Print "usage: devnet USAGE" and the help text of E to OUT. */
 void	 cmd_usage(const struct cmd_entry *e, FILE *out);

@@ -1,6 +1,11 @@
 # tests/store: the sqlite store, the statistics, and the read-side commands.
 dn_test(store store SOURCES ${DN_TEST_DIR}/test-store.c
     ${DN_TEST_DIR}/store-testlib.c LIBS dn_store TIMEOUT 60)
+# devnet import, the store side: duplicates, old files, collisions,
+# refusals with the target unchanged.
+dn_test(store import SOURCES ${DN_TEST_DIR}/test-import.c
+    ${DN_TEST_DIR}/store-testlib.c LIBS dn_store TIMEOUT 60)
+dn_script_test(store import-cli ${DN_TEST_DIR}/import.sh TIMEOUT 90)
 dn_script_test(store identity-cli ${DN_TEST_DIR}/identity.sh TIMEOUT 60)
 # Run identity: uuid, samples digest, machines; the version-2 fixture.
 dn_test(store identity SOURCES ${DN_TEST_DIR}/test-identity.c
