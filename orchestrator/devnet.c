@@ -19,6 +19,7 @@ static const struct cmd_entry *cmd_table[] = {
 	&cmd_show_entry,
 	&cmd_compare_entry,
 	&cmd_report_entry,
+	&cmd_serve_entry,
 	&cmd_history_entry,
 	&cmd_import_entry,
 	&cmd_query_entry,

@@ -34,11 +34,13 @@ files() {
 # What each folder may include besides itself (the layers, top to bottom:
 # cmd -> run -> node-kind -> provider -> trial -> plan -> scenario -> sys;
 # net (the emulated network) beside sys, below whoever runs nodes;
-# cmd -> report -> verdict -> sys).  Everything may use metrics/.
+# cmd -> report -> verdict -> sys; cmd, run -> serve -> trial, report,
+# verdict).  Everything may use metrics/.
 declare -A LOWER=(
 	[.]="cmd"
-	[cmd]="run node-kind provider trial plan scenario report verdict net sys"
-	[run]="node-kind provider trial plan scenario net sys"
+	[cmd]="run serve node-kind provider trial plan scenario report verdict net sys"
+	[run]="serve node-kind provider trial plan scenario net sys"
+	[serve]="trial plan scenario report verdict net sys"
 	[node-kind]="provider trial plan scenario net sys"
 	[provider]="trial plan scenario net sys"
 	[trial]="plan scenario net sys"

@@ -32,7 +32,7 @@ cmd_run_exec(int argc, char **argv)
 const struct cmd_entry cmd_run_entry = {
 	.name = "run",
 	.usage = "run SCENARIO [--db PATH] [--label TEXT] [--set KEY=VALUE]... "
-	    "[--run-dir DIR] [--quiet]",
+	    "[--run-dir DIR] [--serve [ADDR:]PORT] [--quiet]",
 	.summary = "run a scenario's devnets and store their samples",
 	.help = run_args_help,
 	.exec = cmd_run_exec,

@@ -34,6 +34,7 @@ extern const struct cmd_entry cmd_runs_entry;
 extern const struct cmd_entry cmd_show_entry;
 extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_report_entry;
+extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_query_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_image_entry;

@@ -11,6 +11,8 @@
 #include "cmd/cmd.h"
 #include "cmd/run-args.h"
 #include "plan/rev-build.h"
+#include "serve/serve.h"
+#include "trial/snapshot.h"
 #include "scenario/scenario.h"
 #include "store.h"
 #include "units.h"
@@ -31,6 +33,9 @@ const char run_args_help[] =
     "  --provider local|docker|swarm\n"
     "                       where the nodes run (overrides `provider`;\n"
     "                       docs/providers.md)\n"
+    "  --serve [ADDR:]PORT  while the run lasts, serve a live page, /metrics\n"
+    "                       (Prometheus) and /api (docs/live.md); a bare\n"
+    "                       port listens on 127.0.0.1 only\n"
     "  --quiet              no progress and no summaries\n"
     "  --help               this text\n";
 
@@ -38,7 +43,7 @@ enum {
 	OPT_DB = 256, OPT_LABEL, OPT_SET, OPT_RUN_DIR, OPT_REPEATS, OPT_ORDER,
 	OPT_READY, OPT_GRACE, OPT_QUIET, OPT_HELP, OPT_METRIC, OPT_FORMAT,
 	OPT_THRESHOLD, OPT_UNIT, OPT_TARGET, OPT_STRICT, OPT_PROVIDER,
-	OPT_FAIL_ON
+	OPT_FAIL_ON, OPT_SERVE
 };
 
 static int
@@ -116,6 +121,9 @@ parse_one(struct run_args *a, const struct cmd_entry *e, int c, char **argv,
 	case OPT_QUIET:
 		a->ro.quiet = 1;
 		break;
+	case OPT_SERVE:
+		a->serve = optarg;
+		break;
 	case OPT_PROVIDER:
 		if (strcmp(optarg, "local") != 0 &&
 		    strcmp(optarg, "docker") != 0 &&
@@ -187,6 +195,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "provider", required_argument, NULL, OPT_PROVIDER },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		{ "serve", required_argument, NULL, OPT_SERVE },
 		{ NULL, 0, NULL, 0 }
 	};
 	int		 c;
@@ -228,14 +237,36 @@ run_args_free(struct run_args *a)
 	free(a->provider_set);
 }
 
+/* --serve: the snapshot the runner fills and the server that shows it,
+ * listening before the first trial (a port in use stops devnet here). */
+static int
+serve_begin(struct run_args *a, struct serve **srv)
+{
+	char	*cause = NULL;
+
+	a->ro.snap = snapshot_new();
+	if (serve_start(srv, a->serve, a->ro.snap, a->db, &cause) != 0) {
+		cmd_error("%s", cause);
+		free(cause);
+		snapshot_free(a->ro.snap);
+		a->ro.snap = NULL;
+		return (-1);
+	}
+	fprintf(stderr, "devnet: serving %s (live page, /metrics, /api) "
+	    "until the run ends\n", serve_url(*srv));
+	return (0);
+}
+
 int
 run_args_execute(struct run_args *a, struct runner_result *res,
     struct dn_store **storep, struct scenario **scnp)
 {
 	struct scenario	*scn = NULL;
 	struct dn_store	*store = NULL;
+	struct serve	*srv = NULL;
 	char		*cause = NULL;
 	size_t		 i;
+	int		 rv;
 
 	*storep = NULL;
 	*scnp = NULL;
@@ -266,7 +297,16 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		scenario_free(scn);
 		return (1);
 	}
-	if (runner_run(scn, store, &a->ro, res, &cause) != 0) {
+	if (a->serve != NULL && serve_begin(a, &srv) != 0) {
+		dn_store_close(store);
+		scenario_free(scn);
+		return (1);
+	}
+	rv = runner_run(scn, store, &a->ro, res, &cause);
+	serve_stop(srv);
+	snapshot_free(a->ro.snap);
+	a->ro.snap = NULL;
+	if (rv != 0) {
 		cmd_error("%s", cause);
 		free(cause);
 		if (res->nruns == 0) {

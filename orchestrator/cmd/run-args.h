@@ -19,6 +19,7 @@ struct run_args {
 	int		 order;		/* -1 = the scenario's */
 	struct runner_opts ro;
 	char		*provider_set;	/* "provider=X" from --provider */
+	const char	*serve;		/* --serve [ADDR:]PORT, or NULL */
 	/* devnet ab only */
 	const char	**metrics;
 	size_t		 nmetrics;

@@ -139,6 +139,25 @@ svg_side(FILE *out, const struct chart_data *cd, int k,
 			    ymap(b->mid[start], ys), color);
 }
 
+/* The thin per-node lines of the live page, over the bands. */
+static void
+svg_lines(FILE *out, const struct chart_data *cd, const struct xscale *xs,
+    const struct yscale *ys)
+{
+	size_t	e, i, start, end;
+
+	for (e = 0; e < cd->nlines; e++) {
+		const struct band	*b = &cd->lines[e];
+
+		fprintf(out, "<path class=\"node\" d=\"");
+		for (i = 0; band_segment(b, cd->nbins, &i, &start, &end);)
+			svg_points(out, b, b->mid, start, end, 0, 'M', xs, ys);
+		fprintf(out, "\" fill=\"none\" stroke=\"%s\" "
+		    "stroke-width=\"1\" stroke-opacity=\"0.55\"/>\n",
+		    cd->line_side[e] ? COLOR_B : COLOR_A);
+	}
+}
+
 /* The unit of the time axis: seconds under 2 minutes, minutes under 2
  * hours, hours beyond; *DIV is ms per unit. */
 static const char *
@@ -177,6 +196,14 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 				continue;
 			ys.lo = fmin(ys.lo, cd->side[k].lo[i]);
 			ys.hi = fmax(ys.hi, cd->side[k].hi[i]);
+		}
+	}
+	for (e = 0; e < cd->nlines; e++) {
+		for (i = 0; i < cd->nbins; i++) {
+			if (!cd->lines[e].have[i])
+				continue;
+			ys.lo = fmin(ys.lo, cd->lines[e].mid[i]);
+			ys.hi = fmax(ys.hi, cd->lines[e].mid[i]);
 		}
 	}
 	if (!isfinite(ys.lo)) {
@@ -247,6 +274,7 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 	/* Bands and lines, A under B. */
 	for (k = 0; k < 2; k++)
 		svg_side(out, cd, k, &xs, &ys);
+	svg_lines(out, cd, &xs, &ys);
 	/* Events: a dashed line and a marker with a hover title. */
 	for (e = 0; e < ev->n; e++) {
 		const struct event	*x = &ev->v[e];

@@ -44,6 +44,11 @@ struct chart_data {
 	int64_t		 bin_ms;
 	size_t		 nbins;
 	struct band	 side[2];
+	/* Thin lines over the bands (the live page: one per node of the
+	 * trial running), LINE_SIDE[i] their colour; only mid is drawn. */
+	struct band	*lines;
+	int		*line_side;
+	size_t		 nlines;
 };
 
 struct event_list {
@@ -52,6 +57,30 @@ struct event_list {
 	int		 side;
 	int64_t		 run;
 };
+
+/* Values per bin for one side, gathered over runs and nodes. */
+struct bins {
+	size_t	  nbins;
+	int64_t	  bin_ms;
+	double	**v;
+	double	 *tsum;
+	size_t	 *n, *cap;
+};
+
+struct dn_series;
+
+/* --- chart-bins.c ------------------------------------------------------ */
+
+void	 bins_init(struct bins *b, size_t nbins, int64_t bin_ms);
+/* Quantiles per bin into OUT; frees B. */
+void	 bins_to_band(struct bins *b, struct band *out);
+/* Both sides' bands and the lines of CD. */
+void	 chart_free(struct chart_data *cd);
+/* One node's series: gauges as sampled, counters as per-second rates
+ * between samples (a drop is a restart). */
+void	 bins_series(struct bins *b, const struct dn_series *s, int counter);
+
+/* --- chart-svg.c -------------------------------------------------------- */
 
 /* One chart of CD (its y axis in UNIT) with the events EV marked, as an
  * inline <svg> on OUT. */

@@ -6,6 +6,8 @@
 #ifndef DN_REPORT_H
 #define DN_REPORT_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct compare_result;
@@ -20,10 +22,42 @@ int	 report_compare_write(struct dn_store *s,
 	    const struct compare_result *r, const char *db, FILE *out,
 	    char **cause);
 
+/*
+ * One chart of the live page (live-chart.c, `--serve`): series of one
+ * metric, each on side 0 (A) or 1 (B), as the A/B page draws them
+ * (median and p10-p90 band per side over nodes and trials), those marked
+ * LINE also as a thin line of their own; the events marked.  Inline SVG
+ * on OUT.
+ */
+struct report_live_series {
+	const int64_t	*t_ms;
+	const double	*v;
+	size_t		 n;
+	int		 side;
+	int		 line;
+};
+struct report_live_event {
+	int64_t		 t_ms;
+	int		 side;
+	int		 unplanned;
+	const char	*text;
+};
+struct report_live_chart {
+	const char			*unit;
+	int				 counter;
+	int64_t				 t_span, warmup_ms, interval_ms;
+	const struct report_live_series	*s;
+	size_t				 ns;
+	const struct report_live_event	*ev;
+	size_t				 nev;
+};
+void	 report_live_chart_write(FILE *out, const struct report_live_chart *c);
+
 /* The style sheet every page shares; each page adds its own rules after
  * it (report_css_compare, report_css_history). */
 extern const char report_css[];
 extern const char report_css_compare[];
 extern const char report_css_history[];
+extern const char report_css_live[];
 
 #endif

@@ -46,3 +46,20 @@ const char report_css_history[] =
     ".d{color:#6b7280;font-size:12.5px;margin:0 0 4px}\n"
     "svg text{font-size:11px;fill:#4b5563}\n"
     "code{font-size:12.5px}\n";
+
+const char report_css_live[] =
+    "table{border-collapse:collapse;width:100%;background:#fff;"
+    "box-shadow:0 1px 2px rgba(0,0,0,.06);font-variant-numeric:"
+    "tabular-nums}\n"
+    "th{background:#f1f5f9;font-weight:600;color:#374151}\n"
+    ".up{color:#047857}.down,.crashed{color:#b91c1c;font-weight:600}"
+    ".paused{color:#92400e;font-weight:600}.done{color:#6b7280}\n"
+    ".clock{font-size:28px;font-weight:600;font-variant-numeric:"
+    "tabular-nums}\n"
+    ".pill{display:inline-block;padding:1px 8px;border-radius:9px;"
+    "background:#e5e7eb;margin-right:4px;font-size:12.5px}\n"
+    ".pill.running{background:#dbeafe}.pill.ok{background:#dcfce7}"
+    ".pill.failed,.pill.interrupted{background:#fee2e2}\n"
+    ".grid{display:grid;grid-template-columns:1fr 1fr;gap:14px}\n"
+    ".events{max-height:260px;overflow:auto;font-size:12.5px}\n"
+    "svg text{font-family:inherit}\n";

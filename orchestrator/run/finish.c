@@ -12,6 +12,7 @@
 
 #include "trial/collector.h"
 #include "trial/loadgen.h"
+#include "trial/snapshot.h"
 #include "provider/provider.h"
 #include "run/runner-internal.h"
 #include "store.h"
@@ -320,6 +321,7 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 		t->failed = 1;
 	}
 	pthread_mutex_unlock(t->store_mu);
+	snapshot_trial_end(t, status);
 	free(reason);
 	print_summary(t, o);
 }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "trial/loadgen.h"
+#include "trial/snapshot.h"
 #include "provider/provider.h"
 #include "run/runner-internal.h"
 #include "store.h"
@@ -188,6 +189,7 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 		atomic_store(&ts[i]->t0_ns, t0);
 		for (k = 0; k < ts[i]->nnodes; k++)
 			atomic_store(&ts[i]->nodes[k].up, 1);
+		snapshot_trial_start(ts[i]);
 		trial_event(ts[i], -1, "start", "%d node(s) ready in %.0f ms",
 		    ts[i]->nnodes, (double)(t0 - ts[i]->spawn_ns) / 1e6);
 		if (ts[i]->lg != NULL && loadgen_go(ts[i]->lg, &cause) != 0) {
@@ -209,6 +211,7 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 			if (j == nleft)
 				continue;	/* finished early */
 			watch_trial(ts[i], fired[i]);
+			snapshot_trial_watch(ts[i]);
 			failed |= ts[i]->failed;
 		}
 		if (failed)
@@ -299,6 +302,9 @@ runner_run(struct scenario *scn, struct dn_store *store,
 	if (dn_store_group_create(store, scn->name, o->label, &res->group_id,
 	    cause) != 0 || dn_store_commit(store, cause) != 0)
 		goto out;
+	if (o->snap != NULL)
+		snapshot_plan(o->snap, scn->name, res->group_id, plan, n,
+		    scn->duration_ms, scn->warmup_ms, scn->sample_interval_ms);
 	trials = dn_xcalloc(n, sizeof(*trials));
 	slot = dn_xcalloc(n, sizeof(*slot));
 	res->run_ids = dn_xcalloc(n, sizeof(*res->run_ids));
@@ -332,6 +338,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 				}
 				goto out;
 			}
+			snapshot_trial_begin(o->snap, t);
 			slot[nt++] = t;
 			res->run_ids[res->nruns++] = t->run_id;
 			if (!o->quiet)

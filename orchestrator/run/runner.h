@@ -14,6 +14,7 @@
 #include "scenario/scenario.h"
 
 struct dn_store;
+struct snapshot;
 
 struct runner_opts {
 	const char	*db_path;	/* for messages */
@@ -23,6 +24,7 @@ struct runner_opts {
 	int		 ready_timeout_ms;	/* 0 = default */
 	int		 grace_ms;	/* SIGTERM -> SIGKILL, 0 = default */
 	FILE		*out;		/* per-run summaries, NULL = stdout */
+	struct snapshot	*snap;		/* --serve: published to, or NULL */
 };
 
 struct runner_result {

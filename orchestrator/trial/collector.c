@@ -27,6 +27,7 @@
 #include "store.h"
 #include "transport.h"
 #include "trial/trial.h"
+#include "trial/snapshot.h"
 #include "clock.h"
 #include "xalloc.h"
 
@@ -160,6 +161,7 @@ on_sample(struct collector *c, const struct dn_hdr *h,
 		    (long long)gap, (unsigned long long)h->seq);
 	if (tm == INT64_MIN)
 		return;	/* before t=0: not part of the trial */
+	snapshot_sample(t, (int)h->node, tm, values, present);
 
 	pthread_mutex_lock(&c->wmu);
 	for (i = 0; i < count; i++) {
@@ -413,6 +415,25 @@ pct(const double *v, size_t n, double q)
 	return (v[k - 1]);
 }
 
+/* The load generator's sample just queued (the last rows of c->pend, at
+ * T_MS; wmu held) into the live snapshot. */
+static void
+loadgen_snapshot(struct collector *c, int64_t t_ms)
+{
+	double		 v[DN_METRIC_COUNT] = { 0 };
+	uint64_t	 present = 0;
+	size_t		 i;
+
+	for (i = c->npend; i > 0 && c->pend[i - 1].node == -1 &&
+	    c->pend[i - 1].t_ms == t_ms; i--) {
+		if (c->pend[i - 1].metric >= DN_METRIC_COUNT)
+			continue;
+		v[c->pend[i - 1].metric] = c->pend[i - 1].value;
+		present |= (uint64_t)1 << c->pend[i - 1].metric;
+	}
+	snapshot_sample(c->t, -1, t_ms, v, present);
+}
+
 /* One load generator sample at T_MS: counters, rate, latency and send lag
  * percentiles of the interval just ended. */
 static void
@@ -468,6 +489,8 @@ loadgen_sample(struct collector *c, int64_t t_ms)
 	}
 	if (nlags > 0)
 		collector_put(c, -1, DN_M_SEND_LAG_P99_US, t_ms, pct(lags, nlags, 0.99));
+	if (t->snap != NULL)
+		loadgen_snapshot(c, t_ms);
 	queue_end(c);
 	c->nlat = 0;
 	free(lags);

@@ -13,6 +13,7 @@
 
 #include "store.h"
 #include "trial/trial.h"
+#include "trial/snapshot.h"
 #include "clock.h"
 
 int
@@ -62,6 +63,7 @@ trial_event(struct trial *t, int node, const char *kind, const char *fmt,
 	}
 	if (tm == INT64_MIN)
 		tm = -(int64_t)((dn_now_ns() - t->spawn_ns) / 1000000);
+	snapshot_event(t, node, tm, kind, detail);
 	pthread_mutex_lock(t->store_mu);
 	if (dn_store_event(t->store, t->run_id, node, tm, kind, detail,
 	    &cause) != 0)

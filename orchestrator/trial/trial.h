@@ -32,6 +32,7 @@ struct dn_store;
 struct collector;
 struct loadgen;
 struct foreign_lag;
+struct snap_trial;
 
 #define TRIAL_NCOLS	16	/* named metrics shown, at most */
 
@@ -154,6 +155,8 @@ struct trial {
 	struct collector		*col;	/* the runner's handles */
 	struct loadgen			*lg;
 	struct trial_load		*load;	/* NULL: no load generator */
+	/* The live copy for --serve (trial/snapshot.h), or NULL. */
+	struct snap_trial		*snap;
 
 	atomic_uint_fast64_t		 t0_ns;	/* 0 until all are ready */
 	uint64_t			 spawn_ns;

@@ -1,0 +1,4 @@
+# The live view (`--serve`, docs/live.md): a real run under a real
+# Prometheus, headless Chromium on the live page, hostile clients.
+dn_script_test(serve prom ${DN_TEST_DIR}/prom.sh TIMEOUT 120
+    LABELS service)
