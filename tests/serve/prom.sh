@@ -4,7 +4,8 @@
 # node with the labels run, variant, trial, node, host, and the load
 # generator's rate (devnet_achieved_tps{node="loadgen"}); the target is up
 # (Prometheus 2.42 asks for OpenMetrics first, so that format is what it
-# parsed).  promtool checks the 0.0.4 page; the OpenMetrics page has UNIT
+# parsed); every panel of docs/grafana-devnet.json finds series.
+# promtool checks the 0.0.4 page; the OpenMetrics page has UNIT
 # lines and ends in "# EOF".  Nothing is left running.
 . "$(dirname "$0")/../e2e/lib.sh"
 . "$(dirname "$0")/lib.sh"
@@ -63,6 +64,16 @@ expect_eq "counters are _total, in seconds" \
     "$(pq 'count(devnet_cpu_user_seconds_total)' 'r[0]["value"][1]')" 3
 expect_eq "lag in seconds" "$(pq 'count(devnet_lag_seconds)' \
     'r[0]["value"][1]')" 3
+
+# every panel of the shipped Grafana dashboard finds series
+panels=$(python3 -c "import json
+for p in json.load(open('$DN_SOURCE_DIR/docs/grafana-devnet.json'))['panels']:
+    print(p['targets'][0]['expr'].replace('\$variant', '.*'))")
+empty=""
+while IFS= read -r e; do
+	[ "$(pq "$e" 'len(r)')" -gt 0 ] 2>/dev/null || empty="$empty [$e]"
+done <<<"$panels"
+expect_eq "every Grafana panel's query finds series" "$empty" ""
 
 curl -sf "$URL/metrics" >"$T/m.txt"
 out=$(promtool check metrics <"$T/m.txt" 2>&1)
