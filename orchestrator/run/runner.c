@@ -255,19 +255,10 @@ out:
 	free(left);
 }
 
-int
-runner_run(struct scenario *scn, struct dn_store *store,
-    const struct runner_opts *o, struct runner_result *res, char **cause)
+/* What SCN asks that devnet run cannot do: -1 with *CAUSE. */
+static int
+refuse(const struct scenario *scn, char **cause)
 {
-	pthread_mutex_t		 store_mu = PTHREAD_MUTEX_INITIALIZER;
-	struct plan_trial	*plan = NULL;
-	struct trial		*trials = NULL, **slot = NULL;
-	size_t			 n = 0, i, j;
-	int			 rv = -1, reaped = 0, store_down = 0;
-
-	memset(res, 0, sizeof(*res));
-	progress_tty = isatty(STDERR_FILENO);
-	signals_count = 0;
 	if (scn->order == SCN_ORDER_CONCURRENT &&
 	    scn->network.tcp_base_port > 0) {
 		*cause = dn_xstrdup("order 'concurrent' needs ipc endpoints "
@@ -281,6 +272,24 @@ runner_run(struct scenario *scn, struct dn_store *store,
 		    "remove them to run this scenario");
 		return (-1);
 	}
+	return (0);
+}
+
+int
+runner_run(struct scenario *scn, struct dn_store *store,
+    const struct runner_opts *o, struct runner_result *res, char **cause)
+{
+	pthread_mutex_t		 store_mu = PTHREAD_MUTEX_INITIALIZER;
+	struct plan_trial	*plan = NULL;
+	struct trial		*trials = NULL, **slot = NULL;
+	size_t			 n = 0, i, j;
+	int			 rv = -1, reaped = 0, store_down = 0;
+
+	memset(res, 0, sizeof(*res));
+	progress_tty = isatty(STDERR_FILENO);
+	signals_count = 0;
+	if (refuse(scn, cause) != 0)
+		return (-1);
 	if (dn_store_reap_stale(store, &reaped, cause) != 0)
 		return (-1);
 	if (reaped > 0 && !o->quiet)
