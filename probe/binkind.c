@@ -3,8 +3,11 @@
  * allocations goes: today only "is it Go" (Go's runtime keeps its own
  * heap, which no malloc shim sees; docs/probe.md, "Allocation source").
  * Reads the ELF section headers of the file a PATH lookup finds, the
- * lookup exec will do; it does not run or rename anything.
+ * lookup exec will do, and of what the tree's processes run now (a
+ * wrapper's exec); it does not run or rename anything.
  */
+#include <sys/stat.h>
+
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -86,4 +89,67 @@ out:
 	free(sh);
 	close(fd);
 	return (rv);
+}
+
+/* What each process of the tree ran when last looked at. */
+struct bin_seen {
+	struct bin_exe {
+		pid_t	pid;
+		dev_t	dev;
+		ino_t	ino;
+	}		*v;
+	size_t		 n, cap;
+	int		 go;
+};
+
+static void
+seen_one(pid_t pid, void *arg)
+{
+	struct bin_seen	*sn = arg;
+	struct stat	 st;
+	char		 path[64];
+	size_t		 i;
+
+	if (sn->go)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	if (stat(path, &st) != 0)
+		return;
+	for (i = 0; i < sn->n; i++) {
+		if (sn->v[i].pid == pid)
+			break;
+	}
+	if (i < sn->n && sn->v[i].dev == st.st_dev &&
+	    sn->v[i].ino == st.st_ino)
+		return;		/* no exec since */
+	if (i == sn->n) {
+		if (sn->n == sn->cap) {
+			sn->cap = sn->cap ? sn->cap * 2 : 16;
+			sn->v = dn_xreallocarray(sn->v, sn->cap,
+			    sizeof(*sn->v));
+		}
+		sn->n++;
+	}
+	sn->v[i].pid = pid;
+	sn->v[i].dev = st.st_dev;
+	sn->v[i].ino = st.st_ino;
+	sn->go = bin_is_go(path);
+}
+
+int
+bin_tree_has_go(struct tree *t, struct bin_seen **seen)
+{
+	if (*seen == NULL)
+		*seen = dn_xcalloc(1, sizeof(**seen));
+	tree_each(t, seen_one, *seen);
+	return ((*seen)->go);
+}
+
+void
+bin_seen_free(struct bin_seen *seen)
+{
+	if (seen == NULL)
+		return;
+	free(seen->v);
+	free(seen);
 }

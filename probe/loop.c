@@ -76,6 +76,7 @@ struct run {
 	struct alloc_page	*page;
 	int			 remove_page;
 	int			 go;		/* COMMAND is a Go binary */
+	struct bin_seen		*seen;		/* or execs one: binkind.c */
 	char			*source;	/* allocation source, once
 						   known (DN-PROBE-ALLOC) */
 	int			 alloc_ok;	/* source is the shim's */
@@ -250,6 +251,15 @@ sample(struct run *r, int final)
 	tree_read(r->tree, s.values);
 	for (i = 0; i < sizeof(proc_ids) / sizeof(proc_ids[0]); i++)
 		present |= 1ull << proc_ids[i];
+	if (r->o->count_allocs && !r->go &&
+	    bin_tree_has_go(r->tree, &r->seen)) {
+		/* a wrapper exec'd a Go binary (issue 25): what the shim
+		 * saw was the wrapper's, the heap is Go's */
+		r->go = 1;
+		free(r->source);
+		r->source = NULL;
+		r->alloc_ok = 0;
+	}
 	alloc_source(r, final);
 	if (r->page != NULL && (r->source == NULL || r->alloc_ok) &&
 	    alloc_page_read(r->page, r->tree, &at) == 0) {
@@ -678,8 +688,10 @@ setup(struct run *r, char **cause)
 		r->go = bin_is_go(bin);
 		free(bin);
 	}
-	/* Go's heap is not malloc's: its own counters, if it shows them. */
-	for (i = 0; r->go && r->o->prom_url != NULL &&
+	/* Go's heap is not malloc's: its own counters, if it shows them;
+	 * mapped for any program, since a wrapper may exec a Go binary
+	 * later (a page without them leaves them absent). */
+	for (i = 0; r->o->count_allocs && r->o->prom_url != NULL &&
 	    i < sizeof(go_maps) / sizeof(go_maps[0]); i++) {
 		if (probe_args_add_prom(r->o, go_maps[i][0], go_maps[i][1],
 		    cause) < 0)
@@ -742,6 +754,7 @@ teardown(struct run *r)
 	alloc_page_destroy(r->page, r->remove_page);
 	free(r->page_path);
 	free(r->source);
+	bin_seen_free(r->seen);
 	tree_free(r->tree);
 	scrape_close(r->scrape);
 	free(r->ls_named);

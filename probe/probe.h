@@ -157,6 +157,9 @@ void	 tree_add_reaped(struct tree *t, const struct rusage *ru);
 /* Where ctx_vol and ctx_invol come from: "taskstats" or "proc" (then
  * *WHY says why not taskstats). */
 const char *tree_ctx_source(const struct tree *t, const char **why);
+/* FN(PID, ARG) for each process alive in the tree at the last
+ * tree_read. */
+void	 tree_each(struct tree *t, void (*fn)(pid_t, void *), void *arg);
 /* 1 if PID was alive in the tree at the last tree_read. */
 int	 tree_has(struct tree *t, pid_t pid);
 /* Send SIG to every descendant (found afresh).  Returns how many. */
@@ -216,6 +219,15 @@ char	*bin_find(const char *name);
 /* 1 if FILE is an ELF binary linked by the Go toolchain (.go.buildinfo,
  * .note.go.buildid or .gopclntab), else 0. */
 int	 bin_is_go(const char *file);
+/*
+ * 1 if a process of tree T runs a Go binary now: COMMAND may be a wrapper
+ * (a shell script, `sh -c 'exec etcd'`) that execs one later (issue 25).
+ * Each process's /proc/PID/exe is read again only when its file changed
+ * (an exec); *SEEN keeps what was read (bin_seen_free).
+ */
+struct bin_seen;
+int	 bin_tree_has_go(struct tree *t, struct bin_seen **seen);
+void	 bin_seen_free(struct bin_seen *seen);
 
 /* --- logpump.c ------------------------------------------------------- */
 struct logpump;

@@ -681,6 +681,17 @@ tree_ctx_source(const struct tree *t, const char **why)
 	return (t->ts != NULL ? "taskstats" : "proc");
 }
 
+void
+tree_each(struct tree *t, void (*fn)(pid_t, void *), void *arg)
+{
+	size_t	i;
+
+	for (i = 0; i < t->n; i++) {
+		if (t->ents[i].state != 'Z' && t->ents[i].state != 'X')
+			fn(t->ents[i].pid, arg);
+	}
+}
+
 int
 tree_has(struct tree *t, pid_t pid)
 {

@@ -104,7 +104,14 @@ EOS
 }
 go_yaml goprom 1 >"$T/goprom.yaml"
 go_yaml gonoprom 0 >"$T/gonoprom.yaml"
-for c in goprom gonoprom; do
+# etcd started through a shell script (issue 25): the probe finds the Go
+# binary the wrapper execs, not the shell it starts
+printf '#!/bin/sh\nexec etcd "$@"\n' >"$T/start-etcd.sh"
+chmod +x "$T/start-etcd.sh"
+go_yaml gowrap 1 | sed "s#command: \[etcd,#command: [$T/start-etcd.sh,#" \
+    >"$T/gowrap.yaml"
+grep -q start-etcd "$T/gowrap.yaml" || fail "gowrap.yaml has no wrapper"
+for c in goprom gonoprom gowrap; do
 	"$DEVNET" run "$T/$c.yaml" --db "$T/$c.db" --run-dir "$T/$c-runs" \
 	    >"$T/$c.out" 2>"$T/$c.err"
 	expect_eq "$c: a one-member etcd runs" "$?" 0
@@ -119,6 +126,13 @@ ga=$(gq goprom "SELECT max(value) FROM samples s JOIN metrics m ON
     m.id = s.metric_id WHERE m.name = 'allocs'")
 check "Go runtime allocations counted ($ga > 10000, not malloc's ~15)" \
     awk -v a="${ga:-0}" 'BEGIN { exit !(a > 10000) }'
+expect_eq "Go behind a wrapper script: the source is the Go runtime" \
+    "$(gq gowrap "SELECT value FROM run_facts WHERE node = 0 AND
+    key = 'alloc_source'")" "Go runtime"
+gw=$(gq gowrap "SELECT max(value) FROM samples s JOIN metrics m ON
+    m.id = s.metric_id WHERE m.name = 'allocs'")
+check "...and its Go runtime allocations counted ($gw > 10000)" \
+    awk -v a="${gw:-0}" 'BEGIN { exit !(a > 10000) }'
 expect_match "Go without Prometheus: not measured" \
     "$(gq gonoprom "SELECT value FROM run_facts WHERE node = 0 AND
     key = 'alloc_source'")" '^not measured: Go runtime heap'
