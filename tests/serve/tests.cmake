@@ -2,3 +2,5 @@
 # Prometheus, headless Chromium on the live page, hostile clients.
 dn_script_test(serve prom ${DN_TEST_DIR}/prom.sh TIMEOUT 120
     LABELS service)
+dn_script_test(serve page ${DN_TEST_DIR}/page.sh TIMEOUT 150
+    LABELS service)
