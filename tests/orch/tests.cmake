@@ -6,3 +6,7 @@ dn_test(orch collector SOURCES ${DN_TEST_DIR}/test-collector.c LIBS dn_orch
 # objects too: one-way includes, no circles, no long files or functions,
 # no export used only at home.
 dn_script_test(orch layers ${DN_TEST_DIR}/layers.sh TIMEOUT 120)
+# The live copy of a run for --serve: bounded per series, exact until
+# full, whole samples for a reader beside the writer.
+dn_test(orch snapshot SOURCES ${DN_TEST_DIR}/test-snapshot.c LIBS dn_orch
+    TIMEOUT 60)
