@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "net/topo.h"
+
 #define RECV_BATCH	64		/* messages per recvmmsg */
 #define RECV_ROUNDS	16		/* recvmmsg calls before letting go */
 #define RECV_MSG	512		/* one packet's metadata fits */
@@ -460,33 +462,35 @@ destroy(struct dn_delay *d)
 	free(d);
 }
 
+struct open_arg {
+	struct dn_delay	*d;
+	char		*err;
+	size_t		errlen;
+};
+
+static int
+open_cb(void *arg)
+{
+	struct open_arg *a = arg;
+
+	return socket_open(a->d, a->err, a->errlen);
+}
+
 /* Enter NETNS_FD (-1: stay), open the socket, come back. */
 static int
 open_in(struct dn_delay *d, int netns_fd, char *err, size_t errlen)
 {
-	int self = -1, r;
+	struct open_arg a = { d, err, errlen };
 
-	if (netns_fd >= 0) {
-		self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-		if (self < 0 || setns(netns_fd, CLONE_NEWNET) < 0) {
-			snprintf(err, errlen, "nfqueue %u: cannot enter the "
-			    "namespace: %s", d->queue, strerror(errno));
-			if (self >= 0)
-				close(self);
-			return -1;
-		}
-	}
-	r = socket_open(d, err, errlen);
-	if (self >= 0) {
-		if (setns(self, CLONE_NEWNET) < 0) {
-			/* This thread is stranded in the hub: say so loudly. */
-			snprintf(err, errlen, "nfqueue %u: cannot return to "
-			    "the namespace: %s", d->queue, strerror(errno));
-			r = -1;
-		}
-		close(self);
-	}
-	return r;
+	err[0] = '\0';
+	if (netns_fd < 0)
+		return open_cb(&a);
+	if (dn_net_in_ns(netns_fd, open_cb, &a) == 0)
+		return 0;
+	if (err[0] == '\0')
+		snprintf(err, errlen, "nfqueue %u: cannot enter the namespace: "
+		    "%s", d->queue, strerror(errno));
+	return -1;
 }
 
 int

@@ -19,6 +19,7 @@ enum { LAB_A, LAB_B, LAB_HUB };
 struct netlab {
 	char	ns[3][32];
 	int	fd[3];		/* the namespaces, open */
+	double	last_send_s;	/* how long netlab_oneway took to send */
 };
 
 /* Build the lab; QUEUE >= 0 adds the NFQUEUE rule.  0, or -1 with a
