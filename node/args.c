@@ -32,6 +32,10 @@ static const char usage_text[] =
 "  --peer-hosts H0,H1,...  with --tcp-base: node K's host (IPv4 address or\n"
 "                          name), one per node in node order; node K\n"
 "                          listens on HK and dials peer J at HJ:PORT+2J\n"
+"  --net DIR --tcp-base P   both: peers over TCP (P, --peer-hosts), this\n"
+"                          node's control on ipc in DIR and its inbound on\n"
+"                          both (an orchestrator in another network\n"
+"                          namespace reaches it through the ipc ones)\n"
 "  --metrics URL           the collector's PULL endpoint (absent = none)\n"
 "  --token HEX             the trial's run token (16 hex digits; 0 = any)\n"
 "  --sample-interval MS    metrics sample interval (default 1000)\n"
@@ -306,9 +310,8 @@ parse_args(int argc, char **argv, struct opts *o)
 	if (o->nodes == 0 || o->index >= o->nodes)
 		usage_error("--index %u is not in 0..%u (--nodes %u)",
 		    o->index, o->nodes == 0 ? 0 : o->nodes - 1, o->nodes);
-	if ((o->net == NULL) == (o->tcp_base == 0))
-		usage_error("give exactly one of --net DIR and --tcp-base "
-		    "PORT");
+	if (o->net == NULL && o->tcp_base == 0)
+		usage_error("give --net DIR, --tcp-base PORT, or both");
 	if (o->tcp_base != 0 && o->tcp_base + 2 * o->nodes > 65535)
 		usage_error("--tcp-base %u leaves no room for %u nodes",
 		    o->tcp_base, o->nodes);

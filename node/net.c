@@ -23,7 +23,8 @@
 char *
 endpoint(const struct opts *o, uint32_t k, int ctl)
 {
-	if (o->net != NULL)
+	/* both --net and --tcp-base: control on ipc, peers over TCP */
+	if (o->net != NULL && (o->tcp_base == 0 || ctl))
 		return (dn_xasprintf("ipc://%s/n%u.%s", o->net, k,
 		    ctl ? "ctl" : "in"));
 	/* --peer-hosts: node K at its host, its own listeners included */
@@ -44,6 +45,14 @@ open_sockets(struct node *n, char **cause)
 	dn_sock_set_bufs(n->in, 0, IN_RECVBUF);
 	if (dn_sock_listen(n->in, n->in_url, cause) != 0)
 		return (-1);
+	if (n->o.net != NULL && n->o.tcp_base != 0) {
+		/* the orchestrator's load, from another namespace */
+		url = dn_xasprintf("ipc://%s/n%u.in", n->o.net, n->o.index);
+		rv = dn_sock_listen(n->in, url, cause);
+		free(url);
+		if (rv != 0)
+			return (-1);
+	}
 	if (dn_sock_open(&n->ctl, DN_SOCK_REP, cause) != 0)
 		return (-1);
 	if (dn_sock_listen(n->ctl, n->ctl_url, cause) != 0)

@@ -178,7 +178,8 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
 	else if (plan_tcp_base(s, var) != 0)
 		strv_flag(&a, "--tcp-base", dn_xasprintf("%d",
 		    plan_tcp_base(s, var)));
-	else
+	if (ep->emulated || (ep->tcp_base_port == 0 &&
+	    plan_tcp_base(s, var) == 0))
 		strv_flag(&a, "--net", dn_xstrdup(net_dir));
 	if (ep->tcp_base_port != 0 && ep->hosts != NULL)
 		peer_hosts(&a, s, ep->hosts);

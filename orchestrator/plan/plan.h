@@ -43,6 +43,10 @@ struct plan_endpoints {
 					   (--peer-hosts); NULL or all
 					   127.0.0.1 = none */
 	const char	*probe;		/* devnet-probe; NULL = "devnet-probe" */
+	int		 emulated;	/* each node in its own network
+					   namespace (issue 20): --net for
+					   control and load, and TCP at
+					   tcp_base_port on HOSTS for peers */
 	int64_t		 ready_timeout_ms; /* foreign nodes; 0 = the probe's */
 };
 

@@ -22,6 +22,7 @@
 
 #include "clock.h"
 #include "sys/docker.h"
+#include "net/topo.h"
 #include "provider/image.h"
 #include "provider/provider.h"
 #include "sys/spawn.h"
@@ -34,7 +35,9 @@ local_start(struct trial *t, int k, char **cause)
 {
 	struct trial_node	*n = &t->nodes[k];
 
-	return (spawn_start(&n->proc, n->argv, n->env, n->out_path, cause));
+	/* the emulated network: the node runs in its own namespace */
+	return (spawn_start_in(&n->proc, n->argv, n->env, n->out_path,
+	    t->net != NULL ? dn_net_ns_fd(t->net, k) : -1, cause));
 }
 
 static int

@@ -26,6 +26,7 @@
 #include "trial/loadgen.h"
 #include "trial/snapshot.h"
 #include "provider/provider.h"
+#include "net/topo.h"
 #include "run/runner-internal.h"
 #include "store.h"
 #include "clock.h"
@@ -265,12 +266,16 @@ refuse(const struct scenario *scn, char **cause)
 		    "(two devnets cannot share one tcp_base_port)");
 		return (-1);
 	}
+	for (i = 0; i < scn->nvariants; i++)
+		if (netcond_refuse(scn, &scn->variants[i], cause) != 0)
+			return (-1);
 	if (scenario_has_conditions(scn)) {
-		*cause = dn_xstrdup("network conditions (network.links, and "
-		    "partition, heal and link events) load and validate, but "
-		    "devnet run does not carry them out yet (issue 20); "
-		    "remove them to run this scenario");
-		return (-1);
+		char	err[256];
+		int	swept = dn_net_sweep(err, sizeof(err));
+
+		if (swept > 0 && !o->quiet)
+			fprintf(stderr, "devnet: removed %d network "
+			    "namespace(s) a killed devnet left\n", swept);
 	}
 	return (0);
 }

@@ -39,6 +39,22 @@ setup_node_url(const struct trial *t, int k, int ctl)
 	    ctl ? "ctl" : "in"));
 }
 
+/* devnet-node's port on its own address in the emulated network (each
+ * node has a namespace of its own, so one port serves them all). */
+#define NET_NODE_PORT	20000
+
+/* HOSTS of setup_prepare: node addresses made by netcond_hosts when
+ * EMULATED, else borrowed from the nodes. */
+static void
+free_hosts(char **hosts, int emulated, int n)
+{
+	int	k;
+
+	for (k = 0; emulated && k < n; k++)
+		free(hosts[k]);
+	free(hosts);
+}
+
 static uint64_t
 new_token(void)
 {
@@ -189,7 +205,7 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 	struct plan_endpoints	 ep;
 	const char		*binary = plan_binary(scn, t->var);
 	char			 sha[65] = "", base[PATH_MAX], *dir;
-	const char		**hosts;
+	char			**hosts;
 	int			 i, rv;
 
 	t->nnodes = scn->network.nodes;
@@ -266,6 +282,12 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 	ep.metrics_url = t->metrics_url;
 	ep.token = t->token;
 	ep.tcp_base_port = scn->network.tcp_base_port;
+	/* the emulated network: peers over TCP between the namespaces,
+	 * each node on the same port of its own address */
+	if (scenario_has_conditions(scn) && !plan_is_foreign(t->var)) {
+		ep.emulated = 1;
+		ep.tcp_base_port = NET_NODE_PORT;
+	}
 	node_kind_of(t->var)->prepare(t, o->ready_timeout_ms, &ep);
 	t->nodes = dn_xcalloc((size_t)t->nnodes, sizeof(*t->nodes));
 	/* where each node's host is reached: --peer-hosts, and our URLs */
@@ -277,14 +299,16 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 		t->nodes[i].remote_clock = strcmp(hosts[i], "127.0.0.1") !=
 		    0 && strcmp(hosts[i], provider_listen_addr(scn)) != 0;
 	}
-	ep.hosts = hosts;
+	if (ep.emulated)
+		netcond_hosts(t, hosts);
+	ep.hosts = (const char *const *)hosts;
 	for (i = 0; i < t->nnodes; i++) {
 		struct trial_node	*n = &t->nodes[i];
 
 		atomic_init(&n->up, 0);
 		if (plan_node_argv(scn, t->var, i, &ep, &n->argv, &n->env,
 		    cause) != 0) {
-			free(hosts);
+			free_hosts(hosts, ep.emulated, t->nnodes);
 			return (-1);
 		}
 		n->out_path = dn_xasprintf("%s/node-%d.out", t->run_dir, i);
@@ -298,7 +322,7 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 		else if (t->scn->network.tcp_base_port > 0)
 			n->port = t->scn->network.tcp_base_port + 2 * i;
 	}
-	free(hosts);
+	free_hosts(hosts, ep.emulated, t->nnodes);
 	node_kind(t)->columns(t);
 	return (0);
 }
@@ -314,6 +338,8 @@ setup_start(struct trial *t, char **cause)
 
 	t->spawn_ns = dn_now_ns();
 	t->cpu0_s = setup_self_cpu_s();
+	if (netcond_start(t, cause) != 0)
+		return (-1);
 	if (node_kind(t)->start(t, cause) != 0 ||
 	    collector_start(t, &t->col, cause) != 0)
 		return (-1);

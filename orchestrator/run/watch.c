@@ -101,10 +101,16 @@ others_height(struct trial *t, int k)
 static void
 fire_event(struct trial *t, const struct scn_event *ev)
 {
-	struct trial_node	*n = &t->nodes[ev->node];
+	struct trial_node	*n;
 	char			*cause = NULL;
-	int			 alive = !provider_poll(t, ev->node);
+	int			 alive;
 
+	if (ev->node < 0) {		/* the network's events */
+		netcond_event(t, ev);
+		return;
+	}
+	n = &t->nodes[ev->node];
+	alive = !provider_poll(t, ev->node);
 	switch (ev->action) {
 	case SCN_EV_KILL:
 	case SCN_EV_TERM:
@@ -140,7 +146,7 @@ fire_event(struct trial *t, const struct scn_event *ev)
 	case SCN_EV_PARTITION:
 	case SCN_EV_HEAL:
 	case SCN_EV_LINK:
-		abort();	/* refused by runner_run before any trial */
+		abort();	/* ev->node is -1: netcond_event above */
 	case SCN_EV_RESTART:
 		atomic_store(&n->up, 0);
 		if (alive) {
@@ -193,6 +199,7 @@ watch_trial(struct trial *t, char *fired)
 			continue;
 		fire_event(t, ev);
 	}
+	netcond_tick(t);
 	for (k = 0; k < t->nnodes; k++) {
 		struct trial_node	*n = &t->nodes[k];
 		char			 st[64];

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,13 @@ int
 spawn_start(struct proc *p, char *const *argv, char *const *env_add,
     const char *out_path, char **cause)
 {
+	return (spawn_start_in(p, argv, env_add, out_path, -1, cause));
+}
+
+int
+spawn_start_in(struct proc *p, char *const *argv, char *const *env_add,
+    const char *out_path, int netns_fd, char **cause)
+{
 	char	**env;
 	pid_t	  pid;
 	int	  fd;
@@ -92,6 +100,14 @@ spawn_start(struct proc *p, char *const *argv, char *const *env_add,
 		fd = open("/dev/null", O_RDONLY);
 		if (fd != -1)
 			dup2(fd, STDIN_FILENO);
+		if (netns_fd >= 0 && setns(netns_fd, CLONE_NEWNET) != 0) {
+			static const char msg[] = "devnet: cannot enter the "
+			    "node's network namespace\n";
+
+			if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+				_exit(127);
+			_exit(127);
+		}
 		execve(argv[0], argv, env);
 		{
 			const char	*e = strerror(errno);

@@ -28,6 +28,12 @@ struct proc {
 int	 spawn_start(struct proc *p, char *const *argv, char *const *env_add,
 	    const char *out_path, char **cause);
 
+/* The same, the child entering network namespace NETNS_FD first (-1:
+ * this one), before exec: the emulated network's nodes (net/topo.h). */
+int	 spawn_start_in(struct proc *p, char *const *argv,
+	    char *const *env_add, const char *out_path, int netns_fd,
+	    char **cause);
+
 /* Reap P if it has exited (non-blocking).  Returns 1 if it has exited
  * (now or before), 0 if still running. */
 int	 spawn_poll(struct proc *p);

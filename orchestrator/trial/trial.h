@@ -33,6 +33,8 @@ struct collector;
 struct loadgen;
 struct foreign_lag;
 struct snap_trial;
+struct dn_net;
+struct netcond;
 
 #define TRIAL_NCOLS	16	/* named metrics shown, at most */
 
@@ -157,6 +159,10 @@ struct trial {
 	struct trial_load		*load;	/* NULL: no load generator */
 	/* The live copy for --serve (trial/snapshot.h), or NULL. */
 	struct snap_trial		*snap;
+	/* The emulated network (run/netcond.c), NULL without conditions:
+	 * the local provider starts node K in its namespace. */
+	struct dn_net			*net;
+	struct netcond			*nc;
 
 	atomic_uint_fast64_t		 t0_ns;	/* 0 until all are ready */
 	uint64_t			 spawn_ns;
