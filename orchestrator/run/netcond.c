@@ -148,9 +148,8 @@ out:
 	return (rv);
 }
 
-int
-netcond_refuse(const struct scenario *s, const struct scn_variant *v,
-    char **cause)
+static int
+refuse(const struct scenario *s, const struct scn_variant *v, char **cause)
 {
 	size_t	i;
 	int	a, b;
@@ -193,6 +192,28 @@ bw:
 	    "(issue 20: HTB/TBF shaping is not on this build); remove "
 	    "'bandwidth' to run this scenario");
 	return (-1);
+}
+
+int
+netcond_prepare(const struct scenario *s, int quiet, char **cause)
+{
+	char	err[256];
+	size_t	i;
+	int	swept;
+
+	if (!scenario_has_conditions(s))
+		return (0);
+	for (i = 0; i < s->nvariants; i++)
+		if (refuse(s, &s->variants[i], cause) != 0)
+			return (-1);
+	if ((swept = dn_net_sweep(err, sizeof(err))) < 0) {
+		*cause = dn_xasprintf("emulated network: %s", err);
+		return (-1);
+	}
+	if (swept > 0 && !quiet)
+		fprintf(stderr, "devnet: removed %d network namespace(s) a "
+		    "killed devnet left\n", swept);
+	return (0);
 }
 
 void

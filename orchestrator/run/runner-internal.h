@@ -73,14 +73,14 @@ void	 setup_release(struct trial *t);
 
 /* Wait for a HELLO from every node of every trial.  0 when all are
  * ready; -1 when a trial failed (reason in the trial) or on a signal. */
-/* netcond.c: the trial's emulated network (issue 20).  Refuse what it
- * cannot carry out for variant V (0 when S asks for no conditions); each
+/* netcond.c: the trial's emulated network (issue 20).  Before any trial:
+ * refuse what it cannot carry out (0 when S asks for no conditions) and
+ * sweep what a killed devnet left (said on stderr unless QUIET); each
  * node's address as --peer-hosts wants it (HOSTS[k] malloc'd); make the
  * network, its rules and probe before the nodes start; fire a partition,
  * heal or link event; expire link events (each tick); prove, record and
  * remove it all (finish_trial; accepts a trial without one). */
-int	 netcond_refuse(const struct scenario *s,
-	    const struct scn_variant *v, char **cause);
+int	 netcond_prepare(const struct scenario *s, int quiet, char **cause);
 void	 netcond_hosts(const struct trial *t, char **hosts);
 int	 netcond_start(struct trial *t, char **cause);
 void	 netcond_event(struct trial *t, const struct scn_event *ev);

@@ -26,7 +26,6 @@
 #include "trial/loadgen.h"
 #include "trial/snapshot.h"
 #include "provider/provider.h"
-#include "net/topo.h"
 #include "run/runner-internal.h"
 #include "store.h"
 #include "clock.h"
@@ -266,17 +265,6 @@ refuse(const struct scenario *scn, char **cause)
 		    "(two devnets cannot share one tcp_base_port)");
 		return (-1);
 	}
-	for (i = 0; i < scn->nvariants; i++)
-		if (netcond_refuse(scn, &scn->variants[i], cause) != 0)
-			return (-1);
-	if (scenario_has_conditions(scn)) {
-		char	err[256];
-		int	swept = dn_net_sweep(err, sizeof(err));
-
-		if (swept > 0 && !o->quiet)
-			fprintf(stderr, "devnet: removed %d network "
-			    "namespace(s) a killed devnet left\n", swept);
-	}
 	return (0);
 }
 
@@ -293,7 +281,8 @@ runner_run(struct scenario *scn, struct dn_store *store,
 	memset(res, 0, sizeof(*res));
 	progress_tty = isatty(STDERR_FILENO);
 	signals_count = 0;
-	if (refuse(scn, cause) != 0)
+	if (refuse(scn, cause) != 0 ||
+	    netcond_prepare(scn, o->quiet, cause) != 0)
 		return (-1);
 	if (dn_store_reap_stale(store, &reaped, cause) != 0)
 		return (-1);

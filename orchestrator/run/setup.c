@@ -55,6 +55,27 @@ free_hosts(char **hosts, int emulated, int n)
 	free(hosts);
 }
 
+/* The trial's ipc socket dir: DIR, or one in /tmp when DIR is too long
+ * (ipc paths must fit in 107 bytes: "/n255.ctl" is the longest). */
+static int
+make_net_dir(struct trial *t, const char *dir, char **cause)
+{
+	char	tmpl[] = "/tmp/dn-XXXXXX";
+
+	if (strlen(dir) + 16 < 100) {
+		t->net_dir = dn_xstrdup(dir);
+		return (0);
+	}
+	if (mkdtemp(tmpl) == NULL) {
+		*cause = dn_xasprintf("cannot create a socket dir in /tmp: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	t->net_dir = dn_xstrdup(tmpl);
+	t->own_net_dir = 1;
+	return (0);
+}
+
 static uint64_t
 new_token(void)
 {
@@ -254,20 +275,8 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 		free(dir);
 	}
 	t->run_dir = dir;
-	/* ipc paths must fit in 107 bytes: "/n255.ctl" is the longest. */
-	if (strlen(dir) + 16 < 100) {
-		t->net_dir = dn_xstrdup(dir);
-	} else {
-		char	tmpl[] = "/tmp/dn-XXXXXX";
-
-		if (mkdtemp(tmpl) == NULL) {
-			*cause = dn_xasprintf("cannot create a socket dir in "
-			    "/tmp: %s", strerror(errno));
-			return (-1);
-		}
-		t->net_dir = dn_xstrdup(tmpl);
-		t->own_net_dir = 1;
-	}
+	if (make_net_dir(t, dir, cause) != 0)
+		return (-1);
 	/* swarm: on the advertise address, where every host reaches it */
 	if (scn->network.tcp_base_port > 0)
 		t->metrics_url = dn_xasprintf("tcp://%s:%d",

@@ -12,3 +12,6 @@ dn_test(net delay SOURCES ${DN_TEST_DIR}/test-delay.c
     LIBS dn_orch dn_netlab TIMEOUT 60)
 dn_test(net shape SOURCES ${DN_TEST_DIR}/test-shape.c
     LIBS dn_orch dn_netlab TIMEOUT 60)
+# devnet run on the emulated network: a partition of halves and heal, its
+# proof, and nothing left after the run, Ctrl-C and SIGKILL + next run.
+dn_script_test(net partition ${DN_TEST_DIR}/partition.sh TIMEOUT 180)
