@@ -3,7 +3,8 @@
  * thread polling with epoll, so the handlers never run two at a time and
  * share the read-only store and the verdict cache without a lock.
  *
- * Bounds: at most SERVE_CONNS connections (more are refused at accept),
+ * Bounds: at most SERVE_CONNS connections, SERVE_PER_IP from one address
+ * (more are closed at accept),
  * SERVE_TIMEOUT_S of silence closes one (a slowloris gets no further), a
  * request's line and headers must fit in SERVE_MEM bytes (a huge URL is
  * answered 414 by the library), only GET and HEAD, and only the paths of
@@ -31,6 +32,7 @@
 #include "xalloc.h"
 
 #define SERVE_CONNS	256
+#define SERVE_PER_IP	128	/* one address cannot take them all */
 #define SERVE_TIMEOUT_S	10
 #define SERVE_MEM	(32 * 1024)
 
@@ -200,6 +202,7 @@ serve_start(struct serve **sp, const char *addr, struct snapshot *snap,
 	s->d = MHD_start_daemon(flags, 0, NULL, NULL, answer, s,
 	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_CONNS,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)SERVE_PER_IP,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_TIMEOUT_S,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_MEM,
 	    MHD_OPTION_NOTIFY_CONNECTION, lower_priority, NULL,

@@ -4,3 +4,4 @@ dn_script_test(serve prom ${DN_TEST_DIR}/prom.sh TIMEOUT 120
     LABELS service)
 dn_script_test(serve page ${DN_TEST_DIR}/page.sh TIMEOUT 150
     LABELS service)
+dn_script_test(serve hostile ${DN_TEST_DIR}/hostile.sh TIMEOUT 150)
