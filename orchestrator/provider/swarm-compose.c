@@ -19,7 +19,9 @@
 #include "provider/swarm-internal.h"
 #include "xalloc.h"
 
-/* S as a YAML double-quoted scalar. */
+/* S as a YAML double-quoted scalar, with `$` as `$$`: Compose replaces
+ * $NAME and ${NAME} in every value with devnet's own environment (and
+ * refuses a lone `$`), and `$$` is its literal dollar (issue 19 #3). */
 static void
 put_q(FILE *out, const char *s)
 {
@@ -27,6 +29,8 @@ put_q(FILE *out, const char *s)
 	for (; *s != '\0'; s++) {
 		if (*s == '"' || *s == '\\')
 			fprintf(out, "\\%c", *s);
+		else if (*s == '$')
+			fputs("$$", out);
 		else if ((unsigned char)*s < 0x20)
 			fprintf(out, "\\x%02x", (unsigned char)*s);
 		else

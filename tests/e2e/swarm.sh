@@ -39,6 +39,46 @@ out=$("$DEVNET" validate "$SCN/smoke.yaml" --provider swarm \
 expect_match "placement LABEL=VALUE is a constraint" "$out" \
     "node.labels.zone == a"
 
+# A `$` reaches the Compose file as `$$` (issue 19 #3): Compose would put
+# devnet's own $HOME and $PATH in a node's command and env, and refuse a
+# log regex ending in `$` ("invalid interpolation format").  The program
+# stays as written (`sh`, not the host's /usr/bin/dash: issue 19 #9).
+cat >"$T/dollar.yaml" <<'EOF'
+name: dollar
+duration: 4s
+warmup: 0s
+sample_interval: 500ms
+network: {nodes: 1, listen: tcp, tcp_base_port: 26990}
+workload: {kind: none}
+provider: swarm
+node:
+  command: [sh, -c, 'echo "tick 1 $HOME"; exec sleep 30']
+  env: {WHERE: '$PATH'}
+  metrics:
+    log:
+      ticks: 'tick ([0-9]+).*$'
+EOF
+out=$("$DEVNET" validate "$T/dollar.yaml" 2>&1)
+expect_eq "validate of a scenario with dollars exits 0" "$?" 0
+printf '%s\n' "$out" | grep -F -q '$$HOME' && ok 'the command'"'"'s $HOME is $$HOME' ||
+	fail "no \$\$HOME in: $out"
+printf '%s\n' "$out" | grep -F -q '"WHERE=$$PATH"' && ok 'the env'"'"'s $PATH is $$PATH' ||
+	fail "no WHERE=\$\$PATH in: $out"
+printf '%s\n' "$out" | grep -F -q '.*$$"' && ok 'the regex'"'"'s final $ is $$' ||
+	fail "the regex's \$ not doubled in: $out"
+printf '%s\n' "$out" | grep -F -q '"--", "sh", "-c"' && ok "the program as written: sh" ||
+	fail "the program is not 'sh' as written: $out"
+if command -v docker >/dev/null && docker stack config --help >/dev/null 2>&1; then
+	printf '%s\n' "$out" | sed -n '/^version:/,$p' >"$T/dollar-compose.yaml"
+	cfg=$(HOME=/devnet-home PATH=/devnet-path:$PATH docker stack config \
+	    -c "$T/dollar-compose.yaml" 2>&1)
+	expect_match "docker stack config takes it" "$cfg" 'WHERE'
+	case $cfg in
+	*devnet-home*|*devnet-path*) fail "Compose put devnet's own environment in: $cfg" ;;
+	*) ok "Compose keeps \$HOME and \$PATH literal" ;;
+	esac
+fi
+
 # --- Docker and a swarm, or skip ------------------------------------------
 MADE_SWARM=
 
