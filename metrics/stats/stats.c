@@ -86,6 +86,69 @@ dn_stats_quantile(const double *x, size_t n, double q)
 	return (v);
 }
 
+/* Reorder X[0..n) so that X[k] is the value a sort would put there,
+ * everything before it <= and everything after it >= (Wirth's select:
+ * linear on average). */
+static void
+select_kth(double *x, size_t n, size_t k)
+{
+	long	l = 0, m = (long)n - 1, i, j, kk = (long)k;
+	double	p, t;
+
+	while (l < m) {
+		p = x[kk];
+		i = l;
+		j = m;
+		do {
+			while (x[i] < p)
+				i++;
+			while (p < x[j])
+				j--;
+			if (i <= j) {
+				t = x[i];
+				x[i] = x[j];
+				x[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (j < kk)
+			l = i;
+		if (kk < i)
+			m = j;
+	}
+}
+
+void
+dn_stats_quantiles_inplace(double *x, size_t n, const double *q,
+    double *out, size_t nq)
+{
+	size_t	i, k, m;
+	double	h, lo, next;
+
+	for (i = 0; i < nq; i++) {
+		if (n == 0) {
+			out[i] = NAN;
+			continue;
+		}
+		h = q[i] <= 0 ? 0 : q[i] >= 1 ? (double)(n - 1) :
+		    (double)(n - 1) * q[i];
+		lo = floor(h);
+		k = (size_t)lo;
+		select_kth(x, n, k);
+		out[i] = x[k];
+		if (h > lo && k + 1 < n) {
+			/* the next order statistic: the least of what
+			 * the select left after X[k] */
+			next = x[k + 1];
+			for (m = k + 2; m < n; m++)
+				if (x[m] < next)
+					next = x[m];
+			out[i] += (h - lo) * (next - x[k]);
+		}
+	}
+}
+
 double
 dn_stats_median(const double *x, size_t n)
 {

@@ -16,6 +16,12 @@ double	 dn_stats_median(const double *x, size_t n);
 /* Quantile Q in [0, 1], linear interpolation between order statistics
  * (R's type 7, numpy's default). */
 double	 dn_stats_quantile(const double *x, size_t n, double q);
+/* The NQ quantiles Q[] of X into OUT[], as dn_stats_quantile gives each,
+ * without a sort: a linear-time select in place (X is reordered), for
+ * callers that want quantiles of much data they own (the report's bands
+ * per time bin). */
+void	 dn_stats_quantiles_inplace(double *x, size_t n, const double *q,
+	    double *out, size_t nq);
 /* Least-squares slope of Y over T (dY per unit of T); NAN if n < 2 or T
  * is constant. */
 double	 dn_stats_slope(const double *t, const double *y, size_t n);

@@ -48,7 +48,9 @@ bins_add(struct bins *b, double t_ms, double v)
 void
 bins_to_band(struct bins *b, struct band *out)
 {
-	size_t	i, n = b->nbins;
+	static const double	 qs[3] = { 0.1, 0.5, 0.9 };
+	double			 qv[3];
+	size_t			 i, n = b->nbins;
 
 	out->t = dn_xcalloc(n, sizeof(double));
 	out->lo = dn_xcalloc(n, sizeof(double));
@@ -59,9 +61,10 @@ bins_to_band(struct bins *b, struct band *out)
 		out->have[i] = b->n[i] > 0;
 		if (out->have[i]) {
 			out->t[i] = b->tsum[i] / (double)b->n[i];
-			out->lo[i] = dn_stats_quantile(b->v[i], b->n[i], 0.1);
-			out->mid[i] = dn_stats_median(b->v[i], b->n[i]);
-			out->hi[i] = dn_stats_quantile(b->v[i], b->n[i], 0.9);
+			dn_stats_quantiles_inplace(b->v[i], b->n[i], qs, qv, 3);
+			out->lo[i] = qv[0];
+			out->mid[i] = qv[1];
+			out->hi[i] = qv[2];
 		}
 		free(b->v[i]);
 	}
