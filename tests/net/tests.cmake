@@ -15,3 +15,7 @@ dn_test(net shape SOURCES ${DN_TEST_DIR}/test-shape.c
 # devnet run on the emulated network: a partition of halves and heal, its
 # proof, and nothing left after the run, Ctrl-C and SIGKILL + next run.
 dn_script_test(net partition ${DN_TEST_DIR}/partition.sh TIMEOUT 180)
+# The whole stack without iptables: topo, nft (mark + xt NFQUEUE), delay,
+# shape, probe.
+dn_test(net netem SOURCES ${DN_TEST_DIR}/test-netem.c LIBS dn_orch
+    TIMEOUT 60)
