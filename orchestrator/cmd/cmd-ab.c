@@ -1,12 +1,14 @@
 /*
  * cmd-ab.c: `devnet ab SCENARIO`: run every variant `repeats` times in the
  * chosen order as one A/B group, then print the comparison of the first
- * variant against each other one (compare.h).
+ * variant against each other one (compare.h); with --until decided, look
+ * after every ABBA block and stop when decided (ab-seq.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/ab-seq.h"
 #include "cmd/cmd.h"
 #include "verdict/compare.h"
 #include "cmd/run-args.h"
@@ -25,9 +27,17 @@ static const char ab_help_extra[] =
     "  --target-effect PCT  trials per side that would detect a PCT% change\n"
     "  --strict             runs that differ in setup or missed their load\n"
     "                       rate make the comparison an error (exit 1)\n"
-    "  --fail-on worse|changed\n"
+    "  --fail-on worse|changed|not-shown\n"
     "                       exit 3 after the comparison when a metric is\n"
-    "                       worse (or, with changed, anything is not same)\n"
+    "                       worse (changed: better or worse; not-shown:\n"
+    "                       not shown better or not-worse)\n"
+    "  --until decided      run ABBA blocks until every metric is decided\n"
+    "                       (group-sequential, docs/statistics.md section 8)\n"
+    "  --max-trials N       with --until: at most N trials of both variants\n"
+    "                       (default 20; whole blocks of 4)\n"
+    "  --budget DUR         with --until: no block that would end after DUR\n"
+    "  --require not-worse:PCT\n"
+    "                       also decide whether B is at most PCT% worse\n"
     "\nA variant may name a git revision: --set variants.B.rev=HEAD builds\n"
     "it before any trial (docs/scenarios.md, build).\n"
     "\nexit status: 0 ran and compared, 1 a trial failed or an error (a\n"
@@ -36,12 +46,42 @@ static const char ab_help_extra[] =
 
 static char ab_help[sizeof(ab_help_extra) + 2048];
 
+/* --until decided: the looks after every block (ab-seq.c). */
+static void
+until_setup(struct run_args *a, struct compare_opts *co, struct ab_seq *sq)
+{
+	/* The looks' analysis uses the trial unit; their own format is
+	 * the table's words on stderr. */
+	co->unit = COMPARE_UNIT_TRIAL;
+	a->repeats = ab_seq_init(sq, co, a->max_trials, a->budget_ms,
+	    a->ro.quiet ? NULL : stderr);
+	sq->co.format = COMPARE_TABLE;
+	a->ro.after_slot = ab_seq_after_slot;
+	a->ro.after_arg = sq;
+}
+
+/* Store the design with the runs: 0, or -1 (said why). */
+static int
+until_finish(struct ab_seq *sq, struct dn_store *store,
+    const struct runner_result *res)
+{
+	char	*cause = NULL;
+
+	if (ab_seq_finish(sq, store, res, &cause) != 0) {
+		cmd_error("%s", cause);
+		free(cause);
+		return (-1);
+	}
+	return (sq->failed ? -1 : 0);
+}
+
 static int
 cmd_ab_exec(int argc, char **argv)
 {
 	struct run_args		 a;
 	struct runner_result	 res;
 	struct compare_opts	 co;
+	struct ab_seq		 sq;
 	struct dn_store		*store = NULL;
 	struct scenario		*scn = NULL;
 	char			*cause = NULL, *sa = NULL, *sb = NULL;
@@ -68,9 +108,12 @@ cmd_ab_exec(int argc, char **argv)
 		goto bad;
 	if (a.fail_on != NULL && compare_fail_on_parse(a.fail_on,
 	    &fail_on) != 0)
-		cause = dn_xasprintf("unknown --fail-on '%s' (worse or "
-		    "changed)", a.fail_on);
-	if (cause != NULL || (a.threshold != NULL && compare_opt_set(&co,
+		cause = dn_xasprintf("unknown --fail-on '%s' (worse, changed "
+		    "or not-shown)", a.fail_on);
+	co.not_shown = fail_on == COMPARE_FAIL_NOT_SHOWN;
+	if (cause != NULL || (a.require != NULL && compare_opt_set(&co, 'r',
+	    a.require, &cause) != 0) || (a.threshold != NULL &&
+	    compare_opt_set(&co,
 	    't', a.threshold, &cause) != 0) || (a.unit != NULL &&
 	    compare_opt_set(&co, 'u', a.unit, &cause) != 0) ||
 	    (a.target != NULL && compare_opt_set(&co, 'e', a.target,
@@ -85,7 +128,11 @@ bad:
 	/* With a machine format, stdout holds only the comparison. */
 	if (co.format != COMPARE_TABLE)
 		a.ro.out = stderr;
+	if (a.until)
+		until_setup(&a, &co, &sq);
 	status = run_args_execute(&a, &res, &store, &scn);
+	if (a.until && store != NULL && until_finish(&sq, store, &res) != 0)
+		status = 1;
 	if (store == NULL)
 		goto out;
 	if (res.store_failed)
@@ -133,8 +180,7 @@ bad:
 	/* After the whole comparison is printed; a failed trial or an
 	 * interruption says more than the gate. */
 	if (any_tripped) {
-		cmd_error("--fail-on %s: a metric is %s", a.fail_on,
-		    fail_on == COMPARE_FAIL_WORSE ? "worse" : "not same");
+		cmd_error("--fail-on %s", compare_fail_on_says(fail_on));
 		if (status == 0)
 			status = COMPARE_EXIT_GATE;
 	}
@@ -150,7 +196,8 @@ const struct cmd_entry cmd_ab_entry = {
 	.name = "ab",
 	.usage = "ab SCENARIO [--repeats N] [--order abba|concurrent] "
 	    "[--db PATH] [--format table|markdown|csv|json|junit] "
-	    "[--fail-on worse|changed]",
+	    "[--fail-on worse|changed|not-shown] [--until decided "
+	    "[--max-trials N] [--budget DUR]] [--require not-worse:PCT]",
 	.summary = "run variants A and B as one group and print the verdict",
 	.help = ab_help,
 	.exec = cmd_ab_exec,

@@ -43,7 +43,8 @@ enum {
 	OPT_DB = 256, OPT_LABEL, OPT_SET, OPT_RUN_DIR, OPT_REPEATS, OPT_ORDER,
 	OPT_READY, OPT_GRACE, OPT_QUIET, OPT_HELP, OPT_METRIC, OPT_FORMAT,
 	OPT_THRESHOLD, OPT_UNIT, OPT_TARGET, OPT_STRICT, OPT_PROVIDER,
-	OPT_FAIL_ON, OPT_SERVE
+	OPT_FAIL_ON, OPT_SERVE, OPT_UNTIL, OPT_MAX_TRIALS, OPT_BUDGET,
+	OPT_REQUIRE
 };
 
 static int
@@ -52,6 +53,49 @@ usage_error(const struct cmd_entry *e, const char *msg, const char *arg)
 	cmd_error("%s%s%s%s (see 'devnet %s --help')", msg, arg ? " '" : "",
 	    arg ? arg : "", arg ? "'" : "", e->name);
 	return (CMD_EXIT_USAGE);
+}
+
+/* The sequential options of devnet ab (--until, --max-trials, --budget,
+ * --require), as parse_one. */
+static int
+parse_seq(struct run_args *a, const struct cmd_entry *e, int c,
+    int *exit_status)
+{
+	const char	*why;
+	int64_t		 v, ms;
+
+	switch (c) {
+	case OPT_UNTIL:
+		if (strcmp(optarg, "decided") != 0) {
+			*exit_status = usage_error(e, "--until takes "
+			    "decided, not", optarg);
+			return (-1);
+		}
+		a->until = 1;
+		break;
+	case OPT_MAX_TRIALS:
+		if (dn_parse_i64(optarg, &v) != 0 || v < 4 || v > 256) {
+			*exit_status = usage_error(e, "--max-trials takes "
+			    "a number from 4 to 256 (trials of both "
+			    "variants), not", optarg);
+			return (-1);
+		}
+		a->max_trials = (int)v;
+		break;
+	case OPT_BUDGET:
+		if (dn_parse_duration_ms(optarg, &ms, &why) != 0 ||
+		    ms <= 0) {
+			*exit_status = usage_error(e, "--budget takes a "
+			    "duration like 45m, not", optarg);
+			return (-1);
+		}
+		a->budget_ms = ms;
+		break;
+	case OPT_REQUIRE:
+		a->require = optarg;
+		break;
+	}
+	return (0);
 }
 
 /* One option C of E (its argument in optarg) into A: 0, or -1 with
@@ -165,6 +209,11 @@ parse_one(struct run_args *a, const struct cmd_entry *e, int c, char **argv,
 	case OPT_FAIL_ON:
 		a->fail_on = optarg;
 		break;
+	case OPT_UNTIL:
+	case OPT_MAX_TRIALS:
+	case OPT_BUDGET:
+	case OPT_REQUIRE:
+		return (parse_seq(a, e, c, exit_status));
 	default:
 		*exit_status = cmd_bad_option(e, argv[optind - 1]);
 		return (-1);
@@ -196,6 +245,10 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		{ "provider", required_argument, NULL, OPT_PROVIDER },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ "serve", required_argument, NULL, OPT_SERVE },
+		{ "until", required_argument, NULL, OPT_UNTIL },
+		{ "max-trials", required_argument, NULL, OPT_MAX_TRIALS },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "require", required_argument, NULL, OPT_REQUIRE },
 		{ NULL, 0, NULL, 0 }
 	};
 	int		 c;
@@ -209,7 +262,9 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (!ab && (c == OPT_METRIC || c == OPT_FORMAT ||
 		    c == OPT_THRESHOLD || c == OPT_UNIT || c == OPT_TARGET ||
-		    c == OPT_STRICT || c == OPT_FAIL_ON))
+		    c == OPT_STRICT || c == OPT_FAIL_ON || c == OPT_UNTIL ||
+		    c == OPT_MAX_TRIALS || c == OPT_BUDGET ||
+		    c == OPT_REQUIRE))
 			c = '?';
 		if (parse_one(a, e, c, argv, exit_status) != 0)
 			return (-1);
@@ -221,6 +276,16 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		return (-1);
 	}
 	a->scenario = argv[optind];
+	if ((a->max_trials > 0 || a->budget_ms > 0) && !a->until) {
+		*exit_status = usage_error(e, "--max-trials and --budget go "
+		    "with --until decided", NULL);
+		return (-1);
+	}
+	if (a->until && a->repeats > 0) {
+		*exit_status = usage_error(e, "--until decided decides the "
+		    "trials itself: use --max-trials, not --repeats", NULL);
+		return (-1);
+	}
 	if (a->provider_set != NULL) {
 		a->sets = dn_xreallocarray(a->sets, a->nsets + 1,
 		    sizeof(*a->sets));

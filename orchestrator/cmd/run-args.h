@@ -6,6 +6,7 @@
 #define DN_RUN_ARGS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cmd/cmd.h"
 #include "run/runner.h"
@@ -29,6 +30,12 @@ struct run_args {
 	const char	*target;	/* --target-effect */
 	int		 strict;
 	const char	*fail_on;
+	/* --until decided (sequential), --max-trials N (all variants),
+	 * --budget DUR (ms, 0 none), --require not-worse:PCT */
+	int		 until;
+	int		 max_trials;
+	int64_t		 budget_ms;
+	const char	*require;
 };
 
 /* Options text for --help of run and ab. */

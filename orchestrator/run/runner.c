@@ -373,6 +373,9 @@ runner_run(struct scenario *scn, struct dn_store *store,
 				goto out;
 			}
 		}
+		if (o->after_slot != NULL && signals_count == 0 &&
+		    o->after_slot(o->after_arg, scn, store, res) != 0)
+			break;
 	}
 	rv = 0;
 out:

@@ -15,6 +15,7 @@
 
 struct dn_store;
 struct snapshot;
+struct runner_result;
 
 struct runner_opts {
 	const char	*db_path;	/* for messages */
@@ -25,6 +26,13 @@ struct runner_opts {
 	int		 grace_ms;	/* SIGTERM -> SIGKILL, 0 = default */
 	FILE		*out;		/* per-run summaries, NULL = stdout */
 	struct snapshot	*snap;		/* --serve: published to, or NULL */
+	/* Called after every slot with the runs so far (devnet ab --until
+	 * decided looks at the data here); nonzero stops the plan there,
+	 * as if it had ended.  NULL: none. */
+	int		(*after_slot)(void *arg, const struct scenario *scn,
+			    struct dn_store *store,
+			    const struct runner_result *res);
+	void		*after_arg;
 };
 
 struct runner_result {

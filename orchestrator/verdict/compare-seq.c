@@ -33,6 +33,23 @@
  * the futility estimate rests on few trials). */
 #define SEQ_INFLATION	1.10
 
+char *
+compare_seq_format(const struct compare_seq *q, double require_pct)
+{
+	char	*s, *t;
+	size_t	 i;
+
+	s = dn_xasprintf("design=obf alpha=%g max_per_side=%zu require=%g "
+	    "stop=%s looks=", COMPARE_ALPHA, q->max_per_side, require_pct,
+	    q->stop[0] ? q->stop : "running");
+	for (i = 0; i < q->nlooks; i++) {
+		t = dn_xasprintf("%s%s%zu", s, i ? "," : "", q->looks[i]);
+		free(s);
+		s = t;
+	}
+	return (s);
+}
+
 static int
 compare_seq_parse(const char *s, struct compare_seq *q, double *require_pct)
 {

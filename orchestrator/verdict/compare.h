@@ -55,6 +55,10 @@ struct compare_seq {
 				   "" while running */
 };
 
+/* The `sequential` fact of design Q with margin REQUIRE_PCT (0 none), as
+ * compare-seq.c reads it back (caller frees). */
+char	*compare_seq_format(const struct compare_seq *q, double require_pct);
+
 struct compare_opts {
 	const char *const	*metrics;	/* derived metric names, or
 						   NULL for all */
