@@ -280,7 +280,7 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 	struct chart_data	*cd = dn_xcalloc(1, sizeof(*cd));
 	int			 seen[DN_METRIC_COUNT] = { 0 };
 	size_t			 i, j;
-	char			 when[64];
+	char			 when[64], *seq;
 	time_t			 now = time(NULL);
 	int			 rc = -1;
 
@@ -324,6 +324,12 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 	fprintf(out, ". Threshold %.3g%%; p is Holm-adjusted over %zu "
 	    "metrics; <b>~</b> = not significant.</div>\n", r->threshold_pct,
 	    r->nrows);
+	if ((seq = compare_seq_note(r)) != NULL) {
+		fputs("<div class=\"note\">", out);
+		compare_markup_str(out, seq, 0);
+		fputs(".</div>\n", out);
+		free(seq);
+	}
 	for (i = 0; i < r->nwarnings; i++) {
 		fputs("<div class=\"warn\">", out);
 		compare_markup_str(out, r->warnings[i], 0);

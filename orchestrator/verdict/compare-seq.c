@@ -146,6 +146,7 @@ diff_p(const double *a, size_t na, const double *b, size_t nb)
  * difference, equivalence (each one-sided half apart), not-worse. */
 struct seq_ps {
 	double	diff, eq_lo, eq_hi, ni;
+	double	last;	/* the last look's nominal p of the difference */
 };
 
 /* One one-sided claim's repeated p at look K (of T), kept when below
@@ -171,6 +172,7 @@ metric_looks(const struct compare_seq *q, const struct obs *oa,
 	size_t	j, k = 0, na, nb, prev = 0;
 
 	ps->diff = ps->eq_lo = ps->eq_hi = 1;
+	ps->last = NAN;
 	ps->ni = margin > 0 && strcmp(better, "neutral") != 0 ? 1 : NAN;
 	for (j = 0; j < q->nlooks; j++) {
 		na = q->looks[j] < oa->ntrial ? q->looks[j] : oa->ntrial;
@@ -185,6 +187,7 @@ metric_looks(const struct compare_seq *q, const struct obs *oa,
 			continue;
 		k++;
 		p = diff_p(oa->trial_v, na, ob->trial_v, nb);
+		ps->last = p;
 		if (!isnan(p) && p < ps->diff) {
 			rp = seq_repeated_p(t, k, seq_z_of_p(p, 2), 2);
 			if (rp < ps->diff)
@@ -225,35 +228,51 @@ sd_of(const double *v, size_t n)
  * threshold, else equivalence (or not-worse by MARGIN, the nearer).  0
  * when it cannot be said (no spread), -1 beyond reach.
  */
+/* Trials per side for power COMPARE_POWER at distance DIST (SD S) with
+ * critical value Z, times SEQ_INFLATION; -1 beyond reach. */
+static long
+n_for(double dist, double s, double z)
+{
+	double	n;
+
+	if (!(dist > 0))
+		return (-1);
+	n = SEQ_INFLATION * 2 * pow(z + dn_stats_norm_quantile(COMPARE_POWER),
+	    2) * s * s / (dist * dist);
+	return (n > COMPARE_MAX_TRIALS ? -1 : (long)ceil(n < 2 ? 2 : n));
+}
+
+/*
+ * The trials per side the design would need to decide ROW at this
+ * estimate and spread (normal approximation, power COMPARE_POWER, level
+ * ALPHA): the soonest of a difference (when beyond the threshold),
+ * equivalence (when within it) and not-worse by MARGIN (when the
+ * estimate is inside it).  0 when it cannot be said (no spread), -1
+ * beyond reach.
+ */
 static long
 needed(const struct compare_row *row, const struct obs *oa,
     const struct obs *ob, double alpha, double th, double margin)
 {
-	double	ma = row->a.mean, d = row->b.mean - ma, s, dist, z, n;
+	double	ma = fabs(row->a.mean), d = row->b.mean - row->a.mean, s;
+	long	best = -1, n;
 	int	worse_up = strcmp(row->better, "higher") != 0;
 
 	s = sqrt((pow(sd_of(oa->trial_v, oa->ntrial), 2) +
 	    pow(sd_of(ob->trial_v, ob->ntrial), 2)) / 2);
 	if (isnan(s) || s == 0 || ma == 0 || isnan(d))
 		return (0);
-	if (fabs(d) >= th * fabs(ma)) {
-		dist = fabs(d);
-		z = seq_z_of_p(alpha, 2);
-	} else {
-		dist = th * fabs(ma) - fabs(d);
-		if (margin > 0 && strcmp(row->better, "neutral") != 0) {
-			double	ni = margin * fabs(ma) - (worse_up ? d : -d);
-
-			if (ni > dist)
-				dist = ni;
-		}
-		z = seq_z_of_p(alpha, 1);
+	if (fabs(d) >= th * ma)
+		best = n_for(fabs(d), s, seq_z_of_p(alpha, 2));
+	else
+		best = n_for(th * ma - fabs(d), s, seq_z_of_p(alpha, 1));
+	if (margin > 0 && strcmp(row->better, "neutral") != 0) {
+		n = n_for(margin * ma - (worse_up ? d : -d), s,
+		    seq_z_of_p(alpha, 1));
+		if (n > 0 && (best < 0 || n < best))
+			best = n;
 	}
-	if (dist <= 0)
-		return (-1);
-	n = SEQ_INFLATION * 2 * pow(z + dn_stats_norm_quantile(COMPARE_POWER),
-	    2) * s * s / (dist * dist);
-	return (n > COMPARE_MAX_TRIALS ? -1 : (long)ceil(n < 2 ? 2 : n));
+	return (best);
 }
 
 /* Holm over the rows of one kind of claim: V[i] into ADJ[i]. */
@@ -312,6 +331,7 @@ compare_seq_apply(struct dn_store *s, struct compare_result *r,
 	struct seq_ps		*ps;
 	double			*v, *adj, margin = 0, th, alpha;
 	size_t			 i, n = r->nrows, nundecided = 0, nfutile = 0;
+	size_t			 have;
 	int			 found = 1, k;
 
 	if (opts != NULL && opts->seq != NULL)
@@ -370,11 +390,18 @@ compare_seq_apply(struct dn_store *s, struct compare_result *r,
 		struct compare_row *row = &r->rows[i];
 
 		row->test = "welch-seq";
+		row->p_raw = ps[i].last;
 		if (!decide(r, i, margin / 100))
 			continue;
 		r->all_decided = 0;
 		row->seq_needed = needed(row, &oa[rk[i]], &ob[rk[i]], alpha,
 		    th, margin / 100);
+		/* Undecided now: at least one more block, whatever the
+		 * approximation says. */
+		have = oa[rk[i]].ntrial < ob[rk[i]].ntrial ? oa[rk[i]].ntrial :
+		    ob[rk[i]].ntrial;
+		if (row->seq_needed > 0 && (size_t)row->seq_needed < have + 2)
+			row->seq_needed = (long)have + 2;
 		row->futile = row->seq_needed < 0 || row->seq_needed >
 		    (long)q.max_per_side;
 		nundecided++;
@@ -426,25 +453,35 @@ spent_last(const struct compare_seq *q)
 	return (seq_spent(COMPARE_ALPHA, t, 2));
 }
 
-void
-compare_seq_render_text(const struct compare_result *r, FILE *out, int md)
+char *
+compare_seq_note(const struct compare_result *r)
 {
 	const struct compare_seq	*q = r->seq;
 	char				 lk[256];
-	size_t				 i;
 
 	if (q == NULL)
-		return;
+		return (NULL);
 	looks_text(q, lk, sizeof(lk));
-	fprintf(out, "\n%s%s: %zu look%s (%s trials per side) of "
-	    "at most %zu per side; Lan-DeMets O'Brien-Fleming alpha "
-	    "spending, %.3g of %.2g spent; p, equivalence and not-worse "
-	    "corrected for the looks (docs/statistics.md, section 8); "
-	    "stopped: %s\n", md ? "- " : "", strcmp(q->stop, "fixed") == 0 ?
-	    "proof asked for" : r->seq_stored ? "sequential group" :
-	    "sequential",
-	    q->nlooks, q->nlooks == 1 ? "" : "s", lk, q->max_per_side,
-	    spent_last(q), COMPARE_ALPHA, stop_words(q->stop));
+	return (dn_xasprintf("%s: %zu look%s (%s trials per side) of at "
+	    "most %zu per side; Lan-DeMets O'Brien-Fleming alpha spending, "
+	    "%.3g of %.2g spent; p, equivalence and not-worse corrected for "
+	    "the looks (docs/statistics.md, section 8); stopped: %s",
+	    strcmp(q->stop, "fixed") == 0 ? "proof asked for" :
+	    r->seq_stored ? "sequential group" : "sequential", q->nlooks,
+	    q->nlooks == 1 ? "" : "s", lk, q->max_per_side, spent_last(q),
+	    COMPARE_ALPHA, stop_words(q->stop)));
+}
+
+void
+compare_seq_render_text(const struct compare_result *r, FILE *out, int md)
+{
+	char	*note = compare_seq_note(r);
+	size_t	 i;
+
+	if (note == NULL)
+		return;
+	fprintf(out, "\n%s%s\n", md ? "- " : "", note);
+	free(note);
 	for (i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 

@@ -59,6 +59,11 @@ struct compare_seq {
  * compare-seq.c reads it back (caller frees). */
 char	*compare_seq_format(const struct compare_seq *q, double require_pct);
 
+struct compare_result;
+/* The line that says R was analysed as a sequential design (looks, alpha
+ * spent, why it stopped), caller frees; NULL for a fixed design. */
+char	*compare_seq_note(const struct compare_result *r);
+
 struct compare_opts {
 	const char *const	*metrics;	/* derived metric names, or
 						   NULL for all */

@@ -12,6 +12,11 @@ set_tests_properties(dn.e2e.many-variants PROPERTIES RUN_SERIAL TRUE)
 dn_script_test(e2e verdict ${DN_TEST_DIR}/verdict.sh TIMEOUT 900
     LABELS slow)
 
+# devnet ab --until decided (issue 22): 3 s trials of readopts-idle, 8 to
+# 16 of them per test (30-60 s alone).
+dn_script_test(e2e seq-ab ${DN_TEST_DIR}/seq-ab.sh TIMEOUT 300)
+dn_script_test(e2e seq-aa ${DN_TEST_DIR}/seq-aa.sh TIMEOUT 300)
+
 # wire-poke: sends hostile messages to a collector (hostile.sh).
 add_executable(dn-wire-poke ${DN_TEST_DIR}/wire-poke.c)
 dn_target(dn-wire-poke)

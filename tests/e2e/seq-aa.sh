@@ -1,0 +1,38 @@
+# seq-aa.sh: `devnet ab --until decided` on an A/A (both variants cached
+# ReadOptions, readopts-idle shortened to 3 s trials): never better or
+# worse; with --require not-worse:5% --fail-on not-shown the gate passes
+# on evidence (exit 0, `not-worse` with its p below 0.05), and the runs
+# stored say why it stopped (docs/statistics.md section 8).
+. "$(dirname "$0")/lib.sh"
+
+if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
+	echo "SKIP: the allocation counter is off in this build (sanitizers)"
+	exit 77
+fi
+"$DEVNET" ab "$SCN/readopts-idle.yaml" --db "$DB" --run-dir "$RUNS" \
+    --set duration=3s --set warmup=1s --set sample_interval=250ms \
+    --set network.block_interval=100ms --set network.block_reads=200 \
+    --set variants.A.read_options=cached --set variants.A.write_options=cached \
+    --until decided --max-trials 16 --metric allocs_per_s \
+    --require not-worse:5% --fail-on not-shown --format json \
+    >"$T/aa.json" 2>"$T/aa.err"
+rc=$?
+expect_eq "A/A: the not-worse gate passes (exit 0)" "$rc" 0
+python3 - "$T/aa.json" <<'PY' && ok "A/A: not-worse shown, never better/worse" ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["metrics"][0]
+assert m["verdict"] in ("not-worse", "equivalent"), m
+assert m["p_not_worse"] < 0.05, m
+assert not m["significant"], m
+assert d["sequential"]["stopped"] == "decided", d["sequential"]
+PY
+	fail "A/A JSON: $(head -c 3000 "$T/aa.json"; tail -20 "$T/aa.err")"
+grep -Eq "allocs_per_s +(better|worse) " "$T/aa.err" &&
+	fail "A/A: a look said better/worse: $(cat "$T/aa.err")" ||
+	ok "A/A: no look said better or worse"
+n=$(q "select count(*) from runs where status = 'ok'")
+q "select value from run_facts where key = 'sequential' limit 1" |
+	grep -q "stop=decided" && ok "A/A: stored stop=decided after $n trials" ||
+	fail "A/A fact: $(q "select value from run_facts where key = 'sequential' limit 1")"
+finish
