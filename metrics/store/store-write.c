@@ -160,6 +160,64 @@ series_store(struct dn_store *s, int64_t run_id, char **cause)
 	return (rc);
 }
 
+/*
+ * When process PID started, in wall ms (from /proc/PID/stat's start time
+ * after boot and /proc/stat's btime, whole seconds: up to 1 s early), or
+ * -1 when it cannot be read.
+ */
+static int64_t
+proc_start_ms(pid_t pid)
+{
+	char			 path[64], buf[1024], *p;
+	unsigned long long	 ticks = 0, btime = 0;
+	long			 hz = sysconf(_SC_CLK_TCK);
+	FILE			*f;
+	int			 i, ok = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return (-1);
+	if (fgets(buf, sizeof(buf), f) != NULL &&
+	    (p = strrchr(buf, ')')) != NULL) {
+		/* after "(comm)": state is field 3, starttime field 22 */
+		for (i = 3, p++; i < 22 && p != NULL; i++)
+			p = strchr(p + 1, ' ');
+		ok = p != NULL && sscanf(p, " %llu", &ticks) == 1;
+	}
+	fclose(f);
+	if (!ok || hz <= 0 || (f = fopen("/proc/stat", "r")) == NULL)
+		return (-1);
+	ok = 0;
+	while (fgets(buf, sizeof(buf), f) != NULL && !ok)
+		ok = sscanf(buf, "btime %llu", &btime) == 1;
+	fclose(f);
+	if (!ok)
+		return (-1);
+	return ((int64_t)btime * 1000 +
+	    (int64_t)(ticks * 1000 / (unsigned long long)hz));
+}
+
+/*
+ * 1 if the run that process PID began at START_MS still has its
+ * orchestrator: PID is alive and started before the run (a process that
+ * started after it only has the number, e.g. devnet's own pid in a new
+ * container, where every devnet is pid 1: issue 19 #13).
+ */
+static int
+run_owner_alive(pid_t pid, int64_t start_ms)
+{
+	int64_t	started;
+
+	if (pid <= 0)
+		return (1);	/* not known: left alone */
+	if (pid != getpid() && kill(pid, 0) != 0 && errno != EPERM)
+		return (0);
+	started = proc_start_ms(pid);
+	/* 2 s: btime's whole seconds, and the run row written just after
+	 * devnet started */
+	return (started < 0 || start_ms <= 0 || started <= start_ms + 2000);
+}
+
 int
 dn_store_reap_stale(struct dn_store *s, int *n, char **cause)
 {
@@ -171,8 +229,8 @@ dn_store_reap_stale(struct dn_store *s, int *n, char **cause)
 	if (need_writable(s, cause) != 0)
 		return (-1);
 	host_name(host, sizeof(host));
-	if (sql_prepare(s, "SELECT id, pid FROM runs WHERE status = 'running' "
-	    "AND host = ?1", &sel, cause) != 0 ||
+	if (sql_prepare(s, "SELECT id, pid, start_ms FROM runs WHERE status = "
+	    "'running' AND host = ?1", &sel, cause) != 0 ||
 	    sql_prepare(s, "UPDATE runs SET status = 'interrupted', end_ms = "
 	    "coalesce(start_ms + (SELECT max(t_ms) FROM samples WHERE run_id = "
 	    "?1 AND metric_id = 0), ?2), reason = ?3 WHERE id = ?1 AND "
@@ -184,8 +242,7 @@ dn_store_reap_stale(struct dn_store *s, int *n, char **cause)
 		int	 pid = sqlite3_column_int(sel, 1);
 		char	*why;
 
-		if (pid == getpid() || pid <= 0 ||
-		    kill(pid, 0) == 0 || errno == EPERM)
+		if (run_owner_alive(pid, sqlite3_column_int64(sel, 2)))
 			continue;
 		why = dn_xasprintf("orchestrator (pid %d on %s) is gone", pid,
 		    host);

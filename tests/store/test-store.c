@@ -276,10 +276,26 @@ reap_stale_runs(void **state)
 
 		assert_int_equal(dn_store_run_begin(s, &ri, &rid, &cause), 0);
 	}
+	/* A run left by an earlier process that had our pid (devnet is
+	 * pid 1 in every container: issue 19 #13): it began an hour
+	 * before this process did, so it is not ours. */
+	{
+		struct dn_run_info	 ri = { .scenario_name = "z",
+					    .variant = "A", .nodes = 1 };
+		int64_t			 rid;
+		char			*sql;
+
+		assert_int_equal(dn_store_run_begin(s, &ri, &rid, &cause), 0);
+		sql = dn_xasprintf("UPDATE runs SET start_ms = start_ms - "
+		    "3600000 WHERE id = %lld", (long long)rid);
+		assert_int_equal(dn_store_query(s, sql, NULL, 0, NULL, NULL,
+		    &cause), 0);
+		free(sql);
+	}
 	assert_int_equal(dn_store_reap_stale(s, &n, &cause), 0);
-	assert_int_equal(n, 1);
+	assert_int_equal(n, 2);
 	expect(s, "SELECT scenario, status FROM runs ORDER BY id",
-	    "x,interrupted;smoke,ok;y,running");
+	    "x,interrupted;smoke,ok;y,running;z,interrupted");
 	/* The interrupted run's aggregates are stored too. */
 	expect(s, "SELECT n, min, avg, max FROM series WHERE run_id = 1",
 	    "2,7.0,8.0,9.0");
