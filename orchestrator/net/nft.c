@@ -209,9 +209,9 @@ drop(struct nftnl_rule *r)
 	add(r, e);
 }
 
-/* meta mark set MARK; NFQUEUE num QUEUE */
+/* meta mark set MARK; NFQUEUE num QUEUE when QUEUE >= 0 */
 static void
-mark_queue(struct nftnl_rule *r, uint32_t mark, unsigned queue)
+mark_queue(struct nftnl_rule *r, uint32_t mark, int queue)
 {
 	struct nftnl_expr	*e = nftnl_expr_alloc("immediate");
 	struct xt_NFQ_info_v3	*q = dn_xcalloc(1, sizeof(*q));
@@ -225,6 +225,10 @@ mark_queue(struct nftnl_rule *r, uint32_t mark, unsigned queue)
 	add(r, e);
 	e = nftnl_expr_alloc("counter");
 	add(r, e);
+	if (queue < 0) {
+		free(q);
+		return;
+	}
 	q->queuenum = (uint16_t)queue;
 	q->queues_total = 1;
 	e = nftnl_expr_alloc("target");
@@ -291,7 +295,7 @@ put_rule(struct batch *b, const struct dn_nft_link *l, enum dn_nft_kind k,
 	match_addr(r, 12, dn_net_addr(l->src));
 	match_addr(r, 16, dn_net_addr(l->dst));
 	if (k == DN_NFT_DELAY)
-		mark_queue(r, l->mark, queue);
+		mark_queue(r, l->mark, l->queue ? (int)queue : -1);
 	else {
 		if (k == DN_NFT_LOSS)
 			match_share(r, l->loss_ppm);

@@ -5,8 +5,9 @@
  * One table "devnet" (family ip), one chain on the forward hook.  Every
  * directed link src -> dst with a condition gets rules that match its
  * addresses, each with a counter: a partition drops all, loss drops a
- * share drawn by numgen, and latency marks the packet with the link's
- * mark and hands it to NFQUEUE QUEUE (xt NFQUEUE through nft_compat: this
+ * share drawn by numgen, a link with a mark gets it on its packets (the
+ * shaper's classes match it, net/shape.h), and latency hands them to
+ * NFQUEUE QUEUE (xt NFQUEUE through nft_compat: this
  * kernel has no nft queue expression), where the emulator holds it
  * (net/delay.h).  Drops come first, so a dropped packet is never queued.
  */
@@ -25,7 +26,8 @@ struct dn_nft_link {
 	int		 src, dst;	/* node indices */
 	int		 blocked;	/* drop everything (a partition) */
 	uint32_t	 loss_ppm;	/* drop this many per million */
-	uint32_t	 mark;		/* != 0: mark and queue (latency) */
+	uint32_t	 mark;		/* != 0: mark (latency, bandwidth) */
+	int		 queue;		/* with a mark: and queue (latency) */
 };
 
 /* A rule's counter, read back. */

@@ -18,12 +18,17 @@
 #include "net/delay.h"
 #include "net/nft.h"
 #include "net/probe.h"
+#include "net/shape.h"
 #include "net/topo.h"
 #include "run/runner-internal.h"
 #include "clock.h"
 #include "xalloc.h"
 
-#define PROBE_HZ	10
+/* Probes per link per second: 20, fewer on large devnets (about 2,000
+ * probes a second in all), at least 2. */
+#define PROBE_TOTAL_HZ	2000
+#define PROBE_HZ_MAX	20
+#define PROBE_HZ_MIN	2
 #define QUEUE		0
 #define SETTLE_NS	300000000ull	/* after a change, before measuring */
 
@@ -44,6 +49,8 @@ struct netcond {
 	uint64_t		 open_ns;
 	uint64_t		 base_end_ns;	/* network.links alone until */
 	int			 nev;		/* windows closed */
+	int			 shaped;	/* some link had a bandwidth */
+	uint64_t		*rates;		/* [d * n + s]: as shaped now */
 };
 
 static int
@@ -91,6 +98,86 @@ mark_of(const struct netcond *nc, int s, int d)
 	return ((uint32_t)(s * nc->n + d + 1));
 }
 
+/* Bandwidth: on the hub's interface toward each node D, one class per
+ * link S -> D that has a rate (marked by the hub's rules). */
+static int
+shape(struct trial *t, struct netcond *nc, char **cause)
+{
+	struct dn_shape_class	*c;
+	struct scn_link		 l;
+	char			 ifn[16], err[256];
+	size_t			 n;
+	int			 s, d, rv = 0;
+
+	if (nc->rates == NULL)
+		nc->rates = dn_xcalloc((size_t)nc->n * (size_t)nc->n,
+		    sizeof(*nc->rates));
+	c = dn_xcalloc((size_t)nc->n, sizeof(*c));
+	for (d = 0; d < nc->n && rv == 0; d++) {
+		int same = 1;
+
+		for (n = 0, s = 0; s < nc->n; s++) {
+			uint64_t *was = &nc->rates[d * nc->n + s];
+
+			if (s == d)
+				continue;
+			link_now(t, nc, s, d, &l);
+			same &= *was == l.bandwidth_bps;
+			*was = l.bandwidth_bps;
+			if (l.bandwidth_bps == 0)
+				continue;
+			c[n].mark = mark_of(nc, s, d);
+			c[n].rate_bps = l.bandwidth_bps;
+			n++;
+		}
+		/* unchanged: a new qdisc would drop what the old one holds */
+		if (same)
+			continue;
+		nc->shaped = 1;
+		dn_net_hub_ifname(d, ifn, sizeof(ifn));
+		if (dn_shape_set(dn_net_ns_fd(nc->net, -1), ifn, c, n, err,
+		    sizeof(err)) != 0) {
+			*cause = dn_xasprintf("bandwidth: %s", err);
+			rv = -1;
+		}
+	}
+	free(c);
+	return (rv);
+}
+
+/* What each bandwidth class did, as events (the proof: bytes through
+ * it, and the times a packet had to wait for the rate). */
+static void
+shape_facts(struct trial *t, struct netcond *nc)
+{
+	struct dn_shape_stats	*st;
+	char			 ifn[16], err[256];
+	int			 d, k, m;
+
+	if (!nc->shaped)
+		return;
+	st = dn_xcalloc((size_t)nc->n, sizeof(*st));
+	for (d = 0; d < nc->n; d++) {
+		dn_net_hub_ifname(d, ifn, sizeof(ifn));
+		if ((m = dn_shape_read(dn_net_ns_fd(nc->net, -1), ifn, st,
+		    (size_t)nc->n, err, sizeof(err))) < 0) {
+			trial_event(t, -1, "bandwidth_proof", "to node %d: "
+			    "not read: %s", d, err);
+			continue;
+		}
+		for (k = 0; k < m; k++)
+			trial_event(t, -1, "bandwidth_proof", "%d->%d: %llu "
+			    "bytes in %llu packets through its class, %llu "
+			    "waits for the rate, %llu dropped (queue full)",
+			    (int)((st[k].mark - 1) / (uint32_t)nc->n), d,
+			    (unsigned long long)st[k].bytes,
+			    (unsigned long long)st[k].packets,
+			    (unsigned long long)st[k].overlimits,
+			    (unsigned long long)st[k].drops);
+	}
+	free(st);
+}
+
 /* Put the conditions in force: the emulator's links first, so that no
  * packet is queued with nobody there to let it go. */
 static int
@@ -121,9 +208,14 @@ apply(struct trial *t, struct netcond *nc, char **cause)
 				dl[nd].jitter_us = (uint32_t)l.jitter_us;
 				nd++;
 			}
+			if (l.bandwidth_bps > 0)
+				nl[nn].mark = mark_of(nc, s, d);
+			nl[nn].queue = l.latency_us > 0 || l.jitter_us > 0;
 			if (nl[nn].blocked || nl[nn].loss_ppm || nl[nn].mark)
 				nn++;
 		}
+	if (shape(t, nc, cause) != 0)
+		goto out;
 	if (nd > 0 && nc->delay == NULL) {
 		if (dn_delay_start(&nc->delay, dn_net_ns_fd(nc->net, -1),
 		    QUEUE, dl, nd, err, sizeof(err)) != 0) {
@@ -151,11 +243,6 @@ out:
 static int
 refuse(const struct scenario *s, const struct scn_variant *v, char **cause)
 {
-	size_t	i;
-	int	a, b;
-
-	if (!scenario_has_conditions(s))
-		return (0);
 	if (s->provider != SCN_PROV_LOCAL) {
 		*cause = dn_xasprintf("network conditions need provider "
 		    "local (nodes in network namespaces of this host); "
@@ -175,23 +262,7 @@ refuse(const struct scenario *s, const struct scn_variant *v, char **cause)
 		    "themselves; remove network.listen/tcp_base_port");
 		return (-1);
 	}
-	for (a = 0; a < s->network.nodes; a++)
-		for (b = 0; b < s->network.nodes; b++) {
-			struct scn_link l;
-
-			scenario_link_of(s, a, b, &l);
-			if (a != b && l.bandwidth_bps > 0)
-				goto bw;
-		}
-	for (i = 0; i < s->nevents; i++)
-		if (s->events[i].cond.bandwidth_bps > 0)
-			goto bw;
 	return (0);
-bw:
-	*cause = dn_xstrdup("network bandwidth is not carried out yet "
-	    "(issue 20: HTB/TBF shaping is not on this build); remove "
-	    "'bandwidth' to run this scenario");
-	return (-1);
 }
 
 int
@@ -232,6 +303,7 @@ netcond_start(struct trial *t, char **cause)
 {
 	struct netcond	*nc;
 	char		 err[256];
+	int		 hz;
 
 	if (!scenario_has_conditions(t->scn))
 		return (0);
@@ -244,7 +316,10 @@ netcond_start(struct trial *t, char **cause)
 	t->net = nc->net;
 	if (apply(t, nc, cause) != 0)
 		return (-1);
-	if (dn_probe_start(&nc->probe, nc->net, PROBE_HZ, err,
+	hz = PROBE_TOTAL_HZ / (t->nnodes * (t->nnodes - 1) + 1);
+	hz = hz > PROBE_HZ_MAX ? PROBE_HZ_MAX : hz < PROBE_HZ_MIN ?
+	    PROBE_HZ_MIN : hz;
+	if (dn_probe_start(&nc->probe, nc->net, hz, err,
 	    sizeof(err)) != 0) {
 		*cause = dn_xasprintf("link probe: %s", err);
 		return (-1);
@@ -252,7 +327,7 @@ netcond_start(struct trial *t, char **cause)
 	trial_event(t, -1, "network", "%d node namespaces through hub %s; "
 	    "devnet-node gossip and sync over TCP between them (control "
 	    "and load on ipc); probe %d/s on each of %d links", t->nnodes,
-	    dn_net_ns_name(nc->net, -1), PROBE_HZ, t->nnodes *
+	    dn_net_ns_name(nc->net, -1), hz, t->nnodes *
 	    (t->nnodes - 1));
 	return (0);
 }
@@ -436,8 +511,10 @@ prove_links(struct trial *t, struct netcond *nc, const char *what,
 			loss = 100.0 * (double)(p.sent - p.crossed) /
 			    (double)p.sent;
 			asked = l.loss_ppm / 1e4;
-			tol = fmax(2.0, 400.0 * sqrt(asked / 100 * (1 - asked /
-			    100) / (double)p.sent));
+			/* and never less than one probe's worth */
+			tol = fmax(fmax(2.0, 400.0 * sqrt(asked / 100 * (1 -
+			    asked / 100) / (double)p.sent)), 100.0 /
+			    (double)p.sent + 0.01);
 			want = l.latency_us / 1e3;
 			p50 = quantile(p.owd, p.nowd, 0.5);
 			trial_event(t, -1, "link_proof", "%s %d->%d: asked "
@@ -514,8 +591,6 @@ open_window(struct netcond *nc, const struct scn_event *ev)
 {
 	nc->open = ev;
 	nc->open_ns = dn_now_ns();
-	if (nc->base_end_ns == 0)
-		nc->base_end_ns = nc->open_ns;
 }
 
 /* Nodes below the highest height at a heal watch for their rejoin. */
@@ -543,6 +618,8 @@ netcond_event(struct trial *t, const struct scn_event *ev)
 	char		*cause = NULL, *g;
 	uint64_t	 now = dn_now_ns();
 
+	if (nc->base_end_ns == 0)	/* network.links alone until here */
+		nc->base_end_ns = now - in_flight_ns(t, nc);
 	close_window(t, nc, now);
 	if (ev->action == SCN_EV_PARTITION) {
 		nc->part = ev;
@@ -563,10 +640,10 @@ netcond_event(struct trial *t, const struct scn_event *ev)
 		    (uint64_t)ev->for_ms * 1000000u : 0;
 		nc->nlinks++;
 		trial_event(t, -1, "link", "%zu node(s)' links: latency %.3f "
-		    "ms, jitter %.3f ms, loss %.3g%%%s", ev->nnodes,
-		    ev->cond.latency_us / 1e3, ev->cond.jitter_us / 1e3,
-		    ev->cond.loss_ppm / 1e4, ev->for_ms > 0 ? ", for a "
-		    "while" : "");
+		    "ms, jitter %.3f ms, loss %.3g%%, for %.1f s (0: until "
+		    "heal)", ev->nnodes, ev->cond.latency_us / 1e3,
+		    ev->cond.jitter_us / 1e3, ev->cond.loss_ppm / 1e4,
+		    ev->for_ms / 1e3);
 	}
 	if (apply(t, nc, &cause) != 0) {
 		trial_fail(t, "%s: %s", scenario_action_name(ev->action),
@@ -625,6 +702,8 @@ netcond_finish(struct trial *t)
 		if (to > from)
 			prove_links(t, nc, "network.links", NULL, from, to);
 	}
+	if (nc->net != NULL && !signals_count)
+		shape_facts(t, nc);
 	if (nc->delay != NULL) {
 		dn_delay_stats(nc->delay, &ds);
 		trial_fact(t, -1, "net_delayed_packets", "%llu",
@@ -635,6 +714,7 @@ netcond_finish(struct trial *t)
 	dn_net_destroy(nc->net);
 	t->net = NULL;
 	free(nc->links);
+	free(nc->rates);
 	free(nc);
 	t->nc = NULL;
 }

@@ -114,8 +114,8 @@ test_conditions(void **state)
 	double			 loss;
 	/* 20% loss 0 -> 1; 2 cannot send to 0 (one way: 0 -> 2 passes) */
 	const struct dn_nft_link links[] = {
-		{ 0, 1, 0, 200000, 0 },
-		{ 2, 0, 1, 0, 0 },
+		{ 0, 1, 0, 200000, 0, 0 },
+		{ 2, 0, 1, 0, 0, 0 },
 	};
 
 	(void)state;

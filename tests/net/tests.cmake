@@ -19,3 +19,5 @@ dn_script_test(net partition ${DN_TEST_DIR}/partition.sh TIMEOUT 180)
 # shape, probe.
 dn_test(net netem SOURCES ${DN_TEST_DIR}/test-netem.c LIBS dn_orch
     TIMEOUT 60)
+# latency, jitter, loss and bandwidth under devnet run, measured and checked
+dn_script_test(net conditions ${DN_TEST_DIR}/conditions.sh TIMEOUT 120)

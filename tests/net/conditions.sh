@@ -1,0 +1,82 @@
+# conditions.sh: devnet run with latency, jitter, loss and bandwidth on an
+# emulated network (issue 20): two zones 30 ms apart (2 ms inside), a link
+# event of 20% loss on node 3 for 5 s.  The run checks itself (a
+# condition off by more than max(1 ms, 10 %) or the loss's tolerance
+# fails the trial); this test reads the proofs again and checks them
+# from outside, then that nothing is left.  Needs root.
+. "$DN_SOURCE_DIR/tests/e2e/lib.sh"
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: network namespaces need root"
+	exit 77
+fi
+
+cat >"$T/cond.yaml" <<YAML
+name: conditions-test
+duration: 10s
+warmup: 1s
+sample_interval: 250ms
+network:
+  nodes: 4
+  block_interval: 200ms
+  accounts: 500
+  zones: {eu: [0, 1], us: [2, 3]}
+  links:
+    default: {latency: 2ms}
+    eu-us: {latency: 30ms, jitter: 2ms, bandwidth: 10Mbit}
+events:
+  - {at: 3s, action: link, nodes: [3], loss: 20%, for: 5s}
+workload:
+  kind: transfer
+  tps: 40
+YAML
+out=$("$DEVNET" run "$T/cond.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
+rc=$?
+printf '%s\n' "$out"
+expect_eq "conditions run: exit 0" "$rc" 0
+run=$(q "select max(id) from runs")
+expect_eq "conditions run: ok (its own checks passed)" \
+    "$(q "select status || coalesce(': ' || reason, '') from runs where id = $run")" ok
+proofs() { q "select detail from events where run_id = $run and kind = '$1'"; }
+# "network.links 0->2: asked 30 ms one way, 0% loss; measured p50 30.4 ms, ..."
+base=$(proofs link_proof | grep '^network.links')
+expect_eq "one proof per directed link" "$(printf '%s\n' "$base" | grep -c 'measured p50')" 12
+bad=$(printf '%s\n' "$base" | awk '{
+	for (i = 1; i <= NF; i++) {
+		if ($i == "asked") a = $(i + 1)
+		if ($i == "p50") m = $(i + 1)
+	}
+	tol = a * 0.1; if (tol < 1) tol = 1
+	d = m - a; if (d < 0) d = -d
+	if (d > tol) print
+}')
+[ -z "$bad" ] && ok "one-way latency within max(1 ms, 10%) on every link" ||
+	fail "latency off: $bad"
+expect_match "eu-us is 30 ms one way" "$base" "network.links 0->2: asked 30 ms one way"
+expect_match "inside a zone 2 ms" "$base" "network.links 2->3: asked 2 ms one way"
+ev=$(proofs link_proof | grep '^link event')
+expect_eq "the link event's proof names node 3's six links" \
+    "$(printf '%s\n' "$ev" | grep -c 'measured')" 6
+loss=$(printf '%s\n' "$ev" | awk '{
+	for (i = 1; i <= NF; i++) if ($i == "loss" && $(i - 1) ~ /%$/) { v = $(i - 1) }
+	sub("%", "", v); s += v; n++ } END { printf "%.1f", s / n }')
+awk -v l="$loss" 'BEGIN { exit !(l > 12 && l < 28) }' &&
+	ok "20% asked, ${loss}% measured over node 3's links" ||
+	fail "link event loss ${loss}%, 20% asked"
+bw=$(proofs bandwidth_proof)
+expect_eq "a bandwidth class per eu-us link" "$(printf '%s\n' "$bw" | grep -c 'bytes in')" 8
+delayed=$(q "select value from run_facts where run_id = $run and key = 'net_delayed_packets'")
+[ "${delayed:-0}" -gt 1000 ] && ok "the emulator held $delayed packets" ||
+	fail "the emulator held '${delayed:-}' packets"
+pid=$(q "select detail from events where run_id = $run and kind = 'network'" |
+    sed -n 's/.*through hub devnet-\([0-9]*\)-.*/\1/p')
+expect_eq "no namespace left" "$(ip netns list | grep -c "^devnet-$pid-")" 0
+
+# a scenario devnet cannot carry out is refused, not run without it
+sed 's/^workload:/provider: docker\nworkload:/' "$T/cond.yaml" >"$T/docker.yaml"
+out=$("$DEVNET" run "$T/docker.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
+rc=$?
+[ "$rc" -ne 0 ] && ok "docker with conditions: refused (exit $rc)" ||
+	fail "docker with conditions ran"
+expect_match "docker with conditions: says why" "$out" "network conditions need provider local"
+finish
