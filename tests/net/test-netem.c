@@ -95,7 +95,7 @@ stack(void **state)
 	/* 0 -> 1: 20 ms; 1 -> 0: 60 ms; 0 -> 2: 40 +- 10 ms; 2 -> 0 and the
 	 * rest untouched. */
 	const struct dn_nft_link nl[] = {
-		{ 0, 1, 0, 0, 1 }, { 1, 0, 0, 0, 2 }, { 0, 2, 0, 0, 3 },
+		{ 0, 1, 0, 0, 1, 1 }, { 1, 0, 0, 0, 2, 1 }, { 0, 2, 0, 0, 3, 1 },
 	};
 	const struct dn_delay_link dl[] = {
 		{ 1, 20000, 0 }, { 2, 60000, 0 }, { 3, 40000, 10000 },
