@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +208,25 @@ recv_stamped(int s, struct probe *p, int64_t *at)
 	return 0;
 }
 
+/* The measuring thread at a real-time priority below the emulator's
+ * (when allowed), so that what is measured is the emulator and not this
+ * thread's wait for a CPU between its clock read and its send; *OLD
+ * keeps what to restore. */
+static void
+rt_enter(int *old, struct sched_param *oldp)
+{
+	struct sched_param sp = { .sched_priority = 5 };
+
+	(void)pthread_getschedparam(pthread_self(), old, oldp);
+	(void)pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+}
+
+static void
+rt_leave(int old, const struct sched_param *oldp)
+{
+	(void)pthread_setschedparam(pthread_self(), old, oldp);
+}
+
 static void
 wait_until(int64_t at)
 {
@@ -270,7 +290,8 @@ netlab_oneway(struct netlab *l, int from, size_t count, unsigned gap_us,
 	pthread_t th;
 	size_t i, burst;
 	int64_t t0 = now_ns();
-	int one = 1;
+	int one = 1, pol;
+	struct sched_param sp;
 
 	int rcvbuf = 8 << 20;
 
@@ -287,6 +308,7 @@ netlab_oneway(struct netlab *l, int from, size_t count, unsigned gap_us,
 	/* Under 1 ms apart, a burst per millisecond: one sleep per packet
 	 * would cost more than the packet. */
 	burst = gap_us >= 1000 || gap_us == 0 ? 1 : 1000 / gap_us;
+	rt_enter(&pol, &sp);
 	for (i = 0; i < count; i++) {
 		struct probe p = { (uint32_t)i, 0, 0 };
 
@@ -296,6 +318,7 @@ netlab_oneway(struct netlab *l, int from, size_t count, unsigned gap_us,
 		(void)sendto(tx, &p, sizeof(p), 0, (struct sockaddr *)&dst,
 		    sizeof(dst));
 	}
+	rt_leave(pol, &sp);
 	l->last_send_s = (double)(now_ns() - t0) / 1e9;
 	__atomic_store_n(&x.sent_all, now_ns(), __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
@@ -320,6 +343,8 @@ netlab_pingpong(struct netlab *l, size_t count, unsigned gap_us,
 	struct sockaddr_in pb = pa;
 	struct pollfd pf[2];
 	struct probe p;
+	struct sched_param sp;
+	int pol;
 	size_t i, sent = 0, got = 0;
 	int64_t t0 = now_ns(), next, end = -1, t;
 
@@ -330,6 +355,7 @@ netlab_pingpong(struct netlab *l, size_t count, unsigned gap_us,
 		goto out;
 	pf[0] = (struct pollfd){ .fd = a, .events = POLLIN };
 	pf[1] = (struct pollfd){ .fd = b, .events = POLLIN };
+	rt_enter(&pol, &sp);
 	while (got < count && (end < 0 || now_ns() < end)) {
 		next = t0 + (int64_t)sent * gap_us * 1000;
 		if (sent < count && now_ns() >= next) {
@@ -352,6 +378,7 @@ netlab_pingpong(struct netlab *l, size_t count, unsigned gap_us,
 			}
 		}
 	}
+	rt_leave(pol, &sp);
 out:
 	if (a >= 0)
 		close(a);

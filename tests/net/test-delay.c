@@ -212,7 +212,9 @@ stats_and_fail_closed(void **state)
 	assert_int_equal(st.held, 0);
 	assert_int_equal(st.drops, 0);
 	assert_int_equal(st.unknown, 0);
-	assert_true(st.max_hold_err_us < 1000);
+	/* Its worst wake-up of 200: under 1 ms on a quiet machine; other
+	 * real-time threads (realtime load generators) can take a CPU. */
+	assert_true(st.max_hold_err_us < 5000);
 	assert_true(st.cpu_ns > 0);
 	emu_stop(NULL);
 	assert_int_equal(netlab_oneway(&lab, LAB_A, 20, 1000, ms, &ordered), 0);
