@@ -38,9 +38,10 @@ files() {
 # verdict).  Everything may use metrics/.
 declare -A LOWER=(
 	[.]="cmd"
-	[cmd]="run serve node-kind provider trial plan scenario report verdict net sys"
-	[run]="serve node-kind provider trial plan scenario net sys"
+	[cmd]="run serve assert node-kind provider trial plan scenario report verdict net sys"
+	[run]="serve assert node-kind provider trial plan scenario net sys"
 	[serve]="trial plan scenario report verdict net sys"
+	[assert]="trial plan scenario sys"
 	[node-kind]="provider trial plan scenario net sys"
 	[provider]="trial plan scenario net sys"
 	[trial]="plan scenario net sys"

@@ -22,7 +22,7 @@
 
 /* The schema below.  Raising it needs a step in migrations[] and a
  * fixture made by the release before (docs/schema.md, "Migrations"). */
-#define SCHEMA_VERSION	3
+#define SCHEMA_VERSION	4
 #define BUSY_TIMEOUT_MS	2000
 /* quick_check reads every page: only on databases small enough for it to
  * be quick (docs/schema.md). */
@@ -140,6 +140,21 @@ static const char schema_sql[] =
     " kind TEXT NOT NULL,"
     " detail TEXT);\n"
     "CREATE INDEX IF NOT EXISTS events_run ON events(run_id, t_ms);\n"
+    /* One row per assertion of the scenario per run (issue 21). */
+    "CREATE TABLE IF NOT EXISTS assertions ("
+    " run_id INTEGER NOT NULL,"
+    " name TEXT NOT NULL,"
+    " form TEXT NOT NULL,"
+    " status TEXT NOT NULL,"
+    " observed REAL,"
+    " threshold REAL,"
+    " t_ms INTEGER,"
+    " node INTEGER,"
+    " message TEXT,"
+    " metric TEXT,"
+    " op TEXT,"
+    " unit TEXT,"
+    " PRIMARY KEY (run_id, name));\n"
     "CREATE TABLE IF NOT EXISTS run_facts ("
     " run_id INTEGER NOT NULL,"
     " node INTEGER NOT NULL,"
@@ -216,6 +231,8 @@ static const struct migration migrations[] = {
 	    "ALTER TABLE runs ADD COLUMN uuid TEXT;"
 	    "ALTER TABLE runs ADD COLUMN samples_digest TEXT;"
 	    "ALTER TABLE runs ADD COLUMN machine TEXT", store_uuids_assign, 0 },
+	/* the table comes from the current schema */
+	{ 3, "table assertions", NULL, NULL, 0 },
 };
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==
     SCHEMA_VERSION - 1, "one migration step per schema version");

@@ -24,8 +24,12 @@ static const struct view views[DN_READ_COUNT] = {
 	    "variant, trial, label, status, "
 	    "strftime('%Y-%m-%d %H:%M:%S', start_ms / 1000, 'unixepoch') "
 	    "AS start, round((coalesce(end_ms, start_ms) - start_ms) / "
-	    "1000.0, 1) AS duration_s, nodes, machine, uuid FROM runs "
-	    "ORDER BY id", 0 },
+	    "1000.0, 1) AS duration_s, nodes, "
+	    "(SELECT sum(status = 'pass') || '/' || count(*) || CASE WHEN "
+	    "sum(status = 'fail') > 0 THEN ' fail' WHEN sum(status = "
+	    "'inconclusive') > 0 THEN ' inconclusive' ELSE '' END FROM "
+	    "assertions a WHERE a.run_id = runs.id HAVING count(*) > 0) AS "
+	    "asserts, machine, uuid FROM runs ORDER BY id", 0 },
 	[DN_READ_RUN_EXISTS] = { "SELECT 1 FROM runs WHERE id = ?1", 1 },
 	[DN_READ_RUN_HEADER] = { "SELECT id AS run, ab_group AS \"group\", "
 	    "scenario, scenario_path, variant, trial, repeat, label, status, "
@@ -68,6 +72,9 @@ static const struct view views[DN_READ_COUNT] = {
 	    "FROM runs WHERE id = ?1", 1 },
 	[DN_READ_RUN_TIMING] = { "SELECT warmup_ms, sample_interval_ms, "
 	    "uuid FROM runs WHERE id = ?1", 1 },
+	[DN_READ_RUN_ASSERTIONS] = { "SELECT name, form, status, observed, "
+	    "threshold, t_ms, node, message FROM assertions WHERE run_id = ?1 "
+	    "ORDER BY rowid", 1 },
 };
 
 int

@@ -9,6 +9,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -582,4 +584,39 @@ dn_store_fact(struct dn_store *s, int64_t run_id, int node, const char *key,
 	sql_bind_text(st, 3, key ? key : "");
 	sql_bind_text(st, 4, value);
 	return (sql_step_done(s, st, "insert fact", cause));
+}
+
+int
+dn_store_assertion(struct dn_store *s, const struct dn_assert_row *r,
+    char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 rc;
+
+	if (need_writable(s, cause) != 0)
+		return (-1);
+	if (sql_prepare(s, "INSERT OR REPLACE INTO assertions (run_id, name, "
+	    "form, status, observed, threshold, t_ms, node, message, metric, "
+	    "op, unit) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+	    "?12)", &st, cause) != 0)
+		return (-1);
+	sqlite3_bind_int64(st, 1, r->run_id);
+	sql_bind_text(st, 2, r->name);
+	sql_bind_text(st, 3, r->form);
+	sql_bind_text(st, 4, r->status);
+	if (!isnan(r->observed))
+		sqlite3_bind_double(st, 5, r->observed);
+	if (!isnan(r->threshold))
+		sqlite3_bind_double(st, 6, r->threshold);
+	if (r->t_ms >= 0)
+		sqlite3_bind_int64(st, 7, r->t_ms);
+	if (r->node != INT_MIN)
+		sqlite3_bind_int(st, 8, r->node);
+	sql_bind_text(st, 9, r->message);
+	sql_bind_text(st, 10, r->metric);
+	sql_bind_text(st, 11, r->op);
+	sql_bind_text(st, 12, r->unit);
+	rc = sql_step_done(s, st, "insert assertion", cause);
+	sqlite3_finalize(st);
+	return (rc);
 }

@@ -156,6 +156,23 @@ int	 dn_store_event(struct dn_store *s, int64_t run_id, int node,
  * TPS, lost samples): stored in run_facts(run_id, node, key, value). */
 int	 dn_store_fact(struct dn_store *s, int64_t run_id, int node,
 	    const char *key, const char *value, char **cause);
+/*
+ * The result of one assertion in one run (table assertions, docs/
+ * schema.md): FORM eventually|always|value|relative, STATUS
+ * pass|fail|inconclusive; OBSERVED, T_MS and NODE NAN / -1 / INT_MIN when
+ * there is none (stored as NULL).  A second row of the same name replaces
+ * the first.
+ */
+struct dn_assert_row {
+	int64_t		 run_id;
+	const char	*name, *form, *status;
+	double		 observed, threshold;
+	int64_t		 t_ms;
+	int		 node;
+	const char	*message, *metric, *op, *unit;
+};
+int	 dn_store_assertion(struct dn_store *s, const struct dn_assert_row *r,
+	    char **cause);
 /* The distinct values of fact KEY over the nodes (node >= 0) of run
  * RUN_ID, sorted, into *VALS (*N of them; caller frees each and the
  * array).  None: *N 0.  Returns 0 or -1 with *CAUSE. */
@@ -249,6 +266,7 @@ enum dn_read {
 	DN_READ_RUN_NODE_SUMMARY,	/* (run) per node, after warmup */
 	DN_READ_RUN_SCENARIO,		/* (run) scenario_path, _yaml */
 	DN_READ_RUN_TIMING,		/* (run) warmup_ms, interval_ms, uuid */
+	DN_READ_RUN_ASSERTIONS,		/* (run) name, form, status, ... */
 	DN_READ_COUNT
 };
 int	 dn_store_read(struct dn_store *s, enum dn_read which,

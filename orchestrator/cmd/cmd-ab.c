@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assert/assert.h"
 #include "cmd/ab-seq.h"
 #include "cmd/cmd.h"
 #include "verdict/compare.h"
@@ -42,6 +43,7 @@ static const char ab_help_extra[] =
     "it before any trial (docs/scenarios.md, build).\n"
     "\nexit status: 0 ran and compared, 1 a trial failed or an error (a\n"
     "build that failed: before any trial), 2 usage, 3 --fail-on tripped,\n"
+    "4 an assertion failed, 5 none failed but one was inconclusive,\n"
     "130/143 interrupted by SIGINT/SIGTERM.\n";
 
 static char ab_help[sizeof(ab_help_extra) + 2048];
@@ -174,6 +176,14 @@ bad:
 		free(sa);
 		free(sb);
 	}
+	if (junit && assert_junit(stdout, store, res.run_ids, res.nruns,
+	    &cause) != 0) {
+		cmd_error("%s", cause);
+		free(cause);
+		cause = NULL;
+		status = status == 0 || status == 4 || status == 5 ? 1 :
+		    status;
+	}
 	if (junit)
 		compare_junit_end(stdout);
 	fflush(stdout);
@@ -181,7 +191,9 @@ bad:
 	 * interruption says more than the gate. */
 	if (any_tripped) {
 		cmd_error("--fail-on %s", compare_fail_on_says(fail_on));
-		if (status == 0)
+		/* the gate keeps its 3 over the assertions' 4 and 5 */
+		if (status == 0 || status == RUNNER_EXIT_ASSERT_FAILED ||
+		    status == RUNNER_EXIT_ASSERT_INCONCLUSIVE)
 			status = COMPARE_EXIT_GATE;
 	}
 out:

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd-args.h"
 #include "report/qtab.h"
@@ -63,6 +64,25 @@ section(struct dn_store *s, const char *title, enum dn_read which,
 	return (0);
 }
 
+/* One assertion: "  FAIL  name (form): message". */
+static int
+print_assert(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types)
+{
+	int	*n = arg;
+
+	(void)names;
+	(void)types;
+	if (ncols < 8)
+		return (1);
+	if ((*n)++ == 0)
+		printf("\nassertions:\n");
+	printf("  %-12s %s (%s): %s\n", strcmp(values[2], "pass") == 0 ?
+	    "pass" : strcmp(values[2], "fail") == 0 ? "FAIL" :
+	    "inconclusive", values[0], values[1], values[7] ? values[7] : "");
+	return (0);
+}
+
 static int
 found_row(void *arg, int ncols, const char *const *names,
     const char *const *values, const int *types)
@@ -114,7 +134,7 @@ cmd_show_exec(int argc, char **argv)
 	struct dn_store	*s = NULL;
 	char		*cause = NULL;
 	int64_t		 run;
-	int		 rc = 1, found = 0;
+	int		 rc = 1, found = 0, nasserts = 0;
 
 	cmd_args_init(&a, CMD_A_DB, NULL);
 	if (cmd_getopt(&a, &cmd_show_entry, NULL, argc, argv) != -1)
@@ -141,6 +161,8 @@ cmd_show_exec(int argc, char **argv)
 	    &cause) != 0 || machine_section(s, run, &cause) != 0 ||
 	    section(s, "nodes", DN_READ_RUN_NODES, run, &cause) != 0 ||
 	    section(s, "events", DN_READ_RUN_EVENTS, run, &cause) != 0 ||
+	    dn_store_read(s, DN_READ_RUN_ASSERTIONS, run, print_assert,
+	    &nasserts, &cause) != 0 ||
 	    section(s, "facts", DN_READ_RUN_FACTS, run, &cause) != 0 ||
 	    section(s, "per-node summary after warmup",
 	    DN_READ_RUN_NODE_SUMMARY, run, &cause) != 0 ||

@@ -260,7 +260,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (!ab && (c == OPT_METRIC || c == OPT_FORMAT ||
+		if (!ab && (c == OPT_METRIC ||
 		    c == OPT_THRESHOLD || c == OPT_UNIT || c == OPT_TARGET ||
 		    c == OPT_STRICT || c == OPT_FAIL_ON || c == OPT_UNTIL ||
 		    c == OPT_MAX_TRIALS || c == OPT_BUDGET ||
@@ -284,6 +284,11 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 	if (a->until && a->repeats > 0) {
 		*exit_status = usage_error(e, "--until decided decides the "
 		    "trials itself: use --max-trials, not --repeats", NULL);
+		return (-1);
+	}
+	if (!ab && a->format != NULL && strcmp(a->format, "junit") != 0) {
+		*exit_status = usage_error(e, "run --format takes junit (the "
+		    "assertions as JUnit XML), not", a->format);
 		return (-1);
 	}
 	if (a->provider_set != NULL) {

@@ -14,6 +14,7 @@
 #include "trial/loadgen.h"
 #include "trial/snapshot.h"
 #include "provider/provider.h"
+#include "assert/assert.h"
 #include "run/runner-internal.h"
 #include "store.h"
 #include "xalloc.h"
@@ -202,6 +203,25 @@ stop_nodes(struct trial *t, const struct runner_opts *o)
 	}
 }
 
+/* runs.reason for T, or NULL (caller frees). */
+static char *
+run_reason(struct trial *t)
+{
+	if (t->failed)
+		return (dn_xstrdup(t->fail_reason ? t->fail_reason :
+		    "failed"));
+	if (signals_count)
+		return (dn_xasprintf("stopped by %s",
+		    signals_name(signals_first)));
+	if (t->unplanned > 0)
+		return (dn_xasprintf("%d unplanned fault(s): see events",
+		    t->unplanned));
+	if (assert_ended_by(t) != NULL)
+		return (dn_xasprintf("ended early: assertion '%s' failed "
+		    "(abort_on_fail)", assert_ended_by(t)));
+	return (NULL);
+}
+
 /* Stop the load, check, stop the nodes, record the outcome. */
 void
 finish_trial(struct trial *t, const struct runner_opts *o)
@@ -305,14 +325,7 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 		status = "failed";
 	else
 		status = "ok";
-	if (t->failed)
-		reason = dn_xstrdup(t->fail_reason ? t->fail_reason : "failed");
-	else if (signals_count)
-		reason = dn_xasprintf("stopped by %s",
-		    signals_name(signals_first));
-	else if (t->unplanned > 0)
-		reason = dn_xasprintf("%d unplanned fault(s): see events",
-		    t->unplanned);
+	reason = run_reason(t);
 	pthread_mutex_lock(t->store_mu);
 	if (dn_store_run_end(t->store, t->run_id, status, reason, &cause) !=
 	    0 || dn_store_commit(t->store, &cause) != 0) {
@@ -324,5 +337,6 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 	pthread_mutex_unlock(t->store_mu);
 	snapshot_trial_end(t, status);
 	free(reason);
+	assert_finish(t, o->quiet ? NULL : stderr);	/* samples committed */
 	print_summary(t, o);
 }

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assert/assert.h"
 #include "trial/loadgen.h"
 #include "trial/snapshot.h"
 #include "provider/provider.h"
@@ -192,6 +193,7 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 		snapshot_trial_start(ts[i]);
 		trial_event(ts[i], -1, "start", "%d node(s) ready in %.0f ms",
 		    ts[i]->nnodes, (double)(t0 - ts[i]->spawn_ns) / 1e6);
+		assert_begin(ts[i]);
 		if (ts[i]->lg != NULL && loadgen_go(ts[i]->lg, &cause) != 0) {
 			trial_fail(ts[i], "%s", cause);
 			free(cause);
@@ -216,10 +218,12 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 		}
 		if (failed)
 			break;
-		/* Trials whose nodes all ran to completion end now; the
-		 * others run on (foreign.c, node.exit: expected). */
+		/* Trials whose nodes all ran to completion end now, and
+		 * those an assertion with abort_on_fail ends; the others
+		 * run on (foreign.c, node.exit: expected). */
 		for (j = 0; j < nleft;) {
-			if (!node_kind(left[j])->done(left[j])) {
+			if (!node_kind(left[j])->done(left[j]) &&
+			    !assert_should_end(left[j])) {
 				j++;
 				continue;
 			}
@@ -253,6 +257,19 @@ out:
 		free(fired[i]);
 	free(fired);
 	free(left);
+}
+
+/* What the trials of a slot add to the run's result. */
+static void
+slot_results(struct runner_result *res, struct trial **slot, int nt)
+{
+	int	j;
+
+	for (j = 0; j < nt; j++) {
+		res->nfailed += slot[j]->failed;
+		res->asserts_failed += slot[j]->asserts_failed;
+		res->asserts_inconclusive += slot[j]->asserts_inconclusive;
+	}
 }
 
 /* What SCN asks that devnet run cannot do: -1 with *CAUSE. */
@@ -351,8 +368,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 				    t->var->name, t->nnodes, t->run_dir);
 		}
 		run_slot(slot, nt, o);
-		for (j = 0; j < (size_t)nt; j++)
-			res->nfailed += slot[j]->failed;
+		slot_results(res, slot, nt);
 		i += (size_t)nt;
 		/* A database that cannot be written fails every trial after
 		 * this one too (and the reserve is spent). */
@@ -396,5 +412,10 @@ runner_exit_status(const struct runner_result *res)
 {
 	if (res->signal > 0)
 		return (128 + res->signal);
-	return (res->nfailed > 0 ? 1 : 0);
+	if (res->nfailed > 0)
+		return (1);
+	if (res->asserts_failed > 0)
+		return (RUNNER_EXIT_ASSERT_FAILED);
+	return (res->asserts_inconclusive > 0 ?
+	    RUNNER_EXIT_ASSERT_INCONCLUSIVE : 0);
 }

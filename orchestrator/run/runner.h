@@ -42,7 +42,14 @@ struct runner_result {
 	int		 nfailed;
 	int		 signal;	/* stop signal that stopped it, or 0 */
 	int		 store_failed;	/* a write failed; plan cut short */
+	int		 asserts_failed;	/* assertions that failed */
+	int		 asserts_inconclusive;
 };
+
+/* Exit statuses of run and ab for assertions (docs/cli.md): one failed;
+ * none failed but one was inconclusive. */
+#define RUNNER_EXIT_ASSERT_FAILED	4
+#define RUNNER_EXIT_ASSERT_INCONCLUSIVE	5
 
 /*
  * Block the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) in the calling
@@ -70,7 +77,8 @@ int	 runner_run(struct scenario *scn, struct dn_store *store,
 	    char **cause);
 
 /* The exit status a command should return for RES: 128 + the signal
- * that stopped it, else 1 when a trial failed, else 0. */
+ * that stopped it, else 1 when a trial failed, else 4 when an assertion
+ * failed, else 5 when one was inconclusive, else 0. */
 int	 runner_exit_status(const struct runner_result *res);
 
 #endif

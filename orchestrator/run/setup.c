@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assert/assert.h"
 #include "trial/collector.h"
 #include "trial/loadgen.h"
 #include "provider/provider.h"
@@ -107,6 +108,7 @@ setup_release(struct trial *t)
 
 	loadgen_free(t->lg);
 	t->lg = NULL;
+	assert_free(t);
 	for (i = 0; i < t->nnodes && t->nodes != NULL; i++) {
 		struct trial_node	*n = &t->nodes[i];
 

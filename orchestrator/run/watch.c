@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assert/assert.h"
 #include "provider/provider.h"
 #include "run/runner-internal.h"
 #include "clock.h"
@@ -280,6 +281,8 @@ watch_trial(struct trial *t, char *fired)
 		}
 	}
 	node_kind(t)->watch(t);
+	/* The live assertions, on the samples the nodes just sent. */
+	assert_tick(t);
 	if (t->store_failed && !t->failed)
 		trial_fail(t, "cannot write to the database: %s",
 		    t->store_error ? t->store_error : "?");

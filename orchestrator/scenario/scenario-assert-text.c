@@ -5,6 +5,7 @@
  * comparison signs).  Not here: loading (scenario-assert.c), evaluating
  * (orchestrator/assert/).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,26 @@ const char *
 scn_cmp_text(enum scn_acmp c)
 {
 	return (cmp_text[c]);
+}
+
+int
+scn_cmp_holds(enum scn_acmp c, double v, double limit)
+{
+	if (isnan(v))
+		return (0);
+	switch (c) {
+	case SCN_CMP_LT:
+		return (v < limit);
+	case SCN_CMP_LE:
+		return (v <= limit);
+	case SCN_CMP_GT:
+		return (v > limit);
+	case SCN_CMP_GE:
+		return (v >= limit);
+	case SCN_CMP_EQ:
+		return (v == limit);
+	}
+	return (0);
 }
 
 /* --- the time line and the description ---------------------------------- */
@@ -62,21 +83,39 @@ scn_event_span(const struct scenario *s, size_t i, const int64_t *event_ms,
 	*to_ms = -1;
 	if (event_ms[i] < 0)
 		return;
-	if (e->action == SCN_EV_STOP || e->action == SCN_EV_KILL ||
-	    e->action == SCN_EV_TERM) {
-		for (j = 0; j < s->nevents; j++) {
-			const struct scn_event *u = &s->events[j];
+	/* what undoes it: stop..cont, kill or term..restart of the same
+	 * node; partition or link..heal (a link with `for` ends by itself) */
+	for (j = 0; j < s->nevents; j++) {
+		const struct scn_event *u = &s->events[j];
+		int	undoes;
 
-			if (event_ms[j] < event_ms[i] || j == i ||
-			    u->node != e->node || event_ms[j] >= end)
-				continue;
-			if ((e->action == SCN_EV_STOP &&
-			    u->action == SCN_EV_CONT) ||
-			    (e->action != SCN_EV_STOP &&
-			    u->action == SCN_EV_RESTART))
-				end = event_ms[j];
+		if (j == i || event_ms[j] < event_ms[i] || event_ms[j] >= end)
+			continue;
+		switch (e->action) {
+		case SCN_EV_STOP:
+			undoes = u->action == SCN_EV_CONT && u->node == e->node;
+			break;
+		case SCN_EV_KILL:
+		case SCN_EV_TERM:
+			undoes = u->action == SCN_EV_RESTART &&
+			    u->node == e->node;
+			break;
+		case SCN_EV_PARTITION:
+		case SCN_EV_LINK:
+			undoes = u->action == SCN_EV_HEAL;
+			break;
+		default:
+			undoes = 0;
+			break;
 		}
-	} else
+		if (undoes)
+			end = event_ms[j];
+	}
+	if (e->action == SCN_EV_LINK && e->for_ms > 0 &&
+	    event_ms[i] + e->for_ms < end)
+		end = event_ms[i] + e->for_ms;
+	if (e->action == SCN_EV_CONT || e->action == SCN_EV_RESTART ||
+	    e->action == SCN_EV_HEAL)
 		end = event_ms[i];
 	end += 2 * s->network.block_interval_ms;
 	*to_ms = end > s->duration_ms ? s->duration_ms : end;

@@ -343,6 +343,8 @@ int	 scenario_load_buffer(struct scenario **sp, const char *name,
 void	 scenario_free(struct scenario *);
 /* "<", "<=", ">", ">=", "==". */
 const char *scn_cmp_text(enum scn_acmp);
+/* Does V CMP LIMIT hold?  (A NaN holds nothing.) */
+int	 scn_cmp_holds(enum scn_acmp, double v, double limit);
 /* Assertion A as devnet understood it, one line without the name, into
  * BUF of CAP bytes ("always, each node: lag_ms < 500 ms, from warmup
  * (10s) to end (60s), except while an event is active"). */
@@ -355,8 +357,9 @@ int64_t	 scn_anchor_ms(const struct scenario *s, const struct scn_anchor *a,
 	    const int64_t *event_ms);
 /* The span over which event I is active in a trial: from when it fired
  * to when the event that undoes it fired (stop..cont, kill or term..
- * restart of the same node, or the end), plus two block intervals to
- * catch up; *TO_MS = -1 when it did not fire. */
+ * restart of the same node, partition or link..heal, a link's `for`, or
+ * the end; cont, restart and heal: their instant), plus two block
+ * intervals to catch up; *TO_MS = -1 when it did not fire. */
 void	 scn_event_span(const struct scenario *s, size_t i,
 	    const int64_t *event_ms, int64_t *from_ms, int64_t *to_ms);
 /* Does S ask for an emulated network (a condition in network.links, or

@@ -127,6 +127,8 @@ on_sample(struct collector *c, const struct dn_hdr *h,
 		if (present >> i & 1)
 			n->last[i] = values[i];
 	n->have_last |= present;
+	if (tm != INT64_MIN)
+		n->last_tm = tm;
 	if (tm != INT64_MIN && tm >= t->scn->warmup_ms) {
 		double	rss = values[DN_M_RSS_BYTES];
 		double	lag = values[DN_M_LAG_BLOCKS];
@@ -492,6 +494,34 @@ loadgen_sample(struct collector *c, int64_t t_ms)
 	if (t->snap != NULL)
 		loadgen_snapshot(c, t_ms);
 	queue_end(c);
+	/* The same values for the assertions' live view (assert/). */
+	pthread_mutex_lock(&t->mu);
+	t->load_last[DN_M_TX_SUBMITTED] = (double)submitted;
+	t->load_last[DN_M_TX_INCLUDED] = (double)inc;
+	t->load_last[DN_M_TX_FAILED] = (double)fail;
+	t->load_last[DN_M_TX_SEND_ERRORS] = (double)send_errors;
+	t->load_last[DN_M_ACHIEVED_TPS] = rate;
+	t->load_have |= (uint64_t)1 << DN_M_TX_SUBMITTED |
+	    (uint64_t)1 << DN_M_TX_INCLUDED | (uint64_t)1 << DN_M_TX_FAILED |
+	    (uint64_t)1 << DN_M_TX_SEND_ERRORS |
+	    (uint64_t)1 << DN_M_ACHIEVED_TPS;
+	if (c->nlat > 0) {
+		t->load_last[DN_M_TX_LATENCY_P50_MS] = pct(c->lat, c->nlat,
+		    0.50);
+		t->load_last[DN_M_TX_LATENCY_P99_MS] = pct(c->lat, c->nlat,
+		    0.99);
+		t->load_last[DN_M_TX_LATENCY_MAX_MS] = c->lat[c->nlat - 1];
+		t->load_have |= (uint64_t)1 << DN_M_TX_LATENCY_P50_MS |
+		    (uint64_t)1 << DN_M_TX_LATENCY_P99_MS |
+		    (uint64_t)1 << DN_M_TX_LATENCY_MAX_MS;
+	}
+	if (nlags > 0) {
+		t->load_last[DN_M_SEND_LAG_P99_US] = pct(lags, nlags, 0.99);
+		t->load_have |= (uint64_t)1 << DN_M_SEND_LAG_P99_US;
+	}
+	t->load_samples++;
+	t->load_tm = t_ms;
+	pthread_mutex_unlock(&t->mu);
 	c->nlat = 0;
 	free(lags);
 }

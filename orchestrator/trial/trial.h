@@ -35,6 +35,7 @@ struct foreign_lag;
 struct snap_trial;
 struct dn_net;
 struct netcond;
+struct assert_state;
 
 #define TRIAL_NCOLS	16	/* named metrics shown, at most */
 
@@ -66,6 +67,7 @@ struct trial_node {
 	int64_t		 samples;
 	int		 final_seen;	/* DN_SAMPLE_FINAL received */
 	double		 last[DN_METRIC_COUNT];
+	int64_t		 last_tm;	/* trial time of last[]'s sample */
 	double		 first[DN_METRIC_COUNT];	/* after warmup */
 	int64_t		 first_t, last_t;	/* ms, after warmup */
 	int		 have_first;
@@ -167,6 +169,18 @@ struct trial {
 	atomic_uint_fast64_t		 t0_ns;	/* 0 until all are ready */
 	uint64_t			 spawn_ns;
 	double				 cpu0_s;	/* process CPU at spawn */
+
+	/* The load generator's last interval, as stored with node -1
+	 * (under mu, collector): bit i of load_have says load_last[i] is
+	 * set; load_samples counts the intervals. */
+	double				 load_last[DN_METRIC_COUNT];
+	uint64_t			 load_have;
+	int64_t				 load_samples, load_tm;
+	/* The scenario's assertions in this trial (orchestrator/assert/;
+	 * main thread): NULL when it has none.  Results: */
+	struct assert_state		*asserts;
+	int				 asserts_failed;
+	int				 asserts_inconclusive;
 
 	/* Collector counters (under mu). */
 	int64_t				 rejected;	/* messages */

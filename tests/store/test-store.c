@@ -1,5 +1,7 @@
 /* test-store.c: the sqlite store round-trips and fails cleanly. */
 #include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -88,9 +90,9 @@ round_trip(void **state)
 	int64_t			 rid = write_run(t->db, 1);
 
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "3");
+	expect(s, "SELECT version FROM schema_version", "4");
 	expect(s, "SELECT from_version, to_version, what FROM "
-	    "schema_migrations", "0,3,created");
+	    "schema_migrations", "0,4,created");
 	expect(s, "SELECT git_commit FROM run_summary", "0123abcd");
 	expect(s, "SELECT count(*) FROM nodes WHERE host = (SELECT host FROM "
 	    "runs)", "2");
@@ -452,11 +454,11 @@ migrate_v1_fixture(void **state)
 	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
 	dn_store_close(s);
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "3");
+	expect(s, "SELECT version FROM schema_version", "4");
 	expect(s, "SELECT from_version, to_version, what FROM "
 	    "schema_migrations ORDER BY id", "1,2,runs.git_commit, "
 	    "nodes.host, schema_migrations;2,3,runs.uuid, runs.samples_digest, "
-	    "runs.machine, machines");
+	    "runs.machine, machines;3,4,table assertions");
 	expect(s, "SELECT count(DISTINCT uuid), count(machine) FROM runs",
 	    "4,0");
 	assert_int_equal(dn_store_query(s, fixture_data, NULL, 0, collect_row,
@@ -466,8 +468,8 @@ migrate_v1_fixture(void **state)
 
 	/* Twice: nothing more happens. */
 	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
-	expect(s, "SELECT count(*), max(version) FROM schema_version", "1,3");
-	expect(s, "SELECT count(*) FROM schema_migrations", "2");
+	expect(s, "SELECT count(*), max(version) FROM schema_version", "1,4");
+	expect(s, "SELECT count(*) FROM schema_migrations", "3");
 	dn_store_close(s);
 
 	/* The same shape as a database created today: a change to
@@ -488,6 +490,69 @@ migrate_v1_fixture(void **state)
 	free(fresh_db);
 }
 
+/*
+ * A version-3 database written by the release before the assertions
+ * (fixtures/README.md): a reader sees an empty `assertions` table and
+ * leaves the file as it was; a writer migrates it to version 4 (the one
+ * step "table assertions"), keeps every row, and takes assertion rows.
+ */
+static void
+migrate_v3_fixture(void **state)
+{
+	struct tmp	*t = *state;
+	struct dn_store	*s;
+	struct collect	 before = { .buf = "" }, after = { .buf = "" };
+	struct shape	 fresh, migrated;
+	struct dn_assert_row r = { .name = "chain advances",
+			    .form = "eventually", .status = "fail",
+			    .observed = 9, .threshold = 50, .t_ms = 1886,
+			    .node = 2, .message = "m", .metric = "height",
+			    .op = ">=", .unit = "blocks" };
+	const char	*src = getenv("DN_SOURCE_DIR");
+	char		*fixture, *fresh_db, *cause = NULL;
+
+	assert_non_null(src);
+	fixture = dn_xasprintf("%s/tests/store/fixtures/schema-v3.db", src);
+	fresh_db = dn_xasprintf("%s/fresh.db", t->dir);
+	assert_int_equal(copy_file(fixture, t->db), 0);
+
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
+	expect(s, "SELECT version FROM schema_version", "3");
+	expect(s, "SELECT count(*), count(message) FROM assertions", "0,0");
+	assert_int_equal(dn_store_query(s, fixture_data, NULL, 0, collect_row,
+	    &before, &cause), 0);
+	dn_store_close(s);
+	assert_true(same_bytes(fixture, t->db));
+
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	r.run_id = 1;
+	assert_int_equal(dn_store_assertion(s, &r, &cause), 0);
+	r.status = "pass";	/* the same name replaces the row */
+	r.observed = NAN;
+	r.t_ms = -1;
+	r.node = INT_MIN;
+	assert_int_equal(dn_store_assertion(s, &r, &cause), 0);
+	assert_int_equal(dn_store_commit(s, &cause), 0);
+	dn_store_close(s);
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
+	expect(s, "SELECT version FROM schema_version", "4");
+	expect(s, "SELECT from_version, to_version, what FROM "
+	    "schema_migrations WHERE to_version = 4", "3,4,table assertions");
+	expect(s, "SELECT run_id, name, form, status, observed, threshold, "
+	    "t_ms, node, metric, op, unit FROM assertions", "1,chain advances,"
+	    "eventually,pass,NULL,50.0,NULL,NULL,height,>=,blocks");
+	assert_int_equal(dn_store_query(s, fixture_data, NULL, 0, collect_row,
+	    &after, &cause), 0);
+	assert_string_equal(before.buf, after.buf);
+	dn_store_close(s);
+	shape_of(fresh_db, &fresh);
+	shape_of(t->db, &migrated);
+	assert_string_equal(fresh.buf, migrated.buf);
+	assert_non_null(strstr(fresh.buf, "assertions"));
+	free(fixture);
+	free(fresh_db);
+}
+
 /* A database from a newer devnet is refused, by writers and readers. */
 static void
 newer_refused(void **state)
@@ -502,7 +567,7 @@ newer_refused(void **state)
 	dn_store_close(s);
 	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), -1);
 	assert_non_null(strstr(cause, "schema version 99, newer than this "
-	    "devnet understands (3); upgrade devnet"));
+	    "devnet understands (4); upgrade devnet"));
 	free(cause);
 	cause = NULL;
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause),
@@ -665,6 +730,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(query_timeout, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(migrate_v1_fixture, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(migrate_v3_fixture, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(newer_refused, setup,
 		    teardown),

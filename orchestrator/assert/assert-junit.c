@@ -1,0 +1,171 @@
+/*
+ * assert-junit.c: stored assertion results as JUnit XML test suites, one
+ * per run, one test case per assertion: a failure's message is the row's
+ * message, readable alone; an inconclusive one is skipped, with its
+ * reason.  The caller writes the <testsuites> wrapper (with `ab`, the
+ * verdict's cases share it).  Not here: judging (assert-live.c,
+ * assert-end.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "assert/assert.h"
+#include "store.h"
+#include "xalloc.h"
+
+struct jrow {
+	char	*name, *form, *status, *message;
+};
+
+struct jrun {
+	char		*scenario, *variant, *trial;
+	struct jrow	*rows;
+	size_t		 n;
+};
+
+static int
+header_row(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types)
+{
+	struct jrun	*r = arg;
+	int		 i;
+
+	(void)types;
+	for (i = 0; i < ncols; i++) {
+		char	**dst = strcmp(names[i], "scenario") == 0 ?
+			    &r->scenario : strcmp(names[i], "variant") == 0 ?
+			    &r->variant : strcmp(names[i], "trial") == 0 ?
+			    &r->trial : NULL;
+
+		if (dst != NULL && *dst == NULL)
+			*dst = dn_xstrdup(values[i] ? values[i] : "");
+	}
+	return (0);
+}
+
+static int
+assert_row(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types)
+{
+	struct jrun	*r = arg;
+	struct jrow	*w;
+
+	(void)names;
+	(void)types;
+	if (ncols < 8)
+		return (1);
+	r->rows = dn_xreallocarray(r->rows, r->n + 1, sizeof(*r->rows));
+	w = &r->rows[r->n++];
+	w->name = dn_xstrdup(values[0] ? values[0] : "");
+	w->form = dn_xstrdup(values[1] ? values[1] : "");
+	w->status = dn_xstrdup(values[2] ? values[2] : "");
+	w->message = dn_xstrdup(values[7] ? values[7] : "");
+	return (0);
+}
+
+/* S as XML text (attribute-safe): & < > " and control bytes. */
+static void
+xml_put(FILE *out, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '&')
+			fputs("&amp;", out);
+		else if (c == '<')
+			fputs("&lt;", out);
+		else if (c == '>')
+			fputs("&gt;", out);
+		else if (c == '"')
+			fputs("&quot;", out);
+		else if (c == '\n')
+			fputs("&#10;", out);
+		else if (c < 0x20 && c != '\t')
+			fputc('?', out);
+		else
+			fputc(c, out);
+	}
+}
+
+static void
+jrun_release(struct jrun *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->rows[i].name);
+		free(r->rows[i].form);
+		free(r->rows[i].status);
+		free(r->rows[i].message);
+	}
+	free(r->rows);
+	free(r->scenario);
+	free(r->variant);
+	free(r->trial);
+}
+
+static void
+put_suite(FILE *out, long long run_id, const struct jrun *r)
+{
+	size_t	i, fail = 0, skip = 0;
+
+	for (i = 0; i < r->n; i++) {
+		fail += strcmp(r->rows[i].status, "fail") == 0;
+		skip += strcmp(r->rows[i].status, "inconclusive") == 0;
+	}
+	fprintf(out, "  <testsuite name=\"assertions of run %lld (", run_id);
+	xml_put(out, r->scenario ? r->scenario : "");
+	fputs(", variant ", out);
+	xml_put(out, r->variant ? r->variant : "");
+	fprintf(out, ", trial %s)\" tests=\"%zu\" failures=\"%zu\" "
+	    "skipped=\"%zu\">\n", r->trial ? r->trial : "?", r->n, fail, skip);
+	for (i = 0; i < r->n; i++) {
+		const struct jrow *w = &r->rows[i];
+
+		fputs("    <testcase classname=\"devnet.assert.", out);
+		xml_put(out, r->scenario ? r->scenario : "");
+		fputs("\" name=\"", out);
+		xml_put(out, w->name);
+		fprintf(out, " (run %lld, %s)\"", run_id, w->form);
+		if (strcmp(w->status, "pass") == 0) {
+			fputs("/>\n", out);
+			continue;
+		}
+		if (strcmp(w->status, "fail") == 0) {
+			fputs(">\n      <failure message=\"", out);
+			xml_put(out, w->message);
+			fputs("\">", out);
+			xml_put(out, w->message);
+			fputs("</failure>\n", out);
+		} else {
+			fputs(">\n      <skipped message=\"inconclusive: ", out);
+			xml_put(out, w->message);
+			fputs("\"/>\n", out);
+		}
+		fputs("    </testcase>\n", out);
+	}
+	fputs("  </testsuite>\n", out);
+}
+
+int
+assert_junit(FILE *out, struct dn_store *s, const int64_t *run_ids,
+    size_t n, char **cause)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		struct jrun	r = { 0 };
+
+		if (dn_store_read(s, DN_READ_RUN_HEADER, run_ids[i],
+		    header_row, &r, cause) != 0 ||
+		    dn_store_read(s, DN_READ_RUN_ASSERTIONS, run_ids[i],
+		    assert_row, &r, cause) != 0) {
+			jrun_release(&r);
+			return (-1);
+		}
+		if (r.n > 0)
+			put_suite(out, (long long)run_ids[i], &r);
+		jrun_release(&r);
+	}
+	return (0);
+}

@@ -1,0 +1,57 @@
+/*
+ * assert.h: the scenario's assertions (assert:, docs/scenarios.md
+ * "Assertions") judged in each trial: `eventually` and `always` live,
+ * sample by sample, from the runner's tick; `value` at the trial's end
+ * from the stored samples; one row per assertion per run in the table
+ * `assertions`.  Called by run/ (the trial's life) and cmd/ (output).
+ * Relative assertions are the verdict's (verdict/), not judged here.
+ */
+#ifndef DN_ASSERT_H
+#define DN_ASSERT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+
+struct trial;
+struct dn_store;
+
+/* At t=0 of trial T: its assertions' state in T->asserts (NULL when the
+ * scenario has none).  Main thread, like the calls below. */
+void	 assert_begin(struct trial *t);
+
+/* Once per runner tick: when a sample interval has passed, judge the live
+ * assertions on the nodes' and the load generator's last samples;
+ * `eventually` passes as soon as it holds, `always` fails as soon as it
+ * is broken (for `sustained`), each decided once. */
+void	 assert_tick(struct trial *t);
+
+/* 1 when an `always` with abort_on_fail failed and its grace is over:
+ * the runner ends the trial now. */
+int	 assert_should_end(const struct trial *t);
+/* The name of the assertion that ended T early, or NULL (owned by the
+ * scenario). */
+const char *assert_ended_by(const struct trial *t);
+
+/*
+ * After the run's end is stored (every sample committed): decide what is
+ * left (an `eventually` that never held fails; an `always` whose window
+ * saw samples passes; none seen: inconclusive), judge the `value`
+ * assertions on the stored samples, store one row per assertion and set
+ * T->asserts_failed / asserts_inconclusive.  OUT (may be NULL) gets one
+ * line per assertion.  Frees T->asserts.
+ */
+void	 assert_finish(struct trial *t, FILE *out);
+
+/* Free T->asserts (a trial that never reached t=0); accepts NULL. */
+void	 assert_free(struct trial *t);
+
+/*
+ * JUnit XML of the assertions of runs RUN_IDS[0..N-1] (one testsuite per
+ * run, one testcase per assertion; a failure's message readable alone)
+ * on OUT.  0, or -1 with *CAUSE.
+ */
+int	 assert_junit(FILE *out, struct dn_store *s, const int64_t *run_ids,
+	    size_t n, char **cause);
+
+#endif
