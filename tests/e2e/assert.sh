@@ -68,17 +68,17 @@ expect_match "eventually max_spread" "$(row ev-spread)" \
 expect_match "eventually load" "$(row ev-load)" \
     "^fail\|-1\|ev-load: did not hold .*the load generator had tx_included [0-9]+ at t=[0-9.]+ s \(limit >= 1000000 txs\)"
 expect_match "always each_node" "$(row al-each)" \
-    "^fail\|$N\|al-each: node $N had height 3 at t=[0-9.]+ s \(limit < 3 blocks\), 1 sample in a row; events active: none; last lines of node-$N.log: "
+    "^fail\|$N\|al-each: node $N had height [3-9] at t=[0-9.]+ s \(limit < 3 blocks\), 1 sample in a row; events active: none; last lines of node-$N.log: "
 expect_match "always all_nodes" "$(row al-all)" \
-    "^fail\|$N\|al-all: node $N had height 4 at t="
+    "^fail\|$N\|al-all: node $N had height [4-9] at t="
 expect_match "always any_node" "$(row al-any)" \
-    "^fail\|$N\|al-any: no node held it: node $N had height 5 at t="
+    "^fail\|$N\|al-any: no node held it: node $N had height [5-9] at t="
 expect_match "always max_spread" "$(row al-spread)" \
     "^fail\|NULL\|al-spread: the spread of height over the nodes was [01] at t=[0-9.]+ s \(limit > 5 blocks\)"
 expect_match "always load" "$(row al-load)" \
     "^fail\|-1\|al-load: the load generator had tx_included [0-9]+ at t=[0-9.]+ s \(limit < 20 txs\), 1 sample in a row"
 expect_match "always sustained: broken for longer than 1 s" "$(row al-sustained)" \
-    "^fail\|$N\|al-sustained: node $N had height 3 at t=[0-9.]+ s \(limit < 3 blocks\), [45] samples in a row \(1\.[0-9] s, sustained limit 1.0 s\)"
+    "^fail\|$N\|al-sustained: node $N had height [3-9] at t=[0-9.]+ s \(limit < 3 blocks\), [3-6] samples in a row \(1\.[0-9] s, sustained limit 1.0 s\)"
 expect_match "value each_node" "$(row va-each)" \
     "^fail\|$N\|va-each: node $N had rss_max [0-9]+ bytes from t=1.0 s to t=4.0 s \(limit < 1048576 bytes, [0-9]+ samples of 3 series\); last lines of node-$N.log"
 expect_match "value all_nodes" "$(row va-all)" \
@@ -92,10 +92,10 @@ expect_match "value load" "$(row va-load)" \
 for a in ok-ev ok-al ok-va ok-growth; do
 	expect_match "$a passes" "$(row $a)" "^pass\|"
 done
-expect_eq "the first violation's sample is stored" \
+expect_match "the first violation's sample is stored" \
     "$(q "select observed, threshold, t_ms > 0, form, metric, op, unit
     from assertions where run_id = $run and name = 'al-each'")" \
-    "3.0|3.0|1|always|height|<|blocks"
+    "^[3-9].0\|3.0\|1\|always\|height\|<\|blocks$"
 expect_eq "1GiB/min is stored in bytes/min" \
     "$(q "select threshold from assertions where run_id = $run and name = 'ok-growth'")" \
     "1073741824.0"
@@ -114,7 +114,7 @@ expect_match "JUnit failure message" "$(cat "$T/forms.xml")" \
 expect_match "JUnit passing case" "$(cat "$T/forms.xml")" \
     "<testcase classname=\"devnet.assert.forms\" name=\"ok-va \(run $run, value\)\"/>"
 expect_match "devnet show lists them" "$("$DEVNET" show --db "$DB" "$run")" \
-    "FAIL +al-each \(always\): al-each: node $N had height 3"
+    "FAIL +al-each \(always\): al-each: node $N had height [3-9]"
 expect_match "devnet runs counts them" "$("$DEVNET" runs --db "$DB")" \
     " 4/20 fail"
 
