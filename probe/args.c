@@ -55,6 +55,8 @@ const char probe_usage[] =
 "                          NAME (a table metric such as height, or a name\n"
 "                          of its own) (repeatable)\n"
 "  --prom-keep EXPO        the same under EXPO's own name (repeatable)\n"
+"  --scrape-every N        scrape every Nth sample only (default 1); the\n"
+"                          samples between carry no scraped value\n"
 "  --help\n"
 "\n"
 "Exit status: COMMAND's; 124 when not ready in time; 125 on a usage or\n"
@@ -63,7 +65,8 @@ const char probe_usage[] =
 enum {
 	O_OUT = 256, O_METRICS, O_TOKEN, O_INDEX, O_INTERVAL, O_ALLOCS,
 	O_ALLOC_LIB, O_ALLOC_SHM, O_LOGM, O_READY, O_READY_TO, O_STOPSIG,
-	O_GRACE, O_ENV, O_CWD, O_PROM_URL, O_PROM_MAP, O_PROM_KEEP, O_HELP
+	O_GRACE, O_ENV, O_CWD, O_PROM_URL, O_PROM_MAP, O_PROM_KEEP,
+	O_SCRAPE_EVERY, O_HELP
 };
 
 static const struct option longopts[] = {
@@ -85,6 +88,7 @@ static const struct option longopts[] = {
 	{ "prom-url", required_argument, NULL, O_PROM_URL },
 	{ "prom-map", required_argument, NULL, O_PROM_MAP },
 	{ "prom-keep", required_argument, NULL, O_PROM_KEEP },
+	{ "scrape-every", required_argument, NULL, O_SCRAPE_EVERY },
 	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 }
 };
@@ -397,6 +401,7 @@ probe_args_parse(struct probe_opts *o, int argc, char **argv, char **cause)
 	o->ready_timeout_ms = 30000;
 	o->stop_signal = SIGTERM;
 	o->stop_grace_ms = 5000;
+	o->scrape_every = 1;
 	/* The token from the environment (devnet's way: /proc/PID/environ
 	 * is private to its user, a command line is not), not passed on to
 	 * COMMAND; --token overrides it. */
@@ -492,6 +497,18 @@ probe_args_parse(struct probe_opts *o, int argc, char **argv, char **cause)
 			}
 			o->prom_url = optarg;
 			break;
+		case O_SCRAPE_EVERY: {
+			int64_t	every;
+
+			if (dn_parse_i64(optarg, &every) != 0 || every < 1 ||
+			    every > 1000) {
+				*cause = dn_xasprintf("bad value '%s' for "
+				    "--scrape-every: want 1..1000", optarg);
+				return (-1);
+			}
+			o->scrape_every = (int)every;
+			break;
+		}
 		case O_PROM_MAP:
 		case O_PROM_KEEP:
 			if (add_prom(o, optarg, ch == O_PROM_KEEP, cause) != 0)
@@ -510,9 +527,9 @@ probe_args_parse(struct probe_opts *o, int argc, char **argv, char **cause)
 		    "[options] -- COMMAND [ARGS...]");
 		return (-1);
 	}
-	if (o->nprom > 0 && o->prom_url == NULL) {
-		*cause = dn_xstrdup("--prom-map and --prom-keep need "
-		    "--prom-url");
+	if ((o->nprom > 0 || o->scrape_every > 1) && o->prom_url == NULL) {
+		*cause = dn_xstrdup("--prom-map, --prom-keep and "
+		    "--scrape-every need --prom-url");
 		return (-1);
 	}
 	o->argv = argv + optind;

@@ -90,6 +90,7 @@ struct run {
 	/* The periodic scrape in flight, and its result for sample(). */
 	int			 scraping;
 	uint64_t		 scrape_check_ns;
+	int			 skip_left;	/* samples until the next scrape */
 	int			 have_cur_scrape;
 	double			 cs_values[DN_METRIC_COUNT];
 	uint64_t		 cs_present;
@@ -412,6 +413,15 @@ start_sample(struct run *r)
 		r->have_cur_scrape = 0;
 		return;
 	}
+	if (r->skip_left > 0) {
+		/* --scrape-every N: the values are those of their scrape
+		 * time, so a sample between scrapes has none (absent),
+		 * rather than the last ones restated at a later time */
+		r->skip_left--;
+		sample(r, 0);
+		return;
+	}
+	r->skip_left = r->o->scrape_every - 1;
 	r->cs_present = 0;
 	r->cs_nn = 0;
 	if (r->cs_named == NULL)

@@ -91,6 +91,7 @@ struct probe_opts {
 	size_t			  nenv;
 	const char		 *cwd;
 	const char		 *prom_url;	/* NULL: no scrape */
+	int			  scrape_every;	/* scrape every Nth sample */
 	struct probe_prom	 *prom;
 	size_t			  nprom;
 };

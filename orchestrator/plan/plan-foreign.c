@@ -194,6 +194,9 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 		for (i = 0; i < o->nprom_keep; i++)
 			strv_flag(&a, "--prom-keep",
 			    dn_xstrdup(o->prom_keep[i]));
+		if (o->prom_every > 1)
+			strv_flag(&a, "--scrape-every",
+			    dn_xasprintf("%d", o->prom_every));
 	}
 	strv_add(&a, dn_xstrdup("--"));
 	/* The program as written when it is a bare name that the load found

@@ -43,7 +43,8 @@ static const char *const metrics_keys[] = { "log", "prometheus", NULL };
 static const char *const logm_keys[] = { "regex", "better", NULL };
 static const char *const better_names[] = { "higher", "lower", "neutral",
 	NULL };
-static const char *const prom_keys[] = { "url", "map", "keep", NULL };
+static const char *const prom_keys[] = { "url", "map", "keep", "every",
+	NULL };
 
 /* --- templates --------------------------------------------------------- */
 
@@ -338,6 +339,11 @@ load_prom(struct ctx *c, const struct ynode *n, struct scn_node *o,
 		return (scn_fail(c, v, "node.metrics.prometheus.url must be "
 		    "an http:// URL"));
 	want_tmpl(l, v, 0);
+	o->prom_every = 0;
+	if ((v = ymap_get(n, "every")) != NULL &&
+	    scn_get_int32(c, v, "node.metrics.prometheus.every", 1, 1000,
+	    &o->prom_every) != 0)
+		return (-1);
 	list_free(o->prom_map, o->nprom_map);
 	o->prom_map = NULL;
 	o->nprom_map = 0;

@@ -123,6 +123,7 @@ struct scn_node {
 	struct scn_log_metric	*logm;
 	size_t			 nlogm;
 	char			*prom_url;	/* template */
+	int			 prom_every;	/* scrape every Nth sample; 0: 1 */
 	char			**prom_map;	/* "DEVNET_NAME=EXPOSITION" */
 	size_t			 nprom_map;
 	char			**prom_keep;

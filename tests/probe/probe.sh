@@ -325,6 +325,38 @@ if command -v python3 >/dev/null; then
 	    "$T/prom.paused" | sort -u | tr '\n' ' ')
 	expect_match "paused: no scrape failure counted ($got)" "$got" \
 	    '^[0-9]+ $'
+
+	# --scrape-every 4 (issue 25): one sample in four is scraped and
+	# carries the page's values, as of that sample's time; the three
+	# between have none (absent), never the last ones restated.
+	"$SINK" "$URL" 60000 >"$T/every.sink" &
+	SINK_PID=$!
+	sleep 0.2
+	"$PROBE" --metrics "$URL" --index 0 --sample-interval 100 \
+		--out "$T/every.out" --prom-url "http://127.0.0.1:$P2/metrics" \
+		--prom-map height=x_height --scrape-every 4 \
+		--ready "http:http://127.0.0.1:$P2/metrics" \
+		-- python3 -m http.server --bind 127.0.0.1 "$P2" \
+		--directory "$T/www" 2>"$T/every.err" &
+	P=$!
+	for _ in $(seq 200); do grep -q DN-PROBE-READY "$T/every.err" && break
+		sleep 0.05; done
+	sleep 2
+	kill -TERM $P
+	wait $P
+	wait $SINK_PID
+	seqh=$(grep '^SAMPLE' "$T/every.sink" | grep -v 'final=1' |
+	    sed -n 's/.* seq=\([0-9]*\) .* height=\([^ ]*\).*/\2/p' |
+	    tr '\n' ' ')
+	expect_match "every 4th sample scraped, the rest absent ($seqh)" \
+	    "$seqh" '^(- )*42 - - - 42 - - - 42 '
+	expect_match "scrapes counted" "$(cat "$T/every.err")" \
+	    'DN-PROBE-EXIT .* scrapes=[0-9]+'
+	n=$(sed -n 's/.*DN-PROBE-EXIT .* samples=\([0-9]*\).*scrapes=\([0-9]*\).*/\1 \2/p' "$T/every.err")
+	check "about a quarter of the samples scraped ($n)" awk -v s="${n% *}" -v c="${n#* }" \
+	    'BEGIN { exit !(c >= s / 4 - 1 && c <= s / 4 + 2) }'
+	"$PROBE" --scrape-every 0 --prom-url http://127.0.0.1:1/ -- true 2>"$T/every0.err"
+	expect_eq "--scrape-every 0 is a usage error" "$?" 125
 fi
 
 t0=$(date +%s%N)

@@ -129,6 +129,10 @@ static const struct bad bad_files[] = {
 	  "  metrics:\n    prometheus:\n      url: 'http://127.0.0.1:{port}/m'\n"
 	  "      keep: [probe_scrape_failures]\n", NULL, ":10:14:",
 	  "node.metrics.prometheus.keep: 'probe_scrape_failures' is reserved" },
+	/* issue 25: scrape every Nth sample, N in 1..1000 */
+	{ "node prom every 0", BASE "node:\n  command: [true]\n"
+	  "  metrics:\n    prometheus:\n      url: 'http://127.0.0.1:{port}/m'\n"
+	  "      every: 0\n", NULL, ":10:14:", "node.metrics.prometheus.every" },
 	{ "node variant signal", BASE "node:\n  command: [true]\nvariants:\n"
 	  "  A: {node: {stop: {signal: FOO}}}\n", NULL, ":8:29:",
 	  "unknown signal 'FOO'" },
