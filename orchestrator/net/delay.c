@@ -127,42 +127,52 @@ link_find(struct dn_delay *d, uint32_t mark)
 
 /* Merge LINKS into D's table (caller holds d->mu or owns D alone):
  * named marks get their new figures, new marks a new FIFO, marks not
- * named delay 0 (their FIFO drains in order). */
+ * named delay 0 (their FIFO drains in order).  O(n log n) in links. */
 static int
 links_merge(struct dn_delay *d, const struct dn_delay_link *links, size_t n)
 {
+	struct dn_delay_link *s = NULL;
 	struct link_q *t;
-	size_t i, j, k, m = 0;
+	size_t i, k, m = 0;
 
+	if (n > 0 && (s = malloc(n * sizeof(*s))) == NULL)
+		return errno = ENOMEM, -1;
+	if (n > 0) {
+		memcpy(s, links, n * sizeof(*s));
+		qsort(s, n, sizeof(*s), mark_cmp);
+	}
 	for (i = 0; i < n; i++) {
-		if (links[i].mark == 0)
+		if (s[i].mark == 0 || (i > 0 && s[i].mark == s[i - 1].mark)) {
+			free(s);
 			return errno = EINVAL, -1;
-		for (j = 0; j < i; j++)
-			if (links[j].mark == links[i].mark)
-				return errno = EINVAL, -1;
-		if (link_find(d, links[i].mark) == NULL)
+		}
+		if (link_find(d, s[i].mark) == NULL)
 			m++;
+	}
+	/* Grow first: on ENOMEM nothing has changed. */
+	if (m > 0) {
+		t = realloc(d->links, (d->nlinks + m) * sizeof(*t));
+		if (t == NULL) {
+			free(s);
+			return errno = ENOMEM, -1;
+		}
+		d->links = t;
+		for (i = 0, k = d->nlinks; i < n; i++)
+			if (link_find(d, s[i].mark) == NULL) {
+				memset(&t[k], 0, sizeof(*t));
+				t[k++].l.mark = s[i].mark;
+			}
+		d->nlinks = k;
+		/* A link_q starts with its dn_delay_link: mark_cmp fits. */
+		qsort(t, d->nlinks, sizeof(*t), mark_cmp);
 	}
 	for (k = 0; k < d->nlinks; k++) {
 		d->links[k].l.delay_us = 0;
 		d->links[k].l.jitter_us = 0;
 	}
-	if (m > 0) {
-		t = realloc(d->links, (d->nlinks + m) * sizeof(*t));
-		if (t == NULL)
-			return errno = ENOMEM, -1;
-		d->links = t;
-		for (i = 0; i < n; i++) {
-			if (link_find(d, links[i].mark) != NULL)
-				continue;
-			memset(&t[d->nlinks], 0, sizeof(*t));
-			t[d->nlinks].l.mark = links[i].mark;
-			d->nlinks++;
-			qsort(t, d->nlinks, sizeof(*t), mark_cmp);
-		}
-	}
 	for (i = 0; i < n; i++)
-		link_find(d, links[i].mark)->l = links[i];
+		link_find(d, s[i].mark)->l = s[i];
+	free(s);
 	return 0;
 }
 
