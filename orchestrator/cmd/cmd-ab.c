@@ -77,6 +77,23 @@ until_finish(struct ab_seq *sq, struct dn_store *store,
 	return (sq->failed ? -1 : 0);
 }
 
+/* The assertions' JUnit suites beside the verdict's; STATUS, or 1 when
+ * they cannot be read. */
+static int
+junit_asserts(struct dn_store *store, const struct runner_result *res,
+    int status)
+{
+	char	*cause = NULL;
+
+	if (assert_junit(stdout, store, res->run_ids, res->nruns,
+	    &cause) == 0)
+		return (status);
+	cmd_error("%s", cause);
+	free(cause);
+	return (status == 0 || status == RUNNER_EXIT_ASSERT_FAILED ||
+	    status == RUNNER_EXIT_ASSERT_INCONCLUSIVE ? 1 : status);
+}
+
 static int
 cmd_ab_exec(int argc, char **argv)
 {
@@ -176,14 +193,8 @@ bad:
 		free(sa);
 		free(sb);
 	}
-	if (junit && assert_junit(stdout, store, res.run_ids, res.nruns,
-	    &cause) != 0) {
-		cmd_error("%s", cause);
-		free(cause);
-		cause = NULL;
-		status = status == 0 || status == 4 || status == 5 ? 1 :
-		    status;
-	}
+	if (junit)
+		status = junit_asserts(store, &res, status);
 	if (junit)
 		compare_junit_end(stdout);
 	fflush(stdout);
