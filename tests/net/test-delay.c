@@ -4,14 +4,17 @@
  * marks and queues): one-way delay at 0, 10 and 100 ms within max(1 ms,
  * 10 %), each direction its own, jitter's spread, order kept, a change of
  * delay while running, the counters, and fail-closed (no emulator, no
- * traffic).  Needs root (namespaces, iptables); exits 77 otherwise.
+ * traffic; also after its process is SIGKILLed).  Needs root
+ * (namespaces, iptables); exits 77 otherwise.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -220,6 +223,46 @@ stats_and_fail_closed(void **state)
 	assert_int_equal(netlab_oneway(&lab, LAB_A, 20, 1000, ms, &ordered), 0);
 }
 
+/* The emulator's process SIGKILLed with packets held: the kernel unbinds
+ * the queue and what is queued from then on is dropped, never passed
+ * undelayed (no bypass, no fail-open). */
+static void
+killed(void **state)
+{
+	struct dn_delay_link l[] = { { 1, 5000, 0 } };
+	double ms[N];
+	int ordered, st, p[2];
+	pid_t pid;
+	char c;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct dn_delay *d;
+		char err[256];
+
+		close(p[0]);
+		if (dn_delay_start(&d, lab.fd[LAB_HUB], QUEUE, l, 1, err,
+		    sizeof(err)) != 0)
+			_exit(1);
+		(void)write(p[1], "r", 1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &c, 1), 1);
+	close(p[0]);
+	assert_int_equal(netlab_oneway(&lab, LAB_A, 50, 1000, ms, &ordered),
+	    50);
+	assert_true(netlab_pct(ms, 50, 50) >= 4.0);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_int_equal(netlab_oneway(&lab, LAB_A, 20, 1000, ms, &ordered), 0);
+	printf("# emulator SIGKILLed: 0 of 20 probes passed\n");
+}
+
 int
 main(void)
 {
@@ -229,6 +272,7 @@ main(void)
 		cmocka_unit_test_teardown(jitter, emu_stop),
 		cmocka_unit_test_teardown(update, emu_stop),
 		cmocka_unit_test_teardown(stats_and_fail_closed, emu_stop),
+		cmocka_unit_test(killed),
 	};
 
 	if (geteuid() != 0) {
