@@ -99,6 +99,52 @@ provider_prepare(const struct scenario *s, const struct provider_opts *o,
 	return (p->prepare != NULL ? p->prepare(s, o, cause) : 0);
 }
 
+/*
+ * Swarm nodes are reached over TCP from every host: without
+ * network.tcp_base_port, devnet chooses TCP and a base whose 2 x nodes + 1
+ * ports are free here (the preflight checks the other hosts), and says
+ * so, rather than refusing what it can choose itself (issue 19).
+ */
+int
+provider_choose_ports(struct scenario *s, int quiet, char **cause)
+{
+	int	span = 2 * s->network.nodes + 1, i, base;
+	char	*why = NULL;
+
+	if (s->provider != SCN_PROV_SWARM || s->network.tcp_base_port > 0)
+		return (0);
+	if (span > 20000) {
+		*cause = dn_xasprintf("provider swarm: %d nodes need %d TCP "
+		    "ports; set network.tcp_base_port", s->network.nodes,
+		    span);
+		return (-1);
+	}
+	for (i = 0; i < 200; i++) {
+		base = 30000 + (int)(((unsigned)getpid() * 7919u +
+		    (unsigned)i * 104729u) % (unsigned)(30000 - span));
+		s->network.tcp_base_port = base;
+		free(why);
+		why = NULL;
+		if (provider_check_ports(s, "0.0.0.0", &why) == 0)
+			break;
+	}
+	if (i == 200) {
+		s->network.tcp_base_port = 0;
+		*cause = dn_xasprintf("provider swarm: no %d free TCP ports "
+		    "found (last: %s); set network.tcp_base_port", span, why);
+		free(why);
+		return (-1);
+	}
+	free(s->network.listen);
+	s->network.listen = dn_xstrdup("tcp");
+	if (!quiet)
+		fprintf(stderr, "devnet: provider swarm: the nodes listen "
+		    "over TCP, ports %d..%d (network.listen: tcp, "
+		    "network.tcp_base_port: %d chosen, free here; set them to "
+		    "choose)\n", base, base + span - 1, base);
+	return (0);
+}
+
 int
 provider_start(struct trial *t, int k, char **cause)
 {

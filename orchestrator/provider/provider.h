@@ -63,6 +63,9 @@ extern const struct provider_ops provider_swarm;
 
 int	 provider_prepare(const struct scenario *, const struct provider_opts *,
 	    char **cause);
+/* provider swarm without network.tcp_base_port: choose TCP and free
+ * ports in S, and say so unless QUIET.  0, or -1 with *CAUSE. */
+int	 provider_choose_ports(struct scenario *s, int quiet, char **cause);
 int	 provider_start(struct trial *t, int k, char **cause);
 int	 provider_poll(struct trial *t, int k);
 int	 provider_signal(struct trial *t, int k, int sig);

@@ -298,7 +298,8 @@ runner_run(struct scenario *scn, struct dn_store *store,
 	memset(res, 0, sizeof(*res));
 	progress_tty = isatty(STDERR_FILENO);
 	signals_count = 0;
-	if (refuse(scn, cause) != 0 ||
+	if (provider_choose_ports(scn, o->quiet, cause) != 0 ||
+	    refuse(scn, cause) != 0 ||
 	    netcond_prepare(scn, o->quiet, cause) != 0)
 		return (-1);
 	if (dn_store_reap_stale(store, &reaped, cause) != 0)
