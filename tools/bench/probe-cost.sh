@@ -14,7 +14,16 @@
 # The % of a core at 1 Hz is us/sample / 10^4.  A PROBE whose --help has
 # no --prom-url is run without the scrape case.
 #
+# With the scrape, also "tree + scrape every EVERY" (--scrape-every, issue
+# 25), and beside them Debian's `prometheus` server scraping the same
+# page at the same rate (every INTERVAL_MS, and every EVERY x
+# INTERVAL_MS): its CPU (utime + stime of /proc/PID/stat) over LONG_S
+# after WARM_S of warm-up, per scrape, in the same units -- what a user
+# would otherwise run to get the figures.
+#
 # Environment: INTERVAL_MS (200), SHORT_S (2), LONG_S (20), REPEATS (3),
+# EVERY (5), WARM_S (5), PROMETHEUS (prometheus on PATH; without it that
+# case is skipped),
 # BUILD (build), ETCD (etcd on PATH; without it the scrape case is
 # skipped).  DN_PROBE_TASKSTATS=0 reaches every PROBE: their /proc path
 # for context switches (what a probe without CAP_NET_ADMIN pays); a
@@ -27,6 +36,8 @@ INTERVAL_MS=${INTERVAL_MS:-200}
 SHORT_S=${SHORT_S:-2}
 LONG_S=${LONG_S:-20}
 REPEATS=${REPEATS:-3}
+EVERY=${EVERY:-5}
+WARM_S=${WARM_S:-5}
 VICTIM=$BUILD/bin/dn-probe-victim
 SINK=$BUILD/bin/dn-probe-sink
 bench_need "$VICTIM" dn-probe-victim
@@ -97,6 +108,46 @@ run_case() {
 	echo "   (rounds: ${us[*]})"
 }
 
+# prom_round EVERY: us of Debian's prometheus CPU per scrape of $PROM
+# every EVERY x INTERVAL_MS, over LONG_S after WARM_S
+prom_round() {
+	local ms=$((INTERVAL_MS * $1)) d="$T/prom-$1-$RANDOM" pid c0 c1
+	local hz port=$((PORT + 5))
+	hz=$(getconf CLK_TCK)
+	mkdir -p "$d"
+	printf '%s\n' "global: {scrape_interval: ${ms}ms, scrape_timeout: ${ms}ms, evaluation_interval: 1h}" \
+	    "scrape_configs:" "  - job_name: etcd" \
+	    "    static_configs: [{targets: ['127.0.0.1:$PORT']}]" >"$d/p.yml"
+	"${PROMETHEUS:-prometheus}" --config.file="$d/p.yml" \
+	    --storage.tsdb.path="$d/data" \
+	    --web.listen-address="127.0.0.1:$port" >"$d/log" 2>&1 &
+	pid=$!
+	sleep "$WARM_S"
+	c0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+	sleep "$LONG_S"
+	c1=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	rm -rf "$d"
+	awk -v a="$c0" -v b="$c1" -v hz="$hz" -v n=$((LONG_S * 1000 / ms)) \
+	    'BEGIN { printf "%.1f", (b - a) * 1e6 / hz / n }'
+}
+
+# prom_case EVERY: the median of REPEATS rounds, per scrape and per sample
+prom_case() {
+	local r us=() m
+	for r in $(seq "$REPEATS"); do
+		us+=("$(prom_round "$1")")
+	done
+	m=$(bench_median "${us[@]}")
+	printf '%-40s %-22s %8s us/scrape; every %d samples: %s us/sample = %s %% of a core at 1 Hz' \
+	    "prometheus $("${PROMETHEUS:-prometheus}" --version 2>&1 |
+	    sed -n '1s/.*version \([^ ]*\).*/\1/p')" "scrape every $1" "$m" \
+	    "$1" "$(awk -v u="$m" -v e="$1" 'BEGIN { printf "%.1f", u / e }')" \
+	    "$(awk -v u="$m" -v e="$1" 'BEGIN { printf "%.4f", u / e / 10000 }')"
+	echo "   (rounds: ${us[*]})"
+}
+
 echo "interval ${INTERVAL_MS} ms, runs ${SHORT_S} s and ${LONG_S} s," \
     "$REPEATS rounds; victim: 2 processes, 10 threads"
 for p in "$@"; do
@@ -106,4 +157,14 @@ for p in "$@"; do
 		    --prom-map height=etcd_server_proposals_applied_total \
 		    --prom-keep etcd_mvcc_db_total_size_in_bytes
 	fi
+	if [ -n "$PROM" ] && "$p" --help 2>&1 | grep -q -- --scrape-every; then
+		run_case "$p" "tree + scrape every $EVERY" --prom-url "$PROM" \
+		    --prom-map height=etcd_server_proposals_applied_total \
+		    --prom-keep etcd_mvcc_db_total_size_in_bytes \
+		    --scrape-every "$EVERY"
+	fi
 done
+if [ -n "$PROM" ] && command -v "${PROMETHEUS:-prometheus}" >/dev/null; then
+	prom_case 1
+	prom_case "$EVERY"
+fi
