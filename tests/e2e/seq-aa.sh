@@ -2,7 +2,8 @@
 # ReadOptions, readopts-idle shortened to 3 s trials): never better or
 # worse; with --require not-worse:5% --fail-on not-shown the gate passes
 # on evidence (exit 0, `not-worse` with its p below 0.05), and the runs
-# stored say why it stopped (docs/statistics.md section 8).
+# stored say why it stopped (docs/statistics.md section 8); --budget stops
+# at the block that would overrun it.
 . "$(dirname "$0")/lib.sh"
 
 if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
@@ -35,4 +36,24 @@ n=$(q "select count(*) from runs where status = 'ok'")
 q "select value from run_facts where key = 'sequential' limit 1" |
 	grep -q "stop=decided" && ok "A/A: stored stop=decided after $n trials" ||
 	fail "A/A fact: $(q "select value from run_facts where key = 'sequential' limit 1")"
+
+# --budget: no block that would end after it.  5 s is less than one block
+# of 3 s trials, so the first look is the last: stopped "budget", exit 0
+# (an undecided answer is not a failure without --fail-on).
+"$DEVNET" ab "$SCN/readopts-idle.yaml" --db "$T/b.db" --run-dir "$RUNS" \
+    --set duration=3s --set warmup=1s --set sample_interval=250ms \
+    --set network.block_interval=100ms --set network.block_reads=200 \
+    --set variants.A.read_options=cached --set variants.A.write_options=cached \
+    --until decided --max-trials 16 --budget 5s --metric allocs_per_s \
+    --format json >"$T/b.json" 2>"$T/b.err"
+expect_eq "--budget: exits 0" "$?" 0
+python3 - "$T/b.json" <<'PY' && ok "--budget: stopped after one block" ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["sequential"]
+assert s["stopped"] == "budget", s
+assert [l["trials_per_side"] for l in s["looks"]] == [2], s
+assert d["metrics"][0]["verdict"] == "undecided", d["metrics"][0]
+PY
+	fail "--budget: $(head -c 2000 "$T/b.json"; tail -5 "$T/b.err")"
 finish
