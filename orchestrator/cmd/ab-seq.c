@@ -18,6 +18,10 @@
 
 /* Trials per variant in one look's block. */
 #define AB_SEQ_BLOCK	2
+/* Futility only from this look on: the spread of 2 or 4 trials per side
+ * is too uncertain to give up on (a loaded machine's A/A went futile at
+ * look 2 and would have been shown not-worse at look 3). */
+#define AB_SEQ_FUTILE_LOOKS	3
 
 int
 ab_seq_init(struct ab_seq *s, const struct compare_opts *co, int max_trials,
@@ -93,7 +97,7 @@ look(struct ab_seq *s, const struct compare_result *r, size_t per_side)
 	}
 	if (undecided == 0)
 		stop = "decided";
-	else if (futile && s->q.nlooks >= 2)
+	else if (futile && s->q.nlooks >= AB_SEQ_FUTILE_LOOKS)
 		stop = "futile";
 	else if (per_side >= s->q.max_per_side)
 		stop = "max-trials";

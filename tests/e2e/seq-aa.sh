@@ -1,6 +1,7 @@
 # seq-aa.sh: `devnet ab --until decided` on an A/A (both variants cached
 # ReadOptions, readopts-idle shortened to 3 s trials): never better or
-# worse; with --require not-worse:5% --fail-on not-shown the gate passes
+# worse; with --require not-worse:10% --fail-on not-shown the gate passes
+# (10 %: this 2-core machine, shared, spreads 3 s trials by up to 5 %)
 # on evidence (exit 0, `not-worse` with its p below 0.05), and the runs
 # stored say why it stopped (docs/statistics.md section 8); --budget stops
 # at the block that would overrun it.
@@ -14,8 +15,8 @@ fi
     --set duration=3s --set warmup=1s --set sample_interval=250ms \
     --set network.block_interval=100ms --set network.block_reads=200 \
     --set variants.A.read_options=cached --set variants.A.write_options=cached \
-    --until decided --max-trials 16 --metric allocs_per_s \
-    --require not-worse:5% --fail-on not-shown --format json \
+    --until decided --max-trials 24 --metric allocs_per_s \
+    --require not-worse:10% --fail-on not-shown --format json \
     >"$T/aa.json" 2>"$T/aa.err"
 rc=$?
 expect_eq "A/A: the not-worse gate passes (exit 0)" "$rc" 0
