@@ -8,7 +8,8 @@
  * analysis does): the false better/worse rate of A/A data under peeking
  * stays at alpha where the naive repeated test's inflates, a
  * non-inferiority claim at the margin keeps its level, and the trials to
- * a decision against the fixed design of the same power.  The tables
+ * a decision against the fixed design of the same power; and the
+ * verdict words of a sequential group (compare-seq.c).  The tables
  * printed are those of docs/statistics.md; DN_SEQ_REPS overrides the
  * repetitions.
  */
@@ -23,6 +24,8 @@
 
 #include <cmocka.h>
 
+#include "verdict/compare.h"
+#include "verdict/compare-internal.h"
 #include "verdict/sequential.h"
 #include "stats.h"
 #include "rng.h"
@@ -298,6 +301,81 @@ trials_to_decision(void **state)
 	}
 }
 
+/*
+ * The analysis of a sequential group (compare-seq.c) on hand-made trial
+ * summaries, 8 per side looked at every 2: a 30 % drop is better with a
+ * corrected p above the nominal one, a metric equal to 0.1 % is
+ * equivalent (and not-worse by 5 %), a noisy one undecided with the
+ * trials it would take beyond the design (futile).
+ */
+static void
+group_verdicts(void **state)
+{
+	double			 va[3][8], vb[3][8];
+	struct obs		 oa[3], ob[3];
+	struct compare_result	 r;
+	struct compare_row	 rows[3];
+	struct compare_seq	 q;
+	struct compare_opts	 o;
+	size_t			 rk[3] = { 0, 1, 2 }, i, j;
+	uint64_t		 seed = 5;
+	char			*cause = NULL;
+
+	(void)state;
+	for (j = 0; j < 8; j++) {
+		va[0][j] = 100 + 0.5 * gauss(&seed);
+		vb[0][j] = 70 + 0.5 * gauss(&seed);
+		va[1][j] = 100 + 0.05 * gauss(&seed);
+		vb[1][j] = 100 + 0.05 * gauss(&seed);
+		va[2][j] = 100 + 20 * gauss(&seed);
+		vb[2][j] = 100 + 20 * gauss(&seed);
+	}
+	memset(&r, 0, sizeof(r));
+	memset(rows, 0, sizeof(rows));
+	memset(oa, 0, sizeof(oa));
+	memset(ob, 0, sizeof(ob));
+	for (i = 0; i < 3; i++) {
+		oa[i].trial_v = va[i];
+		oa[i].ntrial = 8;
+		ob[i].trial_v = vb[i];
+		ob[i].ntrial = 8;
+		rows[i].name = "m";
+		rows[i].unit = "u";
+		rows[i].better = "lower";
+		compare_row_test(&rows[i], &oa[i], &ob[i], COMPARE_UNIT_TRIAL,
+		    3);
+	}
+	r.rows = rows;
+	r.nrows = 3;
+	r.unit = COMPARE_UNIT_TRIAL;
+	r.threshold_pct = 1;
+	memset(&q, 0, sizeof(q));
+	q.max_per_side = 8;
+	for (j = 0; j < 4; j++)
+		q.looks[q.nlooks++] = 2 * (j + 1);
+	memset(&o, 0, sizeof(o));
+	o.seq = &q;
+	o.require_pct = 5;
+	assert_int_equal(compare_seq_apply(NULL, &r, &o, rk, oa, ob, &cause),
+	    0);
+	printf("verdicts: %s (p %.3g, nominal %.3g), %s (p_eq %.3g), %s "
+	    "(needs %ld)\n", rows[0].verdict, rows[0].p, rows[0].p_raw,
+	    rows[1].verdict, rows[1].p_eq, rows[2].verdict,
+	    rows[2].seq_needed);
+	assert_string_equal(rows[0].verdict, "better");
+	assert_true(rows[0].p < ALPHA && rows[0].p > rows[0].p_raw);
+	assert_string_equal(rows[1].verdict, "equivalent");
+	assert_true(rows[1].p_eq < ALPHA && rows[1].p_ni < ALPHA);
+	assert_string_equal(rows[2].verdict, "undecided");
+	assert_true(rows[2].futile);
+	assert_true(rows[2].seq_needed < 0 || rows[2].seq_needed > 8);
+	assert_false(r.all_decided);
+	assert_true(r.all_futile);
+	assert_non_null(r.seq);
+	assert_false(r.seq_stored);
+	free(r.seq);
+}
+
 int
 main(void)
 {
@@ -307,6 +385,7 @@ main(void)
 		cmocka_unit_test(aa_under_peeking),
 		cmocka_unit_test(not_worse_keeps_level),
 		cmocka_unit_test(trials_to_decision),
+		cmocka_unit_test(group_verdicts),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
