@@ -16,12 +16,21 @@
  * sqlite), excluding the sender processes (sender_cpu_s).
  *
  * usage: dn-collector-ingest-bench [-s SENDERS] [-m MSGS_PER_SENDER]
- *	    [-d DIR]
+ *	    [-d DIR] [-S POLL_MS]
+ * -S: as under `devnet run --serve`: the collector publishes into a live
+ * snapshot (trial/snapshot.c), the server (serve/) runs on a loopback
+ * port, and a client process asks it every POLL_MS for what the live page
+ * asks per second (/api/live, /metrics, three charts); the line adds
+ * polls=N (answered requests).
  * DIR (default a mkdtemp dir under /tmp, removed) holds the database and
  * the ipc socket; keep it short (ipc paths are limited to 107 bytes).
  */
 #include <sys/resource.h>
 #include <sys/wait.h>
+
+#include <netinet/in.h>
+#include <sys/select.h>
+#include <sys/socket.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -35,6 +44,8 @@
 #include "store.h"
 #include "transport.h"
 #include "trial/trial.h"
+#include "trial/snapshot.h"
+#include "serve/serve.h"
 #include "clock.h"
 #include "xalloc.h"
 
@@ -42,7 +53,64 @@ struct opts {
 	int		 senders;
 	int		 msgs;
 	const char	*dir;
+	int		 poll_ms;	/* -S: 0 = no server */
 };
+
+/* One GET of PATH on 127.0.0.1:PORT, the answer read whole: 1 if 200. */
+static int
+get(int port, const char *path)
+{
+	struct sockaddr_in	sa = { .sin_family = AF_INET,
+				    .sin_port = htons((uint16_t)port) };
+	char			buf[65536];
+	ssize_t			n;
+	int			fd, ok = 0, first = 1;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+		return (0);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+		snprintf(buf, sizeof(buf), "GET %s HTTP/1.0\r\n\r\n", path);
+		if (write(fd, buf, strlen(buf)) > 0) {
+			while ((n = read(fd, buf, sizeof(buf) - 1)) > 0) {
+				buf[n] = '\0';
+				if (first)
+					ok = strncmp(buf, "HTTP/1.1 200", 12) ==
+					    0 || strncmp(buf, "HTTP/1.0 200",
+					    12) == 0;
+				first = 0;
+			}
+		}
+	}
+	close(fd);
+	return (ok);
+}
+
+/* The client of -S: every POLL_MS what the live page asks, until a byte
+ * (or EOF) on STOP_FD; exits with the number of answered requests / 8. */
+static int
+poller(int port, int poll_ms, int stop_fd)
+{
+	static const char *const paths[] = {
+		"/api/live", "/metrics", "/chart.svg?metric=rss_bytes",
+		"/chart.svg?metric=allocs", "/chart.svg?metric=height"
+	};
+	struct timeval	tv;
+	fd_set		rf;
+	int		ok = 0, i;
+
+	for (;;) {
+		for (i = 0; i < 5; i++)
+			ok += get(port, paths[i]);
+		FD_ZERO(&rf);
+		FD_SET(stop_fd, &rf);
+		tv.tv_sec = poll_ms / 1000;
+		tv.tv_usec = (poll_ms % 1000) * 1000;
+		if (select(stop_fd + 1, &rf, NULL, NULL, &tv) != 0)
+			break;
+	}
+	return (ok / 8 > 255 ? 255 : ok / 8);
+}
 
 /* Samples of node-sourced metrics: the rows one message stores. */
 static int
@@ -129,14 +197,52 @@ static int
 usage(void)
 {
 	fprintf(stderr, "usage: dn-collector-ingest-bench [-s SENDERS] "
-	    "[-m MSGS_PER_SENDER] [-d DIR]\n");
+	    "[-m MSGS_PER_SENDER] [-d DIR] [-S POLL_MS]\n");
 	return (2);
+}
+
+/* -S: the snapshot, the server on a free loopback port, the client
+ * process (its stop pipe in *POLL_FD). */
+static int
+serve_begin(struct trial *t, const struct opts *o, struct snapshot **snap,
+    struct serve **srv, pid_t *pid, int *poll_fd, char **cause)
+{
+	static struct plan_trial	pt;
+	int				port, p[2];
+
+	pt.variant = t->var;
+	*snap = snapshot_new();
+	snapshot_plan(*snap, t->scn->name, 1, &pt, 1, t->scn->duration_ms,
+	    0, t->scn->sample_interval_ms);
+	t->pt = pt;
+	snapshot_trial_begin(*snap, t);
+	if (serve_start(srv, "127.0.0.1:0", *snap, NULL, cause) != 0)
+		return (-1);
+	port = atoi(strrchr(serve_url(*srv), ':') + 1);
+	if (pipe(p) != 0 || (*pid = fork()) == -1) {
+		*cause = dn_xstrdup("pipe or fork failed");
+		return (-1);
+	}
+	if (*pid == 0) {
+		int	fd;
+
+		/* nothing of the parent's but the stop pipe: the senders
+		 * wait for EOF on a pipe the parent closes */
+		for (fd = 3; fd < 1024; fd++)
+			if (fd != p[0])
+				close(fd);
+		_exit(poller(port, o->poll_ms, p[0]));
+	}
+	close(p[0]);
+	*poll_fd = p[1];
+	snapshot_trial_start(t);
+	return (0);
 }
 
 int
 main(int argc, char **argv)
 {
-	struct opts		 o = { 10, 3000, NULL };
+	struct opts		 o = { 10, 3000, NULL, 0 };
 	struct scenario		 scn;
 	struct scn_variant	 var;
 	struct trial		 t;
@@ -153,10 +259,16 @@ main(int argc, char **argv)
 	double			 wall, cpu;
 	int			 c, i, fds[2] = { -1, -1 }, status, rv = 1;
 	int			 done[2] = { -1, -1 };
-	int			 own_dir = 0;
+	int			 own_dir = 0, poll_fd = -1, polls = 0;
+	pid_t			 poll_pid = 0;
+	struct snapshot		*snap = NULL;
+	struct serve		*srv = NULL;
 
-	while ((c = getopt(argc, argv, "s:m:d:")) != -1) {
+	while ((c = getopt(argc, argv, "s:m:d:S:")) != -1) {
 		switch (c) {
+		case 'S':
+			o.poll_ms = atoi(optarg);
+			break;
 		case 's':
 			o.senders = atoi(optarg);
 			break;
@@ -249,6 +361,9 @@ main(int argc, char **argv)
 	if (dn_store_run_begin(t.store, &ri, &t.run_id, &cause) != 0 ||
 	    dn_store_commit(t.store, &cause) != 0)
 		goto fail;
+	if (o.poll_ms > 0 && serve_begin(&t, &o, &snap, &srv, &poll_pid,
+	    &poll_fd, &cause) != 0)
+		goto fail;
 	if (collector_start(&t, &col, &cause) != 0)
 		goto fail;
 
@@ -275,7 +390,16 @@ main(int argc, char **argv)
 			    "exit" : "signal", WIFEXITED(status) ?
 			    WEXITSTATUS(status) : WTERMSIG(status));
 	}
-	getrusage(RUSAGE_CHILDREN, &ruc);
+	getrusage(RUSAGE_CHILDREN, &ruc);	/* senders only: before the
+						   poller is reaped */
+	if (poll_pid > 0) {
+		close(poll_fd);
+		status = 0;
+		waitpid(poll_pid, &status, 0);
+		polls = WIFEXITED(status) ? WEXITSTATUS(status) * 8 : -1;
+		serve_stop(srv);
+		snapshot_free(snap);
+	}
 
 	snprintf(run_id, sizeof(run_id), "%lld", (long long)t.run_id);
 	params[0] = run_id;
@@ -292,11 +416,12 @@ main(int argc, char **argv)
 	    tv_s(ru0.ru_utime) - tv_s(ru0.ru_stime);
 	printf("senders=%d msgs=%lld rows=%lld expected=%lld wall_s=%.3f "
 	    "samples_per_s=%.0f cpu_s=%.3f cpu_ms_per_1000=%.4f "
-	    "sender_cpu_s=%.3f rejected=%lld\n", o.senders,
+	    "sender_cpu_s=%.3f rejected=%lld polls=%d\n", o.senders,
 	    (long long)o.senders * o.msgs, rows,
 	    (long long)o.senders * o.msgs * node_metrics(), wall,
 	    (double)rows / wall, cpu, cpu * 1e6 / (double)rows,
-	    tv_s(ruc.ru_utime) + tv_s(ruc.ru_stime), (long long)t.rejected);
+	    tv_s(ruc.ru_utime) + tv_s(ruc.ru_stime), (long long)t.rejected,
+	    polls);
 	rv = rows == (long long)o.senders * o.msgs * node_metrics() ? 0 : 1;
 	if (rv != 0)
 		fprintf(stderr, "dn-collector-ingest-bench: stored %lld rows, "

@@ -6,6 +6,8 @@
 # samples/s and collector CPU ms per 1,000 samples.
 #
 # usage: tools/bench/collector-ingest.sh [ROUNDS] [SENDERS] [MSGS_PER_SENDER]
+# SERVE_POLL_MS=N: each round with the live server and a client polling
+# every N ms (dn-collector-ingest-bench -S N; docs/benchmarks.md, "--serve").
 # BUILD (default build-bench) holds bin/dn-collector-ingest-bench.
 set -eu
 . "$(dirname "$0")/bench-lib.sh"
@@ -19,7 +21,7 @@ bench_need "$drv" dn-collector-ingest-bench
 rate_all= cpu_all=
 r=1
 while [ "$r" -le "$rounds" ]; do
-	line=$("$drv" -s "$senders" -m "$msgs")
+	line=$("$drv" -s "$senders" -m "$msgs" ${SERVE_POLL_MS:+-S "$SERVE_POLL_MS"})
 	echo "round $r: $line"
 	rate_all="$rate_all $(echo "$line" | sed 's/.*samples_per_s=\([^ ]*\).*/\1/')"
 	cpu_all="$cpu_all $(echo "$line" | sed 's/.*cpu_ms_per_1000=\([^ ]*\).*/\1/')"
