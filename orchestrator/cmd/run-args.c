@@ -361,14 +361,16 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		scenario_free(scn);
 		return (1);
 	}
-	if (dn_store_open(&store, a->db, 0, &cause) != 0) {
-		cmd_error("%s", cause);
-		free(cause);
+	/* listening first: a port in use leaves no database behind */
+	if (a->serve != NULL && serve_begin(a, &srv) != 0) {
 		scenario_free(scn);
 		return (1);
 	}
-	if (a->serve != NULL && serve_begin(a, &srv) != 0) {
-		dn_store_close(store);
+	if (dn_store_open(&store, a->db, 0, &cause) != 0) {
+		cmd_error("%s", cause);
+		free(cause);
+		serve_stop(srv);
+		snapshot_free(a->ro.snap);
 		scenario_free(scn);
 		return (1);
 	}
