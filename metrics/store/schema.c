@@ -22,7 +22,7 @@
 
 /* The schema below.  Raising it needs a step in migrations[] and a
  * fixture made by the release before (docs/schema.md, "Migrations"). */
-#define SCHEMA_VERSION	4
+#define SCHEMA_VERSION	5
 #define BUSY_TIMEOUT_MS	2000
 /* quick_check reads every page: only on databases small enough for it to
  * be quick (docs/schema.md). */
@@ -161,6 +161,17 @@ static const char schema_sql[] =
     " key TEXT NOT NULL,"
     " value TEXT,"
     " PRIMARY KEY (run_id, node, key));\n"
+    /* The emulated network's probe (issue 20): one row per probe sent on
+     * a directed link; owd_ms NULL = it did not arrive, rtt_ms NULL = no
+     * echo came back. */
+    "CREATE TABLE IF NOT EXISTS link_samples ("
+    " run_id INTEGER NOT NULL,"
+    " src INTEGER NOT NULL,"
+    " dst INTEGER NOT NULL,"
+    " t_ms INTEGER NOT NULL,"
+    " owd_ms REAL,"
+    " rtt_ms REAL,"
+    " PRIMARY KEY (run_id, src, dst, t_ms)) WITHOUT ROWID;\n"
     /* Views: the common questions (docs/schema.md). */
     "CREATE VIEW IF NOT EXISTS run_summary AS SELECT"
     " r.id AS run_id, r.ab_group, r.scenario, r.variant, r.trial,"
@@ -202,7 +213,28 @@ static const char schema_sql[] =
     " WHERE m.kind = 'counter'"
     " WINDOW w AS (PARTITION BY s.run_id, s.metric_id, s.node"
     "  ORDER BY s.t_ms))"
-    " WHERE rate_per_s IS NOT NULL AND rate_per_s >= 0;\n";
+    " WHERE rate_per_s IS NOT NULL AND rate_per_s >= 0;\n"
+    /* Per directed link over the steady state (after the warmup):
+     * nearest-rank quantiles of the RTT, the one-way loss. */
+    "CREATE VIEW IF NOT EXISTS link_stats AS"
+    " WITH w AS (SELECT l.run_id, l.src, l.dst, l.owd_ms, l.rtt_ms"
+    "  FROM link_samples l JOIN runs r ON r.id = l.run_id"
+    "  WHERE l.t_ms >= r.warmup_ms),"
+    " k AS (SELECT run_id, src, dst, rtt_ms, row_number() OVER"
+    "  (PARTITION BY run_id, src, dst ORDER BY rtt_ms) AS rn,"
+    "  count(*) OVER (PARTITION BY run_id, src, dst) AS n"
+    "  FROM w WHERE rtt_ms IS NOT NULL),"
+    " q AS (SELECT run_id, src, dst,"
+    "  min(CASE WHEN rn >= 0.5 * n THEN rtt_ms END) AS p50,"
+    "  min(CASE WHEN rn >= 0.99 * n THEN rtt_ms END) AS p99"
+    "  FROM k GROUP BY run_id, src, dst)"
+    " SELECT w.run_id, w.src, w.dst, q.p50 AS rtt_ms_p50,"
+    "  q.p99 AS rtt_ms_p99,"
+    "  100.0 * sum(w.owd_ms IS NULL) / count(*) AS loss_pct,"
+    "  count(*) AS probes"
+    " FROM w LEFT JOIN q ON q.run_id = w.run_id AND q.src = w.src"
+    "  AND q.dst = w.dst"
+    " GROUP BY w.run_id, w.src, w.dst;\n";
 
 /*
  * The migrations: step i takes a database at version FROM = i + 1 to
@@ -233,6 +265,8 @@ static const struct migration migrations[] = {
 	    "ALTER TABLE runs ADD COLUMN machine TEXT", store_uuids_assign, 0 },
 	/* the table comes from the current schema */
 	{ 3, "table assertions", NULL, NULL, 0 },
+	/* new table and view only: schema_sql adds them */
+	{ 4, "link_samples, link_stats", NULL, NULL, 0 },
 };
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==
     SCHEMA_VERSION - 1, "one migration step per schema version");

@@ -173,6 +173,18 @@ struct dn_assert_row {
 };
 int	 dn_store_assertion(struct dn_store *s, const struct dn_assert_row *r,
 	    char **cause);
+/* One probe of the emulated network (issue 20): sent on link SRC -> DST
+ * at T_MS (trial time); OWD_MS / RTT_MS NAN when it or its echo did not
+ * come. */
+struct dn_link_sample {
+	int		 src, dst;
+	int64_t		 t_ms;
+	double		 owd_ms, rtt_ms;
+};
+/* Store N probes of run RUN_ID (table link_samples; the view link_stats
+ * reads them).  Returns 0 or -1 with *CAUSE. */
+int	 dn_store_link_samples(struct dn_store *s, int64_t run_id,
+	    const struct dn_link_sample *v, size_t n, char **cause);
 /* The distinct values of fact KEY over the nodes (node >= 0) of run
  * RUN_ID, sorted, into *VALS (*N of them; caller frees each and the
  * array).  None: *N 0.  Returns 0 or -1 with *CAUSE. */

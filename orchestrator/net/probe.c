@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -313,6 +314,36 @@ dn_probe_window(struct dn_probe *p, int src, int dst, uint64_t from_ns,
 			out->echoed++;
 			out->rtt_ms[out->nrtt++] = sl->rtt_us / 1000.0;
 		}
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+void
+dn_probe_samples(struct dn_probe *p, int src, int dst, uint64_t from_ns,
+    uint64_t to_ns, struct dn_probe_sample **out, size_t *n)
+{
+	struct slot	*sl, *base;
+	size_t		 link = (size_t)src * (size_t)p->n + (size_t)dst;
+	uint32_t	 i;
+
+	*out = NULL;
+	*n = 0;
+	if (src < 0 || dst < 0 || src >= p->n || dst >= p->n || src == dst)
+		return;
+	*out = dn_xcalloc(p->ringsz, sizeof(**out));
+	base = &p->ring[link * p->ringsz];
+	pthread_mutex_lock(&p->mu);
+	for (i = 0; i < p->ringsz; i++) {
+		sl = &base[(p->seq + i) & (p->ringsz - 1)];
+		if (sl->send_ns == 0 || sl->send_ns < from_ns ||
+		    sl->send_ns >= to_ns)
+			continue;
+		(*out)[*n].send_ns = sl->send_ns;
+		(*out)[*n].owd_ms = sl->owd_us >= 0 ? sl->owd_us / 1000.0 :
+		    NAN;
+		(*out)[*n].rtt_ms = sl->rtt_us >= 0 ? sl->rtt_us / 1000.0 :
+		    NAN;
+		(*n)++;
 	}
 	pthread_mutex_unlock(&p->mu);
 }

@@ -46,6 +46,16 @@ int	 dn_probe_start(struct dn_probe **pp, const struct dn_net *net,
 void	 dn_probe_window(struct dn_probe *p, int src, int dst,
 	    uint64_t from_ns, uint64_t to_ns, struct dn_probe_stats *out);
 void	 dn_probe_stats_release(struct dn_probe_stats *s);
+/* The same window probe by probe, oldest first: *OUT (malloc'd, the
+ * caller frees it) holds *N of them; OWD_MS / RTT_MS are NAN for a probe
+ * (or its echo) that did not come. */
+struct dn_probe_sample {
+	uint64_t	 send_ns;
+	double		 owd_ms, rtt_ms;
+};
+void	 dn_probe_samples(struct dn_probe *p, int src, int dst,
+	    uint64_t from_ns, uint64_t to_ns, struct dn_probe_sample **out,
+	    size_t *n);
 /* Stop the thread, close the sockets, free P.  Accepts NULL. */
 void	 dn_probe_stop(struct dn_probe *p);
 

@@ -21,6 +21,7 @@
 #include "net/shape.h"
 #include "net/topo.h"
 #include "run/runner-internal.h"
+#include "store.h"
 #include "clock.h"
 #include "xalloc.h"
 
@@ -31,6 +32,7 @@
 #define PROBE_HZ_MIN	2
 #define QUEUE		0
 #define SETTLE_NS	300000000ull	/* after a change, before measuring */
+#define STORE_EVERY_NS	10000000000ull	/* link_samples, every 10 s */
 
 struct nc_link {
 	const struct scn_event	*ev;
@@ -51,6 +53,7 @@ struct netcond {
 	int			 nev;		/* windows closed */
 	int			 shaped;	/* some link had a bandwidth */
 	uint64_t		*rates;		/* [d * n + s]: as shaped now */
+	uint64_t		 stored_ns;	/* probes stored up to here */
 };
 
 static int
@@ -655,6 +658,44 @@ netcond_event(struct trial *t, const struct scn_event *ev)
 		open_window(nc, ev);
 }
 
+/* The probes sent from the last store up to TO_NS into link_samples. */
+static void
+store_samples(struct trial *t, struct netcond *nc, uint64_t to_ns)
+{
+	struct dn_link_sample	*v = NULL;
+	struct dn_probe_sample	*ps;
+	size_t			 n = 0, cap = 0, np, i;
+	char			*cause = NULL;
+	int			 s, d, rv;
+
+	if (t->t0_ns == 0 || to_ns <= nc->stored_ns)
+		return;
+	for (s = 0; s < nc->n; s++)
+		for (d = 0; d < nc->n; d++) {
+			dn_probe_samples(nc->probe, s, d, nc->stored_ns, to_ns,
+			    &ps, &np);
+			if (n + np > cap) {
+				cap = (n + np) * 2;
+				v = dn_xreallocarray(v, cap, sizeof(*v));
+			}
+			for (i = 0; i < np; i++, n++) {
+				v[n].src = s;
+				v[n].dst = d;
+				v[n].t_ms = trial_t_ms(t, ps[i].send_ns);
+				v[n].owd_ms = ps[i].owd_ms;
+				v[n].rtt_ms = ps[i].rtt_ms;
+			}
+			free(ps);
+		}
+	nc->stored_ns = to_ns;
+	pthread_mutex_lock(t->store_mu);
+	rv = dn_store_link_samples(t->store, t->run_id, v, n, &cause);
+	pthread_mutex_unlock(t->store_mu);
+	if (rv != 0)
+		trial_store_error(t, cause);
+	free(v);
+}
+
 void
 netcond_tick(struct trial *t)
 {
@@ -665,6 +706,11 @@ netcond_tick(struct trial *t)
 
 	if (nc == NULL || nc->net == NULL)
 		return;
+	if (t->t0_ns != 0 && nc->stored_ns == 0)
+		nc->stored_ns = t->t0_ns;
+	if (nc->stored_ns != 0 && now - nc->stored_ns > STORE_EVERY_NS +
+	    in_flight_ns(t, nc))
+		store_samples(t, nc, now - in_flight_ns(t, nc));
 	for (i = 0; i < nc->nlinks; i++) {
 		if (nc->links[i].until_ns == 0 || now < nc->links[i].until_ns)
 			continue;
@@ -704,6 +750,8 @@ netcond_finish(struct trial *t)
 	}
 	if (nc->net != NULL && !signals_count)
 		shape_facts(t, nc);
+	if (nc->probe != NULL && nc->stored_ns != 0)	/* not in flight */
+		store_samples(t, nc, now - in_flight_ns(t, nc));
 	if (nc->delay != NULL) {
 		dn_delay_stats(nc->delay, &ds);
 		trial_fact(t, -1, "net_delayed_packets", "%llu",

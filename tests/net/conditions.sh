@@ -68,6 +68,19 @@ expect_eq "a bandwidth class per eu-us link" "$(printf '%s\n' "$bw" | grep -c 'b
 delayed=$(q "select value from run_facts where run_id = $run and key = 'net_delayed_packets'")
 [ "${delayed:-0}" -gt 1000 ] && ok "the emulator held $delayed packets" ||
 	fail "the emulator held '${delayed:-}' packets"
+# the per-link samples and their view (over the steady state)
+expect_eq "link_stats: a row per directed link" \
+    "$(q "select count(*) from link_stats where run_id = $run and probes >= 100")" 12
+rtt=$(q "select rtt_ms_p50 from link_stats where run_id = $run and src = 0 and dst = 2")
+awk -v r="$rtt" 'BEGIN { exit !(r >= 58 && r <= 68) }' &&
+	ok "link_stats 0->2: RTT p50 $rtt ms (30 ms each way)" ||
+	fail "link_stats 0->2: RTT p50 '$rtt' ms, 60 asked"
+expect_eq "link_stats: no loss on the base links" \
+    "$(q "select count(*) from link_stats where run_id = $run and src in (0, 1) and dst in (0, 1) and loss_pct = 0")" 2
+ev3=$(q "select loss_pct from link_stats where run_id = $run and src = 0 and dst = 3")
+awk -v l="$ev3" 'BEGIN { exit !(l > 2 && l < 25) }' &&
+	ok "link_stats 0->3 shows the loss event ($ev3%)" ||
+	fail "link_stats 0->3: loss '$ev3'%"
 pid=$(q "select detail from events where run_id = $run and kind = 'network'" |
     sed -n 's/.*through hub devnet-\([0-9]*\)-.*/\1/p')
 expect_eq "no namespace left" "$(ip netns list | grep -c "^devnet-$pid-")" 0

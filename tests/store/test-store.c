@@ -90,9 +90,9 @@ round_trip(void **state)
 	int64_t			 rid = write_run(t->db, 1);
 
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "4");
+	expect(s, "SELECT version FROM schema_version", "5");
 	expect(s, "SELECT from_version, to_version, what FROM "
-	    "schema_migrations", "0,4,created");
+	    "schema_migrations", "0,5,created");
 	expect(s, "SELECT git_commit FROM run_summary", "0123abcd");
 	expect(s, "SELECT count(*) FROM nodes WHERE host = (SELECT host FROM "
 	    "runs)", "2");
@@ -454,11 +454,12 @@ migrate_v1_fixture(void **state)
 	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
 	dn_store_close(s);
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "4");
+	expect(s, "SELECT version FROM schema_version", "5");
 	expect(s, "SELECT from_version, to_version, what FROM "
 	    "schema_migrations ORDER BY id", "1,2,runs.git_commit, "
 	    "nodes.host, schema_migrations;2,3,runs.uuid, runs.samples_digest, "
-	    "runs.machine, machines;3,4,table assertions");
+	    "runs.machine, machines;3,4,table assertions;4,5,link_samples, "
+	    "link_stats");
 	expect(s, "SELECT count(DISTINCT uuid), count(machine) FROM runs",
 	    "4,0");
 	assert_int_equal(dn_store_query(s, fixture_data, NULL, 0, collect_row,
@@ -468,8 +469,8 @@ migrate_v1_fixture(void **state)
 
 	/* Twice: nothing more happens. */
 	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
-	expect(s, "SELECT count(*), max(version) FROM schema_version", "1,4");
-	expect(s, "SELECT count(*) FROM schema_migrations", "3");
+	expect(s, "SELECT count(*), max(version) FROM schema_version", "1,5");
+	expect(s, "SELECT count(*) FROM schema_migrations", "4");
 	dn_store_close(s);
 
 	/* The same shape as a database created today: a change to
@@ -535,7 +536,7 @@ migrate_v3_fixture(void **state)
 	assert_int_equal(dn_store_commit(s, &cause), 0);
 	dn_store_close(s);
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "4");
+	expect(s, "SELECT version FROM schema_version", "5");
 	expect(s, "SELECT from_version, to_version, what FROM "
 	    "schema_migrations WHERE to_version = 4", "3,4,table assertions");
 	expect(s, "SELECT run_id, name, form, status, observed, threshold, "
@@ -549,6 +550,66 @@ migrate_v3_fixture(void **state)
 	shape_of(t->db, &migrated);
 	assert_string_equal(fresh.buf, migrated.buf);
 	assert_non_null(strstr(fresh.buf, "assertions"));
+	free(fixture);
+	free(fresh_db);
+}
+
+/*
+ * A version-4 database written by the release before the emulated
+ * network's probe samples (fixtures/README.md): a reader sees empty
+ * `link_samples` and `link_stats` and leaves the file as it was; a writer
+ * migrates it to version 5 (the one step "link_samples, link_stats"),
+ * keeps every row, and takes probe samples the view then summarizes.
+ */
+static void
+migrate_v4_fixture(void **state)
+{
+	struct tmp		*t = *state;
+	struct dn_store		*s;
+	struct collect		 before = { .buf = "" }, after = { .buf = "" };
+	struct shape		 fresh, migrated;
+	struct dn_link_sample	 ls[3] = {
+		{ 0, 1, 1500, 2.0, 4.0 }, { 0, 1, 1600, NAN, NAN },
+		{ 0, 1, 1700, 2.5, 5.0 },
+	};
+	const char		*src = getenv("DN_SOURCE_DIR");
+	char			*fixture, *fresh_db, *cause = NULL;
+
+	assert_non_null(src);
+	fixture = dn_xasprintf("%s/tests/store/fixtures/schema-v4.db", src);
+	fresh_db = dn_xasprintf("%s/fresh.db", t->dir);
+	assert_int_equal(copy_file(fixture, t->db), 0);
+
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
+	expect(s, "SELECT version FROM schema_version", "4");
+	expect(s, "SELECT (SELECT count(*) FROM link_samples), (SELECT "
+	    "count(*) FROM link_stats)", "0,0");
+	assert_int_equal(dn_store_query(s, fixture_data, NULL, 0, collect_row,
+	    &before, &cause), 0);
+	dn_store_close(s);
+	assert_true(same_bytes(fixture, t->db));
+
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	assert_int_equal(dn_store_link_samples(s, 1, ls, 3, &cause), 0);
+	assert_int_equal(dn_store_commit(s, &cause), 0);
+	dn_store_close(s);
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
+	expect(s, "SELECT version FROM schema_version", "5");
+	expect(s, "SELECT from_version, to_version, what FROM "
+	    "schema_migrations WHERE to_version = 5", "4,5,link_samples, "
+	    "link_stats");
+	/* warmup 1 s: all three count; the lost one has no RTT */
+	expect(s, "SELECT run_id, src, dst, rtt_ms_p50, rtt_ms_p99, "
+	    "printf('%.1f', loss_pct), probes FROM link_stats",
+	    "1,0,1,4.0,5.0,33.3,3");
+	assert_int_equal(dn_store_query(s, fixture_data, NULL, 0, collect_row,
+	    &after, &cause), 0);
+	assert_string_equal(before.buf, after.buf);
+	dn_store_close(s);
+	shape_of(fresh_db, &fresh);
+	shape_of(t->db, &migrated);
+	assert_string_equal(fresh.buf, migrated.buf);
+	assert_non_null(strstr(fresh.buf, "link_samples"));
 	free(fixture);
 	free(fresh_db);
 }
@@ -567,7 +628,7 @@ newer_refused(void **state)
 	dn_store_close(s);
 	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), -1);
 	assert_non_null(strstr(cause, "schema version 99, newer than this "
-	    "devnet understands (4); upgrade devnet"));
+	    "devnet understands (5); upgrade devnet"));
 	free(cause);
 	cause = NULL;
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause),
@@ -730,6 +791,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(query_timeout, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(migrate_v1_fixture, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(migrate_v4_fixture, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(migrate_v3_fixture, setup,
 		    teardown),
