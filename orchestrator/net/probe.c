@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,7 +199,14 @@ probe_main(void *arg)
 	struct pollfd	*pf = dn_xcalloc((size_t)p->n + 1, sizeof(*pf));
 	uint64_t	 period = 1000000000ull / (uint64_t)p->rate_hz;
 	uint64_t	 next = dn_now_ns(), now;
+	struct sched_param sp = { .sched_priority = 5 };
 	int		 i, ms;
+
+	/* Below the emulator's (net/delay.c), above the nodes: on a busy
+	 * machine a probe waiting for a CPU between its packet's arrival
+	 * and its clock read would count as the link's delay.  Without the
+	 * privilege it runs at the default priority. */
+	(void)pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 
 	for (i = 0; i < p->n; i++) {
 		pf[i].fd = p->socks[i];

@@ -13,7 +13,7 @@ fi
 
 cat >"$T/cond.yaml" <<YAML
 name: conditions-test
-duration: 10s
+duration: 12s
 warmup: 1s
 sample_interval: 250ms
 network:
@@ -25,7 +25,7 @@ network:
     default: {latency: 2ms}
     eu-us: {latency: 30ms, jitter: 2ms, bandwidth: 10Mbit}
 events:
-  - {at: 3s, action: link, nodes: [3], loss: 20%, for: 5s}
+  - {at: 5s, action: link, nodes: [3], loss: 20%, for: 5s}
 workload:
   kind: transfer
   tps: 40
@@ -75,8 +75,9 @@ rtt=$(q "select rtt_ms_p50 from link_stats where run_id = $run and src = 0 and d
 awk -v r="$rtt" 'BEGIN { exit !(r >= 58 && r <= 68) }' &&
 	ok "link_stats 0->2: RTT p50 $rtt ms (30 ms each way)" ||
 	fail "link_stats 0->2: RTT p50 '$rtt' ms, 60 asked"
-expect_eq "link_stats: no loss on the base links" \
-    "$(q "select count(*) from link_stats where run_id = $run and src in (0, 1) and dst in (0, 1) and loss_pct = 0")" 2
+# (a probe may be lost on a machine loaded well past its cores)
+expect_eq "link_stats: (almost) no loss on the base links" \
+    "$(q "select count(*) from link_stats where run_id = $run and src in (0, 1) and dst in (0, 1) and loss_pct < 2")" 2
 ev3=$(q "select loss_pct from link_stats where run_id = $run and src = 0 and dst = 3")
 awk -v l="$ev3" 'BEGIN { exit !(l > 2 && l < 25) }' &&
 	ok "link_stats 0->3 shows the loss event ($ev3%)" ||
