@@ -121,6 +121,12 @@ scn_event_span(const struct scenario *s, size_t i, const int64_t *event_ms,
 	*to_ms = end > s->duration_ms ? s->duration_ms : end;
 }
 
+static int64_t
+clamp(const struct scenario *s, int64_t ms)
+{
+	return (ms < 0 ? 0 : ms > s->duration_ms ? s->duration_ms : ms);
+}
+
 static size_t
 put_anchor(char *buf, size_t cap, const struct scenario *s,
     const struct scn_anchor *a)
@@ -139,15 +145,18 @@ put_anchor(char *buf, size_t cap, const struct scenario *s,
 		n = snprintf(buf, cap, "t=0%s", off);
 		break;
 	case SCN_ANC_WARMUP:
-		scenario_fmt_ms(at, sizeof(at), s->warmup_ms);
+		scenario_fmt_ms(at, sizeof(at), clamp(s, s->warmup_ms +
+		    a->offset_ms));
 		n = snprintf(buf, cap, "warmup%s (t=%s)", off, at);
 		break;
 	case SCN_ANC_END:
-		scenario_fmt_ms(at, sizeof(at), s->duration_ms);
+		scenario_fmt_ms(at, sizeof(at), clamp(s, s->duration_ms +
+		    a->offset_ms));
 		n = snprintf(buf, cap, "end%s (t=%s)", off, at);
 		break;
 	default:
-		scenario_fmt_ms(at, sizeof(at), s->events[a->event].at_ms);
+		scenario_fmt_ms(at, sizeof(at), clamp(s,
+		    s->events[a->event].at_ms + a->offset_ms));
 		n = snprintf(buf, cap, "event '%s'%s (t=%s)",
 		    s->events[a->event].name, off, at);
 		break;

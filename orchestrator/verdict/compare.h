@@ -184,6 +184,25 @@ int	 compare_analyze(struct dn_store *s, const char *side_a,
 	    const char *side_b, const struct compare_opts *opts,
 	    struct compare_result **rp, char **cause);
 void	 compare_result_free(struct compare_result *r);
+
+/*
+ * A relative claim judged by the verdict (compare-relative.c): METRIC of
+ * SIDE_B vs SIDE_A changes by at most PCT % (AT_MOST 1: "<= PCT%") or at
+ * least (0: ">= PCT%").  *OUT: STATUS "pass" (the 95% CI of the change
+ * lies inside the claim; a claimed change also needs the Holm-adjusted
+ * test), "fail" (it lies outside: the opposite, or a miss) or
+ * "inconclusive" (with the trials per side that would tell); OBSERVED the
+ * change in %; MESSAGE (caller frees) readable alone.  0, or -1 with
+ * *CAUSE.
+ */
+struct compare_claim {
+	const char	*status;
+	double		 observed;
+	char		*message;
+};
+int	 compare_relative(struct dn_store *s, const char *side_a,
+	    const char *side_b, const char *metric, int at_most, double pct,
+	    struct compare_claim *out, char **cause);
 void	 compare_render(const struct compare_result *r, int format,
 	    FILE *out);
 

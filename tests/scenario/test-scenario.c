@@ -608,7 +608,7 @@ good_asserts(void **state)
 	assert_int_equal(to, 7000);
 	scn_assert_describe(d, sizeof(d), s, &s->asserts[1]);
 	assert_string_equal(d, "always, each node: lag_ms < 2000 ms, from "
-	    "warmup (t=2s) to end-1s (t=10s), except while an event is "
+	    "warmup (t=2s) to end-1s (t=9s), except while an event is "
 	    "active, failing only when broken for 2s, a failure ends the "
 	    "trial (grace 500ms)");
 	scenario_free(s);
