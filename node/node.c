@@ -27,6 +27,7 @@
 #include "agent.h"
 #include "alloc.h"
 #include "chain.h"
+#include "clock.h"
 #include "node-internal.h"
 #include "rocks.h"
 #include "transport.h"
@@ -34,8 +35,33 @@
 #include "workload.h"
 
 #define CTL_POLL_MS	100
+#define GONE_MS		3000	/* no collector this long: devnet is gone */
 
 static volatile sig_atomic_t got_signal;
+
+/*
+ * 1 once the collector, reached before, has had no connection for
+ * GONE_MS: devnet is gone (SIGKILLed; a container's node has no death
+ * signal to tell it), and nobody will stop this node (issue 19).
+ */
+static int
+devnet_gone(struct node *n)
+{
+	static int	 seen;
+	static uint64_t	 since;
+	uint64_t	 now = dn_now_ns();
+
+	if (n->agent == NULL || dn_agent_connected(n->agent)) {
+		seen = n->agent != NULL;
+		since = 0;
+		return (0);
+	}
+	if (!seen)
+		return (0);
+	if (since == 0)
+		since = now;
+	return (now - since >= GONE_MS * 1000000ull);
+}
 
 static void
 on_signal(int sig)
@@ -236,6 +262,11 @@ main(int argc, char **argv)
 		if (got_signal != 0) {
 			nlog(&n, "DN-NODE-SIGNAL", "%s: stopping",
 			    got_signal == SIGTERM ? "SIGTERM" : "SIGINT");
+			break;
+		}
+		if (devnet_gone(&n)) {
+			nlog(&n, "DN-NODE-SIGNAL", "no collector for %d ms: "
+			    "devnet is gone, stopping", GONE_MS);
 			break;
 		}
 		check_ready(&n);

@@ -91,6 +91,7 @@ struct run {
 	int			 scraping;
 	uint64_t		 scrape_check_ns;
 	int			 skip_left;	/* samples until the next scrape */
+	uint64_t		 gone_since_ns;	/* no collector pipe since */
 	int			 have_cur_scrape;
 	double			 cs_values[DN_METRIC_COUNT];
 	uint64_t		 cs_present;
@@ -480,6 +481,23 @@ begin_stop(struct run *r, int sig, const char *why)
 	r->kill_at_ns = dn_now_ns() + (uint64_t)r->o->stop_grace_ms * 1000000u;
 }
 
+/*
+ * 1 once the collector, reached before, has had no connection for 3 s:
+ * devnet is gone, also where no death signal can say so (a container:
+ * the probe is pid 1 there).  Issue 19.
+ */
+static int
+collector_gone(struct run *r, uint64_t now)
+{
+	if (r->sock == NULL || dn_sock_npipes(r->sock) > 0) {
+		r->gone_since_ns = 0;
+		return (0);
+	}
+	if (r->gone_since_ns == 0)
+		r->gone_since_ns = now;
+	return (now - r->gone_since_ns >= 3000000000ull);
+}
+
 static void
 kill_all(struct run *r)
 {
@@ -850,6 +868,9 @@ probe_run(struct probe_opts *o)
 		}
 		if (r.kill_at_ns != 0 && now >= r.kill_at_ns)
 			kill_all(&r);
+		if (r.ready && !r.stopping && collector_gone(&r, now))
+			begin_stop(&r, o->stop_signal, "no collector for "
+			    "3000 ms: devnet is gone");
 		if (!r.ready && !r.stopping && !r.child.reaped) {
 			if (ready_poll(o, r.http, r.start_ns) &&
 			    (r.sock == NULL || dn_sock_npipes(r.sock) > 0)) {
