@@ -46,7 +46,9 @@ static const char ab_help_extra[] =
     "\nexit status: 0 ran and compared, 1 a trial failed or an error (a\n"
     "build that failed: before any trial), 2 usage, 3 --fail-on tripped,\n"
     "4 an assertion failed, 5 none failed but one was inconclusive,\n"
-    "130/143 interrupted by SIGINT/SIGTERM.\n";
+    "6 --fail-on refuses to pass (a variant without finished runs, or\n"
+    "runs that differ in setup or machine class), 130/143 interrupted by\n"
+    "SIGINT/SIGTERM.\n";
 
 static char ab_help[sizeof(ab_help_extra) + 2048];
 
@@ -185,7 +187,7 @@ cmd_ab_exec(int argc, char **argv)
 	char			*title;
 	size_t			 v;
 	int			 status, junit = 0, fail_on = 0, tripped;
-	int			 any_tripped = 0;
+	int			 any_tripped = 0, any_refused = 0;
 
 	snprintf(ab_help, sizeof(ab_help), "%s%s", run_args_help,
 	    ab_help_extra);
@@ -263,10 +265,13 @@ bad:
 			cmd_error("%s", cause);
 			free(cause);
 			cause = NULL;
-			if (status == 0)
+			if (status == 0 && tripped != COMPARE_GATE_REFUSED)
 				status = 1;
 		}
-		any_tripped |= tripped;
+		if (tripped == COMPARE_GATE_REFUSED)
+			any_refused = 1;
+		else
+			any_tripped |= tripped;
 		free(title);
 		free(sa);
 		free(sb);
@@ -279,7 +284,14 @@ bad:
 	fflush(stdout);
 	/* After the whole comparison is printed; a failed trial or an
 	 * interruption says more than the gate. */
-	if (any_tripped) {
+	if (any_refused) {
+		cmd_error("--fail-on refuses to pass: a variant has no "
+		    "finished runs, or the runs differ in setup or machine "
+		    "class");
+		if (status == 0 || status == RUNNER_EXIT_ASSERT_FAILED ||
+		    status == RUNNER_EXIT_ASSERT_INCONCLUSIVE)
+			status = COMPARE_EXIT_REFUSED;
+	} else if (any_tripped) {
 		cmd_error("--fail-on %s", compare_fail_on_says(fail_on));
 		/* the gate keeps its 3 over the assertions' 4 and 5 */
 		if (status == 0 || status == RUNNER_EXIT_ASSERT_FAILED ||

@@ -29,11 +29,15 @@ static const char compare_help[] =
     "                     say for every metric how many trials per side\n"
     "                     would detect a PCT% change\n"
     "  --strict           runs that differ in scenario, node count, rate,\n"
-    "                     duration or warmup, or that missed their load\n"
-    "                     rate, are an error (exit 1), not a warning\n"
+    "                     duration, warmup or machine class, or that\n"
+    "                     missed their load rate, are an error (exit 1),\n"
+    "                     not a warning\n"
     "  --require not-worse:PCT\n"
     "                     also test that B is at most PCT% worse (one-\n"
     "                     sided; docs/statistics.md, section 8)\n"
+    "  --machine FP       only the runs of machine class FP (a\n"
+    "                     fingerprint from 'devnet runs' or its prefix;\n"
+    "                     'unknown' for runs stored before schema 3)\n"
     "  --fail-on worse|changed|not-shown\n"
     "                     exit 3 after printing when a metric is worse\n"
     "                     (changed: better or worse; not-shown: not\n"
@@ -42,7 +46,9 @@ static const char compare_help[] =
     "A group run with `devnet ab --until decided` is analysed as the\n"
     "sequential design it was (p corrected for its looks), and says so.\n\n"
     "exit status: 0 compared (and the gate did not trip), 1 error (a bad\n"
-    "side, no data, a store error), 2 usage, 3 --fail-on tripped.\n\n"
+    "side, no data, a store error), 2 usage, 3 --fail-on tripped, 6\n"
+    "--fail-on refuses to pass: a side has no runs, or the runs differ\n"
+    "in setup or machine class (printed first).\n\n"
     "metrics: rss_max rss_avg hwm_max rss_growth heap_live_avg\n"
     "  allocs_per_s alloc_bytes_per_s threads_avg threads_max minflt_per_s\n"
     "  majflt_per_s cpu_s_per_s ctx_per_s lag_blocks_mean lag_blocks_p99\n"
@@ -57,7 +63,7 @@ const struct cmd_entry cmd_compare_entry = {
 	.usage = "compare [--db PATH] [--metric NAME]... [--format FMT] "
 	    "[--threshold PCT] [--unit auto|trial|node] "
 	    "[--target-effect PCT] [--strict] [--require not-worse:PCT] "
-	    "[--fail-on worse|changed|not-shown] A B",
+	    "[--fail-on worse|changed|not-shown] [--machine FP] A B",
 	.summary = "compare two runs or sets of runs: the A/B verdict",
 	.help = compare_help,
 	.exec = cmd_compare_exec,
@@ -71,12 +77,23 @@ cmd_compare_exec(int argc, char **argv)
 	char			*cause = NULL, *title = NULL;
 	int			 rc = 1, tripped = 0;
 
+	static const struct option own[] = {
+		{ "machine", required_argument, NULL, 'm' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int			 c;
+
 	cmd_args_init(&a, CMD_A_DB | CMD_A_VFORMAT | CMD_A_METRIC |
-	    CMD_A_VERDICT | CMD_A_TARGET | CMD_A_FAIL_ON, NULL);
+	    CMD_A_VERDICT | CMD_A_TARGET | CMD_A_FAIL_ON, own);
 	/* named: a foreign node's own metrics are compared too */
 	a.verdict.named = 1;
-	if (cmd_getopt(&a, &cmd_compare_entry, NULL, argc, argv) != -1)
-		return (a.exit);
+	while ((c = cmd_getopt(&a, &cmd_compare_entry, NULL, argc,
+	    argv)) != -1) {
+		if (c == CMD_GETOPT_EXIT)
+			return (a.exit);
+		if (c == 'm')
+			a.verdict.machine = optarg;
+	}
 	if (argc - optind != 2) {
 		cmd_error("compare: want two sides, A and B (see 'devnet "
 		    "compare --help')");
@@ -89,14 +106,24 @@ cmd_compare_exec(int argc, char **argv)
 	    compare_gate_print(s, argv[optind], argv[optind + 1], &a.verdict,
 	    a.junit, a.fail_on, title, stdout, &tripped, &cause) != 0) {
 		cmd_error("%s", cause);
+		if (tripped == COMPARE_GATE_REFUSED) {
+			cmd_error("--fail-on refuses to pass: a side has no "
+			    "runs, so there is nothing to gate against");
+			rc = COMPARE_EXIT_REFUSED;
+		}
 		goto out;
 	}
 	if (a.junit)
 		compare_junit_end(stdout);
 	/* The verdict is printed whole before the gate says no. */
 	fflush(stdout);
-	rc = tripped ? COMPARE_EXIT_GATE : 0;
-	if (tripped)
+	rc = tripped == COMPARE_GATE_REFUSED ? COMPARE_EXIT_REFUSED :
+	    tripped ? COMPARE_EXIT_GATE : 0;
+	if (tripped == COMPARE_GATE_REFUSED)
+		cmd_error("--fail-on refuses to pass: the runs differ in setup "
+		    "or machine class (the warnings above say how); compare "
+		    "like with like");
+	else if (tripped)
 		cmd_error("--fail-on %s", compare_fail_on_says(a.fail_on));
 out:
 	free(title);

@@ -18,7 +18,9 @@
 
 static const char history_help[] =
     "Every finished run of the scenario, in commit order (runs built from\n"
-    "a `rev:` know their commit; the others are in time order), one\n"
+    "a `rev:` or run with --commit know their commit; the others are in\n"
+    "time order, grouped by build: label, else git describe, else\n"
+    "binary sha256), on one machine class (--machine), one\n"
     "series per metric (the per-trial values `devnet compare` tests), and\n"
     "the change points of each series (E-divisive means with Hunter's\n"
     "t-test, p < 0.001; docs/statistics.md).\n\n"
@@ -30,6 +32,10 @@ static const char history_help[] =
     "  --format FMT       table (default), json or csv\n"
     "  --repo PATH        git repository that orders the commits\n"
     "                     (default: the current directory)\n"
+    "  --machine FP       only the runs of machine class FP (a\n"
+    "                     fingerprint from 'devnet runs', or its prefix;\n"
+    "                     'unknown': runs stored before schema 3); runs\n"
+    "                     of several classes are refused without it\n"
     "  --search-kappa     also search the end of the window after a\n"
     "                     split: finds A B A patterns, more false alarms\n"
     "                     in long flat histories (docs/statistics.md)\n"
@@ -42,7 +48,7 @@ static int	cmd_history_exec(int, char **);
 const struct cmd_entry cmd_history_entry = {
 	.name = "history",
 	.usage = "history [--db PATH] [--scenario NAME] [--variant NAME] "
-	    "[--metric M]... [--format table|json|csv]",
+	    "[--metric M]... [--machine FP] [--format table|json|csv]",
 	.summary = "a scenario's runs in commit order and where metrics "
 	    "changed",
 	.help = history_help,
@@ -52,13 +58,9 @@ const struct cmd_entry cmd_history_entry = {
 static const char *
 short_desc(const struct history_run *r, char *buf, size_t cap)
 {
-	if (r->describe != NULL)
+	if (r->describe != NULL && r->commit != NULL)
 		return (r->describe);
-	if (r->commit != NULL) {
-		snprintf(buf, cap, "%.10s", r->commit);
-		return (buf);
-	}
-	snprintf(buf, cap, "run %lld", (long long)r->id);
+	snprintf(buf, cap, "%s", r->build);
 	return (buf);
 }
 
@@ -72,8 +74,10 @@ print_table(const struct history *h, FILE *out)
 	size_t				 i, j, nch = 0, nflat = 0, col = 0;
 	int				 w;
 
-	fprintf(out, "history of %s: %zu runs, %zu commits; %s\n\n",
-	    h->scenario, h->nruns, h->ncommits, h->order);
+	fprintf(out, "history of %s: %zu runs, %zu commits, %zu builds; %s\n",
+	    h->scenario, h->nruns, h->ncommits, h->nbuilds, h->order);
+	fprintf(out, "machine: %s\n\n", h->machine ? h->machine :
+	    "unknown (runs stored before schema version 3)");
 	for (j = 0; j < h->nseries; j++)
 		nch += h->series[j].nchanges;
 	if (nch == 0)
@@ -153,6 +157,8 @@ print_json(const struct history *h, FILE *out)
 	compare_json_str(out, h->scenario);
 	fputs(",\"order\":", out);
 	compare_json_str(out, h->order);
+	fputs(",\"machine\":", out);
+	json_opt_str(out, h->machine);
 	fputs(",\"runs\":[", out);
 	for (i = 0; i < h->nruns; i++) {
 		const struct history_run *r = &h->runs[i];
@@ -164,6 +170,8 @@ print_json(const struct history *h, FILE *out)
 		json_opt_str(out, r->commit);
 		fputs(",\"describe\":", out);
 		json_opt_str(out, r->describe);
+		fputs(",\"build\":", out);
+		compare_json_str(out, r->build);
 		fprintf(out, ",\"start_ms\":%lld}", (long long)r->start_ms);
 	}
 	fputs("],\"metrics\":[", out);
@@ -200,6 +208,10 @@ print_json(const struct history *h, FILE *out)
 			json_opt_str(out, a->commit);
 			fputs(",\"commit_after\":", out);
 			json_opt_str(out, b->commit);
+			fputs(",\"build_before\":", out);
+			compare_json_str(out, a->build);
+			fputs(",\"build_after\":", out);
+			compare_json_str(out, b->build);
 			fprintf(out, ",\"n_before\":%zu,\"n_after\":%zu,"
 			    "\"mean_before\":", c->cp.n_before,
 			    c->cp.n_after);
@@ -227,7 +239,8 @@ print_csv(const struct history *h, FILE *out)
 	char				 range[64];
 
 	fputs("metric,index,range,run_before,run_after,commit_before,"
-	    "commit_after,mean_before,mean_after,change_pct,p,direction\n",
+	    "commit_after,mean_before,mean_after,change_pct,p,direction,"
+	    "build_before,build_after\n",
 	    out);
 	for (j = 0; j < h->nseries; j++) {
 		sr = &h->series[j];
@@ -240,12 +253,12 @@ print_csv(const struct history *h, FILE *out)
 			history_range(h, sr, c->cp.index, range,
 			    sizeof(range));
 			fprintf(out, "%s,%zu,%s,%lld,%lld,%s,%s,%.17g,%.17g,"
-			    "%.6g,%.6g,%s\n", sr->name, c->cp.index, range,
+			    "%.6g,%.6g,%s,%s,%s\n", sr->name, c->cp.index, range,
 			    (long long)a->id, (long long)b->id,
 			    a->commit ? a->commit : "",
 			    b->commit ? b->commit : "", c->cp.mean_before,
 			    c->cp.mean_after, c->cp.change_pct, c->cp.p,
-			    c->direction);
+			    c->direction, a->build, b->build);
 		}
 	}
 }
@@ -258,6 +271,7 @@ cmd_history_exec(int argc, char **argv)
 		{ "variant", required_argument, NULL, 'v' },
 		{ "repo", required_argument, NULL, 'r' },
 		{ "search-kappa", no_argument, NULL, 'k' },
+		{ "machine", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cmd_args		 a;
@@ -285,6 +299,9 @@ cmd_history_exec(int argc, char **argv)
 			break;
 		case 'k':
 			o.search_kappa = 1;
+			break;
+		case 'm':
+			o.machine = optarg;
 			break;
 		}
 	}

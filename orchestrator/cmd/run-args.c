@@ -21,6 +21,10 @@
 const char run_args_help[] =
     "  --db PATH            sqlite database (default devnet.db)\n"
     "  --label TEXT         a label stored with every run\n"
+    "  --commit ID          the commit the node binary was built from,\n"
+    "                       stored with the runs of variants without a\n"
+    "                       `rev:` (a CI that builds its own binary):\n"
+    "                       devnet history then orders them with git\n"
     "  --set KEY=VALUE      override a scenario key, e.g. workload.tps=100\n"
     "                       (repeatable; same checks as the file)\n"
     "  --run-dir DIR        where trial dirs go (default ./runs)\n"
@@ -44,7 +48,7 @@ enum {
 	OPT_READY, OPT_GRACE, OPT_QUIET, OPT_HELP, OPT_METRIC, OPT_FORMAT,
 	OPT_THRESHOLD, OPT_UNIT, OPT_TARGET, OPT_STRICT, OPT_PROVIDER,
 	OPT_FAIL_ON, OPT_SERVE, OPT_UNTIL, OPT_MAX_TRIALS, OPT_BUDGET,
-	OPT_REQUIRE
+	OPT_REQUIRE, OPT_COMMIT
 };
 
 static int
@@ -113,6 +117,15 @@ parse_one(struct run_args *a, const struct cmd_entry *e, int c, char **argv,
 		break;
 	case OPT_LABEL:
 		a->ro.label = optarg;
+		break;
+	case OPT_COMMIT:
+		if (optarg[0] == '\0' || strspn(optarg, "0123456789abcdef"
+		    "ABCDEF") != strlen(optarg)) {
+			*exit_status = usage_error(e, "--commit takes a commit "
+			    "id in hex, not", optarg);
+			return (-1);
+		}
+		a->commit = optarg;
 		break;
 	case OPT_SET:
 		if (strchr(optarg, '=') == NULL) {
@@ -228,6 +241,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 	static const struct option	 opts[] = {
 		{ "db", required_argument, NULL, OPT_DB },
 		{ "label", required_argument, NULL, OPT_LABEL },
+		{ "commit", required_argument, NULL, OPT_COMMIT },
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "run-dir", required_argument, NULL, OPT_RUN_DIR },
 		{ "repeats", required_argument, NULL, OPT_REPEATS },
@@ -361,6 +375,11 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		scenario_free(scn);
 		return (1);
 	}
+	/* --commit: what the caller knows of a binary devnet did not
+	 * build (a rev's own commit stays). */
+	for (i = 0; a->commit != NULL && i < scn->nvariants; i++)
+		if (scn->variants[i].git_commit == NULL)
+			scn->variants[i].git_commit = dn_xstrdup(a->commit);
 	/* listening first: a port in use leaves no database behind */
 	if (a->serve != NULL && serve_begin(a, &srv) != 0) {
 		scenario_free(scn);

@@ -21,6 +21,7 @@ struct run_args {
 	struct runner_opts ro;
 	char		*provider_set;	/* "provider=X" from --provider */
 	const char	*serve;		/* --serve [ADDR:]PORT, or NULL */
+	const char	*commit;	/* --commit: the build's commit */
 	/* devnet ab only */
 	const char	**metrics;
 	size_t		 nmetrics;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "verdict/compare.h"
+#include "verdict/compare-internal.h"
 #include "xalloc.h"
 
 int
@@ -153,6 +154,36 @@ compare_markdown_heading(const struct compare_result *r, const char *title,
 	    same);
 }
 
+/* Whether a side of SIDE_A, SIDE_B has no runs to stand for it: the
+ * baseline (or the candidate) is missing, not merely unreadable. */
+static int
+no_baseline(struct dn_store *s, const char *side_a, const char *side_b,
+    const char *machine)
+{
+	struct compare_result	 res;
+	struct compare_side	 side;
+	const char		*spec[2] = { side_a, side_b };
+	char			*cause = NULL;
+	int			 i, missing = 0;
+	size_t			 k;
+
+	for (i = 0; i < 2 && !missing; i++) {
+		memset(&res, 0, sizeof(res));
+		res.machine = machine;
+		if (compare_side_resolve(s, spec[i], &side, &res,
+		    &cause) != 0) {
+			missing = cause != NULL && strncmp(cause, "no ", 3) == 0;
+			free(cause);
+			cause = NULL;
+		}
+		compare_side_release(&side);
+		for (k = 0; k < res.nwarnings; k++)
+			free(res.warnings[k]);
+		free(res.warnings);
+	}
+	return (missing);
+}
+
 int
 compare_gate_print(struct dn_store *s, const char *side_a,
     const char *side_b, const struct compare_opts *opts, int junit,
@@ -161,8 +192,12 @@ compare_gate_print(struct dn_store *s, const char *side_a,
 	struct compare_result	*r;
 
 	*tripped = 0;
-	if (compare_analyze(s, side_a, side_b, opts, &r, cause) != 0)
+	if (compare_analyze(s, side_a, side_b, opts, &r, cause) != 0) {
+		if (fail_on != COMPARE_FAIL_NONE && no_baseline(s, side_a,
+		    side_b, opts->machine))
+			*tripped = COMPARE_GATE_REFUSED;
 		return (-1);
+	}
 	if (junit)
 		compare_junit_render(r, title, out);
 	else {
@@ -171,6 +206,10 @@ compare_gate_print(struct dn_store *s, const char *side_a,
 		compare_render(r, opts->format, out);
 	}
 	*tripped = compare_gate_tripped(r, fail_on);
+	/* A gate passes only on comparable sides (issue 23): the verdict is
+	 * printed, then refused. */
+	if (fail_on != COMPARE_FAIL_NONE && r->nsetup > 0)
+		*tripped = COMPARE_GATE_REFUSED;
 	compare_result_free(r);
 	return (0);
 }

@@ -50,11 +50,12 @@ add_run_row(void *arg, int ncols, const char *const *names,
 	r->scenario = dn_xstrdup(v[7] ? v[7] : "");
 	if (v[8] == NULL || dn_parse_double(v[8], &r->tps) != 0)
 		r->tps = 0;
+	r->machine = v[9] != NULL ? dn_xstrdup(v[9]) : NULL;
 	return (0);
 }
 
 #define RUN_COLS "SELECT id, ab_group, variant, status, warmup_ms, " \
-	"duration_ms, nodes, scenario, tps FROM runs "
+	"duration_ms, nodes, scenario, tps, machine FROM runs "
 
 static int
 fault_row(void *arg, int ncols, const char *const *names,
@@ -84,6 +85,56 @@ rate_row(void *arg, int ncols, const char *const *names,
 	(void)types;
 	if (r->rate_missed == NULL)
 		r->rate_missed = dn_xstrdup(v[0] ? v[0] : "rate missed");
+	return (0);
+}
+
+/* Whether run R's machine class is MACHINE (a fingerprint prefix, or
+ * "unknown"). */
+static int
+machine_is(const struct compare_run *r, const char *machine)
+{
+	if (strcmp(machine, "unknown") == 0)
+		return (r->machine == NULL);
+	return (r->machine != NULL && strncmp(r->machine, machine,
+	    strlen(machine)) == 0);
+}
+
+/* --machine: only SIDE's runs of that class; the others left out with a
+ * warning, none left an error. */
+static int
+machine_only(struct compare_side *side, struct compare_result *res,
+    char **cause)
+{
+	size_t	i;
+
+	for (i = 0; i < side->nruns;) {
+		struct compare_run *r0 = &side->runs[i];
+
+		if (machine_is(r0, res->machine)) {
+			i++;
+			continue;
+		}
+		res->warnings = dn_xreallocarray(res->warnings,
+		    res->nwarnings + 1, sizeof(char *));
+		res->warnings[res->nwarnings++] = dn_xasprintf("run %lld of "
+		    "%s left out: machine %s, not %s", (long long)r0->id,
+		    side->spec, r0->machine ? r0->machine : "unknown",
+		    res->machine);
+		free(r0->variant);
+		free(r0->status);
+		free(r0->scenario);
+		free(r0->rate_missed);
+		free(r0->machine);
+		free(r0->faults);
+		memmove(r0, r0 + 1, (side->nruns - i - 1) * sizeof(*r0));
+		side->nruns--;
+	}
+	if (side->nruns == 0) {
+		*cause = dn_xasprintf("no runs of %s ran on machine %s (see "
+		    "'devnet runs', column machine)", side->spec,
+		    res->machine);
+		return (-1);
+	}
 	return (0);
 }
 
@@ -183,6 +234,8 @@ compare_side_resolve(struct dn_store *s, const char *spec,
 	}
 	free(copy);
 faults:
+	if (res->machine != NULL && machine_only(side, res, cause) != 0)
+		return (-1);
 	for (i = 0; i < side->nruns; i++) {
 		char		 buf[32];
 		const char	*params[1] = { buf };
@@ -223,6 +276,7 @@ compare_side_release(struct compare_side *side)
 		free(side->runs[i].faults);
 		free(side->runs[i].scenario);
 		free(side->runs[i].rate_missed);
+		free(side->runs[i].machine);
 	}
 	free(side->runs);
 	free(side->spec);

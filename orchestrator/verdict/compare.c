@@ -203,7 +203,7 @@ too_few(struct compare_result *r)
 
 /* One setup field of a run, as text: what differs between runs. */
 enum setup_field { SF_SCENARIO, SF_NODES, SF_TPS, SF_DURATION, SF_WARMUP,
-    SF_COUNT };
+    SF_MACHINE, SF_COUNT };
 
 static char *
 setup_value(const struct compare_run *run, int f)
@@ -217,6 +217,8 @@ setup_value(const struct compare_run *run, int f)
 		return (dn_xasprintf("%g tx/s", run->tps));
 	case SF_DURATION:
 		return (dn_xasprintf("%g s", run->duration_ms / 1000.0));
+	case SF_MACHINE:	/* docs/schema.md, "machines" */
+		return (dn_xstrdup(run->machine ? run->machine : "unknown"));
 	default:
 		return (dn_xasprintf("%g s", run->warmup_ms / 1000.0));
 	}
@@ -252,7 +254,8 @@ check_comparable(struct compare_result *r, char **strict)
 {
 	static const char *const	 names[SF_COUNT] = { "scenario",
 					    "node count", "target rate",
-					    "duration", "warmup" };
+					    "duration", "warmup",
+					    "machine class" };
 	const struct compare_side	*sd[2] = { &r->a, &r->b };
 	struct setup_group		*g;
 	size_t				 ng, i, j, k;
@@ -297,6 +300,7 @@ check_comparable(struct compare_result *r, char **strict)
 			    w);
 			free(w);
 			add_mismatch(r, t, strict);
+			r->nsetup++;
 		}
 		for (k = 0; k < ng; k++) {
 			free(g[k].value);
@@ -692,6 +696,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	r->target_pct = opts ? opts->target_pct : 0;
 	if (add_wanted_named(s, r, opts, &defs, &nd, cause) != 0)
 		goto fail;
+	r->machine = opts ? opts->machine : NULL;
 	if (compare_side_resolve(s, side_a, &r->a, r, cause) != 0 ||
 	    compare_side_resolve(s, side_b, &r->b, r, cause) != 0)
 		goto fail;

@@ -88,6 +88,9 @@ struct compare_opts {
 	/* Analyse as this sequential design (devnet ab --until decided);
 	 * NULL: as the runs' stored `sequential` fact says, if any. */
 	const struct compare_seq *seq;
+	/* --machine FP: only the runs of this machine class (a fingerprint
+	 * or its prefix, "unknown" for runs without one) on each side. */
+	const char		*machine;
 };
 
 /*
@@ -107,6 +110,7 @@ struct compare_run {
 	double		 tps;		/* target rate */
 	char		*rate_missed;	/* the rate_missed event's detail,
 					   NULL if none */
+	char		*machine;	/* runs.machine, NULL unknown */
 };
 
 struct compare_side {
@@ -159,6 +163,7 @@ struct compare_row {
 
 struct compare_result {
 	struct compare_side	 a, b;
+	const char		*machine;	/* opts->machine, or NULL */
 	int			 unit;		/* COMPARE_UNIT_TRIAL or _NODE */
 	char			*unit_note;
 	double			 threshold_pct;
@@ -168,6 +173,8 @@ struct compare_result {
 	size_t			 nwarnings;
 	size_t			 nmismatch;	/* warnings that --strict
 						   makes errors */
+	size_t			 nsetup;	/* of them, setups that
+						   differ (a gate refuses) */
 	double			 target_pct;	/* --target-effect, 0 none */
 	char			**owned;	/* named metrics' strings */
 	size_t			 nowned;
@@ -253,6 +260,12 @@ void	 compare_markup_str(FILE *out, const char *s, int xml);
  * (worse) or anything is not same (changed).
  */
 #define COMPARE_EXIT_GATE	3
+/* --fail-on refuses to pass: a side without runs (no baseline), or runs
+ * that differ in setup or machine (docs/cli.md). */
+#define COMPARE_EXIT_REFUSED	6
+/* What compare_gate_print says in *TRIPPED. */
+#define COMPARE_GATE_TRIPPED	1	/* the gate tripped */
+#define COMPARE_GATE_REFUSED	2	/* no baseline or not comparable */
 enum compare_fail_on {
 	COMPARE_FAIL_NONE = 0,
 	COMPARE_FAIL_WORSE,
@@ -272,8 +285,12 @@ void	 compare_junit_end(FILE *out);
 /* Compare SIDE_A and SIDE_B (each a run id, a comma list of run ids, or
  * GROUP:VARIANT) and print the result to OUT in OPTS->format, or as a
  * JUnit testsuite named TITLE if JUNIT; *TRIPPED says whether FAIL_ON
- * tripped.  0, or -1 with *CAUSE (caller frees) for a bad side, a
- * missing run, no data, or a store error. */
+ * tripped (COMPARE_GATE_TRIPPED), or, with FAIL_ON, that it refuses to
+ * pass because the runs' setups or machines differ
+ * (COMPARE_GATE_REFUSED, after printing).  0, or -1 with *CAUSE (caller
+ * frees) for a bad side, a missing run, no data, or a store error;
+ * with FAIL_ON, a side without runs is -1 with *TRIPPED
+ * COMPARE_GATE_REFUSED. */
 int	 compare_gate_print(struct dn_store *s, const char *side_a,
 	    const char *side_b, const struct compare_opts *opts, int junit,
 	    int fail_on, const char *title, FILE *out, int *tripped,

@@ -61,6 +61,18 @@ run_row(void *arg, int ncols, const char *const *names,
 		dn_parse_i64(v[4], &r->start_ms);
 	if (v[5] != NULL)
 		dn_parse_i64(v[5], &l->warmup[n]);
+	/* label, binary sha256, machine */
+	if (r->commit != NULL)
+		r->build = dn_xasprintf("%.10s", r->commit);
+	else if (v[6] != NULL && v[6][0] != '\0')
+		r->build = dn_xasprintf("label %s", v[6]);
+	else if (r->describe != NULL)
+		r->build = dn_xstrdup(r->describe);
+	else if (v[7] != NULL && v[7][0] != '\0')
+		r->build = dn_xasprintf("binary %.12s", v[7]);
+	else
+		r->build = dn_xasprintf("run %lld", (long long)r->id);
+	r->machine = v[8] != NULL ? dn_xstrdup(v[8]) : NULL;
 	l->h->nruns++;
 	return (0);
 }
@@ -144,6 +156,79 @@ out:
 	return (rc);
 }
 
+/* Whether run R is of machine class M (a fingerprint prefix, or
+ * "unknown" for runs without one). */
+static int
+machine_is(const struct history_run *r, const char *m)
+{
+	if (strcmp(m, "unknown") == 0)
+		return (r->machine == NULL);
+	return (r->machine != NULL && strncmp(r->machine, m, strlen(m)) == 0);
+}
+
+/*
+ * Keep H's runs of machine class WANT; without WANT, refuse runs of
+ * several classes, listing them: numbers of different machines in one
+ * series make change points of the machines, not of the builds.
+ */
+static int
+pick_machine(struct dn_store *s, struct history *h, int64_t *warmup,
+    const char *want, char **cause)
+{
+	char	*list = NULL, *t;
+	size_t	 i, j, n = 0, nclass = 0;
+
+	for (i = 0; i < h->nruns; i++) {
+		const char *m = h->runs[i].machine;
+
+		for (j = 0; j < i; j++)
+			if ((m == NULL) == (h->runs[j].machine == NULL) &&
+			    (m == NULL || strcmp(m, h->runs[j].machine) == 0))
+				break;
+		if (j < i)
+			continue;
+		nclass++;
+		t = dn_xasprintf("%s%s%s", list ? list : "", list ? ", " : "",
+		    m ? m : "unknown");
+		free(list);
+		list = t;
+	}
+	if (want == NULL && nclass > 1) {
+		*cause = dn_xasprintf("the runs of scenario '%s' in '%s' ran on "
+		    "%zu machine classes (%s): a series across machines "
+		    "finds the machines, not the builds; choose one with "
+		    "--machine FP (devnet runs shows each run's)", h->scenario,
+		    dn_store_path(s), nclass, list);
+		free(list);
+		return (-1);
+	}
+	for (i = 0; want != NULL && i < h->nruns; i++) {
+		if (machine_is(&h->runs[i], want)) {
+			h->runs[n] = h->runs[i];
+			warmup[n++] = warmup[i];
+			continue;
+		}
+		free(h->runs[i].variant);
+		free(h->runs[i].commit);
+		free(h->runs[i].describe);
+		free(h->runs[i].build);
+		free(h->runs[i].machine);
+	}
+	if (want != NULL)
+		h->nruns = n;
+	if (h->nruns == 0) {
+		*cause = dn_xasprintf("no finished runs of scenario '%s' ran "
+		    "on machine %s (classes there: %s)", h->scenario, want,
+		    list);
+		free(list);
+		return (-1);
+	}
+	free(list);
+	if (h->runs[0].machine != NULL)
+		h->machine = dn_xstrdup(h->runs[0].machine);
+	return (0);
+}
+
 struct keyed {
 	size_t	key;	/* group place in time */
 	size_t	idx;	/* start order */
@@ -160,10 +245,11 @@ keyed_cmp(const void *a, const void *b)
 }
 
 struct group {
-	char	*commit;
+	char	*commit;	/* its commit, or its build */
 	size_t	 first;		/* index of its first run (start order) */
 	long	 pos;		/* git position */
 	size_t	 key;
+	int	 has_commit;
 };
 
 static int
@@ -184,80 +270,126 @@ size_cmp(const void *a, const void *b)
 	return (x < y ? -1 : x > y);
 }
 
-/* Put H->runs (and WARMUP alongside) in commit order (see the top). */
+/* H's builds, one group each, in order of their first run; *NCOMMIT of
+ * them know their commit. */
+static struct group *
+build_groups(struct history *h, size_t *ng, size_t *ncommit)
+{
+	struct group	*g = NULL;
+	const char	*key;
+	size_t		 i, j;
+
+	*ng = *ncommit = 0;
+	for (i = 0; i < h->nruns; i++) {
+		key = h->runs[i].commit ? h->runs[i].commit : h->runs[i].build;
+		for (j = 0; j < *ng; j++)
+			if (strcmp(g[j].commit, key) == 0)
+				break;
+		if (j < *ng)
+			continue;
+		g = dn_xreallocarray(g, *ng + 1, sizeof(*g));
+		g[*ng].commit = (char *)key;
+		g[*ng].first = i;
+		g[*ng].pos = -1;
+		g[*ng].key = i;
+		g[*ng].has_commit = h->runs[i].commit != NULL;
+		*ncommit += g[*ng].has_commit;
+		(*ng)++;
+	}
+	return (g);
+}
+
+/*
+ * The groups that know their commit in git's order, each taking, in that
+ * order, the places in time those groups had; *WHY says why not when git
+ * cannot order them.  Returns whether it could.
+ */
+static int
+git_places(struct group *g, size_t ng, size_t nc, const char *repo,
+    char **why)
+{
+	struct group	*cg;
+	char		**ids;
+	long		*pos;
+	size_t		*keys, j, k;
+	int		 ok = 0;
+
+	cg = dn_xcalloc(nc, sizeof(*cg));
+	ids = dn_xcalloc(nc, sizeof(*ids));
+	pos = dn_xcalloc(nc, sizeof(*pos));
+	keys = dn_xcalloc(nc, sizeof(*keys));
+	for (j = 0, k = 0; j < ng; j++)
+		if (g[j].has_commit) {
+			ids[k] = g[j].commit;
+			keys[k++] = g[j].first;
+		}
+	if (git_order(repo, ids, nc, pos, why) == 0) {
+		ok = 1;
+		for (k = 0; k < nc && ok; k++)
+			if (pos[k] < 0)
+				ok = 0;
+		if (!ok)
+			*why = dn_xasprintf("'%s' does not have every commit",
+			    repo);
+	}
+	if (ok) {
+		for (j = 0, k = 0; j < ng; j++)
+			if (g[j].has_commit) {
+				cg[k] = g[j];
+				cg[k].pos = pos[k];
+				k++;
+			}
+		/* the commits in git order take the commits' places in
+		 * time, in time order */
+		qsort(cg, nc, sizeof(*cg), group_pos_cmp);
+		qsort(keys, nc, sizeof(*keys), size_cmp);
+		for (k = 0; k < nc; k++)
+			for (j = 0; j < ng; j++)
+				if (g[j].has_commit && g[j].first ==
+				    cg[k].first)
+					g[j].key = keys[k];
+	}
+	free(cg);
+	free(ids);
+	free(pos);
+	free(keys);
+	return (ok);
+}
+
+/* Put H->runs (and WARMUP alongside) in build order (see the top). */
 static void
 order_runs(struct history *h, int64_t *warmup, const char *repo)
 {
-	struct group	*g = NULL;
+	struct group	*g;
 	struct keyed	*k;
 	struct history_run *nr;
 	int64_t		*nw;
-	char		**ids, *why = NULL;
-	long		*pos;
-	size_t		*keys, ng = 0, i, j;
-	int		 git_ok = 0;
+	char		*why = NULL;
+	const char	*key;
+	size_t		 ng, nc, i, j;
 
-	for (i = 0; i < h->nruns; i++) {
-		if (h->runs[i].commit == NULL)
-			continue;
-		for (j = 0; j < ng; j++)
-			if (strcmp(g[j].commit, h->runs[i].commit) == 0)
-				break;
-		if (j < ng)
-			continue;
-		g = dn_xreallocarray(g, ng + 1, sizeof(*g));
-		g[ng].commit = h->runs[i].commit;
-		g[ng].first = i;
-		g[ng].pos = (long)ng;
-		g[ng].key = i;
-		ng++;
-	}
-	h->ncommits = ng;
-	if (ng == 0) {
-		h->order = dn_xstrdup("time order (no run knows its commit)");
-		return;
-	}
-	ids = dn_xcalloc(ng, sizeof(*ids));
-	pos = dn_xcalloc(ng, sizeof(*pos));
-	for (j = 0; j < ng; j++)
-		ids[j] = g[j].commit;
-	if (git_order(repo, ids, ng, pos, &why) == 0) {
-		git_ok = 1;
-		for (j = 0; j < ng && git_ok; j++)
-			if (pos[j] < 0)
-				git_ok = 0;
-		if (!git_ok)
-			why = dn_xasprintf("'%s' does not have every commit",
-			    repo);
-	}
-	if (git_ok) {
-		keys = dn_xcalloc(ng, sizeof(*keys));
-		for (j = 0; j < ng; j++) {
-			g[j].pos = pos[j];
-			keys[j] = g[j].first;
-		}
-		/* The groups in git order take the groups' places in time,
-		 * in time order. */
-		qsort(g, ng, sizeof(*g), group_pos_cmp);
-		qsort(keys, ng, sizeof(*keys), size_cmp);
-		for (j = 0; j < ng; j++)
-			g[j].key = keys[j];
-		free(keys);
+	g = build_groups(h, &ng, &nc);
+	h->ncommits = nc;
+	h->nbuilds = ng;
+	if (nc == 0)
+		h->order = dn_xstrdup("time order (no run knows its commit), "
+		    "runs grouped by build: label, else git describe, else "
+		    "binary sha256");
+	else if (git_places(g, ng, nc, repo, &why))
 		h->order = dn_xasprintf("commit order (git rev-list "
 		    "--topo-order in %s)", repo);
-	} else {
+	else
 		h->order = dn_xasprintf("commits in the order of their first "
 		    "run: git could not order them (%s)", why ? why : "?");
-	}
 	free(why);
 	k = dn_xcalloc(h->nruns, sizeof(*k));
 	for (i = 0; i < h->nruns; i++) {
 		k[i].idx = i;
 		k[i].key = i;
-		if (h->runs[i].commit == NULL)
-			continue;
+		key = h->runs[i].commit ? h->runs[i].commit :
+		    h->runs[i].build;
 		for (j = 0; j < ng; j++)
-			if (strcmp(g[j].commit, h->runs[i].commit) == 0)
+			if (strcmp(g[j].commit, key) == 0)
 				k[i].key = g[j].key;
 	}
 	qsort(k, h->nruns, sizeof(*k), keyed_cmp);
@@ -272,8 +404,6 @@ order_runs(struct history *h, int64_t *warmup, const char *repo)
 	free(nr);
 	free(nw);
 	free(k);
-	free(ids);
-	free(pos);
 	free(g);
 }
 
@@ -384,8 +514,9 @@ history_load(struct dn_store *s, const struct history_opts *o,
 	    cause) != 0)
 		goto out;
 	sql = dn_xasprintf("SELECT id, variant, %s, git_describe, start_ms, "
-	    "warmup_ms FROM runs WHERE scenario = ?1 AND status = 'ok'%s "
-	    "ORDER BY start_ms, id", have_commit ? "git_commit" : "NULL",
+	    "warmup_ms, label, binary_sha256, machine FROM runs WHERE "
+	    "scenario = ?1 AND status = 'ok'%s ORDER BY start_ms, id",
+	    have_commit ? "git_commit" : "NULL",
 	    o->variant != NULL ? " AND variant = ?2" : "");
 	p[0] = h->scenario;
 	p[1] = o->variant;
@@ -397,6 +528,8 @@ history_load(struct dn_store *s, const struct history_opts *o,
 		    "variant '%s'", h->scenario, o->variant);
 		goto out;
 	}
+	if (pick_machine(s, h, l.warmup, o->machine, cause) != 0)
+		goto out;
 	order_runs(h, l.warmup, o->repo != NULL ? o->repo : ".");
 
 	for (k = 0; k < nm; k++)
@@ -457,7 +590,10 @@ history_free(struct history *h)
 		free(h->runs[i].variant);
 		free(h->runs[i].commit);
 		free(h->runs[i].describe);
+		free(h->runs[i].build);
+		free(h->runs[i].machine);
 	}
+	free(h->machine);
 	free(h->runs);
 	for (i = 0; i < h->nseries; i++) {
 		free(h->series[i].run);
@@ -488,7 +624,8 @@ history_range(const struct history *h, const struct history_series *sr,
 		else
 			snprintf(buf, cap, "%.10s..%.10s", a->commit,
 			    b->commit);
-	} else
-		snprintf(buf, cap, "run %lld..run %lld", (long long)a->id,
-		    (long long)b->id);
+	} else if (strcmp(a->build, b->build) == 0)
+		snprintf(buf, cap, "within %s", a->build);
+	else
+		snprintf(buf, cap, "%s..%s", a->build, b->build);
 }

@@ -23,6 +23,10 @@ struct history_opts {
 	size_t			 nmetrics;
 	const char		*repo;		/* orders commits; NULL "." */
 	int			 search_kappa;	/* dn_cp_opts.search_kappa */
+	/* Only the runs of this machine class (a fingerprint or its prefix,
+	 * "unknown": runs without one); NULL: the only class there is (runs
+	 * of several are refused, with the list). */
+	const char		*machine;
 };
 
 struct history_run {
@@ -31,6 +35,11 @@ struct history_run {
 	char	*commit;	/* full id, NULL when unknown */
 	char	*describe;	/* NULL when unknown */
 	int64_t	 start_ms;
+	/* What build it ran: its commit, else its label, else the git
+	 * describe of its binary's tree, else its binary's sha256; as
+	 * printed ("label v1.2", "binary 1f2e3d4c5b6a"), and the key. */
+	char	*build;
+	char	*machine;	/* runs.machine, NULL unknown */
 };
 
 struct history_change {
@@ -53,6 +62,9 @@ struct history {
 	struct history_run	*runs;		/* in that order */
 	size_t			 nruns;
 	size_t			 ncommits;	/* distinct known commits */
+	size_t			 nbuilds;	/* distinct builds */
+	char			*machine;	/* the class shown, NULL if
+						   unknown */
 	struct history_series	*series;	/* one per metric asked */
 	size_t			 nseries;
 };
@@ -68,8 +80,9 @@ void	 history_free(struct history *h);
 
 /* The commit range a change at point I of SERIES falls in, as "A..B" (git
  * notation: after A, up to and including B; short ids), "within A" when
- * both points are runs of one commit, or "run X..run Y" without commits.
- * Into BUF of CAP bytes. */
+ * both points are runs of one commit; without commits, the builds the
+ * same way ("label v1..label v2", "within label v2").  Into BUF of CAP
+ * bytes. */
 void	 history_range(const struct history *h,
 	    const struct history_series *sr, size_t i, char *buf, size_t cap);
 

@@ -36,7 +36,7 @@ echo "$out"
 expect_eq "one change point in the step history" \
     "$(printf '%s\n' "$out" | tail -n +2 | wc -l)" 1
 expect_match "on allocs_per_s, between commits 6 and 7, worse" "$out" \
-    "^allocs_per_s,6,[0-9a-f]{10}\.\.[0-9a-f]{10},[0-9]+,[0-9]+,$(c 6),$(c 7),.*,worse$"
+    "^allocs_per_s,6,[0-9a-f]{10}\.\.[0-9a-f]{10},[0-9]+,[0-9]+,$(c 6),$(c 7),.*,worse,[0-9a-f]{10},[0-9a-f]{10}$"
 out=$("$DEVNET" history --db "$DB" --scenario step --repo "$REPO")
 echo "$out"
 expect_match "the table names the range" "$out" \

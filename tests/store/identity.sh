@@ -2,12 +2,13 @@
 # identity.sh: a run's identity through the CLI (docs/schema.md, "Run
 # identity"): `devnet run` gives each run a uuid, a samples digest and its
 # machine; `runs` and `show` print them, `export` keeps the uuid in every
-# row, and two runs on this machine share one fingerprint.
+# row, and two runs on this machine share one fingerprint; --commit is
+# stored as the runs' commit.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
 
 out=$("$DEVNET" run "$SCN/smoke.yaml" --db "$DB" --run-dir "$RUNS" --quiet \
     --repeats 1 --set network.nodes=1 --set duration=2s --set warmup=500ms \
-    2>&1)
+    --commit 0123abcd 2>&1)
 expect_eq "devnet run exits 0" "$?" 0
 u1=$(q 'SELECT uuid FROM runs WHERE id = 1')
 u2=$(q 'SELECT uuid FROM runs WHERE id = 2')
@@ -18,6 +19,8 @@ expect_match "run 1 has a random (version 4) uuid" "$u1" \
 expect_match "each finished run has a samples digest" \
     "$(q 'SELECT group_concat(samples_digest, " ") FROM runs')" \
     '^[0-9a-f]{64} [0-9a-f]{64}$'
+expect_eq "--commit is each run's commit" \
+    "$(q 'SELECT group_concat(git_commit) FROM runs')" "0123abcd,0123abcd"
 fp=$(q 'SELECT machine FROM runs WHERE id = 1')
 expect_match "runs.machine is a fingerprint" "$fp" '^[0-9a-f]{16}$'
 expect_eq "both runs ran on one machine" \

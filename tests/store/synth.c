@@ -52,6 +52,7 @@ struct synth {
 	const char	*label;
 	const char	*scenario;
 	const char	*commit;	/* stored as runs.git_commit */
+	const char	*machine;	/* runs.machine (a simulated one) */
 };
 
 static double
@@ -132,6 +133,11 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 		.warmup_ms = sy->warmup_s * 1000,
 		.sample_interval_ms = sy->interval_ms, .token = 42,
 		.git_commit = sy->commit, .git_describe = sy->commit };
+	struct dn_machine_info	 mi = { .fingerprint = sy->machine,
+		.cpu_model = "synthetic CPU", .cores = -1, .threads = -1,
+		.mem_bytes = -1, .provider = "local", .limits = "none",
+		.devnet_version = "synthetic", .hostname = sy->machine,
+		.load1 = NAN };
 	struct series_state	*ss;
 	char			*cause = NULL;
 	int64_t			 rid, t, n = 0;
@@ -141,6 +147,8 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 	double			 dt = sy->interval_ms / 1000.0;
 	double			 trial_f;
 
+	if (sy->machine != NULL)
+		ri.machine = &mi;
 	if (dn_store_run_begin(s, &ri, &rid, &cause) != 0)
 		goto fail;
 	for (node = 0; node < sy->nodes; node++) {
@@ -264,6 +272,7 @@ main(int argc, char **argv)
 		{ "tps", required_argument, NULL, 'x' },
 		{ "scenario", required_argument, NULL, 'c' },
 		{ "commit", required_argument, NULL, 'g' },
+		{ "machine", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct synth	 sy = { .trials = 4, .nodes = 4, .seconds = 120,
@@ -306,6 +315,7 @@ main(int argc, char **argv)
 		case 'v': variants = optarg; break;
 		case 'c': sy.scenario = optarg; break;
 		case 'g': sy.commit = optarg; break;
+		case 'F': sy.machine = optarg; break;
 		case 'e':
 			if (sy.neffects == MAX_EFFECTS ||
 			    (eq = strchr(optarg, '=')) == NULL) {
