@@ -88,6 +88,35 @@ rate_row(void *arg, int ncols, const char *const *names,
 	return (0);
 }
 
+/* Only finished runs stand for a group: the others are left out with a
+ * warning. */
+static void
+finished_only(struct compare_side *side, struct compare_result *res,
+    const char *spec)
+{
+	size_t	i;
+
+	for (i = 0; i < side->nruns;) {
+		struct compare_run *r0 = &side->runs[i];
+
+		if (strcmp(r0->status, "ok") == 0) {
+			i++;
+			continue;
+		}
+		res->warnings = dn_xreallocarray(res->warnings,
+		    res->nwarnings + 1, sizeof(char *));
+		res->warnings[res->nwarnings++] = dn_xasprintf("run %lld of "
+		    "%s left out: status '%s'", (long long)r0->id, spec,
+		    r0->status);
+		free(r0->variant);
+		free(r0->status);
+		free(r0->scenario);
+		free(r0->machine);
+		memmove(r0, r0 + 1, (side->nruns - i - 1) * sizeof(*r0));
+		side->nruns--;
+	}
+}
+
 /* Whether run R's machine class is MACHINE (a fingerprint prefix, or
  * "unknown"). */
 static int
@@ -174,26 +203,7 @@ compare_side_resolve(struct dn_store *s, const char *spec,
 			    colon + 1, (long long)id, dn_store_path(s));
 			return (-1);
 		}
-		/* Only finished runs stand for a group. */
-		for (i = 0; i < side->nruns;) {
-			struct compare_run *r0 = &side->runs[i];
-
-			if (strcmp(r0->status, "ok") == 0) {
-				i++;
-				continue;
-			}
-			res->warnings = dn_xreallocarray(res->warnings,
-			    res->nwarnings + 1, sizeof(char *));
-			res->warnings[res->nwarnings++] = dn_xasprintf("run "
-			    "%lld of %s left out: status '%s'",
-			    (long long)r0->id, spec, r0->status);
-			free(r0->variant);
-			free(r0->status);
-			free(r0->scenario);
-			memmove(r0, r0 + 1, (side->nruns - i - 1) *
-			    sizeof(*r0));
-			side->nruns--;
-		}
+		finished_only(side, res, spec);
 		if (side->nruns == 0) {
 			*cause = dn_xasprintf("no finished ('ok') runs of "
 			    "variant '%s' in group %lld (see 'devnet runs')",
