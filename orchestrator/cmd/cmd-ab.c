@@ -268,10 +268,8 @@ bad:
 			if (status == 0 && tripped != COMPARE_GATE_REFUSED)
 				status = 1;
 		}
-		if (tripped == COMPARE_GATE_REFUSED)
-			any_refused = 1;
-		else
-			any_tripped |= tripped;
+		any_refused |= tripped == COMPARE_GATE_REFUSED;
+		any_tripped |= tripped == COMPARE_GATE_TRIPPED;
 		free(title);
 		free(sa);
 		free(sb);

@@ -102,6 +102,21 @@ parse_seq(struct run_args *a, const struct cmd_entry *e, int c,
 	return (0);
 }
 
+/* --commit ID (in optarg): a commit id in hex. */
+static int
+parse_commit(struct run_args *a, const struct cmd_entry *e,
+    int *exit_status)
+{
+	if (optarg[0] == '\0' || strspn(optarg, "0123456789abcdefABCDEF") !=
+	    strlen(optarg)) {
+		*exit_status = usage_error(e, "--commit takes a commit id in "
+		    "hex, not", optarg);
+		return (-1);
+	}
+	a->commit = optarg;
+	return (0);
+}
+
 /* One option C of E (its argument in optarg) into A: 0, or -1 with
  * *EXIT_STATUS set (0 after --help, else a usage error, printed). */
 static int
@@ -111,21 +126,14 @@ parse_one(struct run_args *a, const struct cmd_entry *e, int c, char **argv,
 	const char	*why;
 	int64_t		 v, ms;
 
+	if (c == OPT_COMMIT)
+		return (parse_commit(a, e, exit_status));
 	switch (c) {
 	case OPT_DB:
 		a->db = optarg;
 		break;
 	case OPT_LABEL:
 		a->ro.label = optarg;
-		break;
-	case OPT_COMMIT:
-		if (optarg[0] == '\0' || strspn(optarg, "0123456789abcdef"
-		    "ABCDEF") != strlen(optarg)) {
-			*exit_status = usage_error(e, "--commit takes a commit "
-			    "id in hex, not", optarg);
-			return (-1);
-		}
-		a->commit = optarg;
 		break;
 	case OPT_SET:
 		if (strchr(optarg, '=') == NULL) {
