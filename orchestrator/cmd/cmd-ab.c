@@ -174,6 +174,31 @@ junit_asserts(struct dn_store *store, const struct runner_result *res,
 	    status == RUNNER_EXIT_ASSERT_INCONCLUSIVE ? 1 : status);
 }
 
+/*
+ * The exit status once every comparison is printed: the gate's refusal
+ * (a variant without runs, setups or machines that differ) or its 3 over
+ * the assertions' 4 and 5; a failed trial or an interruption says more
+ * than either.
+ */
+static int
+gate_status(int status, int any_refused, int any_tripped, int fail_on)
+{
+	int	over = status == 0 || status == RUNNER_EXIT_ASSERT_FAILED ||
+		    status == RUNNER_EXIT_ASSERT_INCONCLUSIVE;
+
+	if (any_refused) {
+		cmd_error("--fail-on refuses to pass: a variant has no "
+		    "finished runs, or the runs differ in setup or machine "
+		    "class");
+		return (over ? COMPARE_EXIT_REFUSED : status);
+	}
+	if (any_tripped) {
+		cmd_error("--fail-on %s", compare_fail_on_says(fail_on));
+		return (over ? COMPARE_EXIT_GATE : status);
+	}
+	return (status);
+}
+
 static int
 cmd_ab_exec(int argc, char **argv)
 {
@@ -282,20 +307,7 @@ bad:
 	fflush(stdout);
 	/* After the whole comparison is printed; a failed trial or an
 	 * interruption says more than the gate. */
-	if (any_refused) {
-		cmd_error("--fail-on refuses to pass: a variant has no "
-		    "finished runs, or the runs differ in setup or machine "
-		    "class");
-		if (status == 0 || status == RUNNER_EXIT_ASSERT_FAILED ||
-		    status == RUNNER_EXIT_ASSERT_INCONCLUSIVE)
-			status = COMPARE_EXIT_REFUSED;
-	} else if (any_tripped) {
-		cmd_error("--fail-on %s", compare_fail_on_says(fail_on));
-		/* the gate keeps its 3 over the assertions' 4 and 5 */
-		if (status == 0 || status == RUNNER_EXIT_ASSERT_FAILED ||
-		    status == RUNNER_EXIT_ASSERT_INCONCLUSIVE)
-			status = COMPARE_EXIT_GATE;
-	}
+	status = gate_status(status, any_refused, any_tripped, fail_on);
 out:
 	dn_store_close(store);
 	scenario_free(scn);
