@@ -175,18 +175,22 @@ table_metrics(FILE *out, const struct snap_view *v, int om)
 static void
 own_metrics(FILE *out, const struct snap_view *v, int om)
 {
+	/* devnet_event is devnet_fault_active under the name issue 24
+	 * gave it ("a devnet_event / fault-active gauge"): both kept. */
 	static const char *const names[] = {
 		"devnet_node_up", "devnet_fault_active",
-		"devnet_samples_received_total"
+		"devnet_samples_received_total", "devnet_event"
 	};
 	static const char *const help[] = {
 		"1 while the node runs as planned",
 		"1 while an event or a crash has the node down or paused",
-		"SAMPLE messages the collector took from the node"
+		"SAMPLE messages the collector took from the node",
+		"1 while an event or a crash has the node down or paused "
+		"(devnet_fault_active)"
 	};
 	int	m, j, k;
 
-	for (m = 0; m < 3; m++) {
+	for (m = 0; m < 4; m++) {
 		family(out, names[m], m == 2 ? "counter" : "gauge", NULL,
 		    help[m], om);
 		for (j = 0; j < v->ntrials; j++) {
@@ -195,14 +199,14 @@ own_metrics(FILE *out, const struct snap_view *v, int om)
 			for (k = 0; live(tv) && k <= tv->nnodes; k++) {
 				const struct snap_node *n = &tv->nodes[k];
 
-				if (n->node < 0 && m < 2)
+				if (n->node < 0 && m != 2)
 					continue;
 				fputs(names[m], out);
 				node_labels(out, tv, n);
 				value(out, m == 0 ? n->state == SNAP_NODE_UP :
-				    m == 1 ? (n->state != SNAP_NODE_UP &&
-				    n->state != SNAP_NODE_DONE) :
-				    (double)n->samples);
+				    m == 2 ? (double)n->samples :
+				    (n->state != SNAP_NODE_UP &&
+				    n->state != SNAP_NODE_DONE));
 			}
 		}
 	}

@@ -64,6 +64,11 @@ expect_eq "counters are _total, in seconds" \
     "$(pq 'count(devnet_cpu_user_seconds_total)' 'r[0]["value"][1]')" 3
 expect_eq "lag in seconds" "$(pq 'count(devnet_lag_seconds)' \
     'r[0]["value"][1]')" 3
+# devnet_event (the issue's name) is devnet_fault_active: 0 for every
+# node of a trial without faults, and the same series
+expect_eq "devnet_event of every node, equal to devnet_fault_active" \
+    "$(pq 'count(devnet_event == on(run, variant, trial, node, host)
+    devnet_fault_active)' 'r[0]["value"][1] if r else 0')" 3
 
 # every panel of the shipped Grafana dashboard finds series
 panels=$(python3 -c "import json
