@@ -159,8 +159,16 @@ same_file_twice(void **state)
 	struct dn_import_stats	 st;
 	char			*src = names(t->dir, "a.db"), *cause = NULL;
 	char			 got[1024], again[1024];
+	struct dn_store		*s;
 
 	make_db(src, &sp);
+	/* an assertion's row (issue 21): a per-run table comes along */
+	assert_int_equal(dn_store_open(&s, src, 0, &cause), 0);
+	assert_int_equal(dn_store_query(s, "INSERT INTO assertions (run_id, "
+	    "name, form, status, observed, metric) VALUES (3, 'rss', "
+	    "'always', 'passed', 12.5, 'rss_bytes')", NULL, 0, NULL, NULL,
+	    &cause), 0);
+	dn_store_close(s);
 	assert_int_equal(import(t->db, src, 0, &st, &cause), 0);
 	assert_int_equal(st.runs_total, 3);
 	assert_int_equal(st.runs_added, 3);
@@ -178,6 +186,8 @@ same_file_twice(void **state)
 	expect_db(t->db, "SELECT count(*), count(DISTINCT ab_group), "
 	    "count(samples_digest), count(DISTINCT machine) FROM runs",
 	    "3,1,3,1");
+	expect_db(t->db, "SELECT a.name, a.status, a.observed, r.trial FROM "
+	    "assertions a JOIN runs r ON r.id = a.run_id", "rss,passed,12.5,2");
 	free(src);
 }
 
