@@ -169,3 +169,40 @@ assert_junit(FILE *out, struct dn_store *s, const int64_t *run_ids,
 	}
 	return (0);
 }
+
+int
+assert_summary(FILE *out, struct dn_store *s, const int64_t *run_ids,
+    size_t n, char **cause)
+{
+	size_t	i, j, npass = 0, nfail = 0, ninc = 0;
+
+	for (i = 0; i < n; i++) {
+		struct jrun	r = { 0 };
+
+		if (dn_store_read(s, DN_READ_RUN_ASSERTIONS, run_ids[i],
+		    assert_row, &r, cause) != 0) {
+			jrun_release(&r);
+			return (-1);
+		}
+		for (j = 0; j < r.n; j++) {
+			if (npass + nfail + ninc == 0)
+				fputs("\nassertions:\n", out);
+			npass += strcmp(r.rows[j].status, "pass") == 0;
+			nfail += strcmp(r.rows[j].status, "fail") == 0;
+			ninc += strcmp(r.rows[j].status, "inconclusive") == 0;
+			/* a relative one is the same row in every run */
+			if (strcmp(r.rows[j].form, "relative") == 0 && i > 0)
+				continue;
+			fprintf(out, "  %-12s run %lld: %s\n",
+			    strcmp(r.rows[j].status, "fail") == 0 ? "FAIL" :
+			    r.rows[j].status, (long long)run_ids[i],
+			    r.rows[j].message);
+		}
+		jrun_release(&r);
+	}
+	if (npass + nfail + ninc > 0)
+		fprintf(out, "%zu passed, %zu failed, %zu inconclusive (rows "
+		    "in the table assertions; devnet show RUN)\n", npass,
+		    nfail, ninc);
+	return (0);
+}

@@ -54,4 +54,9 @@ void	 assert_free(struct trial *t);
 int	 assert_junit(FILE *out, struct dn_store *s, const int64_t *run_ids,
 	    size_t n, char **cause);
 
+/* The assertions of runs RUN_IDS[0..N-1], one line each, and the counts,
+ * on OUT (nothing when there are none): how `run` and `ab` end. */
+int	 assert_summary(FILE *out, struct dn_store *s, const int64_t *run_ids,
+	    size_t n, char **cause);
+
 #endif

@@ -84,12 +84,13 @@ until_finish(struct ab_seq *sq, struct dn_store *store,
 /*
  * The scenario's relative assertions, judged by the verdict on this
  * group (compare_relative): one row per assertion per run of the group,
- * a line each on stderr; STATUS raised to 4 (one failed) or 5 (one
+ * a line each on stderr, then every assertion of the group on OUT (how
+ * ab ends); STATUS raised to 4 (one failed) or 5 (one
  * inconclusive) as run_args_execute does for the others.
  */
 static int
 judge_relative(struct dn_store *store, const struct scenario *scn,
-    const struct runner_result *res, int status)
+    const struct runner_result *res, int status, FILE *out)
 {
 	struct compare_claim	 cl;
 	struct dn_assert_row	 r;
@@ -145,7 +146,10 @@ judge_relative(struct dn_store *store, const struct scenario *scn,
 		free(sa);
 		free(sb);
 	}
-	if (dn_store_commit(store, &cause) != 0) {
+	fflush(stdout);
+	if (dn_store_commit(store, &cause) != 0 ||
+	    assert_summary(out, store, res->run_ids, res->nruns,
+	    &cause) != 0) {
 		cmd_error("%s", cause);
 		free(cause);
 	}
@@ -299,7 +303,8 @@ bad:
 		free(sa);
 		free(sb);
 	}
-	status = judge_relative(store, scn, &res, status);
+	status = judge_relative(store, scn, &res, status,
+	    co.format == COMPARE_TABLE && !junit ? stdout : stderr);
 	if (junit) {
 		status = junit_asserts(store, &res, status);
 		compare_junit_end(stdout);

@@ -37,6 +37,16 @@ cmd_run_exec(int argc, char **argv)
 	if (a.format != NULL)
 		a.ro.out = stderr;
 	status = run_args_execute(&a, &res, &store, &scn);
+	if (store != NULL && !a.ro.quiet) {
+		char	*cause = NULL;
+
+		/* how a run ends: what held and what did not */
+		if (assert_summary(stderr, store, res.run_ids, res.nruns,
+		    &cause) != 0) {
+			cmd_error("%s", cause);
+			free(cause);
+		}
+	}
 	if (a.format != NULL && store != NULL) {
 		char	*cause = NULL;
 

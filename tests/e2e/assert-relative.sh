@@ -43,4 +43,7 @@ expect_eq "1+1 trials: inconclusive, exit 5" "$?" 5
 expect_match "the message says the trials cannot tell" \
     "$(row 'B allocates less' 2)" \
     "^2\|inconclusive\|B allocates less: allocs_per_s of 2:B vs 2:A: .*n 1\+1.*claim <= -10%: the trials cannot tell"
+expect_match "ab ends with every assertion of the group" "$(tail -n 4 "$T/one.out")" \
+    "run [0-9]+: B allocates less: .*
+3 passed, 0 failed, 1 inconclusive \(rows in the table assertions; devnet show RUN\)$"
 finish
