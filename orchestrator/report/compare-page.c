@@ -205,6 +205,21 @@ chart_metric_of(const struct compare_row *row, struct chart_metric *cm)
 }
 
 /* "lower is better" etc., for a chart's title. */
+/* "LABEL: A ...; B ..." under the heading, when either side has one;
+ * NONE stands for a side without. */
+static void
+side_notes(FILE *out, const char *label, const char *a, const char *b,
+    const char *none)
+{
+	if (a == NULL && b == NULL)
+		return;
+	fprintf(out, "<p class=\"sub\">%s: <b>A</b> ", label);
+	compare_markup_str(out, a != NULL ? a : none, 0);
+	fputs("; <b>B</b> ", out);
+	compare_markup_str(out, b != NULL ? b : none, 0);
+	fputs("</p>\n", out);
+}
+
 static const char *
 direction_str(const char *better)
 {
@@ -309,16 +324,10 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 	fputs(") &middot; database ", out);
 	compare_markup_str(out, db, 0);
 	fprintf(out, " &middot; %s</p>\n", when);
-	if (r->a.alloc_source != NULL || r->b.alloc_source != NULL) {
-		fputs("<p class=\"sub\">Allocations counted by: <b>A</b> ",
-		    out);
-		compare_markup_str(out, r->a.alloc_source ?
-		    r->a.alloc_source : "not recorded", 0);
-		fputs("; <b>B</b> ", out);
-		compare_markup_str(out, r->b.alloc_source ?
-		    r->b.alloc_source : "not recorded", 0);
-		fputs("</p>\n", out);
-	}
+	side_notes(out, "Allocations counted by", r->a.alloc_source,
+	    r->b.alloc_source, "not recorded");
+	side_notes(out, "Network", r->a.net_conditions, r->b.net_conditions,
+	    "loopback");
 	fputs("<div class=\"note\">", out);
 	compare_markup_str(out, r->unit_note, 0);
 	fprintf(out, ". Threshold %.3g%%; p is Holm-adjusted over %zu "

@@ -305,7 +305,7 @@ int
 netcond_start(struct trial *t, char **cause)
 {
 	struct netcond	*nc;
-	char		 err[256];
+	char		 err[256], *ct;
 	int		 hz;
 
 	if (!scenario_has_conditions(t->scn))
@@ -327,6 +327,11 @@ netcond_start(struct trial *t, char **cause)
 		*cause = dn_xasprintf("link probe: %s", err);
 		return (-1);
 	}
+	ct = scenario_conditions_text(t->scn, t->var != NULL ?
+	    t->var->name : NULL);
+	if (ct != NULL)
+		trial_fact(t, -1, "net_conditions", "%s", ct);
+	free(ct);
 	trial_event(t, -1, "network", "%d node namespaces through hub %s; "
 	    "devnet-node gossip and sync over TCP between them (control "
 	    "and load on ipc); probe %d/s on each of %d links", t->nnodes,

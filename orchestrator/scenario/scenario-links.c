@@ -6,6 +6,7 @@
  * carrying them out (orchestrator/net/, run/).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -328,6 +329,62 @@ scenario_has_conditions(const struct scenario *s)
 		if (s->events[i].action >= SCN_EV_PARTITION)
 			return (1);
 	return (0);
+}
+
+static void
+link_print(FILE *f, const struct scn_link *l)
+{
+	if (l->latency_us > 0 || l->jitter_us > 0)
+		fprintf(f, " latency %.6g ms", (double)l->latency_us / 1e3);
+	if (l->jitter_us > 0)
+		fprintf(f, " jitter %.6g ms", (double)l->jitter_us / 1e3);
+	if (l->loss_ppm > 0)
+		fprintf(f, " loss %.6g%%", (double)l->loss_ppm / 1e4);
+	if (l->bandwidth_bps > 0)
+		fprintf(f, " bandwidth %.6g Mbit/s",
+		    (double)l->bandwidth_bps / 1e6);
+}
+
+char *
+scenario_conditions_text(const struct scenario *s, const char *variant)
+{
+	const char	*sep = "";
+	char		*buf = NULL;
+	size_t		 len = 0, i;
+	FILE		*f;
+	int		 events = 0;
+
+	if (!scenario_has_conditions(s) ||
+	    (f = open_memstream(&buf, &len)) == NULL)
+		return (NULL);
+	if (link_asks(&s->network.link_default)) {
+		fputs("default:", f);
+		link_print(f, &s->network.link_default);
+		sep = "; ";
+	}
+	for (i = 0; i < s->network.nzlinks; i++) {
+		const struct scn_zone_link *zl = &s->network.zlinks[i];
+
+		if (!link_asks(&zl->c))
+			continue;
+		fprintf(f, "%s%s-%s:", sep, s->network.zones[zl->za],
+		    s->network.zones[zl->zb]);
+		link_print(f, &zl->c);
+		sep = "; ";
+	}
+	for (i = 0; i < s->nevents; i++) {
+		const struct scn_event *ev = &s->events[i];
+
+		if (ev->action < SCN_EV_PARTITION || (ev->variant != NULL &&
+		    (variant == NULL || strcmp(ev->variant, variant) != 0)))
+			continue;
+		fprintf(f, "%s%s at %.6g s", events++ ? ", " : *sep ?
+		    "; events: " : "events: ",
+		    scenario_action_name(ev->action),
+		    (double)ev->at_ms / 1e3);
+	}
+	fclose(f);
+	return (buf);
 }
 
 void

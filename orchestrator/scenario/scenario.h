@@ -366,6 +366,13 @@ void	 scn_event_span(const struct scenario *s, size_t i,
 /* Does S ask for an emulated network (a condition in network.links, or
  * a partition, heal or link event)? */
 int	 scenario_has_conditions(const struct scenario *s);
+/* The network conditions a trial of VARIANT (NULL: any) runs under, as
+ * one line ("default: latency 2 ms; eu-us: latency 80 ms jitter 5 ms;
+ * events: partition at 60 s, heal at 90 s"), stored as the run fact
+ * net_conditions and compared by compare; NULL without conditions (the
+ * loopback).  The caller frees it. */
+char	*scenario_conditions_text(const struct scenario *s,
+	    const char *variant);
 /* The conditions of the directed link SRC -> DST from network.links (the
  * zone pair's, else the default; each key from the zone pair when it sets
  * it, else from the default). */

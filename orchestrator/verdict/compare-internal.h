@@ -102,5 +102,10 @@ int	 compare_side_resolve(struct dn_store *s, const char *spec,
 	    struct compare_side *side, struct compare_result *res,
 	    char **cause);
 void	 compare_side_release(struct compare_side *side);
+/* Each side's network conditions into its net_conditions, and a warning
+ * in R when the two sides ran under different ones.  0, or -1 with
+ * *CAUSE. */
+int	 compare_sides_network(struct dn_store *s, struct compare_result *r,
+	    char **cause);
 
 #endif

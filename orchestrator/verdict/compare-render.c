@@ -146,6 +146,10 @@ render_text(const struct compare_result *r, FILE *out, int md)
 		fprintf(out, "allocations counted by: A: %s; B: %s\n",
 		    r->a.alloc_source ? r->a.alloc_source : "not recorded",
 		    r->b.alloc_source ? r->b.alloc_source : "not recorded");
+	if (r->a.net_conditions != NULL || r->b.net_conditions != NULL)
+		fprintf(out, "network: A: %s; B: %s\n", r->a.net_conditions ?
+		    r->a.net_conditions : "loopback", r->b.net_conditions ?
+		    r->b.net_conditions : "loopback");
 	fputc('\n', out);
 	if (md)
 		fprintf(out, "| metric | A | B | delta | 95%% CI | p | n "
@@ -273,6 +277,11 @@ json_side(FILE *out, const char *key, const struct compare_side *sd)
 	fputs(", \"alloc_source\": ", out);
 	if (sd->alloc_source != NULL)
 		compare_json_str(out, sd->alloc_source);
+	else
+		fputs("null", out);
+	fputs(", \"net_conditions\": ", out);
+	if (sd->net_conditions != NULL)
+		compare_json_str(out, sd->net_conditions);
 	else
 		fputs("null", out);
 	fputs(", \"runs\": [", out);

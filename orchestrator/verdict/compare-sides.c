@@ -273,6 +273,86 @@ fail:
 	return (-1);
 }
 
+/* DN_READ_RUN_FACTS row (node, key, value): the run's net_conditions. */
+static int
+net_fact_row(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types)
+{
+	char	**out = arg;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	if (values[0] != NULL && strcmp(values[0], "-1") == 0 &&
+	    values[1] != NULL && strcmp(values[1], "net_conditions") == 0 &&
+	    values[2] != NULL && *out == NULL)
+		*out = dn_xstrdup(values[2]);
+	return (0);
+}
+
+/* The conditions of SIDE's runs into *OUT: one text when its runs
+ * agree, "mixed: X | Y" when not; NULL: the loopback on every run, as
+ * runs from before issue 20 all ran. */
+static int
+side_network(struct dn_store *s, const struct compare_side *sd, char **out,
+    char **cause)
+{
+	char		*all = NULL, *m, *v;
+	const char	*t;
+	size_t		 i;
+	int		 mixed = 0;
+
+	*out = NULL;
+	for (i = 0; i < sd->nruns; i++) {
+		v = NULL;
+		if (dn_store_read(s, DN_READ_RUN_FACTS, sd->runs[i].id,
+		    net_fact_row, &v, cause) != 0) {
+			free(all);
+			return (-1);
+		}
+		t = v != NULL ? v : "loopback";
+		if (all == NULL)
+			all = dn_xstrdup(t);
+		else if (strstr(all, t) == NULL) {
+			m = dn_xasprintf("%s | %s", all, t);
+			free(all);
+			all = m;
+			mixed = 1;
+		}
+		free(v);
+	}
+	if (mixed) {
+		*out = dn_xasprintf("mixed: %s", all);
+		free(all);
+	} else if (all != NULL && strcmp(all, "loopback") != 0)
+		*out = all;
+	else
+		free(all);
+	return (0);
+}
+
+int
+compare_sides_network(struct dn_store *s, struct compare_result *r,
+    char **cause)
+{
+	const char	*a, *b;
+
+	if (side_network(s, &r->a, &r->a.net_conditions, cause) != 0 ||
+	    side_network(s, &r->b, &r->b.net_conditions, cause) != 0)
+		return (-1);
+	a = r->a.net_conditions ? r->a.net_conditions : "loopback";
+	b = r->b.net_conditions ? r->b.net_conditions : "loopback";
+	if (strcmp(a, b) == 0)
+		return (0);
+	r->warnings = dn_xreallocarray(r->warnings, r->nwarnings + 1,
+	    sizeof(char *));
+	r->warnings[r->nwarnings++] = dn_xasprintf("the sides ran "
+		    "under different network conditions (A: %s; B: %s): the "
+		    "difference is the network's as well as the builds'", a,
+		    b);
+	return (0);
+}
+
 void
 compare_side_release(struct compare_side *side)
 {
@@ -280,6 +360,8 @@ compare_side_release(struct compare_side *side)
 
 	free(side->alloc_source);
 	side->alloc_source = NULL;
+	free(side->net_conditions);
+	side->net_conditions = NULL;
 	for (i = 0; i < side->nruns; i++) {
 		free(side->runs[i].variant);
 		free(side->runs[i].status);

@@ -698,7 +698,8 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		goto fail;
 	r->machine = opts ? opts->machine : NULL;
 	if (compare_side_resolve(s, side_a, &r->a, r, cause) != 0 ||
-	    compare_side_resolve(s, side_b, &r->b, r, cause) != 0)
+	    compare_side_resolve(s, side_b, &r->b, r, cause) != 0 ||
+	    compare_sides_network(s, r, cause) != 0)
 		goto fail;
 	if (opts != NULL && opts->named && opts->nmetrics == 0 &&
 	    add_all_named(s, r, &defs, &nd, cause) != 0)

@@ -120,6 +120,10 @@ struct compare_side {
 	/* its nodes' allocation sources (fact alloc_source), " + " joined;
 	 * NULL: none recorded (runs from before the fact) */
 	char			*alloc_source;
+	/* the network conditions its runs ran under (fact net_conditions,
+	 * scenario_conditions_text); NULL: the loopback, on every run;
+	 * "mixed: X | Y" when its runs differ */
+	char			*net_conditions;
 };
 
 struct compare_stat {

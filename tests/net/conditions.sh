@@ -65,6 +65,10 @@ awk -v l="$loss" 'BEGIN { exit !(l > 12 && l < 28) }' &&
 	fail "link event loss ${loss}%, 20% asked"
 bw=$(proofs bandwidth_proof)
 expect_eq "a bandwidth class per eu-us link" "$(printf '%s\n' "$bw" | grep -c 'bytes in')" 8
+# the conditions as compare and report will name them (fact net_conditions)
+expect_eq "the run's conditions, stored as one line" \
+    "$(q "select value from run_facts where run_id = $run and key = 'net_conditions'")" \
+    "default: latency 2 ms; eu-us: latency 30 ms jitter 2 ms bandwidth 10 Mbit/s; events: link at 5 s"
 delayed=$(q "select value from run_facts where run_id = $run and key = 'net_delayed_packets'")
 [ "${delayed:-0}" -gt 1000 ] && ok "the emulator held $delayed packets" ||
 	fail "the emulator held '${delayed:-}' packets"

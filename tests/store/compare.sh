@@ -227,6 +227,31 @@ for bad in '<img src="https://example.com/x.png">' \
 done
 url=$(external_urls r.html | head -3)
 [ -z "$url" ] || fail "report links external URLs: $url"
+# Network conditions (issue 20): B's runs ran under 80 ms between
+# zones, A's on the loopback: compare names both and warns, JSON has
+# them, the report's header says so; with both on the loopback, none.
+cp ab.db net.db
+sqlite3 net.db "INSERT INTO run_facts (run_id, node, key, value)
+    SELECT id, -1, 'net_conditions', 'eu-us: latency 80 ms'
+    FROM runs WHERE variant = 'B'" || fail "net.db"
+out=$("$B/devnet" compare --db net.db 1:A 1:B 2>&1)
+printf '%s\n' "$out" | grep -q 'network: A: loopback; B: eu-us: latency 80 ms' ||
+    fail "compare names each side's network: $out"
+printf '%s\n' "$out" | grep -q 'different network conditions (A: loopback; B: eu-us: latency 80 ms)' ||
+    fail "compare warns about different networks: $out"
+"$B/devnet" compare --db net.db --format json 1:A 1:B >net.json ||
+    fail "compare json of net.db"
+got=$(python3 -c "import json
+d = json.load(open('net.json'))['sides']
+print(d['a']['net_conditions'], '|', d['b']['net_conditions'])")
+[ "$got" = "None | eu-us: latency 80 ms" ] ||
+    fail "JSON: each side's net_conditions: $got"
+"$B/devnet" report --db net.db 1:A 1:B -o net.html >/dev/null ||
+    fail "report of net.db"
+grep -q 'Network: <b>A</b> loopback; <b>B</b> eu-us: latency 80 ms' net.html ||
+    fail "report: the network of each side in the header"
+out=$("$B/devnet" compare --db ab.db 1:A 1:B 2>&1)
+case $out in *network*) fail "compare on the loopback names a network: $out" ;; esac
 # A hand-edited database (issue 19 #11): a named metric called <script>,
 # with markup in its unit and description, is shown as text everywhere
 # the report prints it, never as markup.
