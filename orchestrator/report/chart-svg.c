@@ -175,6 +175,74 @@ time_unit(int64_t span_ms, double *div)
 	return ("h");
 }
 
+/* Does CLOSE end the window OPEN began: cont after stop, restart after
+ * kill or term (the same node), heal after partition or link, link_end
+ * after link (the network's)? */
+static int
+closes(const struct event *open, const struct event *close)
+{
+	const char	*o = open->kind, *c = close->kind;
+
+	if (close->run != open->run || close->side != open->side ||
+	    close->node != open->node || close->t_ms < open->t_ms)
+		return (0);
+	if (strcmp(o, "stop") == 0)
+		return (strcmp(c, "cont") == 0);
+	if (strcmp(o, "kill") == 0 || strcmp(o, "term") == 0)
+		return (strcmp(c, "restart") == 0);
+	if (strcmp(o, "partition") == 0)
+		return (strcmp(c, "heal") == 0);
+	if (strcmp(o, "link") == 0)
+		return (strcmp(c, "link_end") == 0 || strcmp(c, "heal") == 0);
+	return (0);
+}
+
+static int
+opens(const struct event *e)
+{
+	static const char *const k[] = { "stop", "kill", "term", "partition",
+	    "link" };
+	size_t	i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (strcmp(e->kind, k[i]) == 0)
+			return (1);
+	return (0);
+}
+
+/* Event windows shaded under the data: from each opening event to the
+ * event that closes it (or the chart's end), in its side's colour. */
+static void
+svg_spans(FILE *out, const struct event_list *ev, const struct xscale *xs,
+    int64_t t_span)
+{
+	size_t	e, j;
+
+	for (e = 0; e < ev->n; e++) {
+		const struct event	*o = &ev->v[e], *c = NULL;
+		double			 x0, x1;
+
+		if (!opens(o) || o->t_ms < 0 || o->t_ms > t_span)
+			continue;
+		for (j = e + 1; j < ev->n && c == NULL; j++)
+			if (closes(o, &ev->v[j]))
+				c = &ev->v[j];
+		x0 = xmap((double)o->t_ms, xs);
+		x1 = xmap((double)(c != NULL && c->t_ms < t_span ? c->t_ms :
+		    t_span), xs);
+		fprintf(out, "<rect class=\"span\" x=\"%.1f\" y=\"%d\" "
+		    "width=\"%.1f\" height=\"%d\" fill=\"%s\" "
+		    "fill-opacity=\"0.10\"><title>", x0, PAD_T,
+		    x1 - x0 > 1 ? x1 - x0 : 1, CHART_H - PAD_T - PAD_B,
+		    o->side ? COLOR_B : COLOR_A);
+		compare_markup_str(out, o->text, 0);
+		fputs(c != NULL ? " .. " : " .. (the end)", out);
+		if (c != NULL)
+			compare_markup_str(out, c->kind, 0);
+		fputs("</title></rect>\n", out);
+	}
+}
+
 void
 report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
     const struct event_list *ev)
@@ -271,6 +339,7 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 	    "fill=\"#6b7280\" text-anchor=\"end\">time since t=0 (bins of "
 	    "%g s)</text>\n", CHART_W - PAD_R, CHART_H - 4,
 	    cd->bin_ms / 1000.0);
+	svg_spans(out, ev, &xs, cd->t_span);
 	/* Bands and lines, A under B. */
 	for (k = 0; k < 2; k++)
 		svg_side(out, cd, k, &xs, &ys);

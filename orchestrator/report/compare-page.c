@@ -142,6 +142,9 @@ event_row(void *arg, int ncols, const char *const *names,
 	    (strcmp(kind, "stalled") == 0 && (values[3] == NULL ||
 	    strstr(values[3], "(paused by an event") == NULL)) ||
 	    strcmp(kind, "lost_samples") == 0;
+	snprintf(e->kind, sizeof(e->kind), "%s", kind);
+	e->node = values[1] ? atoi(values[1]) : -1;
+	e->run = l->run;
 	e->text = dn_xasprintf("run %lld node %s: %s%s%s", (long long)l->run,
 	    values[1] ? values[1] : "?", kind, values[3] ? " " : "",
 	    values[3] ? values[3] : "");
@@ -352,7 +355,9 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 	    "class=\"sw\" style=\"background:%s\"></span>B</span><span>"
 	    "<span class=\"sw\" style=\"background:#e5e7eb\"></span>warmup "
 	    "(not compared)</span><span>&#9660; event (red line: "
-	    "unplanned)</span></p>\n", COLOR_A, COLOR_B);
+	    "unplanned); shaded: a stop, kill, partition or link event "
+	    "until its cont, restart or heal</span></p>\n", COLOR_A,
+	    COLOR_B);
 	for (i = 0; i < r->nrows; i++) {
 		int			 m = r->rows[i].base_metric;
 		struct chart_metric	 cm;

@@ -5,6 +5,7 @@
  * drawn by the A/B page's chart (chart-svg.c), so that the live page and
  * `devnet report` look the same.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,9 @@ report_live_chart_write(FILE *out, const struct report_live_chart *c)
 		ev.v[i].side = c->ev[i].side;
 		ev.v[i].unplanned = c->ev[i].unplanned;
 		ev.v[i].text = (char *)c->ev[i].text;
+		snprintf(ev.v[i].kind, sizeof(ev.v[i].kind), "%s",
+		    c->ev[i].kind != NULL ? c->ev[i].kind : "");
+		ev.v[i].node = c->ev[i].node;
 	}
 	ev.n = c->nev;
 	report_svg_chart(out, &cd, c->unit, &ev);

@@ -36,6 +36,12 @@ struct event {
 	int	 side;
 	int	 unplanned;
 	char	*text;
+	/* what opens or closes a shaded window (chart-svg.c): the event's
+	 * kind ("stop", "cont", "partition", "heal", ...), its node (-1:
+	 * the network's) and run */
+	char	 kind[24];
+	int	 node;
+	int64_t	 run;
 };
 
 struct chart_data {

@@ -41,6 +41,8 @@ struct report_live_event {
 	int		 side;
 	int		 unplanned;
 	const char	*text;
+	const char	*kind;	/* stop, cont, partition, heal, ... */
+	int		 node;	/* -1: the network's */
 };
 struct report_live_chart {
 	const char			*unit;

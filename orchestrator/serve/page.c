@@ -193,7 +193,8 @@ serve_chart(struct serve *s, struct MHD_Connection *c, struct reply *r)
 			ev[nev++] = (struct report_live_event){
 				tv->events[i].t_ms, strcmp(tv->variant,
 				    v->trials[0].variant) != 0, 0,
-				tv->events[i].detail };
+				tv->events[i].detail, tv->events[i].kind,
+				tv->events[i].node };
 		}
 	}
 	r->type = "image/svg+xml";

@@ -252,6 +252,34 @@ grep -q 'Network: <b>A</b> loopback; <b>B</b> eu-us: latency 80 ms' net.html ||
     fail "report: the network of each side in the header"
 out=$("$B/devnet" compare --db ab.db 1:A 1:B 2>&1)
 case $out in *network*) fail "compare on the loopback names a network: $out" ;; esac
+# Event windows are shaded (issues 20 and 24): run 1 (A) had node 1
+# stopped from 30 s to 60 s; run 2 (B) a partition from 40 s that no
+# heal closed (shaded to the end); a cont of another node closes nothing.
+cp ab.db ev.db
+sqlite3 ev.db "INSERT INTO events (run_id, t_ms, node, kind, detail) VALUES
+    (1, 30000, 1, 'stop', 'pid 1'), (1, 45000, 2, 'cont', 'pid 2'),
+    (1, 60000, 1, 'cont', 'pid 1'), (2, 40000, -1, 'partition', 'groups [[0],[1,2,3]]')" ||
+    fail "ev.db"
+"$B/devnet" report --db ev.db 1:A 1:B -o ev.html >/dev/null || fail "report of ev.db"
+n=$(grep -c '<rect class="span"' ev.html)
+nc=$(grep -c '<div class="chart"' ev.html)
+[ "$n" -eq $((2 * nc)) ] && [ "$nc" -gt 0 ] ||
+    fail "two shaded windows on each of the $nc charts, got $n"
+grep -q '<title>run 1 node 1: stop pid 1 .. cont</title>' ev.html ||
+    fail "the stop window closes at node 1's cont"
+grep -q '<title>run 2 node -1: partition groups \[\[0\],\[1,2,3\]\] .. (the end)</title>' ev.html ||
+    fail "the unhealed partition is shaded to the end"
+python3 - ev.html <<'PY' || fail "the stop window spans 30 s to 60 s of the grid"
+import re, sys
+page = open(sys.argv[1]).read()
+m = re.search(r'<rect class="span" x="([0-9.]+)" y="[0-9]+" width="([0-9.]+)"[^>]*><title>run 1 node 1: stop', page)
+p = re.search(r'<rect class="span" x="([0-9.]+)" y="[0-9]+" width="([0-9.]+)"[^>]*><title>run 2', page)
+x0, w = float(m.group(1)), float(m.group(2))
+x2 = float(p.group(1))
+# 30 s wide from 30 s, and the partition (from 40 s) starts a third of
+# that width to the right of the stop
+sys.exit(not (w > 0 and abs((x2 - x0) - w / 3) < 2))
+PY
 # A hand-edited database (issue 19 #11): a named metric called <script>,
 # with markup in its unit and description, is shown as text everywhere
 # the report prints it, never as markup.
