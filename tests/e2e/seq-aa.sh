@@ -44,7 +44,7 @@ q "select value from run_facts where key = 'sequential' limit 1" |
 # --budget: no block that would end after it.  5 s is less than one block
 # of 3 s trials, so the first look is the last: stopped "budget", exit 0
 # (an undecided answer is not a failure without --fail-on).
-"$DEVNET" ab "$SCN/readopts-idle.yaml" --db "$T/b.db" --run-dir "$RUNS" \
+"$DEVNET" ab "$T/aa.yaml" --db "$T/b.db" --run-dir "$RUNS" \
     --set duration=3s --set warmup=1s --set sample_interval=250ms \
     --set network.block_interval=100ms --set network.block_reads=200 \
     --set variants.A.read_options=cached --set variants.A.write_options=cached \
