@@ -69,6 +69,16 @@ int	 ytree_parse(struct ctx *c, struct ynode **rootp);
 int	 scn_apply_set(struct ctx *c, struct ynode *root, const char *set,
 	    char *origin);
 
+/* --- vars: (scenario-vars.c) ------------------------------------------ */
+/* The top level's vars: and each variant's into S->variants[].var_*. */
+int	 scn_load_vars(struct ctx *c, struct scenario *s,
+	    const struct ynode *root);
+/* S with VAR's {NAME} variables put in (their braces doubled, so a value
+ * is literal text); other placeholders and {{ }} as they were.  The
+ * caller frees it. */
+char	*scn_vars_expand(const struct scn_variant *var, const char *s);
+void	 scn_vars_release(struct scn_variant *var);
+
 /* --- known keys (scenario-keys.c) --------------------------------------- */
 /* WORDS (NULL-terminated) as "'a', 'b', ..." into BUF of CAP bytes. */
 void	 scn_list_words(char *buf, size_t cap, const char *const *words);

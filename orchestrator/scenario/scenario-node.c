@@ -52,16 +52,51 @@ static const char *const prom_keys[] = { "url", "map", "keep", "every",
  * (template.c): {peers} only where PEERS allows, {port+N} below PORTS. */
 static int
 check_tmpl(struct ctx *c, const struct ynode *n, const char *what,
-    int peers, int ports)
+    int peers, int ports, const struct scn_variant *var)
 {
-	char	*why = NULL;
+	char	*why = NULL, *x = scn_vars_expand(var, n->value);
 	int	 rv;
 
-	if (load_tmpl_check_node(n->value, peers, ports, &why) == 0)
+	rv = load_tmpl_check_node(x, peers, ports, &why);
+	free(x);
+	if (rv == 0)
 		return (0);
-	rv = scn_fail(c, n, "%s: %s", what, why);
+	rv = scn_fail(c, n, "%s: %s%s", what, why, var->nvars > 0 ?
+	    " or a name of vars:" : "");
 	free(why);
 	return (rv);
+}
+
+static void
+expand_one(char **sp, const struct scn_variant *var)
+{
+	char	*x;
+
+	if (*sp == NULL)
+		return;
+	x = scn_vars_expand(var, *sp);
+	free(*sp);
+	*sp = x;
+}
+
+/* VAR's vars put into every template of its node: the command's
+ * arguments, env, cwd, peer, ready checks, the Prometheus URL. */
+static void
+expand_vars(struct scn_node *o, const struct scn_variant *var)
+{
+	size_t	i;
+
+	if (var->nvars == 0)
+		return;
+	for (i = 1; i < o->ncommand; i++)
+		expand_one(&o->command[i], var);
+	for (i = 0; i < o->nenv; i++)
+		expand_one(&o->env[i], var);
+	for (i = 0; i < o->nready; i++)
+		expand_one(&o->ready[i].arg, var);
+	expand_one(&o->cwd, var);
+	expand_one(&o->peer, var);
+	expand_one(&o->prom_url, var);
 }
 
 /* The templates met while loading, checked once the merged section is
@@ -592,8 +627,9 @@ scn_load_node(struct ctx *c, struct scenario *s, const struct ynode *top,
 	}
 	for (i = 0; i < l.nt; i++)
 		if (check_tmpl(c, l.t[i].n, "node", l.t[i].peers,
-		    o->ports_per_node) != 0)
+		    o->ports_per_node, var) != 0)
 			goto out;
+	expand_vars(o, var);
 	for (i = 0; i < l.nt; i++) {
 		if (strstr(l.t[i].n->value, "{peers}") != NULL &&
 		    o->peer == NULL) {

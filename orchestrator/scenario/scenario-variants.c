@@ -15,7 +15,7 @@
 
 static const char *const settings_keys[] = { "binary", "rev",
 	"read_options", "write_options", "rocksdb", "args", "env", "image",
-	"resources", "node", NULL };
+	"resources", "node", "vars", NULL };
 
 static int
 valid_variant_name(const char *s)

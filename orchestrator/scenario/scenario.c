@@ -127,7 +127,7 @@ static const char *const top_keys[] = { "name", "description", "duration",
 	"warmup", "sample_interval", "seed", "network", "workload", "rocksdb",
 	"read_options", "write_options", "variants", "build", "repeats",
 	"order", "events", "provider", "image", "resources", "placement",
-	"node", "swarm", "assert", NULL };
+	"node", "swarm", "assert", "vars", NULL };
 static const char *const order_names[] = { "abba", "concurrent", NULL };
 
 static int
@@ -198,6 +198,7 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 	    scn_get_mode(c, v, "write_options", &s->write_options) != 0)
 		return (-1);
 	if (scn_load_variants(c, s, ymap_get(root, "variants")) != 0 ||
+	    scn_load_vars(c, s, root) != 0 ||
 	    scn_load_build(c, s, ymap_get(root, "build")) != 0)
 		return (-1);
 	if ((v = ymap_get(root, "repeats")) != NULL &&
@@ -300,6 +301,7 @@ scenario_free(struct scenario *s)
 		free(s->variants[i].git_describe);
 		scn_settings_release(&s->variants[i].set);
 		scn_node_release(&s->variants[i].node);
+		scn_vars_release(&s->variants[i]);
 	}
 	scn_build_release(&s->build);
 	free(s->variants);

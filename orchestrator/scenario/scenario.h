@@ -138,6 +138,10 @@ struct scn_variant {
 	char			*git_commit;	/* rev variants only */
 	char			*git_describe;
 	struct scn_node		 node;	/* top level's node:, then its own */
+	/* vars: (scenario-vars.c): the top level's defaults, then its own
+	 * values; already put into node's command and env */
+	char			**var_names, **var_values;
+	size_t			 nvars;
 };
 
 /* How a variant's `rev:` becomes a binary (top-level `build:`, or the

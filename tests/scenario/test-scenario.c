@@ -107,6 +107,22 @@ static const struct bad bad_files[] = {
 	  "command: [make], binary: x}\n", NULL, ":5:15:",
 	  "build.repo '/nonexistent/r' is not a directory" },
 	/* node: (scenario-node.c), foreign nodes */
+	/* vars: (scenario-vars.c) */
+	{ "var not declared", BASE "node:\n  command: [true, '{x}']\n"
+	  "vars: {x: 1}\nvariants:\n  A:\n  B: {vars: {y: 2}}\n", NULL,
+	  ":10:14:", "variants.B.vars: 'y' is not declared in the top "
+	  "level's vars:" },
+	{ "var misspelt", BASE "vars: {cache: 1}\nvariants:\n  B: {vars: "
+	  "{cahce: 2}}\n", NULL, ":7:14:", "did you mean cache" },
+	{ "var named as a built-in", BASE "vars: {port: 1}\n", NULL, ":5:8:",
+	  "'port' is a built-in placeholder ({port})" },
+	{ "var not a name", BASE "vars: {2x: 1}\n", NULL, ":5:8:",
+	  "'2x' is not a name" },
+	{ "var value a list", BASE "vars: {x: [1]}\n", NULL, ":5:11:",
+	  "a var's value" },
+	{ "var placeholder misspelt", BASE "vars: {cache: 1}\nnode:\n"
+	  "  command: [true, '{cahce}']\n", NULL, ":7:19:",
+	  "unknown placeholder '{cahce}'" },
 	{ "node unknown placeholder", BASE "node:\n  command: [true, '{prot}']\n",
 	  NULL, ":6:19:", "unknown placeholder '{prot}'" },
 	{ "node unknown key", BASE "node:\n  comand: [true]\n", NULL, ":6:3:",
@@ -1128,6 +1144,41 @@ buffer_limits(void **state)
 
 /* A foreign node's argv: the probe, its flags, "--", the command with
  * its placeholders expanded; a variant's node keys replace the top's. */
+/* vars: a variant's values in its node's templates, the top level's
+ * defaults elsewhere; a value's braces stay literal; the built-ins
+ * beside them expand as before. */
+static void
+argv_vars(void **state)
+{
+	static const char t[] = BASE "vars: {flag: 0, lit: '{a}'}\n"
+	    "node:\n"
+	    "  command: [true, '--f={flag}', '--i={index}', '--l={lit}']\n"
+	    "  env: {F: 'x{flag}'}\n"
+	    "variants:\n  A:\n  B: {vars: {flag: 1}}\n";
+	struct plan_endpoints	 ep = { .run_dir = "/r", .metrics_url = "M",
+				    .probe = "P", .ready_timeout_ms = 900 };
+	struct scenario		*s = NULL;
+	char			*cause = NULL, path[128], **argv, **env, *q;
+	int			 k;
+
+	(void)state;
+	assert_int_equal(load_text(t, sizeof(t) - 1, NULL, 0, &s, &cause,
+	    path, sizeof(path)), 0);
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(plan_node_argv(s, &s->variants[k], 2, &ep,
+		    &argv, &env, &cause), 0);
+		q = plan_quote_argv(argv);
+		assert_non_null(strstr(q, k == 0 ? "-- true --f=0 --i=2 "
+		    "'--l={a}'" : "-- true --f=1 --i=2 '--l={a}'"));
+		assert_string_equal(s->variants[k].node.env[0], k == 0 ?
+		    "F=x0" : "F=x1");
+		free(q);
+		plan_argv_free(argv);
+		plan_argv_free(env);
+	}
+	scenario_free(s);
+}
+
 static void
 argv_foreign(void **state)
 {
@@ -1191,6 +1242,7 @@ main(void)
 		cmocka_unit_test(buffer_limits),
 		cmocka_unit_test(format_durations),
 		cmocka_unit_test(argv_foreign),
+		cmocka_unit_test(argv_vars),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));
