@@ -280,7 +280,7 @@ load_cond(struct ctx *c, const struct ynode *n, const char *what,
 {
 	const char	*p, *q;
 	char		 name[NAME_MAX_LEN + 1], *end, sfx[40];
-	double		 v, f;
+	double		 v, f = 1;
 	size_t		 l;
 	int		 k;
 
