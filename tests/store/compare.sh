@@ -246,6 +246,9 @@ d = json.load(open('net.json'))['sides']
 print(d['a']['net_conditions'], '|', d['b']['net_conditions'])")
 [ "$got" = "None | eu-us: latency 80 ms" ] ||
     fail "JSON: each side's net_conditions: $got"
+"$B/devnet" compare --db net.db --fail-on worse 1:A 1:B >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 6 ] || fail "a gate over two networks refuses to pass: exit $rc, want 6"
 "$B/devnet" report --db net.db 1:A 1:B -o net.html >/dev/null ||
     fail "report of net.db"
 grep -q 'Network: <b>A</b> loopback; <b>B</b> eu-us: latency 80 ms' net.html ||
