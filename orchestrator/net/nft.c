@@ -26,6 +26,7 @@
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/xt_NFQUEUE.h>
 
+#include "net/net-internal.h"
 #include "net/nft.h"
 #include "net/topo.h"
 #include "xalloc.h"
@@ -33,16 +34,6 @@
 #define CHAIN		"forward"
 #define MSG_ROOM	4096	/* the most one message of ours takes */
 #define RECV_BUF	8192
-
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- the socket, in the hub ---- */
 
@@ -119,12 +110,12 @@ batch_send(struct mnl_socket *s, struct batch *b, char *err, size_t errlen)
 		setsockopt(mnl_socket_get_fd(s), SOL_SOCKET, SO_SNDBUF,
 		    &want, sizeof(want));
 	if (mnl_socket_sendto(s, b->buf, b->len) < 0) {
-		seterr(err, errlen, "nf_tables: send: %s", strerror(errno));
+		dn_net_seterr(err, errlen, "nf_tables: send: %s", strerror(errno));
 		return (-1);
 	}
 	while (acks < b->nack) {
 		if ((len = mnl_socket_recvfrom(s, buf, sizeof(buf))) < 0) {
-			seterr(err, errlen, "nf_tables: no answer: %s",
+			dn_net_seterr(err, errlen, "nf_tables: no answer: %s",
 			    strerror(errno));
 			return (-1);
 		}
@@ -135,7 +126,7 @@ batch_send(struct mnl_socket *s, struct batch *b, char *err, size_t errlen)
 			if (r->nlmsg_type != NLMSG_ERROR)
 				continue;
 			if (e->error != 0) {
-				seterr(err, errlen, "nf_tables refused "
+				dn_net_seterr(err, errlen, "nf_tables refused "
 				    "message %u of the batch: %s",
 				    r->nlmsg_seq - b->first,
 				    strerror(-e->error));
@@ -319,7 +310,7 @@ dn_nft_apply(int hubfd, const struct dn_nft_link *links, size_t n,
 	int		   k, rv;
 
 	if ((s = sock_open(hubfd)) == NULL) {
-		seterr(err, errlen, "nf_tables socket in the hub: %s",
+		dn_net_seterr(err, errlen, "nf_tables socket in the hub: %s",
 		    strerror(errno));
 		return (-1);
 	}
@@ -417,7 +408,7 @@ dn_nft_counters(int hubfd, struct dn_nft_counter **out, size_t *n,
 	*out = NULL;
 	*n = 0;
 	if ((s = sock_open(hubfd)) == NULL) {
-		seterr(err, errlen, "nf_tables socket in the hub: %s",
+		dn_net_seterr(err, errlen, "nf_tables socket in the hub: %s",
 		    strerror(errno));
 		return (-1);
 	}
@@ -428,19 +419,19 @@ dn_nft_counters(int hubfd, struct dn_nft_counter **out, size_t *n,
 	nftnl_rule_nlmsg_build_payload(nlh, r);
 	nftnl_rule_free(r);
 	if (mnl_socket_sendto(s, nlh, nlh->nlmsg_len) < 0) {
-		seterr(err, errlen, "nf_tables: send: %s", strerror(errno));
+		dn_net_seterr(err, errlen, "nf_tables: send: %s", strerror(errno));
 		goto out;
 	}
 	do {
 		if ((len = mnl_socket_recvfrom(s, buf, sizeof(buf))) < 0) {
-			seterr(err, errlen, "nf_tables: rule dump: %s",
+			dn_net_seterr(err, errlen, "nf_tables: rule dump: %s",
 			    strerror(errno));
 			goto out;
 		}
 		cb = mnl_cb_run(buf, (size_t)len, seq, mnl_socket_get_portid(s),
 		    rule_cb, &d);
 		if (cb < 0) {
-			seterr(err, errlen, "nf_tables: rule dump: %s",
+			dn_net_seterr(err, errlen, "nf_tables: rule dump: %s",
 			    strerror(errno));
 			goto out;
 		}

@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "net/net-internal.h"
 #include "net/probe.h"
 #include "net/topo.h"
 #include "clock.h"
@@ -62,16 +63,6 @@ struct dn_probe {
 	pthread_t	 thr;
 	int		 running;
 };
-
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static struct slot *
 slot_of(struct dn_probe *p, int src, int dst, uint32_t seq)
@@ -247,7 +238,7 @@ dn_probe_start(struct dn_probe **pp, const struct dn_net *net, int rate_hz,
 
 	*pp = NULL;
 	if (rate_hz < 1 || rate_hz > 1000) {
-		seterr(err, errlen, "probe rate %d/s is outside 1..1000",
+		dn_net_seterr(err, errlen, "probe rate %d/s is outside 1..1000",
 		    rate_hz);
 		return (-1);
 	}
@@ -270,7 +261,7 @@ dn_probe_start(struct dn_probe **pp, const struct dn_net *net, int rate_hz,
 		a.i = i;
 		a.fd = -1;
 		if (dn_net_in_ns(dn_net_ns_fd(net, i), sock_cb, &a) != 0) {
-			seterr(err, errlen, "probe socket in %s: %s",
+			dn_net_seterr(err, errlen, "probe socket in %s: %s",
 			    dn_net_ns_name(net, i), strerror(errno));
 			if (a.fd >= 0)
 				close(a.fd);
@@ -281,7 +272,7 @@ dn_probe_start(struct dn_probe **pp, const struct dn_net *net, int rate_hz,
 	}
 	if ((p->stopfd = eventfd(0, EFD_CLOEXEC)) < 0 ||
 	    pthread_create(&p->thr, NULL, probe_main, p) != 0) {
-		seterr(err, errlen, "probe thread: %s", strerror(errno));
+		dn_net_seterr(err, errlen, "probe thread: %s", strerror(errno));
 		goto fail;
 	}
 	p->running = 1;

@@ -27,6 +27,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 
+#include "net/net-internal.h"
 #include "net/topo.h"
 #include "xalloc.h"
 
@@ -42,8 +43,8 @@ struct dn_net {
 
 static unsigned net_seq;
 
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
+void
+dn_net_seterr(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -367,7 +368,7 @@ wire_node(struct dn_net *net, struct nlctx *hub, int i, char *err,
 
 	dn_net_hub_ifname(i, hif, sizeof(hif));
 	if (nl_open(&node, net->fds[i + 1]) != 0) {
-		seterr(err, errlen, "netlink socket in %s: %s",
+		dn_net_seterr(err, errlen, "netlink socket in %s: %s",
 		    net->names[i + 1], strerror(errno));
 		return (-1);
 	}
@@ -390,7 +391,7 @@ wire_node(struct dn_net *net, struct nlctx *hub, int i, char *err,
 out:
 	mnl_socket_close(node.s);
 	if (rv != 0)
-		seterr(err, errlen, "%s of node %d in %s: %s", step, i,
+		dn_net_seterr(err, errlen, "%s of node %d in %s: %s", step, i,
 		    net->names[i + 1], strerror(-rv));
 	return (rv != 0 ? -1 : 0);
 }
@@ -405,7 +406,7 @@ make_all(struct dn_net *net, char *err, size_t errlen)
 		snprintf(path, sizeof(path), "%s/%s", NETNS_DIR,
 		    net->names[i]);
 		if ((net->fds[i] = ns_make(path)) < 0) {
-			seterr(err, errlen, "network namespace '%s': %s "
+			dn_net_seterr(err, errlen, "network namespace '%s': %s "
 			    "(devnet needs root, or CAP_SYS_ADMIN and "
 			    "CAP_NET_ADMIN)", path, strerror(errno));
 			return (-1);
@@ -423,7 +424,7 @@ dn_net_create(struct dn_net **np, int nodes, char *err, size_t errlen)
 
 	*np = NULL;
 	if (nodes < 1 || nodes > DN_NET_MAX) {
-		seterr(err, errlen, "an emulated network holds 1..%d nodes, "
+		dn_net_seterr(err, errlen, "an emulated network holds 1..%d nodes, "
 		    "not %d", DN_NET_MAX, nodes);
 		return (-1);
 	}
@@ -441,18 +442,18 @@ dn_net_create(struct dn_net **np, int nodes, char *err, size_t errlen)
 	if (make_all(net, err, errlen) != 0)
 		goto out;
 	if (nl_open(&hub, net->fds[0]) != 0) {
-		seterr(err, errlen, "netlink socket in %s: %s", net->names[0],
+		dn_net_seterr(err, errlen, "netlink socket in %s: %s", net->names[0],
 		    strerror(errno));
 		goto out;
 	}
 	if ((rv = link_up(&hub, "lo")) != 0) {
-		seterr(err, errlen, "lo up in %s: %s", net->names[0],
+		dn_net_seterr(err, errlen, "lo up in %s: %s", net->names[0],
 		    strerror(-rv));
 		rv = -1;
 		goto out;
 	}
 	if (dn_net_in_ns(net->fds[0], forward_on_cb, NULL) != 0) {
-		seterr(err, errlen, "ip_forward in %s: %s", net->names[0],
+		dn_net_seterr(err, errlen, "ip_forward in %s: %s", net->names[0],
 		    strerror(errno));
 		rv = -1;
 		goto out;
@@ -519,7 +520,7 @@ dn_net_sweep(char *err, size_t errlen)
 	if ((d = opendir(NETNS_DIR)) == NULL) {
 		if (errno == ENOENT)
 			return (0);
-		seterr(err, errlen, "%s: %s", NETNS_DIR, strerror(errno));
+		dn_net_seterr(err, errlen, "%s: %s", NETNS_DIR, strerror(errno));
 		return (-1);
 	}
 	while ((e = readdir(d)) != NULL) {
