@@ -635,29 +635,11 @@ out:
 static int
 check_integrity(struct dn_store *s, char **cause)
 {
-	sqlite3_stmt	*st = NULL;
-	struct stat	 sb;
-	const char	*res;
-	int		 rc = -1;
+	struct stat	sb;
 
 	if (stat(s->path, &sb) != 0 || sb.st_size > QUICK_CHECK_MAX)
 		return (0);
-	if (sql_prepare(s, "PRAGMA quick_check(1)", &st, cause) != 0)
-		return (-1);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		*cause = sql_cause(s, "quick_check");
-		goto out;
-	}
-	res = (const char *)sqlite3_column_text(st, 0);
-	if (res == NULL || strcmp(res, "ok") != 0) {
-		*cause = dn_xasprintf("database '%s' is corrupt (%s); move it "
-		    "away or use --db", s->path, res ? res : "?");
-		goto out;
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	return (rc);
+	return (sql_quick_check(s, "move it away or use --db", cause));
 }
 
 /* Refuse what sqlite would only notice later, with a message that says

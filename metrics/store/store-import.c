@@ -577,26 +577,7 @@ import_release(struct import *im)
 static int
 src_check(struct dn_store *src, char **cause)
 {
-	sqlite3_stmt	*st = NULL;
-	const char	*res;
-	int		 rc = -1;
-
-	if (sql_prepare(src, "PRAGMA quick_check(1)", &st, cause) != 0)
-		return (-1);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		*cause = sql_cause(src, "quick_check");
-		goto out;
-	}
-	res = (const char *)sqlite3_column_text(st, 0);
-	if (res == NULL || strcmp(res, "ok") != 0) {
-		*cause = dn_xasprintf("database '%s' is corrupt (%s); nothing "
-		    "of it was imported", src->path, res ? res : "?");
-		goto out;
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	return (rc);
+	return (sql_quick_check(src, "nothing of it was imported", cause));
 }
 
 int

@@ -103,6 +103,9 @@ int	 sql_prepare(struct dn_store *s, const char *sql, sqlite3_stmt **stp,
 /* Step a write statement that returns no row, and reset it. */
 int	 sql_step_done(struct dn_store *s, sqlite3_stmt *st, const char *what,
 	    char **cause);
+/* PRAGMA quick_check(1) of S: 0 when it says "ok", else -1 with *CAUSE
+ * "database 'PATH' is corrupt (WHAT IT SAID); ADVICE". */
+int	 sql_quick_check(struct dn_store *s, const char *advice, char **cause);
 /* Bind text V (NULL binds SQL NULL) to parameter I. */
 void	 sql_bind_text(sqlite3_stmt *st, int i, const char *v);
 

@@ -1,9 +1,12 @@
 /*
  * store-sql.c: the sqlite call helpers the files of the store share: error
  * messages that name the file and say what to do, exec, prepare, step and
- * bind (see store-internal.h).  No SQL of its own: the statements are in
- * schema.c, store-write.c and store-read.c.
+ * bind, and the integrity check opening a database and importing one
+ * both make (see store-internal.h).  No other SQL of its own: the
+ * statements are in schema.c, store-write.c and store-read.c.
  */
+#include <string.h>
+
 #include <sqlite3.h>
 
 #include "store-internal.h"
@@ -77,4 +80,29 @@ sql_bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 	else
 		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+}
+
+int
+sql_quick_check(struct dn_store *s, const char *advice, char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+	const char	*res;
+	int		 rc = -1;
+
+	if (sql_prepare(s, "PRAGMA quick_check(1)", &st, cause) != 0)
+		return (-1);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		*cause = sql_cause(s, "quick_check");
+		goto out;
+	}
+	res = (const char *)sqlite3_column_text(st, 0);
+	if (res == NULL || strcmp(res, "ok") != 0) {
+		*cause = dn_xasprintf("database '%s' is corrupt (%s); %s",
+		    s->path, res ? res : "?", advice);
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return (rc);
 }
