@@ -382,7 +382,8 @@ pool_add(struct netcond *nc, struct pool *p, int s, int d, uint64_t from,
 		p->cap = (p->nowd + st.nowd) * 2;
 		p->owd = dn_xreallocarray(p->owd, p->cap, sizeof(double));
 	}
-	memcpy(p->owd + p->nowd, st.owd_ms, st.nowd * sizeof(double));
+	if (st.nowd > 0)	/* st.owd_ms is NULL without probes */
+		memcpy(p->owd + p->nowd, st.owd_ms, st.nowd * sizeof(double));
 	p->nowd += st.nowd;
 	dn_probe_stats_release(&st);
 }
