@@ -8,6 +8,11 @@
 # windows anchored on a stop/cont event (except: events, during:, after:).
 . "$(dirname "$0")/lib.sh"
 
+if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
+	echo "SKIP: the allocation counter is off in this build (sanitizers): its value and relative cases judge allocs_per_s"
+	exit 77
+fi
+
 scn_head() {	# scn_head NAME DURATION: a 3-node devnet at 40 TPS
 	cat <<YAML
 name: $1
