@@ -63,7 +63,8 @@ int	 compare_uses_welch(size_t na, size_t nb, size_t family);
 void	 compare_row_test(struct compare_row *row, const struct obs *oa,
 	    const struct obs *ob, int unit, size_t family);
 /* Decide ROW from its Holm-adjusted p (set by the caller): significant
- * and verdict, at the practical threshold THRESHOLD_PCT. */
+ * and verdict, at the practical threshold THRESHOLD_PCT (compare-rule.c,
+ * for compare.c and compare-seq.c alike). */
 void	 compare_row_decide(struct compare_row *row, double threshold_pct);
 
 /* Simulated power figures shared by the rows of one analysis

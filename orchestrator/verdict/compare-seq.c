@@ -282,23 +282,13 @@ holm(const double *v, size_t n, double *adj)
 	dn_stats_holm(v, n, adj);
 }
 
-/* Better or worse: the rule of compare_row_decide (compare.c) on the
- * corrected p. */
+/* Better or worse: the rule of compare_row_decide (compare-rule.c) on
+ * the corrected p. */
 static const char *
 difference(struct compare_row *row, double threshold_pct)
 {
-	int	ci_clear;
-
-	ci_clear = !isnan(row->delta_ci_low) && !isnan(row->delta_ci_high) &&
-	    (row->delta_ci_low > 0 || row->delta_ci_high < 0);
-	row->significant = !isnan(row->p) && row->p < COMPARE_ALPHA &&
-	    !isnan(row->delta_pct) && fabs(row->delta_pct) >= threshold_pct &&
-	    ci_clear;
-	if (!row->significant || strcmp(row->better, "neutral") == 0)
-		return ("same");
-	if ((row->delta_pct < 0) == (strcmp(row->better, "lower") == 0))
-		return ("better");
-	return ("worse");
+	compare_row_decide(row, threshold_pct);
+	return (row->verdict);
 }
 
 /* Set the verdict of row I; 1 when it is undecided. */

@@ -73,16 +73,6 @@ constant(const double *v, size_t n)
 	return (n > 0);
 }
 
-static const char *
-verdict_of(const struct compare_row *row)
-{
-	if (!row->significant || strcmp(row->better, "neutral") == 0)
-		return ("same");
-	if ((row->delta_pct < 0) == (strcmp(row->better, "lower") == 0))
-		return ("better");
-	return ("worse");
-}
-
 void
 compare_row_test(struct compare_row *row, const struct obs *oa,
     const struct obs *ob, int unit, size_t family)
@@ -152,21 +142,6 @@ compare_row_test(struct compare_row *row, const struct obs *oa,
 		row->test = "mwu";
 		row->deff = 1;
 	}
-}
-
-void
-compare_row_decide(struct compare_row *row, double threshold_pct)
-{
-	int	ci_clear;
-
-	/* An interval that could not be computed (a resampled median of A
-	 * was 0) is no evidence: it never clears 0. */
-	ci_clear = !isnan(row->delta_ci_low) && !isnan(row->delta_ci_high) &&
-	    (row->delta_ci_low > 0 || row->delta_ci_high < 0);
-	row->significant = !isnan(row->p) && row->p < COMPARE_ALPHA &&
-	    !isnan(row->delta_pct) && fabs(row->delta_pct) >= threshold_pct &&
-	    ci_clear;
-	row->verdict = verdict_of(row);
 }
 
 /* Say which metrics can never be significant with the observations at
@@ -527,7 +502,6 @@ out:
 	free(sb);
 	return (rv);
 }
-
 
 /* The --metric names outside the derived table: foreign nodes' own
  * metrics (with --named), added to DEFS; an unknown name is an error. */
