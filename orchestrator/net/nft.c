@@ -146,6 +146,18 @@ add(struct nftnl_rule *r, struct nftnl_expr *e)
 	nftnl_rule_add_expr(r, e);
 }
 
+/* Register 1 compared with the 4 bytes at DATA by OP. */
+static void
+match_reg1(struct nftnl_rule *r, uint32_t op, const uint32_t *data)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc("cmp");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_OP, op);
+	nftnl_expr_set(e, NFTNL_EXPR_CMP_DATA, data, sizeof(*data));
+	add(r, e);
+}
+
 /* ip saddr/daddr (OFF 12/16) == VAL */
 static void
 match_addr(struct nftnl_rule *r, uint32_t off, uint32_t val)
@@ -158,11 +170,7 @@ match_addr(struct nftnl_rule *r, uint32_t off, uint32_t val)
 	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, 4);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, NFT_REG_1);
 	add(r, e);
-	e = nftnl_expr_alloc("cmp");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_SREG, NFT_REG_1);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_OP, NFT_CMP_EQ);
-	nftnl_expr_set(e, NFTNL_EXPR_CMP_DATA, &val, sizeof(val));
-	add(r, e);
+	match_reg1(r, NFT_CMP_EQ, &val);
 }
 
 /* numgen random mod 1000000 < PPM (big-endian compare, as nft does) */
@@ -183,11 +191,7 @@ match_share(struct nftnl_rule *r, uint32_t ppm)
 	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_LEN, 4);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SIZE, 4);
 	add(r, e);
-	e = nftnl_expr_alloc("cmp");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_SREG, NFT_REG_1);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_OP, NFT_CMP_LT);
-	nftnl_expr_set(e, NFTNL_EXPR_CMP_DATA, &be, sizeof(be));
-	add(r, e);
+	match_reg1(r, NFT_CMP_LT, &be);
 }
 
 static void
