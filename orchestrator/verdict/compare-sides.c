@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/strv.h"
 #include "verdict/compare.h"
 #include "verdict/compare-internal.h"
 #include "store.h"
@@ -291,44 +292,46 @@ net_fact_row(void *arg, int ncols, const char *const *names,
 }
 
 /* The conditions of SIDE's runs into *OUT: one text when its runs
- * agree, "mixed: X | Y" when not; NULL: the loopback on every run, as
- * runs from before issue 20 all ran. */
+ * agree, "mixed: X | Y" (each distinct text once) when not; NULL: the
+ * loopback on every run, as runs from before issue 20 all ran. */
 static int
 side_network(struct dn_store *s, const struct compare_side *sd, char **out,
     char **cause)
 {
-	char		*all = NULL, *m, *v;
-	const char	*t;
-	size_t		 i;
-	int		 mixed = 0;
+	struct strv	 seen = { 0 };
+	char		*v, *m;
+	size_t		 i, j;
+	int		 rc = -1;
 
 	*out = NULL;
 	for (i = 0; i < sd->nruns; i++) {
 		v = NULL;
 		if (dn_store_read(s, DN_READ_RUN_FACTS, sd->runs[i].id,
-		    net_fact_row, &v, cause) != 0) {
-			free(all);
-			return (-1);
-		}
-		t = v != NULL ? v : "loopback";
-		if (all == NULL)
-			all = dn_xstrdup(t);
-		else if (strstr(all, t) == NULL) {
-			m = dn_xasprintf("%s | %s", all, t);
-			free(all);
-			all = m;
-			mixed = 1;
-		}
-		free(v);
+		    net_fact_row, &v, cause) != 0)
+			goto out;
+		if (v == NULL)
+			v = dn_xstrdup("loopback");
+		for (j = 0; j < seen.n && strcmp(seen.v[j], v) != 0; j++)
+			continue;
+		if (j < seen.n)
+			free(v);
+		else
+			strv_add(&seen, v);
 	}
-	if (mixed) {
-		*out = dn_xasprintf("mixed: %s", all);
-		free(all);
-	} else if (all != NULL && strcmp(all, "loopback") != 0)
-		*out = all;
-	else
-		free(all);
-	return (0);
+	if (seen.n > 1) {
+		*out = dn_xasprintf("mixed: %s", seen.v[0]);
+		for (j = 1; j < seen.n; j++) {
+			m = dn_xasprintf("%s | %s", *out, seen.v[j]);
+			free(*out);
+			*out = m;
+		}
+	} else if (seen.n == 1 && strcmp(seen.v[0], "loopback") != 0)
+		*out = dn_xstrdup(seen.v[0]);
+	rc = 0;
+out:
+	strv_add(&seen, NULL);
+	strv_free(seen.v);
+	return (rc);
 }
 
 int

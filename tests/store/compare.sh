@@ -255,6 +255,14 @@ grep -q 'Network: <b>A</b> loopback; <b>B</b> eu-us: latency 80 ms' net.html ||
     fail "report: the network of each side in the header"
 out=$("$B/devnet" compare --db ab.db 1:A 1:B 2>&1)
 case $out in *network*) fail "compare on the loopback names a network: $out" ;; esac
+# runs of one side under different conditions, one text inside the other
+# (run 2's is run 3's plus an event): mixed, each named once
+cp net.db net2.db
+sqlite3 net2.db "UPDATE run_facts SET value = 'eu-us: latency 80 ms; events: heal at 5 s'
+    WHERE run_id = 2 AND key = 'net_conditions'" || fail "net2.db"
+out=$("$B/devnet" compare --db net2.db 1:A 1:B 2>&1)
+printf '%s\n' "$out" | grep -q 'B: mixed: eu-us: latency 80 ms; events: heal at 5 s | eu-us: latency 80 ms$' ||
+    fail "a side whose runs differ in conditions is mixed: $out"
 # Event windows are shaded (issues 20 and 24): run 1 (A) had node 1
 # stopped from 30 s to 60 s; run 2 (B) a partition from 40 s that no
 # heal closed (shaded to the end); a cont of another node closes nothing.
