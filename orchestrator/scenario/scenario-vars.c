@@ -119,15 +119,16 @@ scn_load_vars(struct ctx *c, struct scenario *s, const struct ynode *root)
 			const struct ynode *kn = n->kids[i];
 
 			k = find(var, kn->value, strlen(kn->value));
-			if (k < 0)
+			if (k < 0) {
+				int	hint = scn_nearest(kn->value, names, near,
+				    sizeof(near)) == 0;
+
 				return (scn_fail(c, kn, "variants.%s.vars: "
 				    "'%s' is not declared in the top level's "
 				    "vars:%s%s (declare it there with its "
-				    "default)", var->name, kn->value,
-				    scn_nearest(kn->value, names, near,
-				    sizeof(near)) == 0 ? "; did you mean " :
-				    "", scn_nearest(kn->value, names, near,
-				    sizeof(near)) == 0 ? near : ""));
+				    "default)", var->name, kn->value, hint ?
+				    "; did you mean " : "", hint ? near : ""));
+			}
 			if (scn_want_scalar(c, n->kids[i + 1],
 			    "a var's value") != 0)
 				return (-1);
