@@ -1,8 +1,8 @@
 /*
  * compare-render.c: print a struct compare_result as a benchstat-like
  * table, markdown, CSV or JSON (the JSON shape is stable:
- * docs/statistics.md), and the value formatting (KiB, k) and markup
- * escaping that `devnet report` and the JUnit output share.
+ * docs/statistics.md), and the value formatting (KiB, k) that `devnet
+ * report` shares.  The escapes (JSON, markup) are compare-json.c's.
  *
  * Not here: the analysis (compare.c); `devnet report`'s HTML
  * (cmd-report.c).
@@ -195,74 +195,16 @@ render_text(const struct compare_result *r, FILE *out, int md)
 }
 
 static void
-json_num(FILE *out, double v)
-{
-	if (isnan(v) || isinf(v))
-		fputs("null", out);
-	else
-		fprintf(out, "%.10g", v);
-}
-
-/* JSON string with the escapes RFC 8259 requires. */
-void
-compare_json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s != '\0'; s++) {
-		unsigned char	c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
-void
-compare_markup_str(FILE *out, const char *s, int xml)
-{
-	for (; s != NULL && *s != '\0'; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\'':
-			fputs(xml ? "&apos;" : "'", out);
-			break;
-		default:
-			/* Control characters are not allowed in XML 1.0. */
-			if (xml && (unsigned char)*s < 0x20 && *s != '\n' &&
-			    *s != '\t')
-				fputc('?', out);
-			else
-				fputc(*s, out);
-		}
-	}
-}
-
-static void
 json_stat(FILE *out, const char *key, const struct compare_stat *st)
 {
 	fprintf(out, "\"%s\": {\"n\": %zu, \"median\": ", key, st->n);
-	json_num(out, st->median);
+	compare_json_num(out, st->median);
 	fputs(", \"mean\": ", out);
-	json_num(out, st->mean);
+	compare_json_num(out, st->mean);
 	fputs(", \"ci_low\": ", out);
-	json_num(out, st->ci_low);
+	compare_json_num(out, st->ci_low);
 	fputs(", \"ci_high\": ", out);
-	json_num(out, st->ci_high);
+	compare_json_num(out, st->ci_high);
 	fputc('}', out);
 }
 
@@ -326,7 +268,7 @@ render_json(const struct compare_result *r, FILE *out)
 	fprintf(out, ",\n  \"alpha\": %g,\n  \"threshold_pct\": %g,\n"
 	    "  \"power\": %g,\n  \"target_effect_pct\": ", COMPARE_ALPHA,
 	    r->threshold_pct, COMPARE_POWER);
-	json_num(out, r->target_pct > 0 ? r->target_pct : NAN);
+	compare_json_num(out, r->target_pct > 0 ? r->target_pct : NAN);
 	fputs(",\n  \"warnings\": [", out);
 	for (i = 0; i < r->nwarnings; i++) {
 		fputs(i ? ", " : "", out);
@@ -342,34 +284,34 @@ render_json(const struct compare_result *r, FILE *out)
 		fputs(", ", out);
 		json_stat(out, "b", &row->b);
 		fputs(", \"delta_pct\": ", out);
-		json_num(out, row->delta_pct);
+		compare_json_num(out, row->delta_pct);
 		fputs(", \"delta_ci_low\": ", out);
-		json_num(out, row->delta_ci_low);
+		compare_json_num(out, row->delta_ci_low);
 		fputs(", \"delta_ci_high\": ", out);
-		json_num(out, row->delta_ci_high);
+		compare_json_num(out, row->delta_ci_high);
 		fputs(", \"p\": ", out);
-		json_num(out, row->p);
+		compare_json_num(out, row->p);
 		fputs(", \"p_raw\": ", out);
-		json_num(out, row->p_raw);
+		compare_json_num(out, row->p_raw);
 		fputs(", \"deff\": ", out);
-		json_num(out, row->deff);
+		compare_json_num(out, row->deff);
 		fprintf(out, ", \"test\": \"%s\", \"significant\": %s, "
 		    "\"verdict\": \"%s\", \"constant\": %s, \"mde_pct\": ",
 		    row->test, row->significant ? "true" : "false",
 		    row->verdict, row->constant ? "true" : "false");
-		json_num(out, row->mde_pct);
+		compare_json_num(out, row->mde_pct);
 		fputs(", \"target_pct\": ", out);
-		json_num(out, row->target_pct);
+		compare_json_num(out, row->target_pct);
 		fputs(", \"trials_needed\": ", out);
-		json_num(out, row->trials_needed > 0 ?
+		compare_json_num(out, row->trials_needed > 0 ?
 		    (double)row->trials_needed : NAN);
 		if (r->seq != NULL) {
 			fputs(", \"p_equivalent\": ", out);
-			json_num(out, row->p_eq);
+			compare_json_num(out, row->p_eq);
 			fputs(", \"p_not_worse\": ", out);
-			json_num(out, r->require_pct > 0 ? row->p_ni : NAN);
+			compare_json_num(out, r->require_pct > 0 ? row->p_ni : NAN);
 			fputs(", \"trials_to_decide\": ", out);
-			json_num(out, row->seq_needed > 0 ?
+			compare_json_num(out, row->seq_needed > 0 ?
 			    (double)row->seq_needed : NAN);
 			fprintf(out, ", \"futile\": %s", row->futile ?
 			    "true" : "false");

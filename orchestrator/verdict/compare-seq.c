@@ -498,15 +498,6 @@ compare_seq_render_text(const struct compare_result *r, FILE *out, int md)
 		    COMPARE_ALPHA, r->threshold_pct);
 }
 
-static void
-json_num(FILE *out, double v)
-{
-	if (isnan(v) || isinf(v))
-		fputs("null", out);
-	else
-		fprintf(out, "%.10g", v);
-}
-
 void
 compare_seq_render_json(const struct compare_result *r, FILE *out)
 {
@@ -538,20 +529,20 @@ compare_seq_render_json(const struct compare_result *r, FILE *out)
 	fprintf(out, "\"%s\", \"why\": \"%s\"", q->stop[0] ? q->stop :
 	    "running", stop_words(q->stop));
 	fputs(", \"require_not_worse_pct\": ", out);
-	json_num(out, r->require_pct > 0 ? r->require_pct : NAN);
+	compare_json_num(out, r->require_pct > 0 ? r->require_pct : NAN);
 	fprintf(out, ", \"all_decided\": %s, \"futile\": %s, \"alpha_spent\""
 	    ": ", r->all_decided ? "true" : "false", r->all_futile ? "true" :
 	    "false");
-	json_num(out, spent_last(q));
+	compare_json_num(out, spent_last(q));
 	fputs(", \"looks\": [", out);
 	for (i = 0; i < q->nlooks; i++) {
 		fprintf(out, "%s{\"trials_per_side\": %zu, \"information\": ",
 		    i ? ", " : "", q->looks[i]);
-		json_num(out, i < k ? t[i] : NAN);
+		compare_json_num(out, i < k ? t[i] : NAN);
 		fputs(", \"alpha_spent\": ", out);
-		json_num(out, i < k ? seq_spent(COMPARE_ALPHA, t[i], 2) : NAN);
+		compare_json_num(out, i < k ? seq_spent(COMPARE_ALPHA, t[i], 2) : NAN);
 		fputs(", \"bound_z\": ", out);
-		json_num(out, i < k ? c[i] : NAN);
+		compare_json_num(out, i < k ? c[i] : NAN);
 		fputc('}', out);
 	}
 	fputs("]}", out);

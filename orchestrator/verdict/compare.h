@@ -249,6 +249,9 @@ int	 compare_metric_info(size_t k, const char **unit, const char **better,
 /* Human form of V in UNIT ("251.3 MiB", "20.1k allocs/s") into BUF. */
 void	 compare_fmt_value(double v, const char *unit, char *buf,
 	    size_t len);
+/* compare-json.c: V to OUT as a JSON number (%.10g; NaN and infinities,
+ * no value, as null). */
+void	 compare_json_num(FILE *out, double v);
 /* Write S to OUT as a JSON string, with the escapes RFC 8259 requires
  * (also used by qtab.c). */
 void	 compare_json_str(FILE *out, const char *s);
