@@ -416,31 +416,44 @@ one_sided(struct compare_result *r, const struct derived *defs,
 
 /* The allocation sources (fact alloc_source) of SIDE's runs' nodes, joined
  * with " + " in the order first seen, into *SRC (NULL: none recorded,
- * runs from before the fact existed). */
+ * runs from before the fact existed).  A source is "seen" when a value
+ * equal to it, whole, was kept: one source's text may contain another's. */
 static int
 side_sources(struct dn_store *s, const struct compare_side *sd, char **src,
     char **cause)
 {
-	char	**v, *t;
-	size_t	  i, j, n;
+	char	**v, **seen = NULL, *t;
+	size_t	  i, j, k, n, nseen = 0;
+	int	  rv = 0;
 
 	*src = NULL;
-	for (i = 0; i < sd->nruns; i++) {
+	for (i = 0; i < sd->nruns && rv == 0; i++) {
 		if (dn_store_fact_values(s, sd->runs[i].id, "alloc_source",
-		    &v, &n, cause) != 0)
-			return (-1);
+		    &v, &n, cause) != 0) {
+			rv = -1;
+			break;
+		}
 		for (j = 0; j < n; j++) {
-			if (*src == NULL || strstr(*src, v[j]) == NULL) {
-				t = dn_xasprintf("%s%s%s", *src ? *src : "",
-				    *src ? " + " : "", v[j]);
-				free(*src);
-				*src = t;
+			for (k = 0; k < nseen; k++)
+				if (strcmp(seen[k], v[j]) == 0)
+					break;
+			if (k < nseen) {
+				free(v[j]);
+				continue;
 			}
-			free(v[j]);
+			t = dn_xasprintf("%s%s%s", *src ? *src : "",
+			    *src ? " + " : "", v[j]);
+			free(*src);
+			*src = t;
+			seen = dn_xreallocarray(seen, nseen + 1, sizeof(*seen));
+			seen[nseen++] = v[j];
 		}
 		free(v);
 	}
-	return (0);
+	for (k = 0; k < nseen; k++)
+		free(seen[k]);
+	free(seen);
+	return (rv);
 }
 
 static int

@@ -263,6 +263,25 @@ sqlite3 net2.db "UPDATE run_facts SET value = 'eu-us: latency 80 ms; events: hea
 out=$("$B/devnet" compare --db net2.db 1:A 1:B 2>&1)
 printf '%s\n' "$out" | grep -q 'B: mixed: eu-us: latency 80 ms; events: heal at 5 s | eu-us: latency 80 ms$' ||
     fail "a side whose runs differ in conditions is mixed: $out"
+# Allocation sources (issue 25) are compared whole: B's runs count
+# with 'malloc (glibc, interposed)' and, last, 'malloc': the second text
+# is inside the first, yet B's side has both and is not A's.
+cp ab.db src.db
+sqlite3 src.db "INSERT INTO run_facts (run_id, node, key, value)
+    SELECT id, 0, 'alloc_source', CASE WHEN id = (SELECT max(id) FROM runs
+    WHERE variant = 'B' AND id IN ($ids_b)) THEN 'malloc'
+    ELSE 'malloc (glibc, interposed)' END FROM runs" ||
+    fail "src.db"
+"$B/devnet" compare --db src.db --format json 1:A 1:B >src.json ||
+    fail "compare json of src.db"
+got=$(python3 -c "import json
+d = json.load(open('src.json'))['sides']
+print(d['a']['alloc_source'], '|', d['b']['alloc_source'])")
+[ "$got" = "malloc (glibc, interposed) | malloc (glibc, interposed) + malloc" ] ||
+    fail "alloc sources compared whole: $got"
+out=$("$B/devnet" compare --db src.db 1:A 1:B 2>&1)
+printf '%s\n' "$out" | grep -q 'allocation sources differ, not compared' ||
+    fail "B's two sources are not A's one: $out"
 # Event windows are shaded (issues 20 and 24): run 1 (A) had node 1
 # stopped from 30 s to 60 s; run 2 (B) a partition from 40 s that no
 # heal closed (shaded to the end); a cont of another node closes nothing.
