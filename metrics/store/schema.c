@@ -22,7 +22,7 @@
 
 /* The schema below.  Raising it needs a step in migrations[] and a
  * fixture made by the release before (docs/schema.md, "Migrations"). */
-#define SCHEMA_VERSION	5
+#define SCHEMA_VERSION	6
 #define BUSY_TIMEOUT_MS	2000
 /* quick_check reads every page: only on databases small enough for it to
  * be quick (docs/schema.md). */
@@ -154,6 +154,9 @@ static const char schema_sql[] =
     " metric TEXT,"
     " op TEXT,"
     " unit TEXT,"
+    " scope TEXT,"
+    " window_from_ms INTEGER,"
+    " window_to_ms INTEGER,"
     " PRIMARY KEY (run_id, name));\n"
     "CREATE TABLE IF NOT EXISTS run_facts ("
     " run_id INTEGER NOT NULL,"
@@ -267,6 +270,18 @@ static const struct migration migrations[] = {
 	{ 3, "table assertions", NULL, NULL, 0 },
 	/* new table and view only: schema_sql adds them */
 	{ 4, "link_samples, link_stats", NULL, NULL, 0 },
+	/* the scope and the window an assertion was judged over, for the
+	 * report's marks; a file from before step 4 first gets the table as
+	 * step 4 made it */
+	{ 5, "assertions.scope, window_from_ms, window_to_ms",
+	    "CREATE TABLE IF NOT EXISTS assertions (run_id INTEGER NOT NULL,"
+	    " name TEXT NOT NULL, form TEXT NOT NULL, status TEXT NOT NULL,"
+	    " observed REAL, threshold REAL, t_ms INTEGER, node INTEGER,"
+	    " message TEXT, metric TEXT, op TEXT, unit TEXT,"
+	    " PRIMARY KEY (run_id, name));"
+	    "ALTER TABLE assertions ADD COLUMN scope TEXT;"
+	    "ALTER TABLE assertions ADD COLUMN window_from_ms INTEGER;"
+	    "ALTER TABLE assertions ADD COLUMN window_to_ms INTEGER", NULL, 0 },
 };
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==
     SCHEMA_VERSION - 1, "one migration step per schema version");

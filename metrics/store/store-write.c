@@ -597,8 +597,9 @@ dn_store_assertion(struct dn_store *s, const struct dn_assert_row *r,
 		return (-1);
 	if (sql_prepare(s, "INSERT OR REPLACE INTO assertions (run_id, name, "
 	    "form, status, observed, threshold, t_ms, node, message, metric, "
-	    "op, unit) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-	    "?12)", &st, cause) != 0)
+	    "op, unit, scope, window_from_ms, window_to_ms) VALUES (?1, ?2, "
+	    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)", &st,
+	    cause) != 0)
 		return (-1);
 	sqlite3_bind_int64(st, 1, r->run_id);
 	sql_bind_text(st, 2, r->name);
@@ -616,6 +617,11 @@ dn_store_assertion(struct dn_store *s, const struct dn_assert_row *r,
 	sql_bind_text(st, 10, r->metric);
 	sql_bind_text(st, 11, r->op);
 	sql_bind_text(st, 12, r->unit);
+	sql_bind_text(st, 13, r->scope);
+	if (r->from_ms >= 0 && r->to_ms >= 0) {
+		sqlite3_bind_int64(st, 14, r->from_ms);
+		sqlite3_bind_int64(st, 15, r->to_ms);
+	}
 	rc = sql_step_done(s, st, "insert assertion", cause);
 	sqlite3_finalize(st);
 	return (rc);

@@ -160,8 +160,10 @@ int	 dn_store_fact(struct dn_store *s, int64_t run_id, int node,
  * The result of one assertion in one run (table assertions, docs/
  * schema.md): FORM eventually|always|value|relative, STATUS
  * pass|fail|inconclusive; OBSERVED, T_MS and NODE NAN / -1 / INT_MIN when
- * there is none (stored as NULL).  A second row of the same name replaces
- * the first.
+ * there is none (stored as NULL); SCOPE each_node|all_nodes|any_node|
+ * max_spread|load (NULL: relative); FROM_MS..TO_MS the window it was
+ * judged over in trial time, -1 when it had none (its event did not
+ * fire, a relative one).  A second row of the same name replaces the first.
  */
 struct dn_assert_row {
 	int64_t		 run_id;
@@ -169,7 +171,8 @@ struct dn_assert_row {
 	double		 observed, threshold;
 	int64_t		 t_ms;
 	int		 node;
-	const char	*message, *metric, *op, *unit;
+	const char	*message, *metric, *op, *unit, *scope;
+	int64_t		 from_ms, to_ms;
 };
 int	 dn_store_assertion(struct dn_store *s, const struct dn_assert_row *r,
 	    char **cause);

@@ -214,6 +214,11 @@ store_row(struct trial *t, struct ast *x)
 	r.metric = x->a->metric;
 	r.op = scn_cmp_text(x->a->cmp);
 	r.unit = x->a->unit;
+	r.scope = scn_scope_text(x->a->scope);
+	/* where the report shades it: the window as judged, from the
+	 * events' rows (none when its event did not fire) */
+	if (ast_window(t, x->a, &r.from_ms, &r.to_ms) != 0)
+		r.from_ms = r.to_ms = -1;
 	pthread_mutex_lock(t->store_mu);
 	if (dn_store_assertion(t->store, &r, &cause) != 0) {
 		fprintf(stderr, "devnet: run %lld: cannot store assertion "

@@ -37,7 +37,7 @@ struct ast {
 struct assert_state {
 	struct ast		*v;
 	size_t			 n;
-	int64_t			*event_ms;	/* per scenario event, -1 */
+	int64_t			*event_ms;	/* per event: its row's t_ms, -1 */
 	int64_t			 next_ms;	/* next evaluation */
 	int64_t			*seen_samples;	/* per node, and the load */
 	int64_t			 abort_at_ms;	/* -1: none */

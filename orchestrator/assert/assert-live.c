@@ -42,10 +42,8 @@ assert_begin(struct trial *t)
 	st->event_ms = dn_xcalloc(s->nevents + 1, sizeof(*st->event_ms));
 	st->seen_samples = dn_xcalloc((size_t)nn, sizeof(int64_t));
 	st->abort_at_ms = -1;
-	for (i = 0; i < s->nevents; i++)
-		st->event_ms[i] = s->events[i].variant == NULL ||
-		    strcmp(s->events[i].variant, t->var->name) == 0 ?
-		    s->events[i].at_ms : -1;
+	/* no event has fired yet (assert_event_fired) */
+	memset(st->event_ms, 0xff, (s->nevents + 1) * sizeof(int64_t));
 	for (i = 0; i < s->nasserts; i++) {
 		struct ast *x = &st->v[st->n++];
 
@@ -60,6 +58,13 @@ assert_begin(struct trial *t)
 		memset(x->bad_since, 0xff, (size_t)nn * sizeof(int64_t));
 	}
 	t->asserts = st;
+}
+
+void
+assert_event_fired(struct trial *t, size_t e, int64_t t_ms)
+{
+	if (t->asserts != NULL && e < t->scn->nevents)
+		t->asserts->event_ms[e] = t_ms;
 }
 
 int

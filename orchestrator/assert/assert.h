@@ -26,6 +26,11 @@ void	 assert_begin(struct trial *t);
  * is broken (for `sustained`), each decided once. */
 void	 assert_tick(struct trial *t);
 
+/* Scenario event E of T fired at trial time T_MS (its row's t_ms): the
+ * windows anchored on it begin there.  Events not fired are not anchors:
+ * an `after:` or `during:` window stays closed until its event fires. */
+void	 assert_event_fired(struct trial *t, size_t e, int64_t t_ms);
+
 /* 1 when an `always` with abort_on_fail failed and its grace is over:
  * the runner ends the trial now. */
 int	 assert_should_end(const struct trial *t);

@@ -128,6 +128,7 @@ judge_relative(struct dn_store *store, const struct scenario *scn,
 		r.metric = a->metric;
 		r.op = scn_cmp_text(a->rel_cmp);
 		r.unit = "%";
+		r.from_ms = r.to_ms = -1;	/* the whole trials */
 		for (k = 0; k < res->nruns; k++) {
 			r.run_id = res->run_ids[k];
 			if (dn_store_assertion(store, &r, &cause) != 0) {

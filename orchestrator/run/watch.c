@@ -183,7 +183,7 @@ watch_trial(struct trial *t, char *fired)
 {
 	const struct scenario	*scn = t->scn;
 	uint64_t		 now = dn_now_ns();
-	int64_t			 tm = trial_t_ms(t, now);
+	int64_t			 tm = trial_t_ms(t, now), at;
 	uint64_t		 stall_ns;
 	size_t			 e;
 	int			 k;
@@ -198,7 +198,14 @@ watch_trial(struct trial *t, char *fired)
 		if (ev->variant != NULL && strcmp(ev->variant,
 		    t->var->name) != 0)
 			continue;
+		/* Windows anchored on it start when its row says it fired,
+		 * up to a tick (or a slow restart) after its planned time. */
+		at = -1;
+		trial_event_capture(&at);
 		fire_event(t, ev);
+		trial_event_capture(NULL);
+		assert_event_fired(t, e, at >= 0 ? at : trial_t_ms(t,
+		    dn_now_ns()));
 	}
 	netcond_tick(t);
 	for (k = 0; k < t->nnodes; k++) {

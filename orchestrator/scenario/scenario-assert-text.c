@@ -13,6 +13,8 @@
 #include "metric-table.h"
 
 static const char *const cmp_text[] = { "<", "<=", ">", ">=", "==" };
+static const char *const scope_text[] = { "each_node", "all_nodes",
+	"any_node", "max_spread", "load" };
 static const char *const form_names[] = { "eventually", "always", "value",
 	"relative" };
 
@@ -20,6 +22,12 @@ const char *
 scn_cmp_text(enum scn_acmp c)
 {
 	return (cmp_text[c]);
+}
+
+const char *
+scn_scope_text(enum scn_ascope sc)
+{
+	return (scope_text[sc]);
 }
 
 int

@@ -348,6 +348,8 @@ int	 scenario_load_buffer(struct scenario **sp, const char *name,
 void	 scenario_free(struct scenario *);
 /* "<", "<=", ">", ">=", "==". */
 const char *scn_cmp_text(enum scn_acmp);
+/* "each_node", "all_nodes", "any_node", "max_spread", "load". */
+const char *scn_scope_text(enum scn_ascope);
 /* Does V CMP LIMIT hold?  (A NaN holds nothing.) */
 int	 scn_cmp_holds(enum scn_acmp, double v, double limit);
 /* Assertion A as devnet understood it, one line without the name, into

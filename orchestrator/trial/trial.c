@@ -47,6 +47,16 @@ trial_store_error(struct trial *t, char *cause)
 	free(cause);
 }
 
+/* Per thread: only the runner's own rows, never a collector's stored
+ * at the same moment, answer trial_event_capture. */
+static _Thread_local int64_t *capture_ms;
+
+void
+trial_event_capture(int64_t *ms)
+{
+	capture_ms = ms;
+}
+
 void
 trial_event(struct trial *t, int node, const char *kind, const char *fmt,
     ...)
@@ -63,6 +73,8 @@ trial_event(struct trial *t, int node, const char *kind, const char *fmt,
 	}
 	if (tm == INT64_MIN)
 		tm = -(int64_t)((dn_now_ns() - t->spawn_ns) / 1000000);
+	if (capture_ms != NULL && *capture_ms < 0)
+		*capture_ms = tm;
 	snapshot_event(t, node, tm, kind, detail);
 	pthread_mutex_lock(t->store_mu);
 	if (dn_store_event(t->store, t->run_id, node, tm, kind, detail,

@@ -171,6 +171,52 @@ expect_match "the cut-short window is inconclusive" \
     "$(q "select status || ': ' || message from assertions where run_id = $run and name = 'later'")" \
     "^inconclusive: later: the trial ended at t=[0-9.]+ s, before the window's end \(t=20.0 s\)$"
 
+# --- a window starts when its event fired (the events row), not when it
+# was planned: devnet is held (SIGSTOP) across the planned time, so the
+# stop fires late; the window stored is the row's t_ms to the cont's row
+# + 2 block intervals, and the message says so.
+{ scn_head late 8s; cat <<'YAML'
+events:
+  - {at: 3s, action: stop, node: 2, name: pause}
+  - {at: 5500ms, action: cont, node: 2}
+assert:
+  - {name: moves while paused, always: {any_node: lag_blocks < 1000, during: pause}}
+  - {name: after pause, eventually: {all_nodes: height >= 1, within: 2s, after: pause}}
+YAML
+} >"$T/late.yaml"
+"$DEVNET" run "$T/late.yaml" --db "$DB" --run-dir "$RUNS" --quiet >"$T/late.out" 2>&1 &
+dpid=$!
+late_run=""
+for _ in $(seq 200); do
+	late_run=$(q "select id from runs where scenario = 'late'")
+	[ -n "$late_run" ] && [ "$(q "select coalesce(max(t_ms), 0) >= 1500
+	    from samples where run_id = $late_run")" = 1 ] && break
+	sleep 0.05
+done
+kill -STOP $dpid
+sleep 2.5
+kill -CONT $dpid
+wait $dpid
+rc=$?
+cat "$T/late.out"
+[ "$rc" -eq 0 ] || [ "$rc" -eq 4 ] && ok "held devnet ran on (exit $rc)" ||
+	fail "held devnet: exit $rc"
+run=$late_run
+stop_ms=$(q "select t_ms from events where run_id = $run and kind = 'stop'")
+cont_ms=$(q "select t_ms from events where run_id = $run and kind = 'cont'")
+[ -n "$stop_ms" ] && [ "$stop_ms" -ge 3300 ] &&
+	ok "the stop planned at 3 s fired at t=$stop_ms ms" ||
+	fail "the stop fired at '$stop_ms' ms: devnet was not held across it"
+expect_eq "during: from the stop's row to the cont's row + 2 block intervals" \
+    "$(q "select window_from_ms || '..' || window_to_ms || ' ' || scope from
+    assertions where run_id = $run and name = 'moves while paused'")" \
+    "$stop_ms..$((cont_ms + 400)) any_node"
+expect_eq "after: from the stop's row, 2 s" \
+    "$(q "select window_from_ms || '..' || window_to_ms from assertions
+    where run_id = $run and name = 'after pause'")" "$stop_ms..$((stop_ms + 2000))"
+expect_match "the message's window is the row's" "$(row 'moves while paused')" \
+    "^pass\|NULL\|moves while paused: lag_blocks < 1000 blocks held at every one of [0-9]+ samples from t=$(awk -v m="$stop_ms" 'BEGIN { printf "%.1f", m / 1000 }') s"
+
 # --- windows around a stop/cont event ------------------------------------
 { scn_head windows 7s; cat <<'YAML'
 events:

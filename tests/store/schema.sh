@@ -36,10 +36,10 @@ run_short() {
 out=$(run_short)
 expect_eq "devnet run on the old file exits 0" "$?" 0
 expect_match "it stored two runs" "$out" "stored runs 5 6 in"
-expect_eq "version 5" "$(q 'SELECT version FROM schema_version')" 5
+expect_eq "version 6" "$(q 'SELECT version FROM schema_version')" 6
 expect_eq "the steps are recorded" \
     "$(q 'SELECT from_version, to_version FROM schema_migrations
-    ORDER BY id' | tr '\n' ' ')" "1|2 2|3 3|4 4|5 "
+    ORDER BY id' | tr '\n' ' ')" "1|2 2|3 3|4 4|5 5|6 "
 expect_eq "each old run has a uuid" \
     "$(q 'SELECT count(DISTINCT uuid) FROM runs WHERE id <= 4')" 4
 # The last column of `devnet runs` is the uuid (NULL before migrating).
@@ -59,7 +59,7 @@ out=$(run_short)
 expect_eq "a second devnet run exits 0" "$?" 0
 expect_eq "migrating twice is a no-op" \
     "$(q 'SELECT count(*), max(version) FROM schema_version')|$(q \
-    'SELECT count(*) FROM schema_migrations')" "1|5|4"
+    'SELECT count(*) FROM schema_migrations')" "1|6|5"
 
 # --timeout: an unbounded recursive CTE stops.
 t0=$(date +%s%N)

@@ -168,11 +168,12 @@ migrate_v2_fixture(void **state)
 	assert_int_equal(dn_store_open(&s, other, 0, &cause), 0);
 	dn_store_close(s);
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "5");
+	expect(s, "SELECT version FROM schema_version", "6");
 	expect(s, "SELECT from_version, to_version, what FROM "
 	    "schema_migrations ORDER BY id", "0,2,created;2,3,runs.uuid, "
 	    "runs.samples_digest, runs.machine, machines;3,4,table "
-	    "assertions;4,5,link_samples, link_stats");
+	    "assertions;4,5,link_samples, link_stats;5,6,assertions.scope, "
+	    "window_from_ms, window_to_ms");
 	expect(s, "SELECT count(DISTINCT uuid), count(*) FROM runs WHERE "
 	    "length(uuid) = 36 AND substr(uuid, 15, 1) = '5'", "4,4");
 	assert_int_equal(dn_store_query(s, v2_data, NULL, 0, collect_row,
@@ -187,7 +188,7 @@ migrate_v2_fixture(void **state)
 
 	/* Twice: nothing more, the uuids kept. */
 	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
-	expect(s, "SELECT count(*) FROM schema_migrations", "4");
+	expect(s, "SELECT count(*) FROM schema_migrations", "5");
 	text_of(s, "SELECT uuid FROM runs ORDER BY id", u2, sizeof(u2));
 	assert_string_equal(u1, u2);
 	/* a new run beside the old ones: random, unique */

@@ -90,9 +90,9 @@ round_trip(void **state)
 	int64_t			 rid = write_run(t->db, 1);
 
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "5");
+	expect(s, "SELECT version FROM schema_version", "6");
 	expect(s, "SELECT from_version, to_version, what FROM "
-	    "schema_migrations", "0,5,created");
+	    "schema_migrations", "0,6,created");
 	expect(s, "SELECT git_commit FROM run_summary", "0123abcd");
 	expect(s, "SELECT count(*) FROM nodes WHERE host = (SELECT host FROM "
 	    "runs)", "2");
@@ -454,12 +454,12 @@ migrate_v1_fixture(void **state)
 	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
 	dn_store_close(s);
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "5");
+	expect(s, "SELECT version FROM schema_version", "6");
 	expect(s, "SELECT from_version, to_version, what FROM "
 	    "schema_migrations ORDER BY id", "1,2,runs.git_commit, "
 	    "nodes.host, schema_migrations;2,3,runs.uuid, runs.samples_digest, "
 	    "runs.machine, machines;3,4,table assertions;4,5,link_samples, "
-	    "link_stats");
+	    "link_stats;5,6,assertions.scope, window_from_ms, window_to_ms");
 	expect(s, "SELECT count(DISTINCT uuid), count(machine) FROM runs",
 	    "4,0");
 	assert_int_equal(dn_store_query(s, fixture_data, NULL, 0, collect_row,
@@ -469,8 +469,8 @@ migrate_v1_fixture(void **state)
 
 	/* Twice: nothing more happens. */
 	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
-	expect(s, "SELECT count(*), max(version) FROM schema_version", "1,5");
-	expect(s, "SELECT count(*) FROM schema_migrations", "4");
+	expect(s, "SELECT count(*), max(version) FROM schema_version", "1,6");
+	expect(s, "SELECT count(*) FROM schema_migrations", "5");
 	dn_store_close(s);
 
 	/* The same shape as a database created today: a change to
@@ -536,7 +536,7 @@ migrate_v3_fixture(void **state)
 	assert_int_equal(dn_store_commit(s, &cause), 0);
 	dn_store_close(s);
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "5");
+	expect(s, "SELECT version FROM schema_version", "6");
 	expect(s, "SELECT from_version, to_version, what FROM "
 	    "schema_migrations WHERE to_version = 4", "3,4,table assertions");
 	expect(s, "SELECT run_id, name, form, status, observed, threshold, "
@@ -558,7 +558,8 @@ migrate_v3_fixture(void **state)
  * A version-4 database written by the release before the emulated
  * network's probe samples (fixtures/README.md): a reader sees empty
  * `link_samples` and `link_stats` and leaves the file as it was; a writer
- * migrates it to version 5 (the one step "link_samples, link_stats"),
+ * migrates it to the current version (the step to 5: "link_samples,
+ * link_stats"),
  * keeps every row, and takes probe samples the view then summarizes.
  */
 static void
@@ -594,7 +595,7 @@ migrate_v4_fixture(void **state)
 	assert_int_equal(dn_store_commit(s, &cause), 0);
 	dn_store_close(s);
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
-	expect(s, "SELECT version FROM schema_version", "5");
+	expect(s, "SELECT version FROM schema_version", "6");
 	expect(s, "SELECT from_version, to_version, what FROM "
 	    "schema_migrations WHERE to_version = 5", "4,5,link_samples, "
 	    "link_stats");
@@ -614,6 +615,73 @@ migrate_v4_fixture(void **state)
 	free(fresh_db);
 }
 
+/*
+ * A version-5 database written by the release before the assertions'
+ * scope and window (fixtures/README.md): a reader sees the 8 stored
+ * assertions with NULL scope and window and leaves the file as it was; a
+ * writer migrates it to version 6 (the step "assertions.scope,
+ * window_from_ms, window_to_ms"), keeps every row as it was, and stores
+ * the new columns of a new row.
+ */
+static void
+migrate_v5_fixture(void **state)
+{
+	struct tmp	*t = *state;
+	struct dn_store	*s;
+	struct collect	 before = { .buf = "" }, after = { .buf = "" };
+	struct shape	 fresh, migrated;
+	struct dn_assert_row r = { .run_id = 1, .name = "lag bounded",
+			    .form = "always", .status = "fail",
+			    .observed = 1155, .threshold = 1000,
+			    .t_ms = 3400, .node = 2, .message = "m",
+			    .metric = "lag_ms", .op = "<", .unit = "ms",
+			    .scope = "each_node", .from_ms = 2013,
+			    .to_ms = 4402 };
+	const char	*src = getenv("DN_SOURCE_DIR");
+	const char	*old_rows = "SELECT count(*), sum(status = 'pass'), "
+			    "count(scope), count(window_from_ms), "
+			    "count(window_to_ms), group_concat(DISTINCT metric) "
+			    "FROM assertions WHERE run_id <= 4";
+	char		*fixture, *fresh_db, *cause = NULL;
+
+	assert_non_null(src);
+	fixture = dn_xasprintf("%s/tests/store/fixtures/schema-v5.db", src);
+	fresh_db = dn_xasprintf("%s/fresh.db", t->dir);
+	assert_int_equal(copy_file(fixture, t->db), 0);
+
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
+	expect(s, "SELECT version FROM schema_version", "5");
+	expect(s, old_rows, "8,8,0,0,0,height");
+	assert_int_equal(dn_store_query(s, fixture_data, NULL, 0, collect_row,
+	    &before, &cause), 0);
+	dn_store_close(s);
+	assert_true(same_bytes(fixture, t->db));
+
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	assert_int_equal(dn_store_assertion(s, &r, &cause), 0);
+	assert_int_equal(dn_store_commit(s, &cause), 0);
+	dn_store_close(s);
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause), 0);
+	expect(s, "SELECT version FROM schema_version", "6");
+	expect(s, "SELECT from_version, to_version, what FROM "
+	    "schema_migrations WHERE to_version = 6", "5,6,assertions.scope, "
+	    "window_from_ms, window_to_ms");
+	expect(s, old_rows, "9,8,1,1,1,height,lag_ms");
+	expect(s, "SELECT scope, window_from_ms, window_to_ms, t_ms, node "
+	    "FROM assertions WHERE name = 'lag bounded'",
+	    "each_node,2013,4402,3400,2");
+	assert_int_equal(dn_store_query(s, fixture_data, NULL, 0, collect_row,
+	    &after, &cause), 0);
+	assert_string_equal(before.buf, after.buf);
+	dn_store_close(s);
+	shape_of(fresh_db, &fresh);
+	shape_of(t->db, &migrated);
+	assert_string_equal(fresh.buf, migrated.buf);
+	assert_non_null(strstr(fresh.buf, "window_from_ms"));
+	free(fixture);
+	free(fresh_db);
+}
+
 /* A database from a newer devnet is refused, by writers and readers. */
 static void
 newer_refused(void **state)
@@ -628,7 +696,7 @@ newer_refused(void **state)
 	dn_store_close(s);
 	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), -1);
 	assert_non_null(strstr(cause, "schema version 99, newer than this "
-	    "devnet understands (5); upgrade devnet"));
+	    "devnet understands (6); upgrade devnet"));
 	free(cause);
 	cause = NULL;
 	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause),
@@ -793,6 +861,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(migrate_v1_fixture, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(migrate_v4_fixture, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(migrate_v5_fixture, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(migrate_v3_fixture, setup,
 		    teardown),
