@@ -21,8 +21,11 @@ dn_test(net netem SOURCES ${DN_TEST_DIR}/test-netem.c LIBS dn_orch
     TIMEOUT 60)
 # latency, jitter, loss and bandwidth under devnet run, measured and checked
 dn_script_test(net conditions ${DN_TEST_DIR}/conditions.sh TIMEOUT 120)
+# assertions whose windows are a partition and its heal (issue 21)
+dn_script_test(net assert-windows ${DN_TEST_DIR}/assert-windows.sh
+    TIMEOUT 180)
 # Every devnet run (and dn_net_sweep in test-net.c) sweeps the namespaces a
 # killed devnet left; partition.sh kills one on purpose and wants its own
 # next run to be the one that sweeps them, so these never run side by side.
 set_tests_properties(dn.net.topo dn.net.partition dn.net.conditions
-    PROPERTIES RESOURCE_LOCK devnet-killed-netns)
+    dn.net.assert-windows PROPERTIES RESOURCE_LOCK devnet-killed-netns)
