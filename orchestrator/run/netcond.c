@@ -10,7 +10,6 @@
  * Not here: the namespaces, rules and probe themselves (net/), when an
  * event is due (watch.c).
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,69 +30,7 @@
 #define PROBE_HZ_MAX	20
 #define PROBE_HZ_MIN	2
 #define QUEUE		0
-#define SETTLE_NS	300000000ull	/* after a change, before measuring */
 #define STORE_EVERY_NS	10000000000ull	/* link_samples, every 10 s */
-
-struct nc_link {
-	const struct scn_event	*ev;
-	uint64_t		 until_ns;	/* 0: until heal */
-};
-
-struct netcond {
-	struct dn_net		*net;
-	struct dn_delay		*delay;
-	struct dn_probe		*probe;
-	int			 n;
-	const struct scn_event	*part;		/* in force, or NULL */
-	struct nc_link		*links;
-	size_t			 nlinks;
-	const struct scn_event	*open;		/* the window being measured */
-	uint64_t		 open_ns;
-	uint64_t		 base_end_ns;	/* network.links alone until */
-	int			 nev;		/* windows closed */
-	int			 shaped;	/* some link had a bandwidth */
-	uint64_t		*rates;		/* [d * n + s]: as shaped now */
-	uint64_t		 stored_ns;	/* probes stored up to here */
-};
-
-static int
-blocked(const struct scn_event *p, int s, int d)
-{
-	int gs, gd;
-
-	if (p == NULL)
-		return (0);
-	gs = p->group_of[s] < 0 ? p->ngroups : p->group_of[s];
-	gd = p->group_of[d] < 0 ? p->ngroups : p->group_of[d];
-	return (gs != gd && (!p->one_way || gs == 0));
-}
-
-/* The conditions on S -> D now: network.links, then link events. */
-static void
-link_now(const struct trial *t, const struct netcond *nc, int s, int d,
-    struct scn_link *l)
-{
-	size_t	i, j;
-
-	scenario_link_of(t->scn, s, d, l);
-	for (i = 0; i < nc->nlinks; i++) {
-		const struct scn_event *ev = nc->links[i].ev;
-
-		for (j = 0; j < ev->nnodes; j++)
-			if (ev->nodes[j] == s || ev->nodes[j] == d)
-				break;
-		if (j == ev->nnodes)
-			continue;
-		if (ev->cond.latency_us > 0 || ev->cond.jitter_us > 0) {
-			l->latency_us = ev->cond.latency_us;
-			l->jitter_us = ev->cond.jitter_us;
-		}
-		if (ev->cond.loss_ppm > 0)
-			l->loss_ppm = ev->cond.loss_ppm;
-		if (ev->cond.bandwidth_bps > 0)
-			l->bandwidth_bps = ev->cond.bandwidth_bps;
-	}
-}
 
 static uint32_t
 mark_of(const struct netcond *nc, int s, int d)
@@ -124,7 +61,7 @@ shape(struct trial *t, struct netcond *nc, char **cause)
 
 			if (s == d)
 				continue;
-			link_now(t, nc, s, d, &l);
+			netproof_link_now(t, nc, s, d, &l);
 			same &= *was == l.bandwidth_bps;
 			*was = l.bandwidth_bps;
 			if (l.bandwidth_bps == 0)
@@ -148,38 +85,6 @@ shape(struct trial *t, struct netcond *nc, char **cause)
 	return (rv);
 }
 
-/* What each bandwidth class did, as events (the proof: bytes through
- * it, and the times a packet had to wait for the rate). */
-static void
-shape_facts(struct trial *t, struct netcond *nc)
-{
-	struct dn_shape_stats	*st;
-	char			 ifn[16], err[256];
-	int			 d, k, m;
-
-	if (!nc->shaped)
-		return;
-	st = dn_xcalloc((size_t)nc->n, sizeof(*st));
-	for (d = 0; d < nc->n; d++) {
-		dn_net_hub_ifname(d, ifn, sizeof(ifn));
-		if ((m = dn_shape_read(dn_net_ns_fd(nc->net, -1), ifn, st,
-		    (size_t)nc->n, err, sizeof(err))) < 0) {
-			trial_event(t, -1, "bandwidth_proof", "to node %d: "
-			    "not read: %s", d, err);
-			continue;
-		}
-		for (k = 0; k < m; k++)
-			trial_event(t, -1, "bandwidth_proof", "%d->%d: %llu "
-			    "bytes in %llu packets through its class, %llu "
-			    "waits for the rate, %llu dropped (queue full)",
-			    (int)((st[k].mark - 1) / (uint32_t)nc->n), d,
-			    (unsigned long long)st[k].bytes,
-			    (unsigned long long)st[k].packets,
-			    (unsigned long long)st[k].overlimits,
-			    (unsigned long long)st[k].drops);
-	}
-	free(st);
-}
 
 /* Put the conditions in force: the emulator's links first, so that no
  * packet is queued with nobody there to let it go. */
@@ -199,10 +104,10 @@ apply(struct trial *t, struct netcond *nc, char **cause)
 		for (d = 0; d < nc->n; d++) {
 			if (s == d)
 				continue;
-			link_now(t, nc, s, d, &l);
+			netproof_link_now(t, nc, s, d, &l);
 			nl[nn].src = s;
 			nl[nn].dst = d;
-			nl[nn].blocked = blocked(nc->part, s, d);
+			nl[nn].blocked = netproof_blocked(nc, nc->part, s, d);
 			nl[nn].loss_ppm = l.loss_ppm;
 			if (l.latency_us > 0 || l.jitter_us > 0) {
 				nl[nn].mark = mark_of(nc, s, d);
@@ -311,15 +216,17 @@ netcond_start(struct trial *t, char **cause)
 	if (!scenario_has_conditions(t->scn))
 		return (0);
 	nc = t->nc = dn_xcalloc(1, sizeof(*nc));
-	nc->n = t->nnodes;
-	if (dn_net_create(&nc->net, t->nnodes, err, sizeof(err)) != 0) {
+	/* one endpoint more than nodes: the load's (trial_load_ns) */
+	nc->nodes = t->nnodes;
+	nc->n = t->nnodes + 1;
+	if (dn_net_create(&nc->net, nc->n, err, sizeof(err)) != 0) {
 		*cause = dn_xasprintf("emulated network: %s", err);
 		return (-1);
 	}
 	t->net = nc->net;
 	if (apply(t, nc, cause) != 0)
 		return (-1);
-	hz = PROBE_TOTAL_HZ / (t->nnodes * (t->nnodes - 1) + 1);
+	hz = PROBE_TOTAL_HZ / (nc->n * (nc->n - 1) + 1);
 	hz = hz > PROBE_HZ_MAX ? PROBE_HZ_MAX : hz < PROBE_HZ_MIN ?
 	    PROBE_HZ_MIN : hz;
 	if (dn_probe_start(&nc->probe, nc->net, hz, err,
@@ -333,236 +240,12 @@ netcond_start(struct trial *t, char **cause)
 		trial_fact(t, -1, "net_conditions", "%s", ct);
 	free(ct);
 	trial_event(t, -1, "network", "%d node namespaces through hub %s; "
-	    "devnet-node gossip and sync over TCP between them (control "
-	    "and load on ipc); probe %d/s on each of %d links", t->nnodes,
-	    dn_net_ns_name(nc->net, -1), hz, t->nnodes *
-	    (t->nnodes - 1));
+	    "devnet-node gossip and sync over TCP between them, the load "
+	    "over TCP from %s (endpoint 'load'); control and metrics on "
+	    "ipc; probe %d/s on each of %d links", t->nnodes,
+	    dn_net_ns_name(nc->net, -1), dn_net_ns_name(nc->net, nc->nodes),
+	    hz, nc->n * (nc->n - 1));
 	return (0);
-}
-
-static int
-cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
-/* The Q-quantile (nearest rank) of V[N], which it sorts; NAN when N is
- * 0. */
-static double
-quantile(double *v, size_t n, double q)
-{
-	size_t	i;
-
-	if (n == 0)
-		return (NAN);
-	qsort(v, n, sizeof(*v), cmp_dbl);
-	i = (size_t)ceil(q * (double)n);
-	return (v[i == 0 ? 0 : i - 1]);
-}
-
-/* What the probes of several links saw in one window, pooled. */
-struct pool {
-	uint64_t	 sent, crossed;
-	double		*owd;
-	size_t		 nowd, cap;
-};
-
-static void
-pool_add(struct netcond *nc, struct pool *p, int s, int d, uint64_t from,
-    uint64_t to)
-{
-	struct dn_probe_stats st;
-
-	dn_probe_window(nc->probe, s, d, from, to, &st);
-	p->sent += st.sent;
-	p->crossed += st.crossed;
-	if (p->nowd + st.nowd > p->cap) {
-		p->cap = (p->nowd + st.nowd) * 2;
-		p->owd = dn_xreallocarray(p->owd, p->cap, sizeof(double));
-	}
-	if (st.nowd > 0)	/* st.owd_ms is NULL without probes */
-		memcpy(p->owd + p->nowd, st.owd_ms, st.nowd * sizeof(double));
-	p->nowd += st.nowd;
-	dn_probe_stats_release(&st);
-}
-
-static char *
-groups_text(const struct scn_event *ev, int n)
-{
-	char	*out = dn_xstrdup("["), *t;
-	int	 g, k, first;
-
-	for (g = 0; g <= ev->ngroups; g++) {
-		first = 1;
-		for (k = 0; k < n; k++) {
-			int gk = ev->group_of[k] < 0 ? ev->ngroups :
-			    ev->group_of[k];
-
-			if (gk != g)
-				continue;
-			t = dn_xasprintf("%s%s%d", out, first ? (g ? ",[" :
-			    "[") : ",", k);
-			free(out);
-			out = t;
-			first = 0;
-		}
-		if (!first) {
-			t = dn_xasprintf("%s]", out);
-			free(out);
-			out = t;
-		}
-	}
-	t = dn_xasprintf("%s]%s", out, ev->one_way ? " one way (from the "
-	    "first group)" : "");
-	free(out);
-	return (t);
-}
-
-static uint64_t
-block_drops(const struct dn_nft_counter *cv, size_t ncv)
-{
-	uint64_t	sum = 0;
-	size_t		i;
-
-	for (i = 0; i < ncv; i++)
-		if (cv[i].kind == DN_NFT_BLOCK)
-			sum += cv[i].packets;
-	return (sum);
-}
-
-/* The proof of a partition over [FROM, TO): no probe crossed. */
-static void
-prove_partition(struct trial *t, struct netcond *nc, const struct scn_event
-    *ev, uint64_t from, uint64_t to, uint64_t all_from, uint64_t all_to,
-    const struct dn_nft_counter *cv, size_t ncv)
-{
-	struct pool	 p = { 0 }, whole = { 0 }, echo = { 0 };
-	char		*g = groups_text(ev, nc->n);
-	uint64_t	 dropped = block_drops(cv, ncv), probes;
-	char		 key[64];
-	int		 s, d;
-
-	for (s = 0; s < nc->n; s++)
-		for (d = 0; d < nc->n; d++) {
-			if (s == d || !blocked(ev, s, d))
-				continue;
-			pool_add(nc, &p, s, d, from, to);
-			pool_add(nc, &whole, s, d, all_from, all_to);
-			if (!blocked(ev, d, s))	/* its echoes are dropped */
-				pool_add(nc, &echo, d, s, all_from, all_to);
-		}
-	probes = whole.sent + echo.crossed;
-	dropped = dropped > probes ? dropped - probes : 0;
-	if (p.sent == 0)
-		trial_event(t, -1, "partition_proof", "partition %s: not "
-		    "measured (in force %.1f s, too short for the probe); "
-		    "%llu node packets dropped", g, (double)(all_to -
-		    all_from) / 1e9, (unsigned long long)dropped);
-	else
-		trial_event(t, -1, "partition_proof", "partition %s: %llu of "
-		    "%llu probes crossed; %llu node packets dropped", g,
-		    (unsigned long long)p.crossed, (unsigned long long)p.sent,
-		    (unsigned long long)dropped);
-	/* numbered: a trial may hold several partitions */
-	snprintf(key, sizeof(key), "partition_%d_probes", nc->nev);
-	trial_fact(t, -1, key, "%llu", (unsigned long long)p.sent);
-	snprintf(key, sizeof(key), "partition_%d_probes_crossed", nc->nev);
-	trial_fact(t, -1, key, "%llu", (unsigned long long)p.crossed);
-	snprintf(key, sizeof(key), "partition_%d_node_packets_dropped",
-	    nc->nev);
-	trial_fact(t, -1, key, "%llu", (unsigned long long)dropped);
-	if (p.crossed > 0)
-		trial_fail(t, "partition %s did not take effect: %llu of %llu "
-		    "probes crossed it", g, (unsigned long long)p.crossed,
-		    (unsigned long long)p.sent);
-	free(g);
-	free(p.owd);
-	free(whole.owd);
-	free(echo.owd);
-}
-
-/* Measured against asked on the links touching NODES (NULL: every link
- * with a condition of network.links): loss within max(2 points, 4
- * sigma), one-way delay p50 within max(1 ms, 10 %).  WHAT names it. */
-static void
-prove_links(struct trial *t, struct netcond *nc, const char *what,
-    const struct scn_event *ev, uint64_t from, uint64_t to)
-{
-	struct pool	 p;
-	struct scn_link	 l;
-	double		 loss, asked, tol, p50, want;
-	int		 s, d;
-	size_t		 j;
-
-	for (s = 0; s < nc->n; s++)
-		for (d = 0; d < nc->n; d++) {
-			if (s == d || blocked(nc->part, s, d))
-				continue;
-			for (j = 0; ev != NULL && j < ev->nnodes; j++)
-				if (ev->nodes[j] == s || ev->nodes[j] == d)
-					break;
-			if (ev != NULL && j == ev->nnodes)
-				continue;
-			link_now(t, nc, s, d, &l);
-			if (l.loss_ppm == 0 && l.latency_us == 0)
-				continue;
-			memset(&p, 0, sizeof(p));
-			pool_add(nc, &p, s, d, from, to);
-			if (p.sent < 20) {
-				trial_event(t, -1, "link_proof", "%s %d->%d: "
-				    "not measured (%llu probes)", what, s, d,
-				    (unsigned long long)p.sent);
-				free(p.owd);
-				continue;
-			}
-			loss = 100.0 * (double)(p.sent - p.crossed) /
-			    (double)p.sent;
-			asked = l.loss_ppm / 1e4;
-			/* and never less than one probe's worth */
-			tol = fmax(fmax(2.0, 400.0 * sqrt(asked / 100 * (1 -
-			    asked / 100) / (double)p.sent)), 100.0 /
-			    (double)p.sent + 0.01);
-			want = l.latency_us / 1e3;
-			p50 = quantile(p.owd, p.nowd, 0.5);
-			trial_event(t, -1, "link_proof", "%s %d->%d: asked "
-			    "%.3g ms one way, %.3g%% loss; measured p50 %.3f ms, "
-			    "%.1f%% loss over %llu probes", what, s, d, want,
-			    asked, p50, loss, (unsigned long long)p.sent);
-			if (fabs(loss - asked) > tol)
-				trial_fail(t, "%s %d->%d: loss %.1f%% measured, "
-				    "%.3g%% asked (more than %.1f points off): "
-				    "the condition did not take effect", what,
-				    s, d, loss, asked, tol);
-			if (want > 0 && !(fabs(p50 - want) <= fmax(1.0,
-			    0.1 * want)))
-				trial_fail(t, "%s %d->%d: one-way delay p50 "
-				    "%.3f ms measured, %.3f ms asked (more than "
-				    "max(1 ms, 10%%) off): the condition did not "
-				    "take effect", what, s, d, p50, want);
-			free(p.owd);
-		}
-}
-
-/* The longest one-way delay in force: probes younger than twice it (and
- * a margin) may still be in flight. */
-static uint64_t
-in_flight_ns(const struct trial *t, const struct netcond *nc)
-{
-	struct scn_link	l;
-	int64_t		m = 0;
-	int		s, d;
-
-	for (s = 0; s < nc->n; s++)
-		for (d = 0; d < nc->n; d++) {
-			if (s == d)
-				continue;
-			link_now(t, nc, s, d, &l);
-			if (l.latency_us + l.jitter_us > m)
-				m = l.latency_us + l.jitter_us;
-		}
-	return (SETTLE_NS + 2 * (uint64_t)m * 1000u);
 }
 
 /* Close the window of the event in force (before its rules change): its
@@ -573,7 +256,7 @@ close_window(struct trial *t, struct netcond *nc, uint64_t now)
 	const struct scn_event	*ev = nc->open;
 	struct dn_nft_counter	*cv = NULL;
 	size_t			 ncv = 0;
-	uint64_t		 from, to, fl = in_flight_ns(t, nc);
+	uint64_t		 from, to, fl = netproof_in_flight(t, nc);
 	char			 err[256];
 
 	if (ev == NULL)
@@ -583,15 +266,15 @@ close_window(struct trial *t, struct netcond *nc, uint64_t now)
 	if (dn_nft_counters(dn_net_ns_fd(nc->net, -1), &cv, &ncv, err,
 	    sizeof(err)) != 0)
 		trial_event(t, -1, "counters", "not read: %s", err);
-	from = nc->open_ns + SETTLE_NS;
+	from = nc->open_ns + NC_SETTLE_NS;
 	to = now > fl ? now - fl : 0;
 	if (to < from)
 		to = from;
 	if (ev->action == SCN_EV_PARTITION)
-		prove_partition(t, nc, ev, from, to, nc->open_ns, now, cv,
+		netproof_partition(t, nc, ev, from, to, nc->open_ns, now, cv,
 		    ncv);
 	else if (ev->action == SCN_EV_LINK)
-		prove_links(t, nc, "link event", ev, from, to);
+		netproof_links(t, nc, "link event", ev, from, to);
 	free(cv);
 }
 
@@ -628,11 +311,11 @@ netcond_event(struct trial *t, const struct scn_event *ev)
 	uint64_t	 now = dn_now_ns();
 
 	if (nc->base_end_ns == 0)	/* network.links alone until here */
-		nc->base_end_ns = now - in_flight_ns(t, nc);
+		nc->base_end_ns = now - netproof_in_flight(t, nc);
 	close_window(t, nc, now);
 	if (ev->action == SCN_EV_PARTITION) {
 		nc->part = ev;
-		g = groups_text(ev, nc->n);
+		g = netproof_groups(ev, nc->nodes);
 		trial_event(t, -1, "partition", "groups %s", g);
 		free(g);
 	} else if (ev->action == SCN_EV_HEAL) {
@@ -715,8 +398,8 @@ netcond_tick(struct trial *t)
 	if (t->t0_ns != 0 && nc->stored_ns == 0)
 		nc->stored_ns = t->t0_ns;
 	if (nc->stored_ns != 0 && now - nc->stored_ns > STORE_EVERY_NS +
-	    in_flight_ns(t, nc))
-		store_samples(t, nc, now - in_flight_ns(t, nc));
+	    netproof_in_flight(t, nc))
+		store_samples(t, nc, now - netproof_in_flight(t, nc));
 	for (i = 0; i < nc->nlinks; i++) {
 		if (nc->links[i].until_ns == 0 || now < nc->links[i].until_ns)
 			continue;
@@ -746,18 +429,18 @@ netcond_finish(struct trial *t)
 		/* network.links alone: from after the warmup to the first
 		 * network event (or the end) */
 		from = t->t0_ns + (uint64_t)t->scn->warmup_ms * 1000000u +
-		    SETTLE_NS;
+		    NC_SETTLE_NS;
 		to = nc->base_end_ns != 0 ? nc->base_end_ns : now -
-		    in_flight_ns(t, nc);
+		    netproof_in_flight(t, nc);
 		nc->part = NULL;
 		nc->nlinks = 0;
 		if (to > from)
-			prove_links(t, nc, "network.links", NULL, from, to);
+			netproof_links(t, nc, "network.links", NULL, from, to);
 	}
 	if (nc->net != NULL && !signals_count)
-		shape_facts(t, nc);
+		netproof_shape(t, nc);
 	if (nc->probe != NULL && nc->stored_ns != 0)	/* not in flight */
-		store_samples(t, nc, now - in_flight_ns(t, nc));
+		store_samples(t, nc, now - netproof_in_flight(t, nc));
 	if (nc->delay != NULL) {
 		dn_delay_stats(nc->delay, &ds);
 		trial_fact(t, -1, "net_delayed_packets", "%llu",

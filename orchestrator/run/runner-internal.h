@@ -87,6 +87,55 @@ void	 netcond_event(struct trial *t, const struct scn_event *ev);
 void	 netcond_tick(struct trial *t);
 void	 netcond_finish(struct trial *t);
 
+/* netcond.c's state of one trial (t->nc), read by netproof.c; after a
+ * change, the time given the network to settle before it is measured. */
+#define NC_SETTLE_NS	300000000ull
+struct nc_link {
+	const struct scn_event	*ev;
+	uint64_t		 until_ns;	/* 0: until heal */
+};
+
+struct netcond {
+	struct dn_net		*net;
+	struct dn_delay		*delay;
+	struct dn_probe		*probe;
+	int			 n;		/* endpoints: nodes + 1 */
+	int			 nodes;		/* endpoint NODES: the load */
+	const struct scn_event	*part;		/* in force, or NULL */
+	struct nc_link		*links;
+	size_t			 nlinks;
+	const struct scn_event	*open;		/* the window being measured */
+	uint64_t		 open_ns;
+	uint64_t		 base_end_ns;	/* network.links alone until */
+	int			 nev;		/* windows closed */
+	int			 shaped;	/* some link had a bandwidth */
+	uint64_t		*rates;		/* [d * n + s]: as shaped now */
+	uint64_t		 stored_ns;	/* probes stored up to here */
+};
+
+/* netproof.c: the conditions on each link now and their proof (called by
+ * netcond.c).  Whether partition P cuts S -> D (never the load's links); the conditions on S -> D
+ * now (network.links, then link events) into *L; a partition's groups as
+ * text (malloc'd); the proof of a partition over [FROM, TO) (ALL_FROM,
+ * ALL_TO: its whole time in force; CV: the rules' counters) and of the
+ * links touching EV's nodes (NULL: every link of network.links), named
+ * WHAT; each bandwidth class's counters as events; how long a probe may
+ * still be in flight. */
+int	 netproof_blocked(const struct netcond *nc,
+	    const struct scn_event *p, int s, int d);
+void	 netproof_link_now(const struct trial *t, const struct netcond *nc,
+	    int s, int d, struct scn_link *l);
+char	*netproof_groups(const struct scn_event *ev, int n);
+struct dn_nft_counter;
+void	 netproof_partition(struct trial *t, struct netcond *nc,
+	    const struct scn_event *ev, uint64_t from, uint64_t to,
+	    uint64_t all_from, uint64_t all_to,
+	    const struct dn_nft_counter *cv, size_t ncv);
+void	 netproof_links(struct trial *t, struct netcond *nc, const char *what,
+	    const struct scn_event *ev, uint64_t from, uint64_t to);
+void	 netproof_shape(struct trial *t, struct netcond *nc);
+uint64_t netproof_in_flight(const struct trial *t, const struct netcond *nc);
+
 int	 watch_ready(struct trial **ts, int nt, int timeout_ms);
 
 /* Look at every node once: exits, stalls, rejoins; fire due events.

@@ -325,7 +325,11 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 		n->out_path = dn_xasprintf("%s/node-%d.out", t->run_dir, i);
 		n->log_path = dn_xasprintf("%s/node-%d.log", t->run_dir, i);
 		n->cmdline = plan_quote_argv(n->argv);
-		n->in_url = setup_node_url(t, i, 0);
+		/* the load crosses the emulated network: the node's own
+		 * address and port (trial_load_ns, loadgen-tcp.c) */
+		n->in_url = ep.emulated ? dn_xasprintf("tcp://%s:%d",
+		    ep.hosts[i], NET_NODE_PORT + 2 * i) :
+		    setup_node_url(t, i, 0);
 		/* the node's base port for workload templates: devnet-node's
 		 * inbound port with tcp (foreign nodes: plan_node_port) */
 		if (plan_is_foreign(t->var))

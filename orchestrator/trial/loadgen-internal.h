@@ -25,11 +25,13 @@
 #define LAG_GROWTH	1.01
 
 struct lg_http;
+struct lg_tcp;
 struct lg_cmd;
 
 struct loadgen {
 	struct trial	*t;
 	struct dn_sock	**socks;	/* transfer only */
+	struct lg_tcp	*tcp;		/* transfer, emulated network */
 	int		 n;
 	pthread_t	 thread;
 	int		 started;
@@ -62,6 +64,18 @@ struct loadgen {
 int	 loadgen_http_create(struct loadgen *l, char **cause);
 void	*loadgen_http_main(void *arg);
 void	 loadgen_http_free(struct loadgen *l);
+
+/* loadgen-tcp.c: the transfer load through the emulated network, over
+ * TCP connections made in the load namespace (trial_load_ns): connect to
+ * every node's in_url; send one message to node K (0, or -1 when it could
+ * not be queued: not connected, or too much waiting); write what waits;
+ * record each connection's RTT (facts), close and free (accepts a
+ * loadgen without them; only once: the facts are the first close's). */
+int	 loadgen_tcp_create(struct loadgen *l, char **cause);
+int	 loadgen_tcp_send(struct loadgen *l, int k, const uint8_t *msg,
+	    size_t len);
+void	 loadgen_tcp_pump(struct loadgen *l);
+void	 loadgen_tcp_free(struct loadgen *l);
 
 /* loadgen-cmd.c: expand the argv; start it (main thread: it forks);
  * stop it (SIGTERM, grace, SIGKILL) and record its exit; free. */

@@ -18,7 +18,8 @@
  * (docs/benchmarks.md, "Load generator wait").
  *
  * It reads only the trial's data (trial.h): the node endpoints the runner
- * named (in_url) and which nodes are up; its counters live in a struct
+ * named (in_url: ipc, or under network conditions TCP through the hub,
+ * loadgen-tcp.c) and which nodes are up; its counters live in a struct
  * trial_load it publishes as trial->load for the collector to read.
  *
  * This file is the front door (create, go, halt, stats) and the
@@ -64,7 +65,8 @@ flush(struct loadgen *l, int node, uint64_t now)
 	dn_hdr_put(l->bufs[node], &h);
 	dn_put_u32(l->bufs[node] + DN_HDR_SIZE, c);
 	dn_put_u32(l->bufs[node] + DN_HDR_SIZE + 4, 0);
-	rv = dn_sock_send(l->socks[node], l->bufs[node], len, 1);
+	rv = l->tcp != NULL ? loadgen_tcp_send(l, node, l->bufs[node], len) :
+	    dn_sock_send(l->socks[node], l->bufs[node], len, 1);
 	if (rv != 0)
 		atomic_fetch_add(&l->load.send_errors, c);
 	l->counts[node] = 0;
@@ -125,6 +127,7 @@ transfer_main(void *arg)
 			continue;
 		}
 		last_round = now;
+		loadgen_tcp_pump(l);	/* what a full socket held back */
 		/* Everything due by now goes to the next node that is up. */
 		for (tries = 0; tries < t->nnodes; tries++) {
 			int	k = (rr + tries) % t->nnodes;
@@ -238,7 +241,12 @@ loadgen_go(struct loadgen *l, char **cause)
 	 * reached its 20,000 and the collector could no longer accept
 	 * (docs/benchmarks.md, "How many nodes one host holds").
 	 */
-	for (i = 0; l->socks != NULL && i < l->n; i++) {
+	/* under conditions: TCP through the hub, from the load's namespace */
+	if (l->socks != NULL && trial_load_ns(l->t) >= 0) {
+		if (loadgen_tcp_create(l, cause) != 0)
+			return (-1);
+	}
+	for (i = 0; l->socks != NULL && l->tcp == NULL && i < l->n; i++) {
 		if (dn_sock_open(&l->socks[i], DN_SOCK_PUSH, cause) != 0)
 			return (-1);
 		dn_sock_set_bufs(l->socks[i], 1024, 0);
@@ -275,6 +283,7 @@ loadgen_disconnect(struct loadgen *l)
 	if (l == NULL)
 		return;
 	loadgen_halt(l);
+	loadgen_tcp_free(l);
 	for (i = 0; i < l->n && l->socks != NULL; i++) {
 		dn_sock_close(l->socks[i]);
 		l->socks[i] = NULL;

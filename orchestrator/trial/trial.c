@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "net/topo.h"
 #include "store.h"
 #include "trial/trial.h"
 #include "trial/snapshot.h"
@@ -140,4 +141,10 @@ trial_load_take_lat(struct trial_load *l, double **lat, size_t *n)
 	l->lat = NULL;
 	l->nlat = l->caplat = 0;
 	pthread_mutex_unlock(&l->mu);
+}
+
+int
+trial_load_ns(const struct trial *t)
+{
+	return (t->net != NULL ? dn_net_ns_fd(t->net, t->nnodes) : -1);
 }

@@ -162,7 +162,8 @@ struct trial {
 	/* The live copy for --serve (trial/snapshot.h), or NULL. */
 	struct snap_trial		*snap;
 	/* The emulated network (run/netcond.c), NULL without conditions:
-	 * the local provider starts node K in its namespace. */
+	 * the local provider starts node K in its namespace; endpoint
+	 * nnodes is the load generator's (trial_load_ns). */
 	struct dn_net			*net;
 	struct netcond			*nc;
 
@@ -250,5 +251,16 @@ void	 trial_load_take_lags(struct trial_load *l, double **lags,
 	    size_t *n);
 /* The same for the latencies (ms) the load generator measured. */
 void	 trial_load_take_lat(struct trial_load *l, double **lat, size_t *n);
+
+/*
+ * The network namespace devnet's own load enters the emulated network
+ * from (issue 20): endpoint nnodes of T->net, joined to the hub like a
+ * node, under the conditions network.links and link events set for its
+ * links ("default" and those naming the node), never cut by a partition.
+ * A load thread makes its sockets there (dn_net_in_ns: only the calling
+ * thread moves) so its traffic crosses the hub.  -1 without conditions
+ * (the load stays on ipc).  T->net keeps the fd.
+ */
+int	 trial_load_ns(const struct trial *t);
 
 #endif

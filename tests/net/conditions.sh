@@ -1,6 +1,8 @@
 # conditions.sh: devnet run with latency, jitter, loss and bandwidth on an
 # emulated network (issue 20): two zones 30 ms apart (2 ms inside), a link
-# event of 20% loss on node 3 for 5 s.  The run checks itself (a
+# event of 20% loss on node 3 for 5 s.  The load enters the network from
+# an endpoint of its own ('load', one past the last node) at the default
+# 2 ms.  The run checks itself (a
 # condition off by more than max(1 ms, 10 %) or the loss's tolerance
 # fails the trial); this test reads the proofs again and checks them
 # from outside, then that nothing is left.  Needs root.
@@ -40,7 +42,8 @@ expect_eq "conditions run: ok (its own checks passed)" \
 proofs() { q "select detail from events where run_id = $run and kind = '$1'"; }
 # "network.links 0->2: asked 30 ms one way, 0% loss; measured p50 30.4 ms, ..."
 base=$(proofs link_proof | grep '^network.links')
-expect_eq "one proof per directed link" "$(printf '%s\n' "$base" | grep -c 'measured p50')" 12
+# 4 nodes and the load: 5 endpoints, 20 directed links
+expect_eq "one proof per directed link, the load's too" "$(printf '%s\n' "$base" | grep -c 'measured p50')" 20
 bad=$(printf '%s\n' "$base" | awk '{
 	for (i = 1; i <= NF; i++) {
 		if ($i == "asked") a = $(i + 1)
@@ -54,9 +57,14 @@ bad=$(printf '%s\n' "$base" | awk '{
 	fail "latency off: $bad"
 expect_match "eu-us is 30 ms one way" "$base" "network.links 0->2: asked 30 ms one way"
 expect_match "inside a zone 2 ms" "$base" "network.links 2->3: asked 2 ms one way"
+expect_match "the load's links: the default 2 ms" "$base" "network.links load->0: asked 2 ms one way"
+# the load crossed the hub over TCP: its own connections' RTT (the
+# kernel's, TCP_INFO) holds the 2 ms each way (over ipc: no such fact)
+rtts=$(q "select count(*) from run_facts where run_id = $run and key = 'load_tcp_rtt_ms' and cast(value as real) >= 3.6")
+expect_eq "the load's TCP to each node: RTT >= 2 x 2 ms" "$rtts" 4
 ev=$(proofs link_proof | grep '^link event')
-expect_eq "the link event's proof names node 3's six links" \
-    "$(printf '%s\n' "$ev" | grep -c 'measured')" 6
+expect_eq "the link event's proof names node 3's eight links (the load's two)" \
+    "$(printf '%s\n' "$ev" | grep -c 'measured')" 8
 loss=$(printf '%s\n' "$ev" | awk '{
 	for (i = 1; i <= NF; i++) if ($i == "loss" && $(i - 1) ~ /%$/) { v = $(i - 1) }
 	sub("%", "", v); s += v; n++ } END { printf "%.1f", s / n }')
@@ -73,8 +81,8 @@ delayed=$(q "select value from run_facts where run_id = $run and key = 'net_dela
 [ "${delayed:-0}" -gt 1000 ] && ok "the emulator held $delayed packets" ||
 	fail "the emulator held '${delayed:-}' packets"
 # the per-link samples and their view (over the steady state)
-expect_eq "link_stats: a row per directed link" \
-    "$(q "select count(*) from link_stats where run_id = $run and probes >= 100")" 12
+expect_eq "link_stats: a row per directed link, the load's (endpoint 4) too" \
+    "$(q "select count(*) from link_stats where run_id = $run and probes >= 100")" 20
 rtt=$(q "select rtt_ms_p50 from link_stats where run_id = $run and src = 0 and dst = 2")
 awk -v r="$rtt" 'BEGIN { exit !(r >= 58 && r <= 68) }' &&
 	ok "link_stats 0->2: RTT p50 $rtt ms (30 ms each way)" ||

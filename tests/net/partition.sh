@@ -73,8 +73,8 @@ expect_eq "no namespace left after the run" "$(left_ns "$pid")" 0
 sed 's/duration: 14s/duration: 60s/' "$T/part.yaml" >"$T/long.yaml"
 "$DEVNET" run "$T/long.yaml" --db "$DB" --run-dir "$RUNS" >"$T/int.out" 2>&1 &
 dpid=$!
-for _ in $(seq 100); do [ "$(left_ns $dpid)" -eq 5 ] && break; sleep 0.1; done
-expect_eq "the running devnet has its 5 namespaces" "$(left_ns $dpid)" 5
+for _ in $(seq 100); do [ "$(left_ns $dpid)" -eq 6 ] && break; sleep 0.1; done
+expect_eq "the running devnet has its 6 namespaces (hub, 4 nodes, load)" "$(left_ns $dpid)" 6
 sleep 1
 kill -INT $dpid
 wait $dpid
@@ -86,12 +86,12 @@ expect_eq "Ctrl-C: no namespace left" "$(left_ns $dpid)" 0
 # run sweeps them.
 "$DEVNET" run "$T/long.yaml" --db "$DB" --run-dir "$RUNS" >"$T/kill.out" 2>&1 &
 dpid=$!
-for _ in $(seq 100); do [ "$(left_ns $dpid)" -eq 5 ] && break; sleep 0.1; done
+for _ in $(seq 100); do [ "$(left_ns $dpid)" -eq 6 ] && break; sleep 0.1; done
 sleep 1
 kill -KILL $dpid
 wait $dpid 2>/dev/null
 for _ in $(seq 50); do [ -z "$(leftovers)" ] && break; sleep 0.1; done
-expect_eq "SIGKILL: its namespaces are still there" "$(left_ns $dpid)" 5
+expect_eq "SIGKILL: its 6 namespaces are still there" "$(left_ns $dpid)" 6
 sed 's/duration: 14s/duration: 2s/; /action: partition/d; s/at: 8s/at: 1s/' \
     "$T/part.yaml" >"$T/short.yaml"
 out=$("$DEVNET" run "$T/short.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)

@@ -1,0 +1,339 @@
+/*
+ * netproof.c: the conditions of an emulated network's links as they stand
+ * (network.links, then the link events in force, a partition's cut) and
+ * their proof: what the per-link probe (net/probe.c) and the rules'
+ * counters saw over a window, against what was asked, written as events
+ * and facts, and a failed trial when a condition did not take effect
+ * (issue 20).  Called by netcond.c, never calling it back.
+ *
+ * Not here: putting conditions in force, the windows' times (netcond.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/nft.h"
+#include "net/probe.h"
+#include "net/shape.h"
+#include "net/topo.h"
+#include "run/runner-internal.h"
+#include "xalloc.h"
+
+int
+netproof_blocked(const struct netcond *nc, const struct scn_event *p, int s,
+    int d)
+{
+	int gs, gd;
+
+	/* the load, like devnet's control, stands outside the groups */
+	if (p == NULL || s == nc->nodes || d == nc->nodes)
+		return (0);
+	gs = p->group_of[s] < 0 ? p->ngroups : p->group_of[s];
+	gd = p->group_of[d] < 0 ? p->ngroups : p->group_of[d];
+	return (gs != gd && (!p->one_way || gs == 0));
+}
+
+/* The conditions on S -> D now: network.links, then link events. */
+/* "3", or "load" for the load generator's endpoint, into BUF[8]. */
+static const char *
+netproof_name(const struct netcond *nc, int i, char *buf)
+{
+	if (i == nc->nodes)
+		return ("load");
+	snprintf(buf, 8, "%d", i & 0xff);	/* nodes: 0..254 */
+	return (buf);
+}
+
+void
+netproof_link_now(const struct trial *t, const struct netcond *nc, int s,
+    int d, struct scn_link *l)
+{
+	size_t	i, j;
+
+	/* the load's links: network.links' default, it is in no zone */
+	if (s == nc->nodes || d == nc->nodes)
+		*l = t->scn->network.link_default;
+	else
+		scenario_link_of(t->scn, s, d, l);
+	for (i = 0; i < nc->nlinks; i++) {
+		const struct scn_event *ev = nc->links[i].ev;
+
+		for (j = 0; j < ev->nnodes; j++)
+			if (ev->nodes[j] == s || ev->nodes[j] == d)
+				break;
+		if (j == ev->nnodes)
+			continue;
+		if (ev->cond.latency_us > 0 || ev->cond.jitter_us > 0) {
+			l->latency_us = ev->cond.latency_us;
+			l->jitter_us = ev->cond.jitter_us;
+		}
+		if (ev->cond.loss_ppm > 0)
+			l->loss_ppm = ev->cond.loss_ppm;
+		if (ev->cond.bandwidth_bps > 0)
+			l->bandwidth_bps = ev->cond.bandwidth_bps;
+	}
+}
+
+/* What each bandwidth class did, as events (the proof: bytes through
+ * it, and the times a packet had to wait for the rate). */
+void
+netproof_shape(struct trial *t, struct netcond *nc)
+{
+	struct dn_shape_stats	*st;
+	char			 ifn[16], err[256], sb[8], db[8];
+	int			 d, k, m;
+
+	if (!nc->shaped)
+		return;
+	st = dn_xcalloc((size_t)nc->n, sizeof(*st));
+	for (d = 0; d < nc->n; d++) {
+		dn_net_hub_ifname(d, ifn, sizeof(ifn));
+		if ((m = dn_shape_read(dn_net_ns_fd(nc->net, -1), ifn, st,
+		    (size_t)nc->n, err, sizeof(err))) < 0) {
+			trial_event(t, -1, "bandwidth_proof", "to %s: "
+			    "not read: %s", netproof_name(nc, d, db), err);
+			continue;
+		}
+		for (k = 0; k < m; k++)
+			trial_event(t, -1, "bandwidth_proof", "%s->%s: %llu "
+			    "bytes in %llu packets through its class, %llu "
+			    "waits for the rate, %llu dropped (queue full)",
+			    netproof_name(nc, (int)((st[k].mark - 1) /
+			    (uint32_t)nc->n), sb), netproof_name(nc, d, db),
+			    (unsigned long long)st[k].bytes,
+			    (unsigned long long)st[k].packets,
+			    (unsigned long long)st[k].overlimits,
+			    (unsigned long long)st[k].drops);
+	}
+	free(st);
+}
+
+static int
+cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* The Q-quantile (nearest rank) of V[N], which it sorts; NAN when N is
+ * 0. */
+static double
+quantile(double *v, size_t n, double q)
+{
+	size_t	i;
+
+	if (n == 0)
+		return (NAN);
+	qsort(v, n, sizeof(*v), cmp_dbl);
+	i = (size_t)ceil(q * (double)n);
+	return (v[i == 0 ? 0 : i - 1]);
+}
+
+/* What the probes of several links saw in one window, pooled. */
+struct pool {
+	uint64_t	 sent, crossed;
+	double		*owd;
+	size_t		 nowd, cap;
+};
+
+static void
+pool_add(struct netcond *nc, struct pool *p, int s, int d, uint64_t from,
+    uint64_t to)
+{
+	struct dn_probe_stats st;
+
+	dn_probe_window(nc->probe, s, d, from, to, &st);
+	p->sent += st.sent;
+	p->crossed += st.crossed;
+	if (p->nowd + st.nowd > p->cap) {
+		p->cap = (p->nowd + st.nowd) * 2;
+		p->owd = dn_xreallocarray(p->owd, p->cap, sizeof(double));
+	}
+	if (st.nowd > 0)	/* st.owd_ms is NULL without probes */
+		memcpy(p->owd + p->nowd, st.owd_ms, st.nowd * sizeof(double));
+	p->nowd += st.nowd;
+	dn_probe_stats_release(&st);
+}
+
+char *
+netproof_groups(const struct scn_event *ev, int n)
+{
+	char	*out = dn_xstrdup("["), *t;
+	int	 g, k, first;
+
+	for (g = 0; g <= ev->ngroups; g++) {
+		first = 1;
+		for (k = 0; k < n; k++) {
+			int gk = ev->group_of[k] < 0 ? ev->ngroups :
+			    ev->group_of[k];
+
+			if (gk != g)
+				continue;
+			t = dn_xasprintf("%s%s%d", out, first ? (g ? ",[" :
+			    "[") : ",", k);
+			free(out);
+			out = t;
+			first = 0;
+		}
+		if (!first) {
+			t = dn_xasprintf("%s]", out);
+			free(out);
+			out = t;
+		}
+	}
+	t = dn_xasprintf("%s]%s", out, ev->one_way ? " one way (from the "
+	    "first group)" : "");
+	free(out);
+	return (t);
+}
+
+static uint64_t
+block_drops(const struct dn_nft_counter *cv, size_t ncv)
+{
+	uint64_t	sum = 0;
+	size_t		i;
+
+	for (i = 0; i < ncv; i++)
+		if (cv[i].kind == DN_NFT_BLOCK)
+			sum += cv[i].packets;
+	return (sum);
+}
+
+/* The proof of a partition over [FROM, TO): no probe crossed. */
+void
+netproof_partition(struct trial *t, struct netcond *nc,
+    const struct scn_event *ev, uint64_t from, uint64_t to, uint64_t all_from, uint64_t all_to,
+    const struct dn_nft_counter *cv, size_t ncv)
+{
+	struct pool	 p = { 0 }, whole = { 0 }, echo = { 0 };
+	char		*g = netproof_groups(ev, nc->nodes);
+	uint64_t	 dropped = block_drops(cv, ncv), probes;
+	char		 key[64];
+	int		 s, d;
+
+	for (s = 0; s < nc->n; s++)
+		for (d = 0; d < nc->n; d++) {
+			if (s == d || !netproof_blocked(nc, ev, s, d))
+				continue;
+			pool_add(nc, &p, s, d, from, to);
+			pool_add(nc, &whole, s, d, all_from, all_to);
+			if (!netproof_blocked(nc, ev, d, s))	/* its echoes are dropped */
+				pool_add(nc, &echo, d, s, all_from, all_to);
+		}
+	probes = whole.sent + echo.crossed;
+	dropped = dropped > probes ? dropped - probes : 0;
+	if (p.sent == 0)
+		trial_event(t, -1, "partition_proof", "partition %s: not "
+		    "measured (in force %.1f s, too short for the probe); "
+		    "%llu node packets dropped", g, (double)(all_to -
+		    all_from) / 1e9, (unsigned long long)dropped);
+	else
+		trial_event(t, -1, "partition_proof", "partition %s: %llu of "
+		    "%llu probes crossed; %llu node packets dropped", g,
+		    (unsigned long long)p.crossed, (unsigned long long)p.sent,
+		    (unsigned long long)dropped);
+	/* numbered: a trial may hold several partitions */
+	snprintf(key, sizeof(key), "partition_%d_probes", nc->nev);
+	trial_fact(t, -1, key, "%llu", (unsigned long long)p.sent);
+	snprintf(key, sizeof(key), "partition_%d_probes_crossed", nc->nev);
+	trial_fact(t, -1, key, "%llu", (unsigned long long)p.crossed);
+	snprintf(key, sizeof(key), "partition_%d_node_packets_dropped",
+	    nc->nev);
+	trial_fact(t, -1, key, "%llu", (unsigned long long)dropped);
+	if (p.crossed > 0)
+		trial_fail(t, "partition %s did not take effect: %llu of %llu "
+		    "probes crossed it", g, (unsigned long long)p.crossed,
+		    (unsigned long long)p.sent);
+	free(g);
+	free(p.owd);
+	free(whole.owd);
+	free(echo.owd);
+}
+
+/* Measured against asked on the links touching NODES (NULL: every link
+ * with a condition of network.links): loss within max(2 points, 4
+ * sigma), one-way delay p50 within max(1 ms, 10 %).  WHAT names it. */
+void
+netproof_links(struct trial *t, struct netcond *nc, const char *what,
+    const struct scn_event *ev, uint64_t from, uint64_t to)
+{
+	struct pool	 p;
+	struct scn_link	 l;
+	double		 loss, asked, tol, p50, want;
+	char		 sb[8], db[8];
+	const char	*sn, *dn;
+	int		 s, d;
+	size_t		 j;
+
+	for (s = 0; s < nc->n; s++)
+		for (d = 0; d < nc->n; d++) {
+			if (s == d || netproof_blocked(nc, nc->part, s, d))
+				continue;
+			for (j = 0; ev != NULL && j < ev->nnodes; j++)
+				if (ev->nodes[j] == s || ev->nodes[j] == d)
+					break;
+			if (ev != NULL && j == ev->nnodes)
+				continue;
+			netproof_link_now(t, nc, s, d, &l);
+			if (l.loss_ppm == 0 && l.latency_us == 0)
+				continue;
+			sn = netproof_name(nc, s, sb);
+			dn = netproof_name(nc, d, db);
+			memset(&p, 0, sizeof(p));
+			pool_add(nc, &p, s, d, from, to);
+			if (p.sent < 20) {
+				trial_event(t, -1, "link_proof", "%s %s->%s: "
+				    "not measured (%llu probes)", what, sn, dn,
+				    (unsigned long long)p.sent);
+				free(p.owd);
+				continue;
+			}
+			loss = 100.0 * (double)(p.sent - p.crossed) /
+			    (double)p.sent;
+			asked = l.loss_ppm / 1e4;
+			/* and never less than one probe's worth */
+			tol = fmax(fmax(2.0, 400.0 * sqrt(asked / 100 * (1 -
+			    asked / 100) / (double)p.sent)), 100.0 /
+			    (double)p.sent + 0.01);
+			want = l.latency_us / 1e3;
+			p50 = quantile(p.owd, p.nowd, 0.5);
+			trial_event(t, -1, "link_proof", "%s %s->%s: asked "
+			    "%.3g ms one way, %.3g%% loss; measured p50 %.3f ms, "
+			    "%.1f%% loss over %llu probes", what, sn, dn, want,
+			    asked, p50, loss, (unsigned long long)p.sent);
+			if (fabs(loss - asked) > tol)
+				trial_fail(t, "%s %s->%s: loss %.1f%% measured, "
+				    "%.3g%% asked (more than %.1f points off): "
+				    "the condition did not take effect", what,
+				    sn, dn, loss, asked, tol);
+			if (want > 0 && !(fabs(p50 - want) <= fmax(1.0,
+			    0.1 * want)))
+				trial_fail(t, "%s %s->%s: one-way delay p50 "
+				    "%.3f ms measured, %.3f ms asked (more than "
+				    "max(1 ms, 10%%) off): the condition did not "
+				    "take effect", what, sn, dn, p50, want);
+			free(p.owd);
+		}
+}
+
+/* The longest one-way delay in force: probes younger than twice it (and
+ * a margin) may still be in flight. */
+uint64_t
+netproof_in_flight(const struct trial *t, const struct netcond *nc)
+{
+	struct scn_link	l;
+	int64_t		m = 0;
+	int		s, d;
+
+	for (s = 0; s < nc->n; s++)
+		for (d = 0; d < nc->n; d++) {
+			if (s == d)
+				continue;
+			netproof_link_now(t, nc, s, d, &l);
+			if (l.latency_us + l.jitter_us > m)
+				m = l.latency_us + l.jitter_us;
+		}
+	return (NC_SETTLE_NS + 2 * (uint64_t)m * 1000u);
+}
