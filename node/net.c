@@ -64,6 +64,8 @@ open_sockets(struct node *n, char **cause)
 		if (dn_sock_open(&n->peers[k], DN_SOCK_PUSH, cause) != 0)
 			return (-1);
 		dn_sock_set_bufs(n->peers[k], PEER_SENDBUF, 0);
+		/* a peer connected: check_ready, now (node.c) */
+		dn_sock_wake_on_pipe(n->peers[k], n->ctl);
 		url = endpoint(&n->o, k, 0);
 		rv = dn_sock_dial(n->peers[k], url, cause);
 		free(url);

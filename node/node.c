@@ -35,9 +35,10 @@
 #include "workload.h"
 
 #define CTL_POLL_MS	100
+#define READY_POLL_MS	10	/* until ready, besides the pipes' wakes */
 #define GONE_MS		3000	/* no collector this long: devnet is gone */
 
-static volatile sig_atomic_t got_signal;
+static atomic_int got_signal;
 
 /*
  * 1 once the collector, reached before, has had no connection for
@@ -63,10 +64,28 @@ devnet_gone(struct node *n)
 	return (now - since >= GONE_MS * 1000000ull);
 }
 
-static void
-on_signal(int sig)
+/*
+ * The thread that takes SIGTERM and SIGINT (blocked in every other
+ * thread): it notes the signal and wakes the control loop out of its
+ * receive, so that the node stops now and not when the receive times
+ * out (up to CTL_POLL_MS later; issue 26).  A handler could only set the
+ * flag: waking an nng receive is not async-signal-safe.
+ */
+static void *
+signal_main(void *arg)
 {
-	got_signal = sig;
+	struct node	*n = arg;
+	sigset_t	 set;
+	int		 sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	if (sigwait(&set, &sig) == 0) {
+		atomic_store(&got_signal, sig);
+		dn_sock_wake(n->ctl);
+	}
+	return (NULL);
 }
 
 static int
@@ -122,6 +141,7 @@ start(struct node *n, char **cause)
 		ac.interval_ms = (int)n->o.sample_ms;
 		ac.fill = fill_metrics;
 		ac.arg = n;
+		ac.wake_on_connect = n->ctl;	/* check_ready: now */
 		if (dn_agent_start(&n->agent, &ac, cause) != 0)
 			return (-1);
 	}
@@ -163,6 +183,8 @@ finish(struct node *n)
 	size_t	 i;
 
 	atomic_store(&n->stop, 1);
+	/* out of its receive now, not at its timeout (up to 100 ms) */
+	dn_sock_wake(n->in);
 	if (n->chain_started)
 		pthread_join(n->chain_thread, NULL);
 	n->chain_started = 0;
@@ -204,11 +226,12 @@ int
 main(int argc, char **argv)
 {
 	struct node		 n;
-	struct sigaction	 sa;
+	sigset_t		 sigs;
+	pthread_t		 sigthread;
 	char			*logpath, *cause = NULL;
 	void			*msg;
 	size_t			 len;
-	int			 rv, code = 0;
+	int			 rv, code = 0, sigthread_on = 0;
 	uint32_t		 i;
 
 	memset(&n, 0, sizeof(n));
@@ -219,11 +242,13 @@ main(int argc, char **argv)
 	atomic_init(&n.ready, 0);
 	atomic_init(&n.halted, 0);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	/* Blocked before any thread starts, so that every thread (nng's and
+	 * RocksDB's too) inherits the mask and only signal_main takes them;
+	 * one that comes during the start waits for it. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	if (mkdir(n.o.dir, 0700) != 0 && errno != EEXIST) {
@@ -258,10 +283,19 @@ main(int argc, char **argv)
 		code = 1;
 		goto out;
 	}
+	if (pthread_create(&sigthread, NULL, signal_main, &n) != 0) {
+		nlog(&n, "DN-NODE-ERROR", "cannot start the signal thread: %s",
+		    strerror(errno));
+		code = 1;
+		goto out;
+	}
+	sigthread_on = 1;
 	while (!atomic_load(&n.stop)) {
-		if (got_signal != 0) {
+		int	sig = atomic_load(&got_signal);
+
+		if (sig != 0) {
 			nlog(&n, "DN-NODE-SIGNAL", "%s: stopping",
-			    got_signal == SIGTERM ? "SIGTERM" : "SIGINT");
+			    sig == SIGTERM ? "SIGTERM" : "SIGINT");
 			break;
 		}
 		if (devnet_gone(&n)) {
@@ -270,7 +304,13 @@ main(int argc, char **argv)
 			break;
 		}
 		check_ready(&n);
-		rv = dn_sock_recv(n.ctl, &msg, &len, CTL_POLL_MS);
+		/* Until ready, every new peer or collector pipe wakes this
+		 * receive (net.c, the agent), so that the HELLO leaves as
+		 * soon as the last one connects, not up to CTL_POLL_MS later
+		 * (issue 26); READY_POLL_MS is the fallback (a HELLO that
+		 * could not be sent). */
+		rv = dn_sock_recv(n.ctl, &msg, &len, atomic_load(&n.ready) ?
+		    CTL_POLL_MS : READY_POLL_MS);
 		if (rv == 0) {
 			on_control(&n, msg, len);
 			dn_msg_free(msg, len);
@@ -281,6 +321,11 @@ main(int argc, char **argv)
 		}
 	}
 out:
+	/* the signal thread wakes the control socket: gone before it is */
+	if (sigthread_on) {
+		pthread_cancel(sigthread);
+		pthread_join(sigthread, NULL);
+	}
 	finish(&n);
 	if (code == 0)
 		nlog(&n, "DN-NODE-STOP", "height=%" PRIu64 " clean stop",

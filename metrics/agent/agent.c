@@ -174,6 +174,8 @@ dn_agent_start(struct dn_agent **ap, const struct dn_agent_config *c,
 	if (dn_sock_open(&a->sock, DN_SOCK_PUSH, cause) != 0)
 		goto fail;
 	dn_sock_set_bufs(a->sock, AGENT_SENDBUF, 0);
+	if (c->wake_on_connect != NULL)
+		dn_sock_wake_on_pipe(a->sock, c->wake_on_connect);
 	if (dn_sock_dial(a->sock, a->url, cause) != 0)
 		goto fail;
 	if (pthread_create(&a->thread, NULL, agent_main, a) != 0) {

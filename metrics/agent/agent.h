@@ -23,6 +23,8 @@
 
 #include "protocol.h"
 
+struct dn_sock;
+
 struct dn_agent;
 
 /*
@@ -41,6 +43,9 @@ struct dn_agent_config {
 	int			 interval_ms;	/* sample interval */
 	dn_agent_fill_fn	 fill;
 	void			*arg;
+	/* woken when the collector connects (dn_sock_wake_on_pipe), or
+	 * NULL; closed after the agent stops */
+	struct dn_sock		*wake_on_connect;
 };
 
 /*

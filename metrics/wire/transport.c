@@ -25,6 +25,8 @@ struct dn_sock {
 	nng_socket	 sock;
 	atomic_int	 npipes;
 	nng_aio		*raio;	/* dn_sock_recv's, reused (one receiver) */
+	atomic_int	 woken;	/* dn_sock_wake since the last receive */
+	struct dn_sock	*_Atomic on_pipe; /* woken when a pipe is added */
 };
 
 static void
@@ -33,8 +35,10 @@ pipe_cb(nng_pipe p, nng_pipe_ev ev, void *arg)
 	struct dn_sock	*s = arg;
 
 	(void)p;
-	if (ev == NNG_PIPE_EV_ADD_POST)
+	if (ev == NNG_PIPE_EV_ADD_POST) {
 		atomic_fetch_add(&s->npipes, 1);
+		dn_sock_wake(atomic_load(&s->on_pipe));
+	}
 	else if (ev == NNG_PIPE_EV_REM_POST)
 		atomic_fetch_sub(&s->npipes, 1);
 }
@@ -47,6 +51,7 @@ map_err(int rv)
 		return (0);
 	case NNG_EAGAIN:
 	case NNG_ETIMEDOUT:
+	case NNG_ECANCELED:	/* dn_sock_wake */
 		return (DN_EAGAIN);
 	case NNG_ECLOSED:
 		return (DN_ECLOSED);
@@ -75,6 +80,8 @@ dn_sock_open(struct dn_sock **sp, enum dn_sock_type type, char **cause)
 
 	s = dn_xcalloc(1, sizeof(*s));
 	atomic_init(&s->npipes, 0);
+	atomic_init(&s->woken, 0);
+	atomic_init(&s->on_pipe, NULL);
 	switch (type) {
 	case DN_SOCK_PUSH:
 		rv = nng_push0_open(&s->sock);
@@ -296,6 +303,10 @@ dn_sock_recv(struct dn_sock *s, void **bufp, size_t *lenp, int timeout_ms)
 	nng_aio_set_timeout(s->raio, timeout_ms == 0 ? NNG_DURATION_ZERO :
 	    timeout_ms < 0 ? NNG_DURATION_INFINITE : timeout_ms);
 	nng_recv_aio(s->sock, s->raio);
+	/* A wake that came before the receive started: its abort found
+	 * nothing to abort, so the receive takes it (dn_sock_wake). */
+	if (atomic_exchange(&s->woken, 0))
+		nng_aio_abort(s->raio, NNG_ECANCELED);
 	nng_aio_wait(s->raio);
 	if ((rv = nng_aio_result(s->raio)) != 0)
 		return (map_err(rv));
@@ -312,10 +323,33 @@ dn_sock_recv(struct dn_sock *s, void **bufp, size_t *lenp, int timeout_ms)
 	return (0);
 }
 
+/*
+ * The flag first, then the abort: either the receiver's exchange sees the
+ * flag (it aborts itself), or the flag came after it, i.e. after its
+ * receive started, and this abort ends that receive.  A receive may end
+ * early once too often (a receiver that took the flag, returned and
+ * started again before the abort): callers treat DN_EAGAIN as "look
+ * again", so that costs a turn of their loop.
+ */
+void
+dn_sock_wake(struct dn_sock *s)
+{
+	if (s == NULL)
+		return;
+	atomic_store(&s->woken, 1);
+	nng_aio_abort(s->raio, NNG_ECANCELED);
+}
+
 void
 dn_msg_free(void *buf, size_t len)
 {
 	nng_free(buf, len);
+}
+
+void
+dn_sock_wake_on_pipe(struct dn_sock *s, struct dn_sock *target)
+{
+	atomic_store(&s->on_pipe, target);
 }
 
 int

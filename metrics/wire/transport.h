@@ -45,15 +45,29 @@ int	 dn_sock_send(struct dn_sock *s, const void *buf, size_t len,
 /*
  * Receive one message.  *BUFP is owned by the caller and released with
  * dn_msg_free(*BUFP, *LENP).  TIMEOUT_MS < 0 waits forever, 0 polls.
- * Returns 0, DN_EAGAIN (nothing within the timeout), DN_ECLOSED, or other
- * negative error.
+ * Returns 0, DN_EAGAIN (nothing within the timeout, or woken by
+ * dn_sock_wake), DN_ECLOSED, or other negative error.
  */
 int	 dn_sock_recv(struct dn_sock *s, void **bufp, size_t *lenp,
 	    int timeout_ms);
 void	 dn_msg_free(void *buf, size_t len);
+/*
+ * End S's current or next dn_sock_recv at once with DN_EAGAIN, from
+ * another thread (not from a signal handler): how a thread that waits in
+ * a receive is told to look at its stop flag now rather than at its
+ * timeout.  Accepts NULL.
+ */
+void	 dn_sock_wake(struct dn_sock *s);
 
 /* Pipes (connections) currently attached to S. */
 int	 dn_sock_npipes(struct dn_sock *s);
+/*
+ * From now on, every new pipe of S (a dial that connected, a peer that
+ * dialled in) wakes TARGET (dn_sock_wake): a thread waiting in TARGET's
+ * receive learns of the connection at once instead of polling for it.
+ * TARGET must be closed after S; NULL stops it.
+ */
+void	 dn_sock_wake_on_pipe(struct dn_sock *s, struct dn_sock *target);
 
 /* Text of a negative error from this module. */
 const char *dn_sock_strerror(int err);

@@ -24,6 +24,9 @@
 #include "trial/trial.h"
 
 #define TICK_MS			20
+/* watch_ready's look at the HELLOs: each tick is at most this much of
+ * a start's wait (issue 26: ready within 1.5x of the floor) */
+#define READY_TICK_MS		2
 
 /* --- signals.c ---------------------------------------------------------- */
 

@@ -181,7 +181,8 @@ spawn_stop_all(struct proc *const *ps, int n, int grace_ms)
 			alive += !spawn_poll(ps[i]);
 		if (alive == 0 || dn_now_ns() >= deadline)
 			break;
-		nanosleep(&(struct timespec){ 0, 5 * 1000 * 1000 }, NULL);
+		/* 1 ms: a stop waits at most that long for the last exit */
+		nanosleep(&(struct timespec){ 0, 1000 * 1000 }, NULL);
 	}
 	for (i = 0; i < n; i++) {
 		if (!spawn_poll(ps[i])) {

@@ -79,6 +79,7 @@ on_hello(struct collector *c, const struct dn_hdr *h, uint32_t pid)
 	if (n->hello++ == 0) {
 		n->cmd_pid = (pid_t)pid;
 		n->have_seq = 0;
+		n->final_seen = 0;	/* the new process's last word */
 	}
 	n->last_msg_ns = dn_now_ns();
 	pthread_mutex_unlock(&t->mu);
@@ -606,15 +607,21 @@ handle(struct collector *c, const uint8_t *buf, size_t len)
 	}
 }
 
+/* 2 when every node's final sample is in (nothing more will come), 1
+ * when every node either sent it or exited, else 0. */
 static int
 all_final(struct trial *t)
 {
-	int	i, done = 1;
+	int	i, done = 2;
 
 	pthread_mutex_lock(&t->mu);
 	for (i = 0; i < t->nnodes; i++) {
-		if (!t->nodes[i].final_seen && !t->nodes[i].proc.exited)
+		if (t->nodes[i].final_seen)
+			continue;
+		if (!t->nodes[i].proc.exited)
 			done = 0;
+		else if (done == 2)
+			done = 1;
 	}
 	pthread_mutex_unlock(&t->mu);
 	return (done);
@@ -659,10 +666,10 @@ collector_main(void *arg)
 {
 	struct collector	*c = arg;
 	struct trial		*t = c->t;
-	uint64_t		 drain_end = 0;
+	uint64_t		 drain_end = 0, last_rx = 0;
 	void			*buf;
 	size_t			 len;
-	int			 rv;
+	int			 rv, fin;
 
 	c->next_lg_ms = t->scn->sample_interval_ms;
 	for (;;) {
@@ -680,6 +687,8 @@ collector_main(void *arg)
 		} else if (rv != DN_EAGAIN)
 			break;
 		now = dn_now_ns();
+		if (rv == 0)
+			last_rx = now;
 		if (t->load != NULL && atomic_load(&t->t0_ns) != 0) {
 			int64_t	tm = trial_t_ms(t, now);
 			int64_t	end = t->scn->duration_ms;
@@ -694,10 +703,15 @@ collector_main(void *arg)
 			if (drain_end == 0)
 				drain_end = now +
 				    (uint64_t)c->drain_ms * 1000000u;
-			/* Keep reading while messages come; stop once every
-			 * node said its last word, and at the drain's end
-			 * whatever still comes. */
-			if (rv == DN_EAGAIN && all_final(t))
+			/* Stop once every node said its last word (its final
+			 * sample: nothing comes after it); with nodes that
+			 * exited without one, after 20 ms without a message;
+			 * and at the drain's end whatever still comes.  (The
+			 * wake of collector_stop may end a receive early: the
+			 * quiet is measured, not taken from the timeout.) */
+			fin = all_final(t);
+			if (fin == 2 || (fin == 1 && rv == DN_EAGAIN &&
+			    now - last_rx >= 20 * 1000000ull))
 				break;
 			if (now >= drain_end) {
 				if (rv == 0)
@@ -758,6 +772,7 @@ collector_stop(struct collector *c, int drain_ms)
 		return;
 	c->drain_ms = drain_ms;
 	atomic_store(&c->stop, 1);
+	dn_sock_wake(c->sock);	/* look at the stop now, not in 20 ms */
 	pthread_join(c->thread, NULL);
 	dn_sock_close(c->sock);
 	pthread_mutex_destroy(&c->wmu);

@@ -1,0 +1,156 @@
+/*
+ * test-transport.c: a receive can be ended from another thread at once
+ * (dn_sock_wake), before or while it waits, and a new pipe wakes the
+ * socket it names (dn_sock_wake_on_pipe): how devnet-node stops on
+ * SIGTERM and says HELLO without polling (issue 26).  Real nng sockets on
+ * ipc paths in a private directory.  Each wait is 5 s long, each bound
+ * 2.5 s: a wake that did not work takes the whole 5 s.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "clock.h"
+#include "transport.h"
+
+#define LONG_WAIT_MS	5000
+#define BOUND_MS	2500
+
+struct waiter {
+	struct dn_sock	*s;
+	int		 rv;
+	uint64_t	 took_ms;
+};
+
+static void *
+waiter_main(void *arg)
+{
+	struct waiter	*w = arg;
+	uint64_t	 t0 = dn_now_ns();
+	void		*buf;
+	size_t		 len;
+
+	w->rv = dn_sock_recv(w->s, &buf, &len, LONG_WAIT_MS);
+	if (w->rv == 0)
+		dn_msg_free(buf, len);
+	w->took_ms = (dn_now_ns() - t0) / 1000000u;
+	return (NULL);
+}
+
+static struct dn_sock *
+pull_on(const char *dir, const char *name)
+{
+	struct dn_sock	*s;
+	char		 url[256], *cause = NULL;
+
+	snprintf(url, sizeof(url), "ipc://%s/%s", dir, name);
+	assert_int_equal(dn_sock_open(&s, DN_SOCK_PULL, &cause), 0);
+	assert_int_equal(dn_sock_listen(s, url, &cause), 0);
+	return (s);
+}
+
+static void
+wake_while_waiting(void **state)
+{
+	struct waiter	w = { 0 };
+	pthread_t	th;
+
+	w.s = pull_on(*state, "a");
+	assert_int_equal(pthread_create(&th, NULL, waiter_main, &w), 0);
+	dn_msleep(100);			/* in its receive by now */
+	dn_sock_wake(w.s);
+	pthread_join(th, NULL);
+	assert_int_equal(w.rv, DN_EAGAIN);
+	assert_true(w.took_ms < BOUND_MS);
+	dn_sock_close(w.s);
+}
+
+static void
+wake_before_waiting(void **state)
+{
+	struct waiter	w = { 0 };
+
+	w.s = pull_on(*state, "b");
+	dn_sock_wake(w.s);		/* no receive yet: the next one ends */
+	waiter_main(&w);
+	assert_int_equal(w.rv, DN_EAGAIN);
+	assert_true(w.took_ms < BOUND_MS);
+	/* taken once: the receive after it waits its timeout again */
+	{
+		void	*buf;
+		size_t	 len;
+		uint64_t t0 = dn_now_ns();
+
+		assert_int_equal(dn_sock_recv(w.s, &buf, &len, 200), DN_EAGAIN);
+		assert_true(dn_now_ns() - t0 >= 150 * 1000000ull);
+	}
+	dn_sock_close(w.s);
+}
+
+static void
+new_pipe_wakes(void **state)
+{
+	struct waiter	 w = { 0 };
+	struct dn_sock	*in, *out;
+	pthread_t	 th;
+	char		 url[256], *cause = NULL;
+
+	w.s = pull_on(*state, "c");		/* the one that waits */
+	in = pull_on(*state, "d");		/* the one a peer dials */
+	snprintf(url, sizeof(url), "ipc://%s/d", (char *)*state);
+	assert_int_equal(dn_sock_open(&out, DN_SOCK_PUSH, &cause), 0);
+	dn_sock_wake_on_pipe(out, w.s);
+	assert_int_equal(pthread_create(&th, NULL, waiter_main, &w), 0);
+	dn_msleep(100);
+	assert_int_equal(dn_sock_dial(out, url, &cause), 0);
+	pthread_join(th, NULL);
+	assert_int_equal(w.rv, DN_EAGAIN);
+	assert_true(w.took_ms < BOUND_MS);
+	assert_int_equal(dn_sock_npipes(out), 1);
+	dn_sock_close(out);
+	dn_sock_close(in);
+	dn_sock_close(w.s);
+}
+
+static int
+setup(void **state)
+{
+	char	tmpl[] = "/tmp/dn-tt-XXXXXX";
+
+	if (mkdtemp(tmpl) == NULL)
+		return (-1);
+	*state = strdup(tmpl);
+	return (0);
+}
+
+static int
+teardown(void **state)
+{
+	char	cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", (char *)*state);
+	if (system(cmd) != 0)
+		return (-1);
+	free(*state);
+	return (0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(wake_while_waiting),
+		cmocka_unit_test(wake_before_waiting),
+		cmocka_unit_test(new_pipe_wakes),
+	};
+
+	return (cmocka_run_group_tests(tests, setup, teardown));
+}
