@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "net/topo.h"
 #include "node-kind/node-kind.h"
 #include "plan/plan.h"
 #include "provider/provider.h"
@@ -52,10 +53,17 @@ print_plan(FILE *out, const struct scenario *s, char **cause)
 	struct plan_endpoints	 ep = { .run_dir = "RUN_DIR",
 				    .metrics_url = "ipc://RUN_DIR/collector",
 				    .probe = foreign_probe_path() };
-	char			**argv = NULL, **env = NULL;
+	char			**argv = NULL, **env = NULL, **hosts;
 	size_t			 nt, i, j;
 	int			 k, rc = -1;
 
+	/* under network conditions each node's {addr} is its namespace's */
+	hosts = dn_xcalloc((size_t)s->network.nodes + 1, sizeof(*hosts));
+	for (k = 0; k < s->network.nodes && scenario_has_conditions(s); k++) {
+		hosts[k] = dn_xcalloc(1, 16);
+		dn_net_addr_str(k, hosts[k], 16);
+		ep.hosts = (const char *const *)hosts;
+	}
 	fprintf(out, "scenario '%s' (%s)\n", s->name, s->path);
 	fputs("  duration ", out);
 	put_ms(out, s->duration_ms);
@@ -145,6 +153,7 @@ print_plan(FILE *out, const struct scenario *s, char **cause)
 out:
 	plan_argv_free(argv);
 	plan_argv_free(env);
+	plan_argv_free(hosts);
 	free(t);
 	return (rc);
 }

@@ -54,6 +54,12 @@ dn_net_seterr(char *err, size_t errlen, const char *fmt, ...)
 }
 
 int
+dn_net_enter(int nsfd)
+{
+	return (setns(nsfd, CLONE_NEWNET));
+}
+
+int
 dn_net_in_ns(int nsfd, int (*fn)(void *), void *arg)
 {
 	int self, rv, e;

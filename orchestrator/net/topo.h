@@ -51,6 +51,14 @@ void	 dn_net_hub_ifname(int i, char *buf, size_t cap);
 int	 dn_net_in_ns(int nsfd, int (*fn)(void *), void *arg);
 
 /*
+ * Move the calling thread into namespace NSFD for good (setns of
+ * CLONE_NEWNET moves only this thread): a load thread whose library opens
+ * its sockets itself (libcurl, the http load) enters the load's
+ * namespace once.  Returns 0, or -1 with errno.
+ */
+int	 dn_net_enter(int nsfd);
+
+/*
  * Remove what runs of devnet that are gone left behind: every
  * "devnet-PID-*" namespace whose PID is not alive.  Returns how many were
  * removed, or -1 (ERR says why) when /run/netns cannot be read.

@@ -48,8 +48,17 @@ struct expand {
 	const struct scenario		*s;
 	const struct scn_variant	*v;
 	int				 node;
-	const char			*run_dir;
+	const struct plan_endpoints	*ep;
 };
+
+/* Where node NODE is reached: its host's address, its own namespace's
+ * under network conditions (ep->hosts), 127.0.0.1 on this host. */
+static const char *
+node_addr(const struct plan_endpoints *ep, int node)
+{
+	return (ep->hosts != NULL && ep->hosts[node] != NULL ?
+	    ep->hosts[node] : "127.0.0.1");
+}
 
 static void expand_into(const struct expand *, const char *tmpl,
     struct load_buf *b);
@@ -70,10 +79,13 @@ fill(void *arg, const struct load_part *pt, struct load_buf *b)
 		v = dn_xasprintf("%d", x->s->network.nodes);
 		break;
 	case LPH_DIR:
-		v = dn_xasprintf("%s/node-%d", x->run_dir, x->node);
+		v = dn_xasprintf("%s/node-%d", x->ep->run_dir, x->node);
 		break;
 	case LPH_RUN_DIR:
-		load_buf_add(b, x->run_dir, strlen(x->run_dir));
+		load_buf_add(b, x->ep->run_dir, strlen(x->ep->run_dir));
+		break;
+	case LPH_ADDR:
+		v = dn_xstrdup(node_addr(x->ep, x->node));
 		break;
 	case LPH_PORT:
 		v = dn_xasprintf("%ld", plan_node_port(x->s, x->v, x->node) +
@@ -111,13 +123,14 @@ expand_into(const struct expand *x, const char *tmpl, struct load_buf *b)
 }
 
 /* Expand node template TMPL (scenario/template.h) for node NODE of
- * VARIANT (RUN_DIR the trial dir).  Caller frees.  Templates were checked
- * at load: unknown placeholders cannot reach here. */
+ * VARIANT (EP: the trial dir, the nodes' addresses).  Caller frees.
+ * Templates were checked at load: unknown placeholders cannot reach
+ * here. */
 static char *
 expand_tmpl(const struct scenario *s, const struct scn_variant *v, int node,
-    const char *run_dir, const char *tmpl)
+    const struct plan_endpoints *ep, const char *tmpl)
 {
-	struct expand	x = { s, v, node, run_dir };
+	struct expand	x = { s, v, node, ep };
 	struct load_buf	b = { 0 };
 
 	expand_into(&x, tmpl, &b);
@@ -152,7 +165,7 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 	for (i = 0; i < o->nready; i++) {
 		const struct scn_ready	*r = &o->ready[i];
 		char			*x = r->arg != NULL ? expand_tmpl(s,
-					    var, node, rd, r->arg) : NULL;
+					    var, node, ep, r->arg) : NULL;
 
 		switch (r->kind) {
 		case SCN_READY_TCP:
@@ -181,12 +194,12 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 	strv_flag(&a, "--stop-grace", dn_xasprintf("%" PRId64,
 	    o->stop_grace_ms));
 	for (i = 0; i < o->nenv; i++)
-		strv_flag(&a, "--env", expand_tmpl(s, var, node, rd,
+		strv_flag(&a, "--env", expand_tmpl(s, var, node, ep,
 		    o->env[i]));
 	if (o->cwd != NULL)
-		strv_flag(&a, "--cwd", expand_tmpl(s, var, node, rd, o->cwd));
+		strv_flag(&a, "--cwd", expand_tmpl(s, var, node, ep, o->cwd));
 	if (o->prom_url != NULL) {
-		strv_flag(&a, "--prom-url", expand_tmpl(s, var, node, rd,
+		strv_flag(&a, "--prom-url", expand_tmpl(s, var, node, ep,
 		    o->prom_url));
 		for (i = 0; i < o->nprom_map; i++)
 			strv_flag(&a, "--prom-map",
@@ -211,7 +224,7 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 		bin = o->command[0];
 	strv_add(&a, dn_xstrdup(bin));
 	for (i = 1; i < o->ncommand; i++)
-		strv_add(&a, expand_tmpl(s, var, node, rd, o->command[i]));
+		strv_add(&a, expand_tmpl(s, var, node, ep, o->command[i]));
 	/* The token in the environment, not on the command line that any
 	 * local user can read in /proc/PID/cmdline (the probe reads it and
 	 * does not pass it on to the command). */

@@ -158,13 +158,14 @@ refuse(const struct scenario *s, const struct scn_variant *v, char **cause)
 		    "(docs/providers.md)");
 		return (-1);
 	}
-	if (plan_is_foreign(v)) {
-		*cause = dn_xasprintf("variant '%s': network conditions with "
-		    "foreign nodes (node.command) are not carried out yet "
-		    "(issue 20); devnet-node only", v->name);
+	if (plan_is_foreign(v) && s->workload.kind == SCN_WL_COMMAND) {
+		*cause = dn_xasprintf("variant '%s': a command load runs in "
+		    "the host's network, which cannot reach foreign nodes in "
+		    "their namespaces; use workload kind http (it reaches "
+		    "them at {addr} through the hub)", v->name);
 		return (-1);
 	}
-	if (s->network.tcp_base_port > 0) {
+	if (!plan_is_foreign(v) && s->network.tcp_base_port > 0) {
 		*cause = dn_xstrdup("network conditions switch devnet-node's "
 		    "gossip and sync to TCP between the nodes' namespaces "
 		    "themselves; remove network.listen/tcp_base_port");
@@ -240,10 +241,11 @@ netcond_start(struct trial *t, char **cause)
 		trial_fact(t, -1, "net_conditions", "%s", ct);
 	free(ct);
 	trial_event(t, -1, "network", "%d node namespaces through hub %s; "
-	    "devnet-node gossip and sync over TCP between them, the load "
-	    "over TCP from %s (endpoint 'load'); control and metrics on "
-	    "ipc; probe %d/s on each of %d links", t->nnodes,
-	    dn_net_ns_name(nc->net, -1), dn_net_ns_name(nc->net, nc->nodes),
+	    "%s; the load over TCP from %s (endpoint 'load'); control and "
+	    "metrics on ipc; probe %d/s on each of %d links", t->nnodes,
+	    dn_net_ns_name(nc->net, -1), t->foreign ? "foreign nodes at "
+	    "their own addresses ({addr})" : "devnet-node gossip and sync "
+	    "over TCP between them", dn_net_ns_name(nc->net, nc->nodes),
 	    hz, nc->n * (nc->n - 1));
 	return (0);
 }
@@ -285,20 +287,26 @@ open_window(struct netcond *nc, const struct scn_event *ev)
 	nc->open_ns = dn_now_ns();
 }
 
-/* Nodes below the highest height at a heal watch for their rejoin. */
+/* At a heal, the nodes below the highest height that PART (the partition
+ * healed, or NULL) cut off from it watch for their rejoin: one of its own
+ * group is only at another phase of its samples. */
 static void
-watch_rejoins(struct trial *t)
+watch_rejoins(struct trial *t, const struct scn_event *part)
 {
 	double	best = -1;
-	int	k;
+	int	k, top = 0;
 
 	pthread_mutex_lock(&t->mu);
 	for (k = 0; k < t->nnodes; k++)
-		if (t->nodes[k].last[DN_M_HEIGHT] > best)
+		if (t->nodes[k].last[DN_M_HEIGHT] > best) {
 			best = t->nodes[k].last[DN_M_HEIGHT];
+			top = k;
+		}
 	for (k = 0; k < t->nnodes; k++)
 		if (t->nodes[k].last[DN_M_HEIGHT] < best &&
-		    t->nodes[k].restart_ns == 0)
+		    t->nodes[k].restart_ns == 0 && (part == NULL ||
+		    netproof_blocked(t->nc, part, top, k) ||
+		    netproof_blocked(t->nc, part, k, top)))
 			t->nodes[k].restart_ns = dn_now_ns();
 	pthread_mutex_unlock(&t->mu);
 }
@@ -319,11 +327,11 @@ netcond_event(struct trial *t, const struct scn_event *ev)
 		trial_event(t, -1, "partition", "groups %s", g);
 		free(g);
 	} else if (ev->action == SCN_EV_HEAL) {
+		watch_rejoins(t, nc->part);
 		nc->part = NULL;
 		nc->nlinks = 0;
 		trial_event(t, -1, "heal", "partitions and link events end; "
 		    "network.links hold");
-		watch_rejoins(t);
 	} else {
 		nc->links = dn_xreallocarray(nc->links, nc->nlinks + 1,
 		    sizeof(*nc->links));

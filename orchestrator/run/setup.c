@@ -293,12 +293,11 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 	ep.metrics_url = t->metrics_url;
 	ep.token = t->token;
 	ep.tcp_base_port = scn->network.tcp_base_port;
-	/* the emulated network: peers over TCP between the namespaces,
-	 * each node on the same port of its own address */
-	if (scenario_has_conditions(scn) && !plan_is_foreign(t->var)) {
-		ep.emulated = 1;
+	/* the emulated network: each node at its own address (a foreign
+	 * node's {addr}); devnet-node's peers over TCP on one port */
+	if ((ep.emulated = scenario_has_conditions(scn)) &&
+	    !plan_is_foreign(t->var))
 		ep.tcp_base_port = NET_NODE_PORT;
-	}
 	node_kind_of(t->var)->prepare(t, o->ready_timeout_ms, &ep);
 	t->nodes = dn_xcalloc((size_t)t->nnodes, sizeof(*t->nodes));
 	/* where each node's host is reached: --peer-hosts, and our URLs */

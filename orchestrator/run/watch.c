@@ -83,20 +83,30 @@ watch_ready(struct trial **ts, int nt, int timeout_ms)
 	}
 }
 
-/* Highest height among the nodes other than K that are up (-1 if none). */
+/*
+ * The height node K must reach to have rejoined: the lowest among the
+ * other nodes that are up and not catching up themselves, or the highest
+ * of them when all are (-1 if none is up).  The lowest, because each
+ * node samples at its own phase: under a steady load (a foreign node's
+ * height is its applied writes) no two nodes report the same height, and
+ * the highest is always a little ahead of a node in step.
+ */
 static double
 others_height(struct trial *t, int k)
 {
-	double	best = -1;
+	double	best = -1, low = -1, h;
 	int	i;
 
 	for (i = 0; i < t->nnodes; i++) {
 		if (i == k || t->nodes[i].down || t->nodes[i].proc.exited)
 			continue;
-		if (t->nodes[i].last[DN_M_HEIGHT] > best)
-			best = t->nodes[i].last[DN_M_HEIGHT];
+		h = t->nodes[i].last[DN_M_HEIGHT];
+		if (h > best)
+			best = h;
+		if (t->nodes[i].restart_ns == 0 && (low < 0 || h < low))
+			low = h;
 	}
-	return (best);
+	return (low >= 0 ? low : best);
 }
 
 static void

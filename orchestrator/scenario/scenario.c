@@ -123,6 +123,93 @@ load_nodes(struct ctx *c, struct scenario *s, const struct ynode *root)
 	return (0);
 }
 
+/* M's value at the dotted PATH ("ready.http"), or NULL. */
+static const struct ynode *
+path_get(const struct ynode *m, const char *path)
+{
+	char		 key[32];
+	const char	*dot;
+	size_t		 len;
+
+	while (m != NULL && m->type == Y_MAP && *path != '\0') {
+		dot = strchr(path, '.');
+		len = dot != NULL ? (size_t)(dot - path) : strlen(path);
+		if (len >= sizeof(key))
+			return (NULL);
+		memcpy(key, path, len);
+		key[len] = '\0';
+		m = ymap_get(m, key);
+		path += len + (dot != NULL);
+		if (dot == NULL)
+			return (m);
+	}
+	return (NULL);
+}
+
+/* The first scalar under N (a scalar, or a list or map of them) that
+ * names the loopback address, or NULL. */
+static const struct ynode *
+loopback_in(const struct ynode *n)
+{
+	const struct ynode	*hit;
+	size_t			 i;
+
+	if (n == NULL)
+		return (NULL);
+	if (n->value != NULL && (strstr(n->value, "127.0.0.1") != NULL ||
+	    strstr(n->value, "localhost") != NULL))
+		return (n);
+	for (i = n->type == Y_MAP ? 1 : 0; i < n->nkids;
+	    i += n->type == Y_MAP ? 2 : 1)
+		if ((hit = loopback_in(n->kids[i])) != NULL)
+			return (hit);
+	return (NULL);
+}
+
+/* Under network conditions each foreign node runs in a network namespace
+ * of its own (issue 20), where 127.0.0.1 is the node itself: a peer, a
+ * ready check, a scrape or a request written with it would reach no
+ * node, or the wrong one, and the trial would end in a ready timeout or
+ * a cluster that never forms.  Refused where it is written, with what to
+ * write instead. */
+static int
+check_loopback(struct ctx *c, const struct scenario *s,
+    const struct ynode *root)
+{
+	static const char *const keys[] = { "command", "env", "peer",
+		"ready.tcp", "ready.http", "metrics.prometheus.url", NULL };
+	const struct ynode	*nodes[2], *hit = NULL;
+	const char		*what = "workload.url";
+	size_t			 i, j, k;
+
+	if (!scenario_has_conditions(s))
+		return (0);
+	for (i = 0; i < s->nvariants && hit == NULL; i++) {
+		if (s->variants[i].node.kind != SCN_NODE_COMMAND)
+			continue;
+		if (s->workload.kind == SCN_WL_HTTP)
+			hit = loopback_in(path_get(root, "workload.url"));
+		nodes[0] = ymap_get(root, "node");
+		nodes[1] = path_get(path_get(root, "variants"),
+		    s->variants[i].name);
+		nodes[1] = path_get(nodes[1], "node");
+		for (j = 0; j < 2 && hit == NULL; j++)
+			for (k = 0; keys[k] != NULL && hit == NULL; k++)
+				if ((hit = loopback_in(path_get(nodes[j],
+				    keys[k]))) != NULL)
+					what = keys[k];
+	}
+	if (hit == NULL)
+		return (0);
+	return (scn_fail(c, hit, "%s%s: '%s' under network conditions: each "
+	    "node runs in a network namespace of its own, where 127.0.0.1 "
+	    "is the node itself, out of its peers' and the load's reach; "
+	    "write {addr}, the node's own address (10.99.K.2 under "
+	    "conditions, 127.0.0.1 without; 0.0.0.0 to listen on every "
+	    "address)", strcmp(what, "workload.url") == 0 ? "" : "node.",
+	    what, hit->value));
+}
+
 static const char *const top_keys[] = { "name", "description", "duration",
 	"warmup", "sample_interval", "seed", "network", "workload", "rocksdb",
 	"read_options", "write_options", "variants", "build", "repeats",
@@ -220,7 +307,8 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 	if ((v = ymap_get(root, "events")) != NULL &&
 	    scn_load_events(c, s, v) != 0)
 		return (-1);
-	if (scn_load_provider(c, s, root) != 0 || load_nodes(c, s, root) != 0)
+	if (scn_load_provider(c, s, root) != 0 ||
+	    load_nodes(c, s, root) != 0 || check_loopback(c, s, root) != 0)
 		return (-1);
 	if ((v = ymap_get(root, "assert")) != NULL &&
 	    scn_load_asserts(c, s, v) != 0)

@@ -36,15 +36,17 @@ static const struct {
 	{ "ports", LPH_PORTS, { 0, 1, 0 } },
 	{ "run_dir", LPH_RUN_DIR, { 0, 0, 1 } },
 	{ "peers", LPH_PEERS, { 0, 0, 1 } },
+	{ "addr", LPH_ADDR, { 1, 0, 1 } },
 };
 #define NNAMES	(sizeof(names) / sizeof(names[0]))
 
 static const char *const known[] = {
-	"{index}, {node}, {nodes}, {port}, {port+N}, {seq}, {key}, "
+	"{index}, {node}, {nodes}, {addr}, {port}, {port+N}, {seq}, {key}, "
 	"{key_b64}, {value_b64}",
 	"{nodes}, {tps}, {duration_s}, {duration_ms}, {dir}, {port}, "
 	"{port+N}, {ports}",
-	"{index}, {nodes}, {dir}, {run_dir}, {port}, {port+N}, {peers}"
+	"{index}, {nodes}, {dir}, {run_dir}, {addr}, {port}, {port+N}, "
+	"{peers}"
 };
 /* What an unknown placeholder's message adds after the known ones. */
 static const char *const hint[] = {

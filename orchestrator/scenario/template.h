@@ -4,10 +4,12 @@
  * (docs/scenarios.md).  Each use allows its own set of placeholders:
  *
  *   node (per node):     {index}, {nodes}, {dir} (the node's dir),
- *                        {run_dir}, {port}, {port+N}, {peers} (node.peer
+ *                        {run_dir}, {addr} (the node's address: 127.0.0.1,
+ *                        10.99.I.2 under network conditions, a swarm
+ *                        host's), {port}, {port+N}, {peers} (node.peer
  *                        for every node, comma-separated)
  *   http (per request):  {index} {node} (the same: the node's index),
- *                        {nodes}, {port}, {port+N}, {seq}, {key},
+ *                        {nodes}, {addr}, {port}, {port+N}, {seq}, {key},
  *                        {key_b64}, {value_b64}
  *   command (per trial): {nodes}, {tps}, {duration_s}, {duration_ms},
  *                        {dir}, {port}, {port+N} (node 0's), {ports}
@@ -27,7 +29,7 @@ enum load_ph {
 	LPH_LIT,	/* literal text */
 	LPH_INDEX, LPH_NODES, LPH_PORT, LPH_SEQ, LPH_KEY, LPH_KEY_B64,
 	LPH_VALUE_B64, LPH_TPS, LPH_DURATION_S, LPH_DURATION_MS, LPH_DIR,
-	LPH_PORTS, LPH_RUN_DIR, LPH_PEERS
+	LPH_PORTS, LPH_RUN_DIR, LPH_PEERS, LPH_ADDR
 };
 
 /* Which placeholders a template may use. */

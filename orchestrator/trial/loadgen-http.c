@@ -22,6 +22,13 @@
  * When the schedule ends or the runner halts the generator, no more
  * requests go out and those in flight get up to workload.timeout to
  * answer; the rest stay pending.
+ *
+ * Under network conditions (issue 20) the thread moves itself into the
+ * trial's load namespace (trial_load_ns) before its first request: every
+ * connection it opens reaches the nodes' own addresses ({addr}) through
+ * the hub, where the conditions are, and nothing of it is in the host's
+ * namespace.  Its connections are closed when the thread ends, so that
+ * the namespace goes with the trial's network.
  */
 #include <errno.h>
 #include <math.h>
@@ -31,6 +38,7 @@
 #include <time.h>
 
 #include "http.h"
+#include "net/topo.h"
 #include "scenario/template.h"
 #include "trial/loadgen-internal.h"
 #include "trial/pacing.h"
@@ -76,6 +84,15 @@ fill(void *arg, const struct load_part *pt, struct load_buf *b)
 	case LPH_PORT:
 		n = snprintf(num, sizeof(num), "%ld",
 		    (long)l->t->nodes[h->node].port + pt->off);
+		break;
+	case LPH_ADDR:	/* its namespace's, or where its host is */
+		if (l->t->net == NULL) {
+			load_buf_add(b, l->t->nodes[h->node].addr,
+			    strlen(l->t->nodes[h->node].addr));
+			return;
+		}
+		dn_net_addr_str(h->node, num, sizeof(num));
+		n = (int)strlen(num);
 		break;
 	case LPH_SEQ:
 		n = snprintf(num, sizeof(num), "%llu",
@@ -281,6 +298,13 @@ loadgen_http_main(void *arg)
 	double			 next_s = 0;
 	int			 rr = 0;
 
+	if (trial_load_ns(t) >= 0 && dn_net_enter(trial_load_ns(t)) != 0) {
+		/* nothing is sent: the run shows 0 submitted */
+		trial_event(t, -1, "http_error", "the load cannot enter its "
+		    "network namespace %s: %s", dn_net_ns_name(t->net,
+		    t->nnodes), strerror(errno));
+		return (NULL);
+	}
 	for (;;) {
 		uint64_t	now = dn_now_ns();
 		uint64_t	due = t0 + (uint64_t)llround(next_s * 1e9);
@@ -324,5 +348,8 @@ loadgen_http_main(void *arg)
 		} else if (wake > now)
 			pacing_sleep_until(wake);
 	}
+	/* its kept connections: sockets of the load namespace */
+	dn_http_multi_close(h->m);
+	h->m = NULL;
 	return (NULL);
 }

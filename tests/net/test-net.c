@@ -2,8 +2,10 @@
  * test-net.c: orchestrator/net/ on the real kernel: a 3-node network in
  * namespaces, loss and a one-way partition as nf_tables rules in the hub,
  * measured by the probe and by the rules' counters, healed, then removed
- * with nothing left (no namespace, no nft table); and the sweep of a
- * network whose owner was SIGKILLed.  Needs root (namespaces); skips
+ * with nothing left (no namespace, no nft table); a thread that enters an
+ * endpoint's namespace for good (the http load's way) and reaches a node
+ * through the hub from there; and the sweep of a network whose owner was
+ * SIGKILLed.  Needs root (namespaces); skips
  * (77) without it.
  */
 #include <dirent.h>
@@ -16,8 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -188,6 +195,95 @@ test_conditions(void **state)
 	assert_nothing_left(getpid());
 }
 
+/* A TCP listener on node 1's address, made inside its namespace. */
+static int
+listen_cb(void *arg)
+{
+	struct sockaddr_in	 sa = { .sin_family = AF_INET,
+				    .sin_port = htons(24999) };
+	int			*fd = arg, one = 1;
+
+	sa.sin_addr.s_addr = dn_net_addr(1);
+	if ((*fd = socket(AF_INET, SOCK_STREAM, 0)) < 0)
+		return (-1);
+	setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(*fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+	    listen(*fd, 4) != 0)
+		return (-1);
+	return (0);
+}
+
+/* Connect to node 1's listener from the calling thread's namespace:
+ * 0 when it connects. */
+static int
+dial(void)
+{
+	struct sockaddr_in	 sa = { .sin_family = AF_INET,
+				    .sin_port = htons(24999) };
+	struct timeval		 tv = { 5, 0 };	/* a loaded machine */
+	int			 fd, rv;
+
+	sa.sin_addr.s_addr = dn_net_addr(1);
+	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) < 0)
+		return (-1);
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	rv = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	close(fd);
+	return (rv);
+}
+
+struct load_arg {
+	int	nsfd, entered, dialed;
+};
+
+/* The load generator's way: the thread enters the load namespace for
+ * good, then dials. */
+static void *
+load_thread(void *arg)
+{
+	struct load_arg *a = arg;
+
+	a->entered = dn_net_enter(a->nsfd);
+	a->dialed = a->entered == 0 ? dial() : -1;
+	return (NULL);
+}
+
+/* A thread that enters endpoint 2's namespace for good (dn_net_enter,
+ * as the http load enters the load's endpoint) reaches node 1 at
+ * 10.99.1.2 through the hub, from 10.99.2.2.  (The host's namespace is
+ * never dialled: this sandbox's default route may lead to a proxy that
+ * accepts any address.) */
+static void
+test_enter(void **state)
+{
+	struct dn_net		*net;
+	struct load_arg		 a;
+	struct sockaddr_in	 peer;
+	socklen_t		 plen = sizeof(peer);
+	pthread_t		 th;
+	char			 err[256], buf[32];
+	int			 lfd = -1, cfd;
+
+	(void)state;
+	if (dn_net_create(&net, 3, err, sizeof(err)) != 0)
+		fail_msg("create: %s", err);
+	assert_int_equal(dn_net_in_ns(dn_net_ns_fd(net, 1), listen_cb, &lfd),
+	    0);
+	a.nsfd = dn_net_ns_fd(net, 2);
+	assert_int_equal(pthread_create(&th, NULL, load_thread, &a), 0);
+	pthread_join(th, NULL);
+	assert_int_equal(a.entered, 0);
+	assert_int_equal(a.dialed, 0);
+	assert_true((cfd = accept(lfd, (struct sockaddr *)&peer, &plen)) >= 0);
+	inet_ntop(AF_INET, &peer.sin_addr, buf, sizeof(buf));
+	printf("  node 1 accepted the thread of endpoint 2 from %s\n", buf);
+	assert_string_equal(buf, "10.99.2.2");
+	close(cfd);
+	close(lfd);
+	dn_net_destroy(net);
+	assert_nothing_left(getpid());
+}
+
 /* A child builds a network and is SIGKILLed; the sweep removes it all. */
 static void
 test_sweep(void **state)
@@ -226,6 +322,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conditions),
+		cmocka_unit_test(test_enter),
 		cmocka_unit_test(test_sweep),
 	};
 	char err[256];

@@ -24,8 +24,12 @@ dn_script_test(net conditions ${DN_TEST_DIR}/conditions.sh TIMEOUT 120)
 # assertions whose windows are a partition and its heal (issue 21)
 dn_script_test(net assert-windows ${DN_TEST_DIR}/assert-windows.sh
     TIMEOUT 180)
+# a real 3-member etcd on the emulated network: 80 ms to one member, a
+# partition of it and heal, the load through the hub (etcd-server; 77 = skip)
+dn_script_test(net etcd ${DN_TEST_DIR}/etcd-net.sh TIMEOUT 240)
 # Every devnet run (and dn_net_sweep in test-net.c) sweeps the namespaces a
 # killed devnet left; partition.sh kills one on purpose and wants its own
 # next run to be the one that sweeps them, so these never run side by side.
 set_tests_properties(dn.net.topo dn.net.partition dn.net.conditions
-    dn.net.assert-windows PROPERTIES RESOURCE_LOCK devnet-killed-netns)
+    dn.net.assert-windows dn.net.etcd
+    PROPERTIES RESOURCE_LOCK devnet-killed-netns)

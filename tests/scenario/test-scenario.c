@@ -125,6 +125,32 @@ static const struct bad bad_files[] = {
 	  "unknown placeholder '{cahce}'" },
 	{ "node unknown placeholder", BASE "node:\n  command: [true, '{prot}']\n",
 	  NULL, ":6:19:", "unknown placeholder '{prot}'" },
+	/* under network conditions a foreign node is in its own namespace:
+	 * loopback in a peer, a command, a check or the load is refused */
+	{ "node peer on loopback", BASE "  links: {default: {latency: 1ms}}\n"
+	  "node:\n  command: [true, '{peers}']\n"
+	  "  peer: 'n{index}=http://127.0.0.1:{port}'\n", NULL, ":8:9:",
+	  "node.peer: 'n{index}=http://127.0.0.1:{port}' under network "
+	  "conditions: each node runs in a network namespace of its own" },
+	{ "node command on localhost", BASE "events:\n  - {at: 1s, action: "
+	  "partition, groups: [[0], [1, 2]]}\nnode:\n  command: [true, "
+	  "--listen, 'localhost:{port}']\n", NULL, ":8:29:",
+	  "node.command: 'localhost:{port}' under network conditions" },
+	{ "node ready on loopback", BASE "  links: {default: {loss: 1%}}\n"
+	  "node:\n  command: [true]\n  ready: {http: "
+	  "'http://127.0.0.1:{port}/'}\n", NULL, ":8:17:",
+	  "node.ready.http: 'http://127.0.0.1:{port}/' under network "
+	  "conditions" },
+	{ "http load on loopback", BASE "  links: {default: {latency: 1ms}}\n"
+	  "node:\n  command: [true]\nworkload: {kind: http, tps: 1, url: "
+	  "'http://127.0.0.1:{port}/'}\n", NULL, ":8:37:",
+	  "workload.url: 'http://127.0.0.1:{port}/' under network conditions:"
+	  " each node runs in a network namespace of its own, where 127.0.0.1"
+	  " is the node itself, out of its peers' and the load's reach; write"
+	  " {addr}" },
+	{ "addr placeholder misspelt", BASE "node:\n  command: [true, "
+	  "'{adr}']\n", NULL, ":6:19:", "unknown placeholder '{adr}' (known: "
+	  "{index}, {nodes}, {dir}, {run_dir}, {addr}, {port}" },
 	{ "node unknown key", BASE "node:\n  comand: [true]\n", NULL, ":6:3:",
 	  "unknown key 'comand' in node (did you mean 'command'?)" },
 	{ "node port offset", BASE "node:\n  command: [true, '{port+10}']\n",
@@ -1225,6 +1251,49 @@ argv_foreign(void **state)
 	scenario_free(s);
 }
 
+/* {addr}: where each node is reached (ep->hosts: its namespace's address
+ * under network conditions), in the command, a peer and {peers}; the
+ * loopback without hosts. */
+static void
+argv_addr(void **state)
+{
+	static const char t[] = BASE "  links: {default: {latency: 1ms}}\n"
+	    "node:\n"
+	    "  command: [true, '--l=http://{addr}:{port}', '--c={peers}']\n"
+	    "  peer: 'n{index}=http://{addr}:{port+1}'\n"
+	    "  ready: {tcp: '{addr}:{port}'}\n";
+	const char *const	 hosts[] = { "10.99.0.2", "10.99.1.2",
+				    "10.99.2.2", NULL };
+	struct plan_endpoints	 ep = { .run_dir = "/r", .metrics_url = "M",
+				    .probe = "P", .emulated = 1,
+				    .hosts = hosts };
+	struct scenario		*s = NULL;
+	char			*cause = NULL, path[128], **argv, **env, *q;
+
+	(void)state;
+	assert_int_equal(load_text(t, sizeof(t) - 1, NULL, 0, &s, &cause,
+	    path, sizeof(path)), 0);
+	assert_int_equal(plan_node_argv(s, &s->variants[0], 1, &ep, &argv,
+	    &env, &cause), 0);
+	q = plan_quote_argv(argv);
+	assert_non_null(strstr(q, "--ready tcp:10.99.1.2:20010 "));
+	assert_non_null(strstr(q, "-- true --l=http://10.99.1.2:20010 "
+	    "--c=n0=http://10.99.0.2:20001,n1=http://10.99.1.2:20011,"
+	    "n2=http://10.99.2.2:20021"));
+	free(q);
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	ep.hosts = NULL;
+	assert_int_equal(plan_node_argv(s, &s->variants[0], 2, &ep, &argv,
+	    &env, &cause), 0);
+	q = plan_quote_argv(argv);
+	assert_non_null(strstr(q, "--l=http://127.0.0.1:20020 "));
+	free(q);
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	scenario_free(s);
+}
+
 int
 main(void)
 {
@@ -1242,6 +1311,7 @@ main(void)
 		cmocka_unit_test(buffer_limits),
 		cmocka_unit_test(format_durations),
 		cmocka_unit_test(argv_foreign),
+		cmocka_unit_test(argv_addr),
 		cmocka_unit_test(argv_vars),
 	};
 
