@@ -5,8 +5,8 @@
 # applied proposals, scraped from /metrics) is the same within 1; puts
 # acknowledged (status 200) = puts submitted, none failed or pending; the
 # latency of the puts was measured; a Go program's allocations come from
-# Go's own counters or are "not measured" (absent); no etcd is left
-# running.
+# Go's own counters or are "not measured" (absent); the scenario's own
+# assertions ran and passed in every trial; no etcd is left running.
 # Skipped (77) without etcd (tools/install-deps.sh installs etcd-server)
 # or while this devnet has no node: section.
 . "$(dirname "$0")/lib.sh"
@@ -42,6 +42,15 @@ expect_match "a verdict is printed" "$(cat "$T/ab.out")" \
 
 runs=$(q "SELECT id FROM runs ORDER BY id")
 expect_eq "two trials stored" "$(echo $runs | wc -w)" 2
+# the scenario's own assertions (issue 21) ran in every trial and passed
+expect_eq "etcd-3's assertions: 2 per trial, all passed" \
+    "$(q "SELECT count(*) || '/' || sum(status = 'pass') FROM assertions")" 4/4
+expect_match "...the members applied proposals" "$(q "SELECT message FROM
+    assertions WHERE name = 'every member applies proposals' LIMIT 1")" \
+    '^every member applies proposals: height >= 10 blocks held at t=[0-9.]+ s'
+expect_match "...and the puts were answered" "$(q "SELECT message FROM
+    assertions WHERE name = 'puts are answered' LIMIT 1")" \
+    "^puts are answered: the load generator's tx_latency_p99_ms was [0-9.]+ ms"
 for r in $runs; do
 	sub=$(q "SELECT value FROM run_facts WHERE run_id = $r AND
 	    key = 'tx_submitted'")
