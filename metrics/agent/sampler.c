@@ -18,17 +18,13 @@ dn_sampler_open(struct dn_sampler *sp, char **cause)
 	const char	*cg;
 
 	sp->fd_status = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-	sp->fd_stat = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
 	sp->fd_io = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
 	sp->fd_fds = open("/proc/self/fd",
 	    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	cg = getenv("DN_CGROUP_MEM_FILE");
 	sp->fd_cgmem = cg != NULL && cg[0] != '\0' ?
 	    open(cg, O_RDONLY | O_CLOEXEC) : -1;
-	sp->clk_tck = sysconf(_SC_CLK_TCK);
-	if (sp->clk_tck <= 0)
-		sp->clk_tck = 100;
-	if (sp->fd_status == -1 || sp->fd_stat == -1 || sp->fd_fds == -1) {
+	if (sp->fd_status == -1 || sp->fd_fds == -1) {
 		*cause = dn_xasprintf("cannot open /proc/self files: %s",
 		    strerror(errno));
 		dn_sampler_close(sp);
@@ -40,8 +36,8 @@ dn_sampler_open(struct dn_sampler *sp, char **cause)
 void
 dn_sampler_close(struct dn_sampler *sp)
 {
-	int	*fds[] = { &sp->fd_status, &sp->fd_stat, &sp->fd_io,
-		    &sp->fd_fds, &sp->fd_cgmem };
+	int	*fds[] = { &sp->fd_status, &sp->fd_io, &sp->fd_fds,
+		    &sp->fd_cgmem };
 	size_t	 i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -54,11 +50,14 @@ dn_sampler_close(struct dn_sampler *sp)
 void
 dn_sampler_read(struct dn_sampler *sp, double *v)
 {
-	char			 buf[4096];
-	unsigned long long	 f[16] = { 0 };
-	struct rusage		 ru;
-	int			 nfds;
+	char		buf[4096];
+	struct rusage	ru;
+	int		nfds;
 
+	/* status for VmHWM, which nothing cheaper has (getrusage's
+	 * ru_maxrss holds the forking parent's peak from before the exec,
+	 * and its RSS counters are the kernel's per-CPU estimates, not the
+	 * exact sums status shows); RSS and Threads come with it */
 	if (dn_procfs_read(sp->fd_status, buf, sizeof(buf)) > 0) {
 		v[DN_M_RSS_BYTES] =
 		    (double)dn_procfs_field(buf, "VmRSS:") * 1024;
@@ -66,18 +65,18 @@ dn_sampler_read(struct dn_sampler *sp, double *v)
 		    (double)dn_procfs_field(buf, "VmHWM:") * 1024;
 		v[DN_M_THREADS] = (double)dn_procfs_field(buf, "Threads:");
 	}
-	/* /proc/self/stat: minflt is field 10, majflt 12, utime 14 and
-	 * stime 15. */
-	if (dn_procfs_read(sp->fd_stat, buf, sizeof(buf)) > 0 &&
-	    dn_procfs_stat(buf, f, 16) != 0) {
-		v[DN_M_MINFLT] = (double)f[10];
-		v[DN_M_MAJFLT] = (double)f[12];
-		v[DN_M_CPU_USER_S] = (double)f[14] / (double)sp->clk_tck;
-		v[DN_M_CPU_SYS_S] = (double)f[15] / (double)sp->clk_tck;
-	}
-	/* Context switches of the whole process: /proc/self/status only
-	 * has the main thread's, getrusage sums every thread. */
+	/* Faults, CPU and context switches of the whole process (every
+	 * thread, the dead ones too): the same sums /proc/self/stat gives,
+	 * and the CPU times in microseconds rather than clock ticks, for a
+	 * quarter of the stat file's cost (docs/benchmarks.md, issue 26).
+	 * /proc/self/status has only the main thread's switches. */
 	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		v[DN_M_MINFLT] = (double)ru.ru_minflt;
+		v[DN_M_MAJFLT] = (double)ru.ru_majflt;
+		v[DN_M_CPU_USER_S] = (double)ru.ru_utime.tv_sec +
+		    (double)ru.ru_utime.tv_usec / 1e6;
+		v[DN_M_CPU_SYS_S] = (double)ru.ru_stime.tv_sec +
+		    (double)ru.ru_stime.tv_usec / 1e6;
 		v[DN_M_CTX_VOL] = (double)ru.ru_nvcsw;
 		v[DN_M_CTX_INVOL] = (double)ru.ru_nivcsw;
 	}

@@ -27,6 +27,8 @@ struct dn_sock {
 	nng_aio		*raio;	/* dn_sock_recv's, reused (one receiver) */
 	atomic_int	 woken;	/* dn_sock_wake since the last receive */
 	struct dn_sock	*_Atomic on_pipe; /* woken when a pipe is added */
+	nng_aio		*saio;	/* dn_sock_send's, reused under smu */
+	pthread_mutex_t	 smu;
 };
 
 static void
@@ -103,12 +105,15 @@ dn_sock_open(struct dn_sock **sp, enum dn_sock_type type, char **cause)
 		free(s);
 		return (-1);
 	}
-	if ((rv = nng_aio_alloc(&s->raio, NULL, NULL)) != 0) {
+	if ((rv = nng_aio_alloc(&s->raio, NULL, NULL)) != 0 ||
+	    (rv = nng_aio_alloc(&s->saio, NULL, NULL)) != 0) {
 		*cause = dn_xasprintf("cannot open socket: %s", nng_strerror(rv));
+		nng_aio_free(s->raio);
 		nng_close(s->sock);
 		free(s);
 		return (-1);
 	}
+	pthread_mutex_init(&s->smu, NULL);
 	nng_pipe_notify(s->sock, NNG_PIPE_EV_ADD_POST, pipe_cb, s);
 	nng_pipe_notify(s->sock, NNG_PIPE_EV_REM_POST, pipe_cb, s);
 	nng_socket_set_ms(s->sock, NNG_OPT_RECONNMINT, 10);
@@ -155,14 +160,23 @@ closer_unref(struct closer *c)
 	}
 }
 
+/* What dn_sock_open allocated, once the socket is closed. */
+static void
+sock_free(struct dn_sock *s)
+{
+	nng_aio_free(s->raio);
+	nng_aio_free(s->saio);
+	pthread_mutex_destroy(&s->smu);
+	free(s);
+}
+
 static void *
 closer_main(void *arg)
 {
 	struct closer	*c = arg;
 
 	nng_close(c->s->sock);
-	nng_aio_free(c->s->raio);
-	free(c->s);
+	sock_free(c->s);
 	pthread_mutex_lock(&c->mu);
 	c->done = 1;
 	pthread_cond_signal(&c->cv);
@@ -193,8 +207,7 @@ dn_sock_close(struct dn_sock *s)
 	pthread_attr_destroy(&attr);
 	if (rv != 0) {
 		nng_close(s->sock);
-		nng_aio_free(s->raio);
-		free(s);
+		sock_free(s);
 		c->refs = 1;
 		closer_unref(c);
 		return;
@@ -280,11 +293,39 @@ dn_sock_set_timeouts(struct dn_sock *s, int send_ms, int recv_ms)
 	return (map_err(rv));
 }
 
+/*
+ * Through one aio kept with the socket, as dn_sock_recv does: nng_send
+ * allocates, initialises, finalises and frees an aio per message, which
+ * was a good part of the node's metrics agent's cost per sample
+ * (docs/benchmarks.md, issue 26).  Only one sender at a time can hold the
+ * kept aio; a sender that finds it taken goes through nng_send as before,
+ * so no sender ever waits for another.
+ */
 int
 dn_sock_send(struct dn_sock *s, const void *buf, size_t len, int nonblock)
 {
-	return (map_err(nng_send(s->sock, (void *)buf, len,
-	    nonblock ? NNG_FLAG_NONBLOCK : 0)));
+	nng_msg	*m;
+	int	 rv;
+
+	if (pthread_mutex_trylock(&s->smu) != 0)
+		return (map_err(nng_send(s->sock, (void *)buf, len,
+		    nonblock ? NNG_FLAG_NONBLOCK : 0)));
+	if ((rv = nng_msg_alloc(&m, len)) != 0)
+		goto out;
+	memcpy(nng_msg_body(m), buf, len);
+	/* the socket's send timeout unless non-blocking, as nng_sendmsg */
+	nng_aio_set_timeout(s->saio, nonblock ? NNG_DURATION_ZERO :
+	    NNG_DURATION_DEFAULT);
+	nng_aio_set_msg(s->saio, m);
+	nng_send_aio(s->sock, s->saio);
+	nng_aio_wait(s->saio);
+	/* on failure the message is still ours */
+	if ((rv = nng_aio_result(s->saio)) != 0)
+		nng_msg_free(nng_aio_get_msg(s->saio));
+	nng_aio_set_msg(s->saio, NULL);
+out:
+	pthread_mutex_unlock(&s->smu);
+	return (map_err(rv));
 }
 
 /*
