@@ -108,6 +108,11 @@ sample_once(struct dn_agent *a, int final)
 	s.values[DN_M_ALLOC_BYTES] = (double)st.alloc_bytes;
 	s.values[DN_M_HEAP_LIVE_BYTES] = st.alloc_bytes >= st.free_bytes ?
 	    (double)(st.alloc_bytes - st.free_bytes) : 0;
+	/* no counter linked (sanitizer builds: the runtime owns malloc):
+	 * the heap figures are not measured, so absent, never a 0 */
+	if (!dn_alloc_enabled())
+		s.absent = 1ull << DN_M_ALLOCS | 1ull << DN_M_FREES |
+		    1ull << DN_M_ALLOC_BYTES | 1ull << DN_M_HEAP_LIVE_BYTES;
 	s.dropped = (uint32_t)atomic_load(&a->dropped);
 	s.values[DN_M_SAMPLES_DROPPED] = (double)s.dropped;
 	h.seq = ++a->sample_seq;

@@ -121,6 +121,12 @@ collect(struct fixture *f, int timeout_ms)
 		assert_true(s.values[DN_M_FDS] > 3);
 #ifdef DN_ALLOC_COUNT_EXPECTED
 		assert_true(s.values[DN_M_ALLOCS] > 0);
+		assert_false(dn_sample_absent(&s, DN_M_ALLOCS));
+#else
+		/* sanitizer builds: no counter, so absent, never a 0 */
+		assert_true(dn_sample_absent(&s, DN_M_ALLOCS));
+		assert_true(dn_sample_absent(&s, DN_M_HEAP_LIVE_BYTES));
+		assert_false(dn_sample_absent(&s, DN_M_RSS_BYTES));
 #endif
 		f->samples[h.node]++;
 		if (s.flags & DN_SAMPLE_FINAL)
