@@ -2,6 +2,9 @@
 # 3-node devnet of real devnet-node processes.
 dn_test(node rules SOURCES ${DN_TEST_DIR}/test-rules.c LIBS dn_node_core
     TIMEOUT 60)
+# The process sampler's figures against /proc's own.
+dn_test(node sampler SOURCES ${DN_TEST_DIR}/test-sampler.c LIBS dn_agent
+    TIMEOUT 30)
 dn_test(node alloc SOURCES ${DN_TEST_DIR}/test-alloc.c LIBS dn_agent
     TIMEOUT 30)
 # read_options: cached vs per-call through the allocation counter: exactly

@@ -1,0 +1,160 @@
+/*
+ * test-sampler.c: the node's process sampler (metrics/agent/sampler.c)
+ * gives the figures /proc says, whatever it reads them from: faults and
+ * CPU times as /proc/self/stat sums them over every thread (the sampler
+ * takes them from getrusage since issue 26), threads, RSS and HWM as
+ * /proc/self/status, open files as /proc/self/fd.  Work done on another
+ * thread, which has ended, must count too.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "metric-table.h"
+#include "procfs.h"
+#include "sampler.h"
+
+#define PAGES	2000
+
+/* Spin for MS of this thread's CPU, partly in the kernel. */
+static void
+burn(int ms)
+{
+	struct timespec	t;
+	double		end;
+	char		buf[256];
+	int		fd = open("/proc/self/stat", 0);
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	end = (double)t.tv_sec + t.tv_nsec / 1e9 + ms / 1e3;
+	do {
+		(void)dn_procfs_read(fd, buf, sizeof(buf));
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((double)t.tv_sec + t.tv_nsec / 1e9 < end);
+	close(fd);
+}
+
+/* A thread that faults PAGES pages in and burns CPU, then ends. */
+static void *
+worker(void *arg)
+{
+	size_t	len = PAGES * (size_t)sysconf(_SC_PAGESIZE);
+	char	*p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t	i;
+
+	(void)arg;
+	if (p == MAP_FAILED)
+		return (NULL);
+	for (i = 0; i < len; i += (size_t)sysconf(_SC_PAGESIZE))
+		p[i] = 1;
+	munmap(p, len);
+	burn(300);
+	return (NULL);
+}
+
+static void *
+idle(void *arg)
+{
+	(void)arg;
+	pause();
+	return (NULL);
+}
+
+static void
+stat_fields(unsigned long long *f)
+{
+	char	buf[4096];
+	int	fd = open("/proc/self/stat", 0);
+
+	assert_true(dn_procfs_read(fd, buf, sizeof(buf)) > 0);
+	close(fd);
+	assert_true(dn_procfs_stat(buf, f, 20) != 0);
+}
+
+static void
+figures_as_proc_gives_them(void **state)
+{
+	struct dn_sampler	sp = { -1, -1, -1, -1 };
+	double			v[DN_METRIC_COUNT];
+	unsigned long long	f0[20] = { 0 }, f1[20] = { 0 };
+	char			buf[4096], *cause = NULL;
+	double			tck = (double)sysconf(_SC_CLK_TCK);
+	pthread_t		w, t[3];
+	int			fd, i;
+
+	(void)state;
+	assert_int_equal(dn_sampler_open(&sp, &cause), 0);
+	pthread_create(&w, NULL, worker, NULL);
+	pthread_join(w, NULL);
+	for (i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, idle, NULL);
+	burn(200);
+
+	stat_fields(f0);
+	memset(v, 0, sizeof(v));
+	dn_sampler_read(&sp, v);
+	stat_fields(f1);
+
+	/* faults: between the two stat reads, and the ended thread's
+	 * PAGES among them */
+	assert_true(v[DN_M_MINFLT] >= (double)f0[10]);
+	assert_true(v[DN_M_MINFLT] <= (double)f1[10]);
+	assert_true(v[DN_M_MINFLT] >= PAGES);
+	assert_true(v[DN_M_MAJFLT] >= (double)f0[12] &&
+	    v[DN_M_MAJFLT] <= (double)f1[12]);
+	/* CPU: the ended thread's 300 ms and ours; stat counts in clock
+	 * ticks, the sampler in microseconds: one tick apart at most */
+	assert_true(v[DN_M_CPU_USER_S] + v[DN_M_CPU_SYS_S] >= 0.45);
+	assert_true(v[DN_M_CPU_USER_S] >= (double)f0[14] / tck - 1 / tck);
+	assert_true(v[DN_M_CPU_USER_S] <= (double)f1[14] / tck + 1 / tck);
+	assert_true(v[DN_M_CPU_SYS_S] >= (double)f0[15] / tck - 1 / tck);
+	assert_true(v[DN_M_CPU_SYS_S] <= (double)f1[15] / tck + 1 / tck);
+	/* threads and memory: status's */
+	fd = open("/proc/self/status", 0);
+	assert_true(dn_procfs_read(fd, buf, sizeof(buf)) > 0);
+	close(fd);
+	assert_true(v[DN_M_THREADS] == 4);
+	assert_true(v[DN_M_THREADS] ==
+	    (double)dn_procfs_field(buf, "Threads:"));
+	assert_true(v[DN_M_HWM_BYTES] >= v[DN_M_RSS_BYTES]);
+	assert_true(v[DN_M_HWM_BYTES] ==
+	    (double)dn_procfs_field(buf, "VmHWM:") * 1024);
+	assert_true(v[DN_M_RSS_BYTES] > 0);
+	assert_true(v[DN_M_CTX_VOL] > 0);
+	/* open files, without the sampler's own /proc/self/fd */
+	{
+		DIR	*d = opendir("/proc/self/fd");
+		int	 n = 0;
+
+		while (readdir(d) != NULL)
+			n++;
+		closedir(d);
+		/* ".", "..", and the DIR's own fd */
+		assert_true(v[DN_M_FDS] == (double)(n - 3 - 1));
+	}
+	dn_sampler_close(&sp);
+	assert_int_equal(sp.fd_status, -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test(figures_as_proc_gives_them),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
