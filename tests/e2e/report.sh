@@ -29,7 +29,7 @@ expect_match "says what it wrote" "$out" "wrote $T/r.html"
 # its tick labels must use (s, min or h).
 charts() {
 	python3 - "$@" <<'PY'
-import re, sys
+import os, re, sys
 
 html, unit = open(sys.argv[1]).read(), sys.argv[2]
 charts = re.findall(r'<div class="chart" id="m-([^"]+)">(.*?)</div>', html,
@@ -48,7 +48,19 @@ def subpaths(d):
         subs[-1].append((float(x), float(y)))
     return subs
 
-if len(charts) < 20 or len(charts) != html.count('<svg'):
+# A sanitizer build has no allocation counter: no heap figure is stored,
+# so the report has no chart of them (and the other 19 at least).
+heap = {'allocs', 'frees', 'alloc_bytes', 'heap_live_bytes'}
+names = set(n for n, _ in charts)
+if os.environ.get('ALLOC_OFF'):
+    if names & heap:
+        bad.append('heap charts without a counter: %s' % (names & heap))
+    want = 19
+else:
+    if not heap - {'frees'} <= names:
+        bad.append('heap charts missing: %s' % (heap - {'frees'} - names))
+    want = 20
+if len(charts) < want or len(charts) != html.count('<svg'):
     bad.append('%d charts, %d svg' % (len(charts), html.count('<svg')))
 for name, body in charts:
     for side in 'ab':
@@ -112,6 +124,8 @@ print('%d charts, each A and B a connected median line with its band; '
 PY
 }
 
+"$NODE" --help 2>&1 | grep -q "allocation counter: off" &&
+	export ALLOC_OFF=1
 check "every chart draws A and B (axis in seconds)" charts "$T/r.html" s
 
 # Longer runs: the same samples under a longer planned duration give an
