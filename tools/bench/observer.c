@@ -45,6 +45,7 @@
 #include "metric-table.h"
 #include "protocol.h"
 #include "sampler.h"
+#include "stats.h"
 #include "transport.h"
 #include "xalloc.h"
 
@@ -341,14 +342,6 @@ run_wake(int seconds, int interval_ms, int threads, int fds)
 }
 
 static int
-dbl_cmp(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
-static int
 run_parts(const char *dir, int rounds, int threads, int fds)
 {
 	struct dn_sampler	 sp = { .fd_status = -1, .fd_io = -1,
@@ -357,7 +350,6 @@ run_parts(const char *dir, int rounds, int threads, int fds)
 	struct sink		 k;
 	pthread_t		 th;
 	double			 v[DN_METRIC_COUNT], *rd, *snd, t0, t1, t2;
-	double			 srd = 0, ssnd = 0;
 	uint8_t			 msg[DN_HDR_SIZE + 8 + 8 * DN_METRIC_COUNT];
 	char			*url, *cause = NULL;
 	int			 i, rv = 1;
@@ -386,15 +378,13 @@ run_parts(const char *dir, int rounds, int threads, int fds)
 		t2 = now_thread_us();
 		rd[i] = t1 - t0;
 		snd[i] = t2 - t1;
-		srd += rd[i];
-		ssnd += snd[i];
 	}
-	qsort(rd, (size_t)rounds, sizeof(*rd), dbl_cmp);
-	qsort(snd, (size_t)rounds, sizeof(*snd), dbl_cmp);
 	printf("rounds=%d threads=%d fds=%d sampler_us_median=%.1f "
 	    "sampler_us_mean=%.1f send_us_median=%.1f send_us_mean=%.1f\n",
-	    rounds, threads, fds, rd[rounds / 2], srd / rounds,
-	    snd[rounds / 2], ssnd / rounds);
+	    rounds, threads, fds, dn_stats_quantile(rd, (size_t)rounds, 0.5),
+	    dn_stats_mean(rd, (size_t)rounds),
+	    dn_stats_quantile(snd, (size_t)rounds, 0.5),
+	    dn_stats_mean(snd, (size_t)rounds));
 	rv = 0;
 out:
 	free(cause);
