@@ -4,6 +4,8 @@
 #   make demo   install what is missing, build, run the default A/B scenario
 #   make test   install what is missing, build, run every test
 #   make asan   the test suite under AddressSanitizer + UBSan (build-asan/)
+#   make bench  every issue-26 benchmark in a short mode, one table of
+#               ratios (tools/bench/all.sh; docs/benchmarks.md)
 
 BUILD    ?= build
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
@@ -35,6 +37,9 @@ test: build
 
 asan:
 	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DDN_SANITIZE=address,undefined -DDN_WERROR=ON"
+
+bench: build
+	tools/bench/all.sh $(BUILD)
 
 fuzz:
 	$(MAKE) build BUILD=build-fuzz CMAKE_FLAGS="-DCMAKE_C_COMPILER=clang -DDN_FUZZ=ON -DDN_SANITIZE=address,undefined"
