@@ -75,6 +75,11 @@ static const struct view views[DN_READ_COUNT] = {
 	[DN_READ_RUN_ASSERTIONS] = { "SELECT name, form, status, observed, "
 	    "threshold, t_ms, node, message FROM assertions WHERE run_id = ?1 "
 	    "ORDER BY rowid", 1 },
+	/* the report's marks: where each assertion goes on its chart */
+	[DN_READ_RUN_ASSERT_MARKS] = { "SELECT name, form, status, metric, "
+	    "op, unit, scope, threshold, observed, t_ms, node, window_from_ms, "
+	    "window_to_ms, message FROM assertions WHERE run_id = ?1 AND form "
+	    "<> 'relative' ORDER BY rowid", 1 },
 };
 
 int

@@ -282,6 +282,7 @@ enum dn_read {
 	DN_READ_RUN_SCENARIO,		/* (run) scenario_path, _yaml */
 	DN_READ_RUN_TIMING,		/* (run) warmup_ms, interval_ms, uuid */
 	DN_READ_RUN_ASSERTIONS,		/* (run) name, form, status, ... */
+	DN_READ_RUN_ASSERT_MARKS,	/* (run) the same, for the charts */
 	DN_READ_COUNT
 };
 int	 dn_store_read(struct dn_store *s, enum dn_read which,

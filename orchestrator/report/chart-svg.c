@@ -1,9 +1,11 @@
 /*
  * chart-svg.c: one chart of the A/B report page as inline SVG: the axes and
  * their ticks, the warmup window shaded, each side's median line and
- * p10-p90 band over the time grid, and the events marked.  The data comes
+ * p10-p90 band over the time grid, the events marked, and the scenario's
+ * assertions (limit, window, first violation).  The data comes
  * from compare-page.c; nothing here reads the store.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,6 +245,230 @@ svg_spans(FILE *out, const struct event_list *ev, const struct xscale *xs,
 	}
 }
 
+/* --- the assertions' marks ------------------------------------------- */
+
+/* Can a limit at V be shown on a y axis over the data's [LO, HI] without
+ * squeezing the data flat?  Up to two data ranges beyond it. */
+static int
+reachable(double v, double lo, double hi)
+{
+	double	reach = 2 * fmax(hi - lo, fmax(fabs(hi), fabs(lo)) * 0.5);
+
+	return (isfinite(v) && v >= lo - reach && v <= hi + reach);
+}
+
+/* The y range widened to the marks' limits (those within reach) and
+ * their violating values, so that both can be drawn. */
+static void
+marks_range(const struct chart_data *cd, double *lo, double *hi)
+{
+	double	dlo = *lo, dhi = *hi;
+	size_t	i;
+
+	if (!isfinite(dlo))
+		return;
+	for (i = 0; i < cd->nmarks; i++) {
+		const struct mark *m = cd->marks[i];
+
+		if (!m->on_axis)
+			continue;
+		if (reachable(m->threshold, dlo, dhi)) {
+			*lo = fmin(*lo, m->threshold);
+			*hi = fmax(*hi, m->threshold);
+		}
+		if (m->t_ms >= 0 && reachable(m->observed, dlo, dhi)) {
+			*lo = fmin(*lo, m->observed);
+			*hi = fmax(*hi, m->observed);
+		}
+	}
+}
+
+/* The window of the marks named like M on side SIDE (-1: both), their
+ * union over runs; 0 when none has one. */
+static int
+mark_window(const struct chart_data *cd, const struct mark *m, int side,
+    int64_t *from, int64_t *to)
+{
+	size_t	i;
+
+	*from = -1;
+	*to = -1;
+	for (i = 0; i < cd->nmarks; i++) {
+		const struct mark *x = cd->marks[i];
+
+		if (strcmp(x->name, m->name) != 0 || x->from_ms < 0 ||
+		    (side >= 0 && x->side != side))
+			continue;
+		*from = *from < 0 || x->from_ms < *from ? x->from_ms : *from;
+		*to = x->to_ms > *to ? x->to_ms : *to;
+	}
+	return (*from >= 0);
+}
+
+/* Is mark I the first of its name (SIDE >= 0: and of its side) among
+ * the chart's marks? */
+static int
+first_of(const struct chart_data *cd, size_t i, int side)
+{
+	size_t	j;
+
+	for (j = 0; j < i; j++)
+		if (strcmp(cd->marks[j]->name, cd->marks[i]->name) == 0 &&
+		    (side < 0 || cd->marks[j]->side == cd->marks[i]->side))
+			return (0);
+	return (1);
+}
+
+/* Each assertion's window, shaded per side: the union of its runs'
+ * windows (their events at the rows' times). */
+static void
+svg_mark_windows(FILE *out, const struct chart_data *cd,
+    const struct xscale *xs, const struct yscale *ys)
+{
+	int64_t	from, to;
+	double	x0, x1;
+	size_t	i;
+
+	for (i = 0; i < cd->nmarks; i++) {
+		const struct mark *m = cd->marks[i];
+
+		if (!first_of(cd, i, 1) ||
+		    !mark_window(cd, m, m->side, &from, &to))
+			continue;
+		x0 = xmap((double)from, xs);
+		x1 = xmap((double)to, xs);
+		fprintf(out, "<rect class=\"assert-window\" data-side=\"%s\" "
+		    "data-from-ms=\"%lld\" data-to-ms=\"%lld\" x=\"%.1f\" "
+		    "y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+		    "fill-opacity=\"0.09\" stroke=\"%s\" stroke-opacity=\"0.5\" "
+		    "stroke-dasharray=\"2 3\"><title>", m->side ? "B" : "A",
+		    (long long)from, (long long)to, x0, ys->top, x1 - x0 > 1 ?
+		    x1 - x0 : 1, ys->h, COLOR_MARK, COLOR_MARK);
+		compare_markup_str(out, m->name, 0);
+		fprintf(out, ": judged from t=%.1f s to t=%.1f s (%s)</title>"
+		    "</rect>\n", from / 1000.0, to / 1000.0, m->side ? "B" :
+		    "A");
+	}
+}
+
+static void	svg_mark_violations(FILE *, const struct chart_data *,
+		    const struct xscale *, const struct yscale *);
+
+/* Each assertion's limit in the chart's unit: a dashed line over its
+ * window with its words, or the words at the edge it lies past; then the
+ * violations over them.  (The <svg> element carries its axes' mapping as
+ * data-*, so that a reader or a test can put a value back on the plot.) */
+static void
+svg_mark_limits(FILE *out, const struct chart_data *cd,
+    const struct xscale *xs, const struct yscale *ys)
+{
+	int64_t	from, to;
+	double	x0, x1, y;
+	char	lim[256], num[64];
+	size_t	i;
+
+	for (i = 0; i < cd->nmarks; i++) {
+		const struct mark *m = cd->marks[i];
+
+		if (!first_of(cd, i, -1) || !m->on_axis)
+			continue;
+		compare_fmt_value(m->threshold, m->unit, num, sizeof(num));
+		snprintf(lim, sizeof(lim), "%s: %s %s %s", m->name, m->metric,
+		    m->op, num);
+		x0 = xs->left;
+		x1 = xs->left + xs->w;
+		if (mark_window(cd, m, -1, &from, &to)) {
+			x0 = xmap((double)from, xs);
+			x1 = xmap((double)to, xs);
+		}
+		if (m->threshold < ys->lo || m->threshold > ys->hi) {
+			y = m->threshold > ys->hi ? ys->top + 11 :
+			    ys->top + ys->h - 4;
+			fprintf(out, "<text class=\"assert-offaxis\" x=\"%.1f\" "
+			    "y=\"%.1f\" font-size=\"11\" fill=\"%s\">%s ", x0 +
+			    4, y, COLOR_MARK, m->threshold > ys->hi ?
+			    "&#9650;" : "&#9660;");
+			compare_markup_str(out, lim, 0);
+			fputs(" (off the chart)</text>\n", out);
+			continue;
+		}
+		y = ymap(m->threshold, ys);
+		fprintf(out, "<line class=\"assert-threshold\" data-value=\""
+		    "%.17g\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.2f\" y2=\"%.2f\" "
+		    "stroke=\"%s\" stroke-width=\"1.6\" stroke-dasharray=\"7 4\">"
+		    "<title>", m->threshold, x0, x1, y, y, COLOR_MARK);
+		compare_markup_str(out, lim, 0);
+		fprintf(out, "</title></line>\n<text class=\"assert-label\" "
+		    "x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\">", x0 +
+		    4, y - 4, COLOR_MARK);
+		compare_markup_str(out, lim, 0);
+		fputs("</text>\n", out);
+	}
+	svg_mark_violations(out, cd, xs, ys);
+}
+
+/* Each run's first violation: a red dot at its sample (at the top when
+ * its value is not in the chart's unit), the node and time beside it. */
+static void
+svg_mark_violations(FILE *out, const struct chart_data *cd,
+    const struct xscale *xs, const struct yscale *ys)
+{
+	double	x, y;
+	size_t	i;
+	int	at_value;
+
+	for (i = 0; i < cd->nmarks; i++) {
+		const struct mark *m = cd->marks[i];
+
+		if (strcmp(m->status, "fail") != 0 || m->t_ms < 0 ||
+		    m->t_ms > xs->span)
+			continue;
+		x = xmap((double)m->t_ms, xs);
+		at_value = m->on_axis && isfinite(m->observed) &&
+		    m->observed >= ys->lo && m->observed <= ys->hi;
+		y = at_value ? ymap(m->observed, ys) : ys->top + 6;
+		fprintf(out, "<g class=\"assert-violation\" data-run=\"%lld\" "
+		    "data-t-ms=\"%lld\" data-node=\"%d\" data-at-value=\"%d\">"
+		    "<title>", (long long)m->run, (long long)m->t_ms,
+		    m->node == INT_MIN ? -2 : m->node, at_value);
+		compare_markup_str(out, m->message, 0);
+		fprintf(out, "</title><circle cx=\"%.1f\" cy=\"%.2f\" r=\"5\" "
+		    "fill=\"%s\" stroke=\"#fff\" stroke-width=\"1.5\"/><text "
+		    "x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"%s\">",
+		    x, y, COLOR_VIOL, x + 7, y + 3.5, COLOR_VIOL);
+		if (m->node >= 0)
+			fprintf(out, "node %d, ", m->node);
+		fprintf(out, "%.1f s</text></g>\n", m->t_ms / 1000.0);
+	}
+}
+
+/* The values' range: both sides' bands, the live page's lines, and the
+ * marks' limits and violations (*LO, *HI start at +inf, -inf). */
+static void
+data_range(const struct chart_data *cd, double *lo, double *hi)
+{
+	size_t	i, e;
+	int	k;
+
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < cd->nbins; i++) {
+			if (!cd->side[k].have[i])
+				continue;
+			*lo = fmin(*lo, cd->side[k].lo[i]);
+			*hi = fmax(*hi, cd->side[k].hi[i]);
+		}
+	}
+	for (e = 0; e < cd->nlines; e++) {
+		for (i = 0; i < cd->nbins; i++) {
+			if (!cd->lines[e].have[i])
+				continue;
+			*lo = fmin(*lo, cd->lines[e].mid[i]);
+			*hi = fmax(*hi, cd->lines[e].mid[i]);
+		}
+	}
+	marks_range(cd, lo, hi);
+}
+
 void
 report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
     const struct event_list *ev)
@@ -254,26 +480,10 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 	double		step, v, tspan, tstep, tdiv, scale;
 	const char	*tunit;
 	char		buf[64];
-	size_t		i;
-	int		k, n;
 	size_t		e;
+	int		k, n;
 
-	for (k = 0; k < 2; k++) {
-		for (i = 0; i < cd->nbins; i++) {
-			if (!cd->side[k].have[i])
-				continue;
-			ys.lo = fmin(ys.lo, cd->side[k].lo[i]);
-			ys.hi = fmax(ys.hi, cd->side[k].hi[i]);
-		}
-	}
-	for (e = 0; e < cd->nlines; e++) {
-		for (i = 0; i < cd->nbins; i++) {
-			if (!cd->lines[e].have[i])
-				continue;
-			ys.lo = fmin(ys.lo, cd->lines[e].mid[i]);
-			ys.hi = fmax(ys.hi, cd->lines[e].mid[i]);
-		}
-	}
+	data_range(cd, &ys.lo, &ys.hi);
 	if (!isfinite(ys.lo)) {
 		ys.lo = 0;
 		ys.hi = 1;
@@ -294,9 +504,11 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 	if (ys.hi <= ys.lo)
 		ys.hi = ys.lo + step;
 
-	fprintf(out, "<svg viewBox=\"0 0 %d %d\" width=\"100%%\" "
-	    "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n", CHART_W,
-	    CHART_H);
+	fprintf(out, "<svg viewBox=\"0 0 %d %d\" width=\"100%%\" xmlns=\""
+	    "http://www.w3.org/2000/svg\" role=\"img\" data-y-lo=\"%.17g\" "
+	    "data-y-hi=\"%.17g\" data-top=\"%g\" data-h=\"%g\" data-left=\"%g\" "
+	    "data-w=\"%g\" data-span-ms=\"%g\">\n", CHART_W, CHART_H, ys.lo,
+	    ys.hi, ys.top, ys.h, xs.left, xs.w, xs.span);
 	/* Warmup, grid, axes. */
 	if (cd->warmup_ms > 0) {
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" "
@@ -340,10 +552,12 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 	    "%g s)</text>\n", CHART_W - PAD_R, CHART_H - 4,
 	    cd->bin_ms / 1000.0);
 	svg_spans(out, ev, &xs, cd->t_span);
+	svg_mark_windows(out, cd, &xs, &ys);
 	/* Bands and lines, A under B. */
 	for (k = 0; k < 2; k++)
 		svg_side(out, cd, k, &xs, &ys);
 	svg_lines(out, cd, &xs, &ys);
+	svg_mark_limits(out, cd, &xs, &ys);
 	/* Events: a dashed line and a marker with a hover title. */
 	for (e = 0; e < ev->n; e++) {
 		const struct event	*x = &ev->v[e];

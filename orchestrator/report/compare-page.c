@@ -6,7 +6,9 @@
  * title): A and B overlaid as a median line with a p10-p90 band across
  * nodes and trials, on one time grid (bins of the sample interval from
  * t=0; counters as per-second rates), the warmup window shaded and events
- * marked.  It does not compute verdicts (compare.c); chart-svg.c draws.
+ * marked, and the scenario's assertions on the charts of their metrics
+ * (assert-marks.c; a chart of its own for a metric no verdict row
+ * plots).  It does not compute verdicts (compare.c); chart-svg.c draws.
  */
 #include <math.h>
 #include <stdio.h>
@@ -290,20 +292,99 @@ verdict_table(FILE *out, const struct compare_result *r)
 	fputs("</table>\n", out);
 }
 
+/* The chart of a metric no verdict row plots, for the assertions that
+ * read it: CM from the dictionary (id -1: none). */
+static int
+extra_metric(struct dn_store *s, const char *name, struct chart_metric *cm,
+    char **cause)
+{
+	static const char *const dirs[] = { "lower", "higher", "neutral" };
+	struct dn_metric_info	 info;
+
+	memset(cm, 0, sizeof(*cm));
+	if (dn_store_metric_find(s, name, &cm->id, &info, cause) != 0)
+		return (-1);
+	if (cm->id >= 0 && cm->id < DN_METRIC_COUNT) {
+		cm->name = dn_metric_defs[cm->id].name;
+		cm->unit = dn_metric_defs[cm->id].unit;
+		cm->counter = dn_metric_defs[cm->id].kind == DN_KIND_C;
+		cm->better = dirs[dn_metric_defs[cm->id].better];
+		cm->desc = dn_metric_defs[cm->id].desc;
+	} else if (cm->id >= 0) {
+		/* a named metric without a verdict row: it has no samples
+		 * on these sides (compare adds every named one it sees) */
+		cm->id = -1;
+	}
+	return (0);
+}
+
+/* One chart: heading, the verdict rows from ROW0 on that plot it, the
+ * assertions on it, the SVG. */
+static int
+chart_write(FILE *out, struct dn_store *s, const struct compare_result *r,
+    size_t row0, const struct chart_metric *cm, struct chart_data *cd,
+    const struct event_list *ev, struct mark_list *marks, char **cause)
+{
+	const char	*unit;
+	char		*u = NULL;
+	size_t		 j;
+
+	if (chart_load(s, r, cm->id, cm->counter, cd, cause) != 0)
+		return (-1);
+	unit = cm->unit;
+	if (cm->counter)
+		unit = u = dn_xasprintf("%s/s", unit);
+	fputs("<div class=\"chart\" id=\"m-", out);
+	compare_markup_str(out, cm->name, 0);
+	fputs("\"><h3>", out);
+	compare_markup_str(out, cm->name, 0);
+	fprintf(out, "%s <span class=\"dir\">(%s)</span></h3>"
+	    "<p class=\"d\">", cm->counter ? " (per-second rate)" : "",
+	    direction_str(cm->better));
+	compare_markup_str(out, cm->desc, 0);
+	if (row0 >= r->nrows)
+		fputs(" &middot; not in the verdict: charted for its "
+		    "assertions", out);
+	for (j = row0; j < r->nrows; j++) {
+		if (r->rows[j].base_metric != cm->id)
+			continue;
+		fputs(" &middot; ", out);
+		compare_markup_str(out, r->rows[j].name, 0);
+		fprintf(out, ": <span class=\"%s\">%s",
+		    r->rows[j].verdict, r->rows[j].verdict);
+		if (r->rows[j].significant)
+			fprintf(out, " %+.1f%%", r->rows[j].delta_pct);
+		fputs("</span>", out);
+	}
+	fputs("</p>\n", out);
+	cd->nmarks = marks_pick(marks, r, cm->name, unit, &cd->marks);
+	marks_caption(out, cd->marks, cd->nmarks, unit);
+	report_svg_chart(out, cd, unit, ev);
+	fputs("</div>\n", out);
+	free(cd->marks);
+	cd->marks = NULL;
+	cd->nmarks = 0;
+	free(u);
+	return (0);
+}
+
 int
 report_compare_write(struct dn_store *s, const struct compare_result *r,
     const char *db, FILE *out, char **cause)
 {
 	struct event_list	 ev = { 0 };
+	struct mark_list	 marks = { 0 };
 	struct chart_data	*cd = dn_xcalloc(1, sizeof(*cd));
 	int			 seen[DN_METRIC_COUNT] = { 0 };
 	size_t			 i, j;
-	char			 when[64], *seq;
+	char			 when[64], *seq, base[128];
+	const char		*metric;
 	time_t			 now = time(NULL);
 	int			 rc = -1;
 
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
 	if (events_load(s, r, &ev, cause) != 0 ||
+	    marks_load(s, r, &marks, cause) != 0 ||
 	    chart_grid(s, r, cd, cause) != 0)
 		goto out;
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
@@ -356,13 +437,13 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 	    "<span class=\"sw\" style=\"background:#e5e7eb\"></span>warmup "
 	    "(not compared)</span><span>&#9660; event (red line: "
 	    "unplanned); shaded: a stop, kill, partition or link event "
-	    "until its cont, restart or heal</span></p>\n", COLOR_A,
-	    COLOR_B);
+	    "until its cont, restart or heal</span><span><span class=\"sw\" "
+	    "style=\"background:%s\"></span>an assertion: its limit (dashed) "
+	    "and window; red dot: its first violation in a run</span></p>\n",
+	    COLOR_A, COLOR_B, COLOR_MARK);
 	for (i = 0; i < r->nrows; i++) {
 		int			 m = r->rows[i].base_metric;
 		struct chart_metric	 cm;
-		const char		*unit;
-		char			*u = NULL;
 
 		/* Several rows plot one table metric (rss_max, rss_avg);
 		 * a named metric has one row. */
@@ -371,35 +452,33 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 		if (m < DN_METRIC_COUNT)
 			seen[m] = 1;
 		chart_metric_of(&r->rows[i], &cm);
-		if (chart_load(s, r, m, cm.counter, cd, cause) != 0)
+		if (chart_write(out, s, r, i, &cm, cd, &ev, &marks,
+		    cause) != 0)
 			goto out;
-		unit = cm.unit;
-		if (cm.counter)
-			unit = u = dn_xasprintf("%s/s", unit);
-		fputs("<div class=\"chart\" id=\"m-", out);
-		compare_markup_str(out, cm.name, 0);
-		fputs("\"><h3>", out);
-		compare_markup_str(out, cm.name, 0);
-		fprintf(out, "%s <span class=\"dir\">(%s)</span></h3>"
-		    "<p class=\"d\">", cm.counter ? " (per-second rate)" : "",
-		    direction_str(cm.better));
-		compare_markup_str(out, cm.desc, 0);
-		for (j = i; j < r->nrows; j++) {
-			if (r->rows[j].base_metric != m)
-				continue;
-			fputs(" &middot; ", out);
-			compare_markup_str(out, r->rows[j].name, 0);
-			fprintf(out, ": <span class=\"%s\">%s",
-			    r->rows[j].verdict, r->rows[j].verdict);
-			if (r->rows[j].significant)
-				fprintf(out, " %+.1f%%", r->rows[j].delta_pct);
-			fputs("</span>", out);
-		}
-		fputs("</p>\n", out);
-		report_svg_chart(out, cd, unit, &ev);
-		fputs("</div>\n", out);
-		free(u);
 	}
+	/* The metrics assertions read that no verdict row plots (height,
+	 * a load counter): a chart each, so that every mark has one. */
+	while ((metric = marks_unplaced(&marks, r, base, sizeof(base))) !=
+	    NULL) {
+		struct chart_metric	cm;
+
+		if (extra_metric(s, metric, &cm, cause) != 0)
+			goto out;
+		if (cm.id < 0 || (cm.id < DN_METRIC_COUNT && seen[cm.id])) {
+			/* no samples of it, or its chart has no room for
+			 * the mark: listed only */
+			for (j = 0; j < marks.n; j++)
+				if (marks.v[j].chart == NULL)
+					marks.v[j].chart = "";
+			continue;
+		}
+		if (cm.id < DN_METRIC_COUNT)
+			seen[cm.id] = 1;
+		if (chart_write(out, s, r, r->nrows, &cm, cd, &ev, &marks,
+		    cause) != 0)
+			goto out;
+	}
+	marks_table(out, &marks);
 	fputs("<p class=\"sub\">Written by devnet report. Method: "
 	    "docs/statistics.md.</p>\n</main></body></html>\n", out);
 	rc = 0;
@@ -407,6 +486,7 @@ out:
 	for (i = 0; i < ev.n; i++)
 		free(ev.v[i].text);
 	free(ev.v);
+	marks_free(&marks);
 	chart_free(cd);
 	free(cd);
 	return (rc);

@@ -24,6 +24,8 @@
 
 #define COLOR_A	"#2563eb"
 #define COLOR_B	"#ea580c"
+#define COLOR_MARK	"#7c3aed"	/* assertions: threshold, window */
+#define COLOR_VIOL	"#dc2626"	/* an assertion's first violation */
 
 struct band {
 	double	*t;		/* ms: mean time of the bin's values */
@@ -44,6 +46,29 @@ struct event {
 	int64_t	 run;
 };
 
+/* One stored assertion result of one run (table assertions), as the
+ * page marks it on the chart of its metric (assert-marks.c). */
+struct mark {
+	int64_t		 run;
+	int		 side;
+	char		*name, *form, *status, *metric, *op, *unit, *scope;
+	char		*message;
+	double		 threshold, observed;	/* NAN: none */
+	int64_t		 t_ms;			/* the violation; -1 none */
+	int64_t		 from_ms, to_ms;	/* its window; -1 none */
+	int		 node;			/* INT_MIN none, -1 load */
+	/* set by marks_pick: the chart it is on (NULL: none yet), and
+	 * whether its limit and value are in that chart's unit (not a
+	 * spread's, not a counter's total on a chart of its rate) */
+	const char	*chart;
+	int		 on_axis;
+};
+
+struct mark_list {
+	struct mark	*v;
+	size_t		 n;
+};
+
 struct chart_data {
 	int64_t		 t_span;	/* x axis: 0 .. t_span ms */
 	int64_t		 warmup_ms;
@@ -55,6 +80,9 @@ struct chart_data {
 	struct band	*lines;
 	int		*line_side;
 	size_t		 nlines;
+	/* The assertions drawn on this chart (the report page; not owned) */
+	struct mark	**marks;
+	size_t		 nmarks;
 };
 
 struct event_list {
@@ -85,6 +113,34 @@ void	 chart_free(struct chart_data *cd);
 /* One node's series: gauges as sampled, counters as per-second rates
  * between samples (a drop is a restart). */
 void	 bins_series(struct bins *b, const struct dn_series *s, int counter);
+
+/* --- assert-marks.c ---------------------------------------------------- */
+
+struct compare_result;
+struct dn_store;
+
+/* The stored assertions of every run of both sides of R into L (rows of
+ * `relative` ones are the verdict's, not a chart's).  0, or -1 with
+ * *CAUSE. */
+int	 marks_load(struct dn_store *s, const struct compare_result *r,
+	    struct mark_list *l, char **cause);
+void	 marks_free(struct mark_list *l);
+/* The marks of L not yet on a chart whose metric is NAME, drawn in UNIT,
+ * into *OUT (an array the caller frees; NULL when none): each gets
+ * ->chart and ->on_axis.  Returns how many. */
+size_t	 marks_pick(struct mark_list *l, const struct compare_result *r,
+	    const char *name, const char *unit, struct mark ***out);
+/* The sampled metric the first mark of L without a chart reads (a
+ * metric name, in BUF), or NULL when every mark has one. */
+const char *marks_unplaced(const struct mark_list *l,
+	    const struct compare_result *r, char *buf, size_t cap);
+/* Under a chart: one line per assertion of V[0..N-1], what it claims,
+ * where, how it came out per side, and why a mark is not drawn. */
+void	 marks_caption(FILE *out, struct mark **v, size_t n,
+	    const char *unit);
+/* The page's list of every assertion of every run, linked to its chart
+ * (#m-NAME) or saying it has none. */
+void	 marks_table(FILE *out, const struct mark_list *l);
 
 /* --- chart-svg.c -------------------------------------------------------- */
 

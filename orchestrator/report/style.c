@@ -36,7 +36,8 @@ const char report_css_compare[] =
     ".legend span{display:inline-block;margin-right:16px;font-size:12.5px}\n"
     ".sw{display:inline-block;width:22px;height:10px;border-radius:2px;"
     "margin-right:6px;vertical-align:middle}\n"
-    "svg text{font-family:inherit}\n";
+    "svg text{font-family:inherit}\n"
+    ".amark{font-size:12.5px;color:#4c1d95;margin:0 0 3px}\n";
 
 const char report_css_history[] =
     "table{border-collapse:collapse;width:100%;background:#fff;"

@@ -1,7 +1,8 @@
 # End-to-end tests: the real devnet and devnet-node binaries, private temp
 # dirs, assertions on exit codes, messages and rows in sqlite.
 foreach(t smoke signals faults bad-input help db-errors report many-variants
-	ramp disk-full foreign foreign-loop foreign-argv0 foreign-kill redis assert assert-relative)
+	ramp disk-full foreign foreign-loop foreign-argv0 foreign-kill redis assert assert-relative
+	report-asserts)
 	dn_script_test(e2e ${t} ${DN_TEST_DIR}/${t}.sh TIMEOUT 300)
 endforeach()
 
