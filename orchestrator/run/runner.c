@@ -148,6 +148,7 @@ store_is_down(struct trial *t)
 static void
 finish_early(struct trial *t, const struct runner_opts *o)
 {
+	t->end_wall_ms = dn_wall_ms();
 	loadgen_halt(t->lg);
 	if (!signals_count && !store_is_down(t))
 		endcheck_drain_txs(&t, 1);
@@ -187,6 +188,7 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 	for (i = 0; i < nt; i++) {
 		int	k;
 
+		ts[i]->t0_wall_ms = dn_wall_ms();
 		atomic_store(&ts[i]->t0_ns, t0);
 		for (k = 0; k < ts[i]->nnodes; k++)
 			atomic_store(&ts[i]->nodes[k].up, 1);
@@ -233,8 +235,10 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 		progress_line(ts, nt, o, 0);
 		signals_tick(TICK_MS);
 	}
-	for (i = 0; i < nleft; i++)
+	for (i = 0; i < nleft; i++) {
+		left[i]->end_wall_ms = dn_wall_ms();
 		node_kind(left[i])->after_run(left[i], signals_count);
+	}
 	for (i = 0; i < nleft; i++)
 		loadgen_halt(left[i]->lg);
 	if (nleft > 0 && !signals_count && !store_is_down(ts[0]))

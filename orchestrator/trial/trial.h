@@ -169,6 +169,11 @@ struct trial {
 
 	atomic_uint_fast64_t		 t0_ns;	/* 0 until all are ready */
 	uint64_t			 spawn_ns;
+	/* Unix ms of t = 0 and of the window's end (the run loop left:
+	 * duration, signal, failure, ended early); 0 until then.  Facts
+	 * window_start_ms, window_end_ms: a trial's overhead is the time
+	 * between one trial's end and the next one's start (issue 26). */
+	int64_t				 t0_wall_ms, end_wall_ms;
 	double				 cpu0_s;	/* process CPU at spawn */
 
 	/* The load generator's last interval, as stored with node -1

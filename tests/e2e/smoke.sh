@@ -117,6 +117,22 @@ for run in $(q "select id from runs order by id"); do
 		ok "run $run: send lag p50 p99 p99.9 max (us): $lags" ||
 		fail "run $run: send lag facts '$lags', interval max '$imax'"
 done
+# Each trial's window in wall time (issue 26: the overhead between two
+# trials is measured from these): as long as the scenario's 10 s, inside
+# the run's own start and end, and the second trial's after the first's.
+win=$(q "select group_concat(r.id || ':' || (ws - r.start_ms >= 0) ||
+    (r.end_ms - we >= 0) || (we - ws >= 10000 and we - ws < 11000), ' ')
+    from runs r join (select run_id, max(case key when 'window_start_ms'
+    then cast(value as integer) end) ws, max(case key when 'window_end_ms'
+    then cast(value as integer) end) we from run_facts where node = -1
+    group by run_id) f on f.run_id = r.id")
+expect_eq "each run's window_start_ms and window_end_ms: 10 s, inside the run" \
+    "$win" "1:111 2:111"
+gap=$(q "select (select cast(value as integer) from run_facts where
+    run_id = 2 and key = 'window_start_ms') - (select cast(value as integer)
+    from run_facts where run_id = 1 and key = 'window_end_ms')")
+[ "$gap" -gt 0 ] 2>/dev/null && ok "overhead between the trials' windows: $gap ms" ||
+	fail "second window starts '$gap' ms after the first ends"
 # Each node's allocation source (issue 25): a fact per node, one summary
 # line, and compare and report show it per side.
 if "$DN_BUILD_DIR/bin/devnet-node" --help 2>&1 | grep -q "allocation counter: off"; then
