@@ -203,6 +203,25 @@ stop_nodes(struct trial *t, const struct runner_opts *o)
 	}
 }
 
+/* What devnet itself cost trial T. */
+static void
+own_facts(struct trial *t)
+{
+	/* devnet's own CPU: collector, load generator, main loop and nng
+	 * from spawn to here (trials run concurrently share it). */
+	trial_fact(t, -1, "orchestrator_cpu_s", "%.3f",
+	    setup_self_cpu_s() - t->cpu0_s);
+	/* the trial's window in wall time: what lies between one trial's
+	 * window and the next one's is devnet's overhead (tools/bench/
+	 * trial-overhead.sh) */
+	if (t->t0_wall_ms > 0)
+		trial_fact(t, -1, "window_start_ms", "%lld",
+		    (long long)t->t0_wall_ms);
+	if (t->t0_wall_ms > 0 && t->end_wall_ms > 0)
+		trial_fact(t, -1, "window_end_ms", "%lld",
+		    (long long)t->end_wall_ms);
+}
+
 /* runs.reason for T, or NULL (caller frees). */
 static char *
 run_reason(struct trial *t)
@@ -257,19 +276,7 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 	if (t->drain_unread > 0)
 		trial_fact(t, -1, "drain_unread", "%lld",
 		    (long long)t->drain_unread);
-	/* devnet's own cost: collector, load generator, main loop and nng
-	 * from spawn to here (trials run concurrently share it). */
-	trial_fact(t, -1, "orchestrator_cpu_s", "%.3f",
-	    setup_self_cpu_s() - t->cpu0_s);
-	/* the trial's window in wall time: what lies between one trial's
-	 * window and the next one's is devnet's overhead (tools/bench/
-	 * trial-overhead.sh) */
-	if (t->t0_wall_ms > 0)
-		trial_fact(t, -1, "window_start_ms", "%lld",
-		    (long long)t->t0_wall_ms);
-	if (t->t0_wall_ms > 0 && t->end_wall_ms > 0)
-		trial_fact(t, -1, "window_end_ms", "%lld",
-		    (long long)t->end_wall_ms);
+	own_facts(t);
 	if (t->lg != NULL && t->load != NULL) {
 		double	achieved;
 

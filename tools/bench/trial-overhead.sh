@@ -10,6 +10,7 @@
 #
 #   cycle    (last start_ms - first start_ms) / (trials - 1) - duration:
 #            the overhead per trial, for any devnet (start_ms is old);
+#            the others are "-" for a devnet without the window facts;
 #   gap      window_start_ms of a trial - window_end_ms of the one before
 #            (run facts, since issue 26): the same, measured exactly;
 #   stop     window_end_ms -> the run's end_ms (drain, state check, stop,
@@ -48,10 +49,13 @@ overhead() {
 	    JOIN r b ON b.id = a.id + 1)
 	SELECT printf('%.0f', (SELECT (max(start_ms) - min(start_ms)) * 1.0 /
 	    (count(*) - 1) - max(duration_ms) FROM r)),
-	    ifnull(printf('%.0f', avg(nws - we)), '-'),
-	    ifnull(printf('%.0f', avg(end_ms - we)), '-'),
-	    ifnull(printf('%.0f', avg(nstart - end_ms)), '-'),
-	    ifnull(printf('%.0f', (SELECT avg(ws - start_ms) FROM r)), '-')
+	    CASE WHEN count(nws - we) = 0 THEN '-' ELSE
+	    printf('%.0f', avg(nws - we)) END,
+	    CASE WHEN count(we) = 0 THEN '-' ELSE
+	    printf('%.0f', avg(end_ms - we)) END,
+	    printf('%.0f', avg(nstart - end_ms)),
+	    (SELECT CASE WHEN count(ws) = 0 THEN '-' ELSE
+	    printf('%.0f', avg(ws - start_ms)) END FROM r)
 	FROM p" | tr '|' ' '
 }
 
