@@ -101,7 +101,7 @@ sample_once(struct dn_agent *a, int final)
 	s.flags = final ? DN_SAMPLE_FINAL : 0;
 	if (a->c.fill != NULL)
 		a->c.fill(a->c.arg, s.values);
-	dn_sampler_read(&a->sampler, s.values);
+	s.absent = dn_sampler_read(&a->sampler, s.values);
 	dn_alloc_read(&st);
 	s.values[DN_M_ALLOCS] = (double)st.allocs;
 	s.values[DN_M_FREES] = (double)st.frees;
@@ -111,7 +111,7 @@ sample_once(struct dn_agent *a, int final)
 	/* no counter linked (sanitizer builds: the runtime owns malloc):
 	 * the heap figures are not measured, so absent, never a 0 */
 	if (!dn_alloc_enabled())
-		s.absent = 1ull << DN_M_ALLOCS | 1ull << DN_M_FREES |
+		s.absent |= 1ull << DN_M_ALLOCS | 1ull << DN_M_FREES |
 		    1ull << DN_M_ALLOC_BYTES | 1ull << DN_M_HEAP_LIVE_BYTES;
 	s.dropped = (uint32_t)atomic_load(&a->dropped);
 	s.values[DN_M_SAMPLES_DROPPED] = (double)s.dropped;

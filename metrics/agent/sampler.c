@@ -47,11 +47,12 @@ dn_sampler_close(struct dn_sampler *sp)
 	}
 }
 
-void
+uint64_t
 dn_sampler_read(struct dn_sampler *sp, double *v)
 {
 	char		buf[4096];
 	struct rusage	ru;
+	uint64_t	absent = 0;
 	int		nfds;
 
 	/* status for VmHWM, which nothing cheaper has (getrusage's
@@ -64,7 +65,9 @@ dn_sampler_read(struct dn_sampler *sp, double *v)
 		v[DN_M_HWM_BYTES] =
 		    (double)dn_procfs_field(buf, "VmHWM:") * 1024;
 		v[DN_M_THREADS] = (double)dn_procfs_field(buf, "Threads:");
-	}
+	} else
+		absent |= 1ull << DN_M_RSS_BYTES | 1ull << DN_M_HWM_BYTES |
+		    1ull << DN_M_THREADS;
 	/* Faults, CPU and context switches of the whole process (every
 	 * thread, the dead ones too): the same sums /proc/self/stat gives,
 	 * and the CPU times in microseconds rather than clock ticks, for a
@@ -79,16 +82,25 @@ dn_sampler_read(struct dn_sampler *sp, double *v)
 		    (double)ru.ru_stime.tv_usec / 1e6;
 		v[DN_M_CTX_VOL] = (double)ru.ru_nvcsw;
 		v[DN_M_CTX_INVOL] = (double)ru.ru_nivcsw;
-	}
+	} else
+		absent |= 1ull << DN_M_MINFLT | 1ull << DN_M_MAJFLT |
+		    1ull << DN_M_CPU_USER_S | 1ull << DN_M_CPU_SYS_S |
+		    1ull << DN_M_CTX_VOL | 1ull << DN_M_CTX_INVOL;
 	if (dn_procfs_read(sp->fd_io, buf, sizeof(buf)) > 0) {
 		v[DN_M_IO_READ_BYTES] =
 		    (double)dn_procfs_field(buf, "read_bytes:");
 		v[DN_M_IO_WRITE_BYTES] =
 		    (double)dn_procfs_field(buf, "write_bytes:");
-	}
+	} else
+		absent |= 1ull << DN_M_IO_READ_BYTES |
+		    1ull << DN_M_IO_WRITE_BYTES;
 	/* /proc/self/fd lists our own directory fd too */
 	nfds = dn_procfs_count_fds(sp->fd_fds);
 	v[DN_M_FDS] = nfds > 0 ? nfds - 1 : 0;
+	/* no container (local runs): no cgroup figure, rather than a 0 */
 	if (dn_procfs_read(sp->fd_cgmem, buf, sizeof(buf)) > 0)
 		v[DN_M_CGROUP_MEM_BYTES] = (double)strtoull(buf, NULL, 10);
+	else
+		absent |= 1ull << DN_M_CGROUP_MEM_BYTES;
+	return (absent);
 }

@@ -4,7 +4,8 @@
  * CPU times as /proc/self/stat sums them over every thread (the sampler
  * takes them from getrusage since issue 26), threads, RSS and HWM as
  * /proc/self/status, open files as /proc/self/fd.  Work done on another
- * thread, which has ended, must count too.
+ * thread, which has ended, must count too.  What it cannot read (no
+ * container's cgroup file) it reports absent, never as a 0.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -105,7 +106,9 @@ figures_as_proc_gives_them(void **state)
 
 	stat_fields(f0);
 	memset(v, 0, sizeof(v));
-	dn_sampler_read(&sp, v);
+	/* no $DN_CGROUP_MEM_FILE: cgroup_mem_bytes, and only it, absent */
+	assert_true(dn_sampler_read(&sp, v) ==
+	    1ull << DN_M_CGROUP_MEM_BYTES);
 	stat_fields(f1);
 
 	/* faults: between the two stat reads, and the ended thread's
@@ -149,11 +152,41 @@ figures_as_proc_gives_them(void **state)
 	assert_int_equal(sp.fd_status, -1);
 }
 
+/* With $DN_CGROUP_MEM_FILE, its number is the figure, and nothing is
+ * absent; a file that cannot be opened is absent again, never a 0. */
+static void
+cgroup_file_read_or_absent(void **state)
+{
+	struct dn_sampler	sp;
+	double			v[DN_METRIC_COUNT];
+	char			path[] = "/tmp/dn-sampler-XXXXXX", *cause = NULL;
+	int			fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "123456789\n", 10), 10);
+	close(fd);
+	setenv("DN_CGROUP_MEM_FILE", path, 1);
+	assert_int_equal(dn_sampler_open(&sp, &cause), 0);
+	memset(v, 0, sizeof(v));
+	assert_true(dn_sampler_read(&sp, v) == 0);
+	assert_true(v[DN_M_CGROUP_MEM_BYTES] == 123456789);
+	dn_sampler_close(&sp);
+	unlink(path);
+	assert_int_equal(dn_sampler_open(&sp, &cause), 0);
+	memset(v, 0, sizeof(v));
+	assert_true(dn_sampler_read(&sp, v) == 1ull << DN_M_CGROUP_MEM_BYTES);
+	assert_true(v[DN_M_CGROUP_MEM_BYTES] == 0);
+	dn_sampler_close(&sp);
+	unsetenv("DN_CGROUP_MEM_FILE");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest	tests[] = {
 		cmocka_unit_test(figures_as_proc_gives_them),
+		cmocka_unit_test(cgroup_file_read_or_absent),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
