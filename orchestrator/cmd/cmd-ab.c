@@ -13,6 +13,7 @@
 #include "assert/assert.h"
 #include "cmd/ab-seq.h"
 #include "cmd/cmd.h"
+#include "cmd/relative.h"
 #include "verdict/compare.h"
 #include "cmd/run-args.h"
 #include "scenario/scenario.h"
@@ -83,70 +84,33 @@ until_finish(struct ab_seq *sq, struct dn_store *store,
 
 /*
  * The scenario's relative assertions, judged by the verdict on this
- * group (compare_relative): one row per assertion per run of the group,
- * a line each on stderr, then every assertion of the group on OUT (how
- * ab ends); STATUS raised to 4 (one failed) or 5 (one
+ * group (cmd/relative.c, as compare does): one row per assertion per
+ * run of the group, a line each on stderr, then every assertion of the
+ * group on OUT (how ab ends); STATUS raised to 4 (one failed) or 5 (one
  * inconclusive) as run_args_execute does for the others.
  */
 static int
 judge_relative(struct dn_store *store, const struct scenario *scn,
     const struct runner_result *res, int status, FILE *out)
 {
-	struct compare_claim	 cl;
-	struct dn_assert_row	 r;
-	char			*sa, *sb, *cause = NULL;
-	size_t			 i, k;
-	int			 nfail = 0, ninc = 0;
+	struct relative_counts	  c = { 0 };
+	const char		**names;
+	char			**specs, *cause = NULL;
+	size_t			  v;
 
-	for (i = 0; i < scn->nasserts; i++) {
-		const struct scn_assert *a = &scn->asserts[i];
-
-		if (a->form != SCN_AF_RELATIVE)
-			continue;
-		sa = dn_xasprintf("%lld:%s", (long long)res->group_id,
-		    a->rel_a);
-		sb = dn_xasprintf("%lld:%s", (long long)res->group_id,
-		    a->rel_b);
-		if (compare_relative(store, sa, sb, a->metric, a->rel_cmp ==
-		    SCN_CMP_LT || a->rel_cmp == SCN_CMP_LE, a->rel_pct, &cl,
-		    &cause) != 0) {
-			cl.status = "inconclusive";
-			cl.observed = NAN;
-			cl.message = dn_xasprintf("cannot compare: %s", cause);
-			free(cause);
-			cause = NULL;
-		}
-		memset(&r, 0, sizeof(r));
-		r.name = a->name;
-		r.form = "relative";
-		r.status = cl.status;
-		r.observed = cl.observed;
-		r.threshold = a->rel_pct;
-		r.t_ms = -1;
-		r.node = INT_MIN;
-		r.message = dn_xasprintf("%s: %s", a->name, cl.message);
-		r.metric = a->metric;
-		r.op = scn_cmp_text(a->rel_cmp);
-		r.unit = "%";
-		r.from_ms = r.to_ms = -1;	/* the whole trials */
-		for (k = 0; k < res->nruns; k++) {
-			r.run_id = res->run_ids[k];
-			if (dn_store_assertion(store, &r, &cause) != 0) {
-				cmd_error("%s", cause);
-				free(cause);
-				cause = NULL;
-			}
-		}
-		fprintf(stderr, "devnet: assert %s: %s\n", strcmp(cl.status,
-		    "pass") == 0 ? "pass" : strcmp(cl.status, "fail") == 0 ?
-		    "FAIL" : "inconclusive", r.message);
-		nfail += strcmp(cl.status, "fail") == 0;
-		ninc += strcmp(cl.status, "inconclusive") == 0;
-		free((char *)r.message);
-		free(cl.message);
-		free(sa);
-		free(sb);
+	names = dn_xcalloc(scn->nvariants + 1, sizeof(*names));
+	specs = dn_xcalloc(scn->nvariants + 1, sizeof(*specs));
+	for (v = 0; v < scn->nvariants; v++) {
+		names[v] = scn->variants[v].name;
+		specs[v] = dn_xasprintf("%lld:%s", (long long)res->group_id,
+		    scn->variants[v].name);
 	}
+	relative_judge(store, scn, names, (const char *const *)specs,
+	    scn->nvariants, res->run_ids, res->nruns, stderr, &c);
+	for (v = 0; v < scn->nvariants; v++)
+		free(specs[v]);
+	free(specs);
+	free(names);
 	fflush(stdout);
 	if (dn_store_commit(store, &cause) != 0 ||
 	    assert_summary(out, store, res->run_ids, res->nruns,
@@ -154,12 +118,7 @@ judge_relative(struct dn_store *store, const struct scenario *scn,
 		cmd_error("%s", cause);
 		free(cause);
 	}
-	if (nfail > 0 && (status == 0 ||
-	    status == RUNNER_EXIT_ASSERT_INCONCLUSIVE))
-		return (RUNNER_EXIT_ASSERT_FAILED);
-	if (ninc > 0 && status == 0)
-		return (RUNNER_EXIT_ASSERT_INCONCLUSIVE);
-	return (status);
+	return (relative_status(status, &c));
 }
 
 /* The assertions' JUnit suites beside the verdict's; STATUS, or 1 when

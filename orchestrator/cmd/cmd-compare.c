@@ -1,13 +1,16 @@
 /*
  * cmd-compare.c: `devnet compare A B`, the A/B verdict between two sets of
  * stored runs.  The analysis lives in compare.c; this file parses options,
- * opens the database read-only and prints.
+ * opens the database read-only and prints, then the relative assertions
+ * of the runs' scenario on the two sides (cmd/relative.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd-args.h"
+#include "cmd/relative.h"
+#include "scenario/scenario.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -45,9 +48,14 @@ static const char compare_help[] =
     "  --help             this text\n\n"
     "A group run with `devnet ab --until decided` is analysed as the\n"
     "sequential design it was (p corrected for its looks), and says so.\n\n"
+    "The relative assertions of the runs' scenario (assert: ... relative:)\n"
+    "are judged on the two sides as 'devnet ab' judges them, when each\n"
+    "side's runs are one of the claim's variants, and printed after the\n"
+    "verdict (stdout with the table, else stderr); not stored.\n\n"
     "exit status: 0 compared (and the gate did not trip), 1 error (a bad\n"
-    "side, no data, a store error), 2 usage, 3 --fail-on tripped, 6\n"
-    "--fail-on refuses to pass: a side has no runs, or the runs differ\n"
+    "side, no data, a store error), 2 usage, 3 --fail-on tripped, 4 a\n"
+    "relative assertion failed, 5 none failed but one was inconclusive,\n"
+    "6 --fail-on refuses to pass: a side has no runs, or the runs differ\n"
     "in setup or machine class (printed first).\n\n"
     "metrics: rss_max rss_avg hwm_max rss_growth heap_live_avg\n"
     "  allocs_per_s alloc_bytes_per_s threads_avg threads_max minflt_per_s\n"
@@ -57,6 +65,48 @@ static const char compare_help[] =
     "  tx_latency_p50_ms tx_latency_p99_ms tx_latency_max_ms achieved_tps\n";
 
 static int	cmd_compare_exec(int, char **);
+
+/*
+ * The relative assertions of the runs' scenario on these two sides, as
+ * ab judges them (cmd/relative.c), after the verdict on OUT; printed,
+ * never stored (compare opens the database read-only).  RC raised to 4
+ * or 5; a scenario that does not load is said and changes nothing.
+ */
+static int
+judge_relative(struct dn_store *s, const char *side_a, const char *side_b,
+    FILE *out, int rc)
+{
+	struct relative_counts	 c = { 0 };
+	struct scenario		*scn = NULL;
+	char			*v[2], *cause = NULL;
+	const char		*specs[2] = { side_a, side_b };
+	size_t			 i;
+	int			 nrel = 0;
+
+	if (relative_sides(s, side_a, side_b, &scn, v, &cause) != 0) {
+		cmd_error("relative assertions not judged: %s", cause);
+		free(cause);
+		return (rc);
+	}
+	for (i = 0; scn != NULL && i < scn->nasserts; i++)
+		nrel += scn->asserts[i].form == SCN_AF_RELATIVE;
+	if (nrel > 0) {
+		fprintf(out, "\nrelative assertions of scenario '%s' (A = %s, "
+		    "B = %s):\n", scn->name, v[0] ? v[0] : "mixed variants",
+		    v[1] ? v[1] : "mixed variants");
+		fflush(out);
+		relative_judge(s, scn, (const char *const *)v, specs, 2, NULL,
+		    0, out, &c);
+		fprintf(out, "%d passed, %d failed, %d inconclusive, %d not "
+		    "judged (printed only; 'devnet ab' stores them)\n",
+		    c.judged - c.failed - c.inconclusive, c.failed,
+		    c.inconclusive, nrel - c.judged);
+	}
+	free(v[0]);
+	free(v[1]);
+	scenario_free(scn);
+	return (relative_status(rc, &c));
+}
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
@@ -119,6 +169,9 @@ cmd_compare_exec(int argc, char **argv)
 	fflush(stdout);
 	rc = tripped == COMPARE_GATE_REFUSED ? COMPARE_EXIT_REFUSED :
 	    tripped ? COMPARE_EXIT_GATE : 0;
+	rc = judge_relative(s, argv[optind], argv[optind + 1],
+	    a.verdict.format == COMPARE_TABLE && !a.junit ? stdout : stderr,
+	    rc);
 	if (tripped == COMPARE_GATE_REFUSED)
 		cmd_error("--fail-on refuses to pass: the runs differ in setup "
 		    "or machine class (the warnings above say how); compare "
