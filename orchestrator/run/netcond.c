@@ -158,13 +158,6 @@ refuse(const struct scenario *s, const struct scn_variant *v, char **cause)
 		    "(docs/providers.md)");
 		return (-1);
 	}
-	if (plan_is_foreign(v) && s->workload.kind == SCN_WL_COMMAND) {
-		*cause = dn_xasprintf("variant '%s': a command load runs in "
-		    "the host's network, which cannot reach foreign nodes in "
-		    "their namespaces; use workload kind http (it reaches "
-		    "them at {addr} through the hub)", v->name);
-		return (-1);
-	}
 	if (!plan_is_foreign(v) && s->network.tcp_base_port > 0) {
 		*cause = dn_xstrdup("network conditions switch devnet-node's "
 		    "gossip and sync to TCP between the nodes' namespaces "

@@ -83,30 +83,20 @@ watch_ready(struct trial **ts, int nt, int timeout_ms)
 	}
 }
 
-/*
- * The height node K must reach to have rejoined: the lowest among the
- * other nodes that are up and not catching up themselves, or the highest
- * of them when all are (-1 if none is up).  The lowest, because each
- * node samples at its own phase: under a steady load (a foreign node's
- * height is its applied writes) no two nodes report the same height, and
- * the highest is always a little ahead of a node in step.
- */
+/* Highest height among the nodes other than K that are up (-1 if none). */
 static double
 others_height(struct trial *t, int k)
 {
-	double	best = -1, low = -1, h;
+	double	best = -1;
 	int	i;
 
 	for (i = 0; i < t->nnodes; i++) {
 		if (i == k || t->nodes[i].down || t->nodes[i].proc.exited)
 			continue;
-		h = t->nodes[i].last[DN_M_HEIGHT];
-		if (h > best)
-			best = h;
-		if (t->nodes[i].restart_ns == 0 && (low < 0 || h < low))
-			low = h;
+		if (t->nodes[i].last[DN_M_HEIGHT] > best)
+			best = t->nodes[i].last[DN_M_HEIGHT];
 	}
-	return (low >= 0 ? low : best);
+	return (best);
 }
 
 static void
@@ -222,8 +212,8 @@ watch_trial(struct trial *t, char *fired)
 		struct trial_node	*n = &t->nodes[k];
 		char			 st[64];
 		uint64_t		 last;
-		int			 hello, have_h;
-		double			 h, best;
+		int			 hello, have_h, in_step;
+		double			 h, best, lag;
 
 		if (!n->proc.exited && provider_poll(t, k)) {
 			if (node_kind(t)->exited(t, k))
@@ -256,6 +246,7 @@ watch_trial(struct trial *t, char *fired)
 		hello = n->hello;
 		h = n->last[DN_M_HEIGHT];
 		have_h = n->have_last >> DN_M_HEIGHT & 1;
+		lag = n->last[DN_M_LAG_MS];
 		pthread_mutex_unlock(&t->mu);
 		/* The collector may have stamped a sample after NOW. */
 		if (last > now)
@@ -289,7 +280,12 @@ watch_trial(struct trial *t, char *fired)
 			pthread_mutex_lock(&t->mu);
 			best = others_height(t, k);
 			pthread_mutex_unlock(&t->mu);
-			if (last > n->restart_ns && h >= best && best >= 0) {
+			/* a foreign node a link's latency away stays a few
+			 * writes behind: in step once its lag (foreign-lag.c)
+			 * is below a sample interval */
+			in_step = t->foreign ? lag < (double)
+			    scn->sample_interval_ms : h >= best && best >= 0;
+			if (last > n->restart_ns && in_step) {
 				trial_event(t, k, "rejoined", "at height %.0f, "
 				    "%.0f ms after it came back", h,
 				    (double)(now - n->restart_ns) / 1e6);

@@ -189,6 +189,9 @@ check_loopback(struct ctx *c, const struct scenario *s,
 			continue;
 		if (s->workload.kind == SCN_WL_HTTP)
 			hit = loopback_in(path_get(root, "workload.url"));
+		if (s->workload.kind == SCN_WL_COMMAND && (hit =
+		    loopback_in(path_get(root, "workload.command"))) != NULL)
+			what = "workload.command";
 		nodes[0] = ymap_get(root, "node");
 		nodes[1] = path_get(path_get(root, "variants"),
 		    s->variants[i].name);
@@ -206,7 +209,7 @@ check_loopback(struct ctx *c, const struct scenario *s,
 	    "is the node itself, out of its peers' and the load's reach; "
 	    "write {addr}, the node's own address (10.99.K.2 under "
 	    "conditions, 127.0.0.1 without; 0.0.0.0 to listen on every "
-	    "address)", strcmp(what, "workload.url") == 0 ? "" : "node.",
+	    "address)", strncmp(what, "workload.", 9) == 0 ? "" : "node.",
 	    what, hit->value));
 }
 

@@ -36,15 +36,16 @@ static const struct {
 	{ "ports", LPH_PORTS, { 0, 1, 0 } },
 	{ "run_dir", LPH_RUN_DIR, { 0, 0, 1 } },
 	{ "peers", LPH_PEERS, { 0, 0, 1 } },
-	{ "addr", LPH_ADDR, { 1, 0, 1 } },
+	{ "addr", LPH_ADDR, { 1, 1, 1 } },
+	{ "addrs", LPH_ADDRS, { 0, 1, 0 } },
 };
 #define NNAMES	(sizeof(names) / sizeof(names[0]))
 
 static const char *const known[] = {
 	"{index}, {node}, {nodes}, {addr}, {port}, {port+N}, {seq}, {key}, "
 	"{key_b64}, {value_b64}",
-	"{nodes}, {tps}, {duration_s}, {duration_ms}, {dir}, {port}, "
-	"{port+N}, {ports}",
+	"{nodes}, {tps}, {duration_s}, {duration_ms}, {dir}, {addr}, "
+	"{port}, {port+N}, {addrs}, {ports}",
 	"{index}, {nodes}, {dir}, {run_dir}, {addr}, {port}, {port+N}, "
 	"{peers}"
 };

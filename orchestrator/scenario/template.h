@@ -12,8 +12,8 @@
  *                        {nodes}, {addr}, {port}, {port+N}, {seq}, {key},
  *                        {key_b64}, {value_b64}
  *   command (per trial): {nodes}, {tps}, {duration_s}, {duration_ms},
- *                        {dir}, {port}, {port+N} (node 0's), {ports}
- *                        (every node's port, comma-separated)
+ *                        {dir}, {addr}, {port}, {port+N} (node 0's),
+ *                        {addrs}, {ports} (every node's, comma-separated)
  *
  * Checked when the scenario loads (load_tmpl_check, load_tmpl_check_node),
  * compiled once (load_tmpl_compile) and expanded without parsing again
@@ -29,7 +29,7 @@ enum load_ph {
 	LPH_LIT,	/* literal text */
 	LPH_INDEX, LPH_NODES, LPH_PORT, LPH_SEQ, LPH_KEY, LPH_KEY_B64,
 	LPH_VALUE_B64, LPH_TPS, LPH_DURATION_S, LPH_DURATION_MS, LPH_DIR,
-	LPH_PORTS, LPH_RUN_DIR, LPH_PEERS, LPH_ADDR
+	LPH_PORTS, LPH_RUN_DIR, LPH_PEERS, LPH_ADDR, LPH_ADDRS
 };
 
 /* Which placeholders a template may use. */

@@ -4,10 +4,12 @@
  * t=0 and stopped at its end.
  *
  * Its argv and env are templates (load-tmpl.h: {nodes}, {tps},
- * {duration_s}, {duration_ms}, {dir}, {port}, {port+N}, {ports}),
- * expanded once per trial; it runs like a node (spawn.c: own process
- * group, death signal, no shell) with its output in the trial dir
- * (load-command.out).  At the end of the load: SIGTERM to its group,
+ * {duration_s}, {duration_ms}, {dir}, {addr}, {port}, {port+N}, {addrs},
+ * {ports}), expanded once per trial; it runs like a node (spawn.c: own
+ * process group, death signal, no shell) with its output in the trial
+ * dir (load-command.out).  Under network conditions it runs in the
+ * load's namespace (trial_load_ns) and reaches the nodes at their own
+ * addresses through the hub, like the other loads.  At the end of the load: SIGTERM to its group,
  * workload.stop_grace, then SIGKILL.  Its exit status is recorded as the
  * fact load_command_exit (the code, or 128 + signal) and an event of the
  * same name saying whether it ended by itself or was stopped.  devnet
@@ -62,6 +64,17 @@ fill(void *arg, const struct load_part *pt, struct load_buf *b)
 		n = snprintf(num, sizeof(num), "%ld",
 		    (long)t->nodes[0].port + pt->off);
 		break;
+	case LPH_ADDR:
+	case LPH_ADDRS:
+		for (k = 0; k < (pt->ph == LPH_ADDR ? 1 : t->nnodes); k++) {
+			const char *a = trial_node_addr(t, k, num,
+			    sizeof(num));
+
+			if (k > 0)
+				load_buf_add(b, ",", 1);
+			load_buf_add(b, a, strlen(a));
+		}
+		return;
 	case LPH_DIR:
 		load_buf_add(b, t->run_dir, strlen(t->run_dir));
 		return;
@@ -167,7 +180,8 @@ loadgen_cmd_start(struct loadgen *l, char **cause)
 	struct lg_cmd	*c = l->cmd;
 	char		*q;
 
-	if (spawn_start(&c->proc, c->argv, c->env, c->out_path, cause) != 0)
+	if (spawn_start_in(&c->proc, c->argv, c->env, c->out_path,
+	    trial_load_ns(l->t), cause) != 0)
 		return (-1);
 	c->started = 1;
 	q = plan_quote_argv(c->argv);

@@ -85,15 +85,13 @@ fill(void *arg, const struct load_part *pt, struct load_buf *b)
 		n = snprintf(num, sizeof(num), "%ld",
 		    (long)l->t->nodes[h->node].port + pt->off);
 		break;
-	case LPH_ADDR:	/* its namespace's, or where its host is */
-		if (l->t->net == NULL) {
-			load_buf_add(b, l->t->nodes[h->node].addr,
-			    strlen(l->t->nodes[h->node].addr));
-			return;
-		}
-		dn_net_addr_str(h->node, num, sizeof(num));
-		n = (int)strlen(num);
-		break;
+	case LPH_ADDR: {	/* its namespace's, or where its host is */
+		const char *a = trial_node_addr(l->t, h->node, num,
+		    sizeof(num));
+
+		load_buf_add(b, a, strlen(a));
+		return;
+	}
 	case LPH_SEQ:
 		n = snprintf(num, sizeof(num), "%llu",
 		    (unsigned long long)h->seq);

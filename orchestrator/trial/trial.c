@@ -143,6 +143,15 @@ trial_load_take_lat(struct trial_load *l, double **lat, size_t *n)
 	pthread_mutex_unlock(&l->mu);
 }
 
+const char *
+trial_node_addr(const struct trial *t, int k, char *buf, size_t cap)
+{
+	if (t->net == NULL)
+		return (t->nodes[k].addr);
+	dn_net_addr_str(k, buf, cap);
+	return (buf);
+}
+
 int
 trial_load_ns(const struct trial *t)
 {

@@ -268,4 +268,12 @@ void	 trial_load_take_lat(struct trial_load *l, double **lat, size_t *n);
  */
 int	 trial_load_ns(const struct trial *t);
 
+/*
+ * Where the load reaches node K, as the loads' {addr} and {addrs} give
+ * it: its namespace's address under network conditions (10.99.K.2, into
+ * BUF), else its host's (T's, returned as is).
+ */
+const char *trial_node_addr(const struct trial *t, int k, char *buf,
+	    size_t cap);
+
 #endif

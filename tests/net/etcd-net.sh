@@ -11,7 +11,10 @@
 # link_proof within max(1 ms, 10 %)) and facts; link_stats rows with the
 # RTTs asked; the members listened on their namespaces' addresses; and no
 # namespace is left.  Also: loopback under conditions is refused at
-# FILE:LINE:COL.  Needs root and etcd; skipped (77) without them.
+# FILE:LINE:COL; and a command load (two python3 http.servers at {addr},
+# 50 ms on every link) runs in the load's namespace and reaches both at
+# {addrs} through the hub, in two round trips.  Needs root and etcd;
+# skipped (77) without them.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -121,4 +124,40 @@ rc=$?
 	fail "127.0.0.1 in the load's URL was accepted"
 expect_match "...at FILE:LINE:COL, saying to write {addr}" "$out" \
     "lo\.yaml:[0-9]+:[0-9]+: workload\.url: 'http://127\.0\.0\.1:\{port\}/v3/kv/put' under network conditions: .*write \{addr\}"
+
+# a command load: started in the load's namespace, it reaches the nodes at
+# {addrs} through the hub, where the load's links carry default's 50 ms
+# (15 s: python3 itself may take seconds to start on a loaded machine)
+cat >"$T/cmd.yaml" <<'YAML'
+name: cmd-net
+duration: 15s
+sample_interval: 500ms
+network:
+  nodes: 2
+  links:
+    default: {latency: 50ms}
+node:
+  command: [python3, -m, http.server, --bind, '{addr}', '{port}']
+  ready: {tcp: '{addr}:{port}'}
+workload:
+  kind: command
+  command: [python3, -c, "import sys, time, urllib.request as u\nfor a, p in zip(sys.argv[1].split(','), sys.argv[2].split(',')):\n  t = time.monotonic(); s = u.urlopen('http://%s:%s/' % (a, p), timeout=5).status\n  print('GET', a, p, s, '%.3f' % (time.monotonic() - t), flush=True)\ntime.sleep(30)", '{addrs}', '{ports}']
+YAML
+out=$("$DEVNET" run "$T/cmd.yaml" --db "$T/cmd.db" --run-dir "$T/cmd-runs" 2>&1)
+expect_eq "command load under conditions: exit 0" "$?" 0
+got=$(cat "$T"/cmd-runs/*/load-command.out 2>/dev/null)
+printf '%s\n' "$got"
+expect_match "it reached node 0 at its address" "$got" '^GET 10\.99\.0\.2 20000 200 '
+expect_match "...and node 1" "$got" 'GET 10\.99\.1\.2 20010 200 '
+slow=$(printf '%s\n' "$got" | awk '/^GET/ && $5 >= 0.2 { n++ } END { print n + 0 }')
+expect_eq "each GET took two round trips of 100 ms (connect, request)" "$slow" 2
+expect_match "the load's links were proven" \
+    "$(sqlite3 -batch -noheader "$T/cmd.db" "select detail from events where kind = 'link_proof'")" \
+    'network\.links load->0: asked 50 ms one way'
+sed "s#'{addrs}'#'127.0.0.1'#" "$T/cmd.yaml" >"$T/cmd-lo.yaml"
+out=$("$DEVNET" validate "$T/cmd-lo.yaml" 2>&1)
+[ $? -ne 0 ] && ok "127.0.0.1 in a command load: refused" ||
+	fail "127.0.0.1 in a command load was accepted"
+expect_match "...at FILE:LINE:COL" "$out" \
+    "cmd-lo\.yaml:13:[0-9]+: workload\.command: '127\.0\.0\.1' under network conditions"
 finish
