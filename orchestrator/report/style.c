@@ -37,7 +37,10 @@ const char report_css_compare[] =
     ".sw{display:inline-block;width:22px;height:10px;border-radius:2px;"
     "margin-right:6px;vertical-align:middle}\n"
     "svg text{font-family:inherit}\n"
-    ".amark{font-size:12.5px;color:#4c1d95;margin:0 0 3px}\n";
+    ".amark{font-size:12.5px;color:#4c1d95;margin:0 0 3px}\n"
+    /* an assertion's message quotes log lines: wrap it, not the page */
+    ".asserts td{white-space:normal;overflow-wrap:anywhere;font-size:12.5px}"
+    "\n";
 
 const char report_css_history[] =
     "table{border-collapse:collapse;width:100%;background:#fff;"
