@@ -127,7 +127,8 @@ expect_match "...at FILE:LINE:COL, saying to write {addr}" "$out" \
 
 # a command load: started in the load's namespace, it reaches the nodes at
 # {addrs} through the hub, where the load's links carry default's 50 ms
-# (15 s: python3 itself may take seconds to start on a loaded machine)
+# (15 s and a 60 s ready timeout: python3 itself may take seconds to
+# start on a loaded machine)
 cat >"$T/cmd.yaml" <<'YAML'
 name: cmd-net
 duration: 15s
@@ -143,7 +144,8 @@ workload:
   kind: command
   command: [python3, -c, "import sys, time, urllib.request as u\nfor a, p in zip(sys.argv[1].split(','), sys.argv[2].split(',')):\n  t = time.monotonic(); s = u.urlopen('http://%s:%s/' % (a, p), timeout=5).status\n  print('GET', a, p, s, '%.3f' % (time.monotonic() - t), flush=True)\ntime.sleep(30)", '{addrs}', '{ports}']
 YAML
-out=$("$DEVNET" run "$T/cmd.yaml" --db "$T/cmd.db" --run-dir "$T/cmd-runs" 2>&1)
+out=$("$DEVNET" run "$T/cmd.yaml" --db "$T/cmd.db" --run-dir "$T/cmd-runs" \
+    --ready-timeout 60s 2>&1)
 expect_eq "command load under conditions: exit 0" "$?" 0
 got=$(cat "$T"/cmd-runs/*/load-command.out 2>/dev/null)
 printf '%s\n' "$got"
