@@ -59,6 +59,10 @@ const char probe_usage[] =
 "                          samples between carry no scraped value\n"
 "  --help\n"
 "\n"
+"devnet-probe --hold: do nothing until SIGTERM, SIGINT or SIGHUP, then\n"
+"exit 0 (devnet's docker provider holds a container's network namespace\n"
+"with it under network conditions).\n"
+"\n"
 "Exit status: COMMAND's; 124 when not ready in time; 125 on a usage or\n"
 "probe error; 127 when COMMAND cannot be executed.\n";
 

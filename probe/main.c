@@ -1,7 +1,7 @@
 /*
  * main.c: devnet-probe's entry point.  Parses the command line and hands
- * over to the event loop (loop.c), or to the preflight check
- * (preflight.c); the only place that exits.
+ * over to the event loop (loop.c), or to the preflight check or the
+ * namespace holder (preflight.c); the only place that exits.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +18,8 @@ main(int argc, char **argv)
 
 	if (argc > 1 && strncmp(argv[1], "--preflight-", 12) == 0)
 		return (probe_preflight(argc, argv));
+	if (argc == 2 && strcmp(argv[1], "--hold") == 0)
+		return (probe_hold());
 	rv = probe_args_parse(&o, argc, argv, &cause);
 	if (rv == 1) {
 		fputs(probe_usage, stdout);

@@ -8,6 +8,11 @@
  * ADDR:PORT (...)"); exits 0 when there is none, PREFLIGHT_EXIT_FAILED
  * when there is, PROBE_EXIT_ERROR on bad arguments.
  *
+ * Also `devnet-probe --hold`: a container's first process that does
+ * nothing until SIGTERM, SIGINT or SIGKILL, so that the container's
+ * network namespace lives for a trial (provider docker under network
+ * conditions: the node's container joins it, provider-docker.c).
+ *
  * Not here: running a node (loop.c); what devnet makes of the lines.
  */
 #include <sys/socket.h>
@@ -18,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,4 +160,25 @@ probe_preflight(int argc, char **argv)
 	if (failed == 0)
 		puts("devnet-probe: preflight ok");
 	return (failed == 0 ? 0 : PREFLIGHT_EXIT_FAILED);
+}
+
+int
+probe_hold(void)
+{
+	sigset_t	set;
+	int		sig;
+
+	/* As PID 1 of a container the kernel drops any signal without a
+	 * handler, so wait for them explicitly. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0 ||
+	    sigwait(&set, &sig) != 0) {
+		fprintf(stderr, "devnet-probe: --hold: %s\n",
+		    strerror(errno));
+		return (PROBE_EXIT_ERROR);
+	}
+	return (0);
 }

@@ -13,7 +13,8 @@
  *   ready.c      ready checks (tcp, http, log, delay)
  *   scrape.c     the Prometheus scrape (--prom-url, --prom-map, --prom-keep)
  *   loop.c       the event loop: samples, HELLO, stop sequence
- *   preflight.c  --preflight-bind/--preflight-dial: a swarm host's check
+ *   preflight.c  --preflight-bind/--preflight-dial: a swarm host's check;
+ *                --hold: a container that only holds its namespaces
  *
  * Nothing here is shared with the orchestrator or devnet-node; the wire
  * protocol and transport come from metrics/wire, HTTP (libcurl) and the
@@ -300,5 +301,7 @@ int	 probe_run(struct probe_opts *o);
 /* ARGV: --preflight-bind LIST and/or --preflight-dial LIST; the exit
  * status. */
 int	 probe_preflight(int argc, char **argv);
+/* --hold: wait for SIGTERM, SIGINT or SIGHUP; the exit status (0). */
+int	 probe_hold(void);
 
 #endif

@@ -39,6 +39,7 @@ struct dn_net {
 	char	  base[48];	/* "devnet-PID-SEQ" */
 	char	**names;	/* [0] hub, [1 + i] node i */
 	int	 *fds;		/* -1 = not made */
+	char	 *given;	/* [1 + i]: node i's namespace is not ours */
 };
 
 static unsigned net_seq;
@@ -409,6 +410,8 @@ make_all(struct dn_net *net, char *err, size_t errlen)
 	int	i;
 
 	for (i = 0; i <= net->n; i++) {
+		if (net->given[i])
+			continue;
 		snprintf(path, sizeof(path), "%s/%s", NETNS_DIR,
 		    net->names[i]);
 		if ((net->fds[i] = ns_make(path)) < 0) {
@@ -424,6 +427,13 @@ make_all(struct dn_net *net, char *err, size_t errlen)
 int
 dn_net_create(struct dn_net **np, int nodes, char *err, size_t errlen)
 {
+	return (dn_net_create_in(np, nodes, NULL, err, errlen));
+}
+
+int
+dn_net_create_in(struct dn_net **np, int nodes, const int *node_fds,
+    char *err, size_t errlen)
+{
 	struct dn_net	*net;
 	struct nlctx	 hub = { NULL, 0 };
 	int		 i, rv = -1;
@@ -432,6 +442,9 @@ dn_net_create(struct dn_net **np, int nodes, char *err, size_t errlen)
 	if (nodes < 1 || nodes > DN_NET_MAX) {
 		dn_net_seterr(err, errlen, "an emulated network holds 1..%d nodes, "
 		    "not %d", DN_NET_MAX, nodes);
+		for (i = 0; node_fds != NULL && i < nodes; i++)
+			if (node_fds[i] >= 0)
+				close(node_fds[i]);
 		return (-1);
 	}
 	net = dn_xcalloc(1, sizeof(*net));
@@ -440,10 +453,13 @@ dn_net_create(struct dn_net **np, int nodes, char *err, size_t errlen)
 	    (long)getpid(), __atomic_fetch_add(&net_seq, 1, __ATOMIC_RELAXED));
 	net->names = dn_xcalloc((size_t)nodes + 1, sizeof(*net->names));
 	net->fds = dn_xcalloc((size_t)nodes + 1, sizeof(*net->fds));
+	net->given = dn_xcalloc((size_t)nodes + 1, 1);
 	for (i = 0; i <= nodes; i++) {
-		net->fds[i] = -1;
+		net->fds[i] = i > 0 && node_fds != NULL ? node_fds[i - 1] : -1;
+		net->given[i] = net->fds[i] >= 0;
 		net->names[i] = i == 0 ? dn_xasprintf("%s-hub", net->base) :
-		    dn_xasprintf("%s-n%d", net->base, i - 1);
+		    dn_xasprintf("%s-n%d%s", net->base, i - 1, net->given[i] ?
+		    " (a container's)" : "");
 	}
 	if (make_all(net, err, errlen) != 0)
 		goto out;
@@ -490,12 +506,14 @@ dn_net_destroy(struct dn_net *net)
 	for (i = net->n; i >= 0; i--) {
 		if (net->fds[i] >= 0) {
 			close(net->fds[i]);
-			ns_remove(net->names[i]);
+			if (!net->given[i])
+				ns_remove(net->names[i]);
 		}
 		free(net->names[i]);
 	}
 	free(net->names);
 	free(net->fds);
+	free(net->given);
 	free(net);
 }
 

@@ -5,7 +5,8 @@
  *
  * Layout: namespaces are named "devnet-PID-SEQ-hub" and "devnet-PID-SEQ-nI"
  * (files in /run/netns, so `ip netns list` shows them and the next run can
- * sweep them after a SIGKILL).  Node I has 10.99.I.2/24 on its "eth0", the
+ * sweep them after a SIGKILL); nodes' namespaces given by the caller
+ * (dn_net_create_in: containers') get no file.  Node I has 10.99.I.2/24 on its "eth0", the
  * hub 10.99.I.1/24 on "hI" (the other end of the pair); each node routes
  * 10.99.0.0/16 through the hub, and the hub forwards.  Up to 255 nodes.
  *
@@ -29,6 +30,15 @@ struct dn_net;
  * returned and ERR says what failed.  *NP is the caller's: dn_net_destroy.
  */
 int	 dn_net_create(struct dn_net **np, int nodes, char *err, size_t errlen);
+/*
+ * The same with some nodes' namespaces made by someone else (a
+ * container's, /proc/PID/ns/net): NODE_FDS[I] >= 0 is node I's, which NET
+ * takes over (closed at dn_net_destroy, or here on error); the hub and the
+ * nodes whose NODE_FDS[I] is -1 (all when NODE_FDS is NULL) are made and
+ * named here.  Node I gets its pair, address and route in it all the same.
+ */
+int	 dn_net_create_in(struct dn_net **np, int nodes, const int *node_fds,
+	    char *err, size_t errlen);
 /* Remove every namespace of NET (their veth pairs and nft tables go with
  * them) and free it.  Accepts NULL and half-built topologies. */
 void	 dn_net_destroy(struct dn_net *net);

@@ -186,55 +186,78 @@ provider_labels(const struct trial *t)
 	return (l);
 }
 
-int
-provider_check_images(const struct scenario *s, int quiet, char **cause)
+/* IMAGE of node K of V there, or built from BINARY when it is devnet's
+ * own (OWN).  0, or -1 with *CAUSE. */
+static int
+check_image(const char *img, int own, const char *binary,
+    const struct scn_variant *v, int k, int quiet, char **cause)
 {
-	size_t	 i;
-	int	 k, r;
-	char	*img, *c2 = NULL;
+	char	*c2 = NULL;
+	int	 r;
 
-	for (i = 0; i < s->nvariants; i++) {
-		for (k = 0; k < s->network.nodes; k++) {
-			const struct scn_variant *v = &s->variants[i];
-			const struct scn_settings *o = override_of(s, k);
-			int	own = (o == NULL || o->image == NULL) &&
-				    v->set.image == NULL &&
-				    s->container.image == NULL;
-
-			img = provider_node_image(s, v, k);
-			if ((r = dk_image_exists(img, &c2)) < 0) {
-				*cause = c2;
-				free(img);
-				return (-1);
-			}
-			if (r == 0 && !own) {
-				*cause = dn_xasprintf("image '%s' (variant "
-				    "%s, node %d) is not on this Docker "
-				    "engine: `docker pull` or `docker load` "
-				    "it first, or leave `image:` out to use "
-				    "devnet's own (devnet image build)", img,
-				    v->name, k);
-				free(img);
-				return (-1);
-			}
-			if (r == 0) {
-				if (!quiet)
-					fprintf(stderr, "devnet: building "
-					    "image %s from %s\n", img,
-					    node_binary(s, v, k));
-				if (image_build(node_binary(s, v, k), img,
-				    NULL, &c2) != 0) {
-					*cause = dn_xasprintf("cannot build "
-					    "image %s: %s", img, c2);
-					free(c2);
-					free(img);
-					return (-1);
-				}
-			}
-			free(img);
+	if ((r = dk_image_exists(img, &c2)) < 0) {
+		*cause = c2;
+		return (-1);
+	}
+	if (r == 0 && !own) {
+		*cause = dn_xasprintf("image '%s' (variant %s, node %d) is not "
+		    "on this Docker engine: `docker pull` or `docker load` it "
+		    "first, or leave `image:` out to use devnet's own (devnet "
+		    "image build)", img, v->name, k);
+		return (-1);
+	}
+	if (r == 0) {
+		if (!quiet)
+			fprintf(stderr, "devnet: building image %s from %s\n",
+			    img, binary);
+		if (image_build(binary, img, NULL, &c2) != 0) {
+			*cause = dn_xasprintf("cannot build image %s: %s", img,
+			    c2);
+			free(c2);
+			return (-1);
 		}
 	}
 	return (0);
+}
+
+int
+provider_check_images(const struct scenario *s, int quiet, char **cause)
+{
+	const struct scn_variant *v;
+	size_t	 i;
+	int	 k, rv = 0;
+	char	*img;
+
+	for (i = 0; i < s->nvariants && rv == 0; i++) {
+		v = &s->variants[i];
+		for (k = 0; k < s->network.nodes && rv == 0; k++) {
+			img = provider_node_image(s, v, k);
+			rv = check_image(img, provider_node_own_image(s, v, k),
+			    node_binary(s, v, k), v, k, quiet, cause);
+			free(img);
+		}
+		/* docker under network conditions: the holders of the
+		 * nodes' namespaces run devnet's own image (devnet-probe
+		 * --hold), whatever image the nodes run */
+		if (rv == 0 && s->provider == SCN_PROV_DOCKER &&
+		    scenario_has_conditions(s)) {
+			img = provider_holder_image(s, v);
+			rv = check_image(img, 1, plan_binary(s, v), v, 0, quiet,
+			    cause);
+			free(img);
+		}
+	}
+	return (rv);
+}
+
+char *
+provider_holder_image(const struct scenario *s, const struct scn_variant *v)
+{
+	char	*tag, *cause = NULL;
+
+	tag = image_default_tag(plan_binary(s, v), &cause);
+	free(cause);
+	return (tag != NULL ? tag : dn_xstrdup("devnet-node:missing"));
 }
 
 int

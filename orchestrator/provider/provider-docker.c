@@ -19,10 +19,22 @@
  * removes those of devnets that were killed (PR_SET_PDEATHSIG kills the
  * CLI, not the container).
  *
+ * Network conditions: the trial's emulated network (orchestrator/net/)
+ * needs a namespace per node that lives as long as the trial, restarts
+ * included.  Node K's is that of a holder container ("...-K-net",
+ * `--network none`, devnet's own image running `devnet-probe --hold`)
+ * started before any node; devnet wires it to the hub through
+ * /proc/PID/ns/net, and node K's container (and any restart of it) joins
+ * it with `--network container:HOLDER`, so the node program starts with
+ * its address and route already there.  The holders carry the same
+ * labels: teardown and the sweep remove them with the nodes.
+ *
  * Not here: the docker CLI (docker.c), the image (image.c).
  */
 #include <sys/wait.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +58,113 @@ ctr_name(const struct trial *t, int k)
 {
 	return (dn_xasprintf("devnet-%d-%lld-%d", (int)getpid(),
 	    (long long)t->run_id, k));
+}
+
+/* The holder of node K's network namespace (network conditions). */
+static char *
+holder_name(const struct trial *t, int k)
+{
+	return (dn_xasprintf("devnet-%d-%lld-%d-net", (int)getpid(),
+	    (long long)t->run_id, k));
+}
+
+/* Start node K's holder: a detached `docker run`, spawned so that the
+ * trial's holders start side by side (each CLI takes seconds on a loaded
+ * machine).  Its output in holder-K.out. */
+static int
+holder_start(struct trial *t, int k, const char *image, char **labels,
+    struct proc *p, char **cause)
+{
+	struct dk_container	 c;
+	char			 a0[] = "devnet-probe", a1[] = "--hold";
+	char			*argv[] = { a0, a1, NULL }, **dargv, *out;
+	int			 rv;
+
+	memset(&c, 0, sizeof(c));
+	c.name = holder_name(t, k);
+	c.image = image;
+	c.argv = argv;
+	c.labels = labels;
+	c.network = "none";
+	c.detach = 1;
+	dargv = dk_run_argv(&c);
+	out = dn_xasprintf("%s/holder-%d.out", t->run_dir, k);
+	rv = spawn_start(p, dargv, NULL, out, cause);
+	free(out);
+	dk_argv_free(dargv);
+	free((char *)c.name);
+	return (rv);
+}
+
+static int
+docker_netns(struct trial *t, int **fdsp, char **cause)
+{
+	struct proc	*ps;
+	char		**labels, **names, *image, *out, *tail, st[64], path[64];
+	int		*fds, k, left, started, rv = -1;
+	long		*pids;
+
+	fds = dn_xcalloc((size_t)t->nnodes, sizeof(*fds));
+	ps = dn_xcalloc((size_t)t->nnodes, sizeof(*ps));
+	names = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*names));
+	pids = dn_xcalloc((size_t)t->nnodes, sizeof(*pids));
+	for (k = 0; k < t->nnodes; k++)
+		fds[k] = -1;
+	labels = provider_labels(t);
+	image = provider_holder_image(t->scn, t->var);
+	for (k = 0, started = 1; k < t->nnodes && started; k++) {
+		names[k] = holder_name(t, k);
+		started = holder_start(t, k, image, labels, &ps[k], cause) == 0;
+	}
+	/* every CLI started is waited for, even after a failure */
+	do {
+		for (left = 0, k = 0; k < t->nnodes; k++)
+			left += ps[k].pid != 0 && !spawn_poll(&ps[k]);
+		if (left > 0)
+			nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 },
+			    NULL);
+	} while (left > 0);
+	if (!started)
+		goto out;
+	for (k = 0; k < t->nnodes; k++) {
+		if (WIFEXITED(ps[k].status) && WEXITSTATUS(ps[k].status) == 0)
+			continue;
+		out = dn_xasprintf("%s/holder-%d.out", t->run_dir, k);
+		tail = spawn_tail(out, 1);
+		*cause = dn_xasprintf("network holder '%s' (docker run, %s): "
+		    "%s", names[k], spawn_status_str(ps[k].status, st,
+		    sizeof(st)), tail != NULL ? tail : "no output");
+		free(tail);
+		free(out);
+		goto out;
+	}
+	if (dk_container_pids((const char *const *)names, t->nnodes, pids,
+	    cause) != 0)
+		goto out;
+	for (k = 0; k < t->nnodes; k++) {
+		snprintf(path, sizeof(path), "/proc/%ld/ns/net", pids[k]);
+		if ((fds[k] = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			*cause = dn_xasprintf("network namespace of container "
+			    "'%s' (%s): %s", names[k], path, strerror(errno));
+			goto out;
+		}
+	}
+	rv = 0;
+out:
+	if (rv != 0) {
+		for (k = 0; k < t->nnodes; k++)
+			if (fds[k] >= 0)
+				close(fds[k]);
+		free(fds);
+		fds = NULL;
+	}
+	*fdsp = fds;
+	dk_argv_free(names);
+	free(ps);
+	free(pids);
+	free(image);
+	dk_argv_free(labels);
+	return (rv);
 }
 
 static int
@@ -75,6 +194,7 @@ docker_start(struct trial *t, int k, char **cause)
 	struct dk_container	 c;
 	char			*mounts[3] = { NULL }, **env, **argv, **dargv;
 	char			*name, *image, **labels, *tok[2] = { 0 };
+	char			*net = NULL;
 	const char		*base;
 	size_t			 i, ne = 0, na = 0;
 	int			 rc;
@@ -108,6 +228,13 @@ docker_start(struct trial *t, int k, char **cause)
 	c.mounts = mounts;
 	c.labels = labels;
 	provider_node_limits(t->scn, t->var, k, &c.cpus, &c.memory);
+	if (t->net != NULL) {	/* its holder's namespace (netcond.c) */
+		char *h = holder_name(t, k);
+
+		net = dn_xasprintf("container:%s", h);
+		free(h);
+		c.network = net;
+	}
 	dargv = dk_run_argv(&c);
 	/* docker run --env=DN_PROBE_TOKEN takes the value from here. */
 	for (i = 0, tok[0] = NULL; i < ne; i++)
@@ -120,6 +247,7 @@ docker_start(struct trial *t, int k, char **cause)
 	dk_argv_free(labels);
 	free(image);
 	free(name);
+	free(net);
 	free(env[ne]);
 	free(env);
 	free(argv);
@@ -230,4 +358,5 @@ const struct provider_ops provider_docker = {
 	.signal = docker_signal,
 	.stop_all = docker_stop_all,
 	.teardown = docker_teardown,
+	.netns = docker_netns,
 };

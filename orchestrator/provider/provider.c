@@ -179,6 +179,32 @@ provider_teardown(struct trial *t)
 }
 
 int
+provider_conditions_check(const struct scenario *s, char **cause)
+{
+	if (s->provider != SCN_PROV_SWARM)
+		return (0);
+	/* The conditions live in this host's kernel (namespaces, rules,
+	 * the emulator); a swarm's nodes may be on other hosts, on the
+	 * host network, which devnet must not touch. */
+	*cause = dn_xstrdup("provider swarm does not carry out network "
+	    "conditions (network.links, partition, heal, link): its nodes "
+	    "share their hosts' own network, on hosts whose kernels devnet "
+	    "does not reach; run them with --provider docker (one host, each "
+	    "container in its own emulated network) or local, or drop the "
+	    "conditions (docs/providers.md)");
+	return (-1);
+}
+
+int
+provider_netns(struct trial *t, int **fds, char **cause)
+{
+	const struct provider_ops *p = provider_of(t->scn);
+
+	*fds = NULL;
+	return (p->netns != NULL ? p->netns(t, fds, cause) : 0);
+}
+
+int
 provider_describe(FILE *out, const struct scenario *s, char **cause)
 {
 	const struct provider_ops *p = provider_of(s);

@@ -45,6 +45,13 @@ struct provider_ops {
 	int	(*stop_all)(struct trial *t, int grace_ms);
 	/* Remove everything the trial created (containers, stacks). */
 	void	(*teardown)(struct trial *t);
+	/* Under network conditions, before any node of T starts: a network
+	 * namespace of the provider's own per node (docker: a holder
+	 * container's, which the node's containers join), its fd into
+	 * (*FDS)[K] (allocated here; the caller owns array and fds).  0, or
+	 * -1 with *CAUSE (teardown removes what was made).  NULL: devnet
+	 * makes the namespaces itself and starts the nodes in them (local). */
+	int	(*netns)(struct trial *t, int **fds, char **cause);
 	/* The address the collector listens on with tcp, as nodes reach
 	 * it (after prepare); NULL: 127.0.0.1. */
 	const char *(*listen_addr)(void);
@@ -71,6 +78,12 @@ int	 provider_poll(struct trial *t, int k);
 int	 provider_signal(struct trial *t, int k, int sig);
 int	 provider_stop_all(struct trial *t, int grace_ms);
 void	 provider_teardown(struct trial *t);
+/* Can S's provider carry out network conditions?  0, or -1 with *CAUSE
+ * saying why not and what to do (swarm). */
+int	 provider_conditions_check(const struct scenario *s, char **cause);
+/* provider_ops.netns of T's provider; 0 with *FDS NULL when it has
+ * none. */
+int	 provider_netns(struct trial *t, int **fds, char **cause);
 /* The address of tcp://ADDR:PORT the collector listens on: 127.0.0.1,
  * or the swarm's advertise address (provider swarm, after prepare). */
 const char *provider_listen_addr(const struct scenario *);
@@ -92,6 +105,10 @@ char	*provider_node_image(const struct scenario *,
  * devnet-node and devnet-probe. */
 int	 provider_node_own_image(const struct scenario *,
 	    const struct scn_variant *, int k);
+/* The image of V's namespace holders (docker under network conditions):
+ * devnet's own, which holds devnet-probe.  Caller frees. */
+char	*provider_holder_image(const struct scenario *,
+	    const struct scn_variant *);
 /* resources.cpus and resources.memory of node K (0 = not set). */
 void	 provider_node_limits(const struct scenario *,
 	    const struct scn_variant *, int k, double *cpus, uint64_t *mem);

@@ -19,6 +19,7 @@
 #include "net/probe.h"
 #include "net/shape.h"
 #include "net/topo.h"
+#include "provider/provider.h"
 #include "run/runner-internal.h"
 #include "store.h"
 #include "clock.h"
@@ -151,13 +152,8 @@ out:
 static int
 refuse(const struct scenario *s, const struct scn_variant *v, char **cause)
 {
-	if (s->provider != SCN_PROV_LOCAL) {
-		*cause = dn_xasprintf("network conditions need provider "
-		    "local (nodes in network namespaces of this host); "
-		    "docker and swarm do not carry them out yet "
-		    "(docs/providers.md)");
+	if (provider_conditions_check(s, cause) != 0)
 		return (-1);
-	}
 	if (!plan_is_foreign(v) && s->network.tcp_base_port > 0) {
 		*cause = dn_xstrdup("network conditions switch devnet-node's "
 		    "gossip and sync to TCP between the nodes' namespaces "
@@ -205,7 +201,7 @@ netcond_start(struct trial *t, char **cause)
 {
 	struct netcond	*nc;
 	char		 err[256], *ct;
-	int		 hz;
+	int		 hz, *fds, rv;
 
 	if (!scenario_has_conditions(t->scn))
 		return (0);
@@ -213,7 +209,17 @@ netcond_start(struct trial *t, char **cause)
 	/* one endpoint more than nodes: the load's (trial_load_ns) */
 	nc->nodes = t->nnodes;
 	nc->n = t->nnodes + 1;
-	if (dn_net_create(&nc->net, nc->n, err, sizeof(err)) != 0) {
+	/* docker: the nodes' namespaces are containers'; the rest (all,
+	 * locally) made by dn_net */
+	if (provider_netns(t, &fds, cause) != 0)
+		return (-1);
+	if (fds != NULL) {
+		fds = dn_xreallocarray(fds, (size_t)nc->n, sizeof(*fds));
+		fds[nc->nodes] = -1;
+	}
+	rv = dn_net_create_in(&nc->net, nc->n, fds, err, sizeof(err));
+	free(fds);
+	if (rv != 0) {
 		*cause = dn_xasprintf("emulated network: %s", err);
 		return (-1);
 	}

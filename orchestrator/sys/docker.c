@@ -413,9 +413,12 @@ dk_run_argv(const struct dk_container *c)
 
 	argv_add(&v, &n, dn_xstrdup(docker_path()));
 	argv_add(&v, &n, dn_xstrdup("run"));
+	if (c->detach)
+		argv_add(&v, &n, dn_xstrdup("--detach"));
 	argv_add(&v, &n, dn_xstrdup("--rm"));
 	argv_add(&v, &n, dn_xasprintf("--name=%s", c->name));
-	argv_add(&v, &n, dn_xstrdup("--network=host"));
+	argv_add(&v, &n, dn_xasprintf("--network=%s", c->network != NULL ?
+	    c->network : "host"));
 	argv_add(&v, &n, dn_xstrdup("--log-driver=none"));
 	argv_add(&v, &n, dn_xasprintf("--user=%d:%d", (int)getuid(),
 	    (int)getgid()));
@@ -459,6 +462,39 @@ dk_argv_free(char **argv)
 	for (i = 0; argv != NULL && argv[i] != NULL; i++)
 		free(argv[i]);
 	free(argv);
+}
+
+int
+dk_container_pids(const char *const *names, int n, long *pids, char **cause)
+{
+	const char	**args;
+	char		 *out = NULL, *p, *end;
+	int		  i, rv = -1;
+
+	args = dn_xcalloc((size_t)n + 5, sizeof(*args));
+	args[0] = "container";
+	args[1] = "inspect";
+	args[2] = "--format";
+	args[3] = "{{.State.Pid}}";
+	for (i = 0; i < n; i++)
+		args[4 + i] = names[i];
+	if (dk_cmd(args, NULL, &out, cause) != 0)
+		goto out;
+	/* one line per name, in order */
+	for (p = out, i = 0; i < n; i++, p = end) {
+		pids[i] = strtol(p, &end, 10);
+		if (end == p || pids[i] <= 0) {
+			*cause = dn_xasprintf("container '%s' is not running "
+			    "(docker inspect: pid '%.*s')", names[i],
+			    (int)strcspn(p, "\n"), p);
+			goto out;
+		}
+	}
+	rv = 0;
+out:
+	free(out);
+	free(args);
+	return (rv);
 }
 
 int

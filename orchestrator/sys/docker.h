@@ -88,16 +88,26 @@ struct dk_container {
 	char *const	 *labels;	/* "K=V", NULL-terminated */
 	double		  cpus;		/* 0 = no limit */
 	uint64_t	  memory;	/* bytes, 0 = no limit */
+	const char	 *network;	/* --network: "none", "container:X";
+					 * NULL: host */
+	int		  detach;	/* -d: the CLI returns once it runs */
 };
 
 /*
  * The argv of `docker run` for C: attached (the CLI lives as long as the
- * container, forwards its output and exits with its status), removed when
- * it exits, host network, the caller's uid:gid.  The runner starts it like
- * a local node.  NULL-terminated, owned by the caller (dk_argv_free).
+ * container, forwards its output and exits with its status) unless
+ * C->detach, removed when it exits, host network unless C->network, the
+ * caller's uid:gid.  The runner starts it like a local node.
+ * NULL-terminated, owned by the caller (dk_argv_free).
  */
 char	**dk_run_argv(const struct dk_container *c);
 void	 dk_argv_free(char **argv);
+
+/* The host PID of each running container NAMES[0..N-1]'s first process
+ * into PIDS (its namespaces are /proc/PID/ns/...), in one `docker
+ * inspect`: 0, or -1 with *CAUSE. */
+int	 dk_container_pids(const char *const *names, int n, long *pids,
+	    char **cause);
 
 /* SIG to container NAME on ENGINE (NULL: this one): SIGSTOP and SIGCONT
  * as pause and unpause (the cgroup freezer), others as `docker kill

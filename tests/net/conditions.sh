@@ -99,10 +99,13 @@ pid=$(q "select detail from events where run_id = $run and kind = 'network'" |
 expect_eq "no namespace left" "$(ip netns list | grep -c "^devnet-$pid-")" 0
 
 # a scenario devnet cannot carry out is refused, not run without it
-sed 's/^workload:/provider: docker\nworkload:/' "$T/cond.yaml" >"$T/docker.yaml"
-out=$("$DEVNET" run "$T/docker.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
+# (swarm: before any engine or swarm is asked, so no run is stored)
+sed 's/^workload:/provider: swarm\nworkload:/' "$T/cond.yaml" >"$T/swarm.yaml"
+before=$(q "select count(*) from runs")
+out=$("$DEVNET" run "$T/swarm.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
 rc=$?
-[ "$rc" -ne 0 ] && ok "docker with conditions: refused (exit $rc)" ||
-	fail "docker with conditions ran"
-expect_match "docker with conditions: says why" "$out" "network conditions need provider local"
+expect_eq "swarm with conditions: refused, exit 1" "$rc" 1
+expect_match "swarm with conditions: says why and what to do" "$out" \
+    "provider swarm does not carry out network conditions .*run them with --provider docker"
+expect_eq "swarm with conditions: no run stored" "$(q "select count(*) from runs")" "$before"
 finish

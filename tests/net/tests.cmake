@@ -27,9 +27,15 @@ dn_script_test(net assert-windows ${DN_TEST_DIR}/assert-windows.sh
 # a real 3-member etcd on the emulated network: 80 ms to one member, a
 # partition of it and heal, the load through the hub (etcd-server; 77 = skip)
 dn_script_test(net etcd ${DN_TEST_DIR}/etcd-net.sh TIMEOUT 240)
+# provider docker under conditions: containers in holders' namespaces,
+# latency and a partition proven, nothing left after the run, Ctrl-C and
+# SIGKILL + next run (root and dockerd; 77 = skip).  Serial like the other
+# Docker tests: dockerd and 8 containers beside other tests break bounds.
+dn_script_test(net docker ${DN_TEST_DIR}/docker.sh TIMEOUT 300)
+set_tests_properties(dn.net.docker PROPERTIES RUN_SERIAL TRUE)
 # Every devnet run (and dn_net_sweep in test-net.c) sweeps the namespaces a
 # killed devnet left; partition.sh kills one on purpose and wants its own
 # next run to be the one that sweeps them, so these never run side by side.
 set_tests_properties(dn.net.topo dn.net.partition dn.net.conditions
-    dn.net.assert-windows dn.net.etcd
+    dn.net.assert-windows dn.net.etcd dn.net.docker
     PROPERTIES RESOURCE_LOCK devnet-killed-netns)
