@@ -3,16 +3,18 @@
 # the hub; a partition of halves stops the heights, heal brings the nodes
 # back; the partition's proof (no probe crossed, node packets dropped) is
 # stored; nothing is left after the run, after Ctrl-C, and after a
-# SIGKILL of devnet once the next run has swept.  Needs root.
+# SIGKILL of devnet once the next run has swept: no namespace, and the
+# host's links, nft tables and queues as before (tests/net/netleft.sh).
+# Needs root.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
+. "$DN_SOURCE_DIR/tests/net/netleft.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: network namespaces need root"
 	exit 77
 fi
+HOST_NET=$(host_net)
 
-# namespaces of the devnet whose hub event names it
-left_ns() { ip netns list | grep -c "^devnet-$1-" ; }
 run_pid() {
 	q "select detail from events where run_id = $1 and kind = 'network'" |
 	    sed -n 's/.*through hub devnet-\([0-9]*\)-.*/\1/p'
@@ -67,7 +69,7 @@ expect_eq "one state hash across the four nodes" \
     "$(q "select count(distinct value) || '/' || count(*) from run_facts where run_id = $run and key = 'state_hash'")" "1/4"
 pid=$(run_pid "$run")
 [ -n "$pid" ] && ok "the hub is named by devnet's pid ($pid)" || fail "no network event"
-expect_eq "no namespace left after the run" "$(left_ns "$pid")" 0
+expect_net_clean "after the run" "$pid" "$HOST_NET"
 
 # Ctrl-C in the middle: the trial ends interrupted, nothing left.
 sed 's/duration: 14s/duration: 60s/' "$T/part.yaml" >"$T/long.yaml"
@@ -75,12 +77,22 @@ sed 's/duration: 14s/duration: 60s/' "$T/part.yaml" >"$T/long.yaml"
 dpid=$!
 for _ in $(seq 100); do [ "$(left_ns $dpid)" -eq 6 ] && break; sleep 0.1; done
 expect_eq "the running devnet has its 6 namespaces (hub, 4 nodes, load)" "$(left_ns $dpid)" 6
+# what the end must take away is there meanwhile: the veth pairs, the
+# hub's nft table and the nodes' addresses (h4 leads to the load's)
+hub=$(ip netns list | grep -o "^devnet-$dpid-[0-9]*-hub")
+wait_for 10 eval '[ "$(ip netns exec "$hub" ip -o link | grep -c " h[0-4]@")" = 5 ]'
+expect_eq "the hub has a veth end per node and the load" \
+    "$(ip netns exec "$hub" ip -o link | grep -c ' h[0-4]@')" 5
+expect_match "the hub has devnet's nft table" \
+    "$(ip netns exec "$hub" nft list tables)" "devnet"
+expect_match "node 3's namespace has its address" \
+    "$(ip netns exec "${hub%-hub}-n3" ip -o -4 addr show dev eth0)" "10\.99\.3\.2/24"
 sleep 1
 kill -INT $dpid
 wait $dpid
 expect_eq "Ctrl-C: run interrupted" \
     "$(q "select status from runs where id = (select max(id) from runs)")" interrupted
-expect_eq "Ctrl-C: no namespace left" "$(left_ns $dpid)" 0
+expect_net_clean "Ctrl-C" "$dpid" "$HOST_NET"
 
 # SIGKILL of devnet: its namespaces stay (nodes die with it), the next
 # run sweeps them.
@@ -96,5 +108,5 @@ sed 's/duration: 14s/duration: 2s/; /action: partition/d; s/at: 8s/at: 1s/' \
     "$T/part.yaml" >"$T/short.yaml"
 out=$("$DEVNET" run "$T/short.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
 expect_match "the next run swept them" "$out" "removed [0-9]+ network namespace\(s\) a killed devnet left"
-expect_eq "SIGKILL + next run: no namespace left" "$(left_ns $dpid)" 0
+expect_net_clean "SIGKILL + next run" "$dpid" "$HOST_NET"
 finish
