@@ -7,6 +7,7 @@
 # fails the trial); this test reads the proofs again and checks them
 # from outside, then that nothing is left.  Needs root.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
+. "$DN_SOURCE_DIR/tests/net/netlib.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: network namespaces need root"
@@ -44,15 +45,7 @@ proofs() { q "select detail from events where run_id = $run and kind = '$1'"; }
 base=$(proofs link_proof | grep '^network.links')
 # 4 nodes and the load: 5 endpoints, 20 directed links
 expect_eq "one proof per directed link, the load's too" "$(printf '%s\n' "$base" | grep -c 'measured p50')" 20
-bad=$(printf '%s\n' "$base" | awk '{
-	for (i = 1; i <= NF; i++) {
-		if ($i == "asked") a = $(i + 1)
-		if ($i == "p50") m = $(i + 1)
-	}
-	tol = a * 0.1; if (tol < 1) tol = 1
-	d = m - a; if (d < 0) d = -d
-	if (d > tol) print
-}')
+bad=$(latency_off "$base")
 [ -z "$bad" ] && ok "one-way latency within max(1 ms, 10%) on every link" ||
 	fail "latency off: $bad"
 expect_match "eu-us is 30 ms one way" "$base" "network.links 0->2: asked 30 ms one way"

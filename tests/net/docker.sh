@@ -13,7 +13,7 @@
 # (skipped, shown) otherwise.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
 . "$DN_SOURCE_DIR/tests/e2e/docker-lib.sh"
-. "$DN_SOURCE_DIR/tests/net/netleft.sh"
+. "$DN_SOURCE_DIR/tests/net/netlib.sh"
 
 trap 'rc=$?; stop_dockerd; (exit $rc); cleanup' EXIT
 if [ "$(id -u)" -ne 0 ]; then
@@ -63,15 +63,7 @@ base=$(proofs link_proof | grep '^network.links')
 # 4 nodes and the load (its own endpoint, 'load'): 20 directed links
 expect_eq "one link_proof per directed link, the load's too" \
     "$(printf '%s\n' "$base" | grep -c 'measured p50')" 20
-bad=$(printf '%s\n' "$base" | awk '{
-	for (i = 1; i <= NF; i++) {
-		if ($i == "asked") a = $(i + 1)
-		if ($i == "p50") m = $(i + 1)
-	}
-	tol = a * 0.1; if (tol < 1) tol = 1
-	d = m - a; if (d < 0) d = -d
-	if (d > tol) print
-}')
+bad=$(latency_off "$base")
 [ -z "$bad" ] && ok "one-way latency within max(1 ms, 10%) on every link" ||
 	fail "latency off: $bad"
 expect_match "eu-us is 20 ms one way" "$base" "network.links 0->2: asked 20 ms one way"
@@ -98,10 +90,7 @@ rtt=$(q "select rtt_ms_p50 from link_stats where run_id = $run and src = 1 and d
 awk -v r="$rtt" 'BEGIN { exit !(r >= 38 && r <= 46) }' &&
 	ok "link_stats 1->3: RTT p50 $rtt ms (20 ms each way)" ||
 	fail "link_stats 1->3: RTT p50 '$rtt' ms, 40 asked"
-h() {	# the highest height any node reported in [$1, $2] ms
-	q "select cast(max(value) as int) from samples s join metrics m on m.id = s.metric_id
-	    where run_id = $run and m.name = 'height' and t_ms between $1 and $2"
-}
+h() { max_height "$run" "$1" "$2"; }
 before=$(h 4500 5000)
 during=$(h 7400 7900)
 after=$(h 14000 14900)

@@ -4,10 +4,10 @@
 # back; the partition's proof (no probe crossed, node packets dropped) is
 # stored; nothing is left after the run, after Ctrl-C, and after a
 # SIGKILL of devnet once the next run has swept: no namespace, and the
-# host's links, nft tables and queues as before (tests/net/netleft.sh).
+# host's links, nft tables and queues as before (tests/net/netlib.sh).
 # Needs root.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
-. "$DN_SOURCE_DIR/tests/net/netleft.sh"
+. "$DN_SOURCE_DIR/tests/net/netlib.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: network namespaces need root"
@@ -52,10 +52,7 @@ probes=$(q "select value from run_facts where run_id = $run and key = 'partition
 dropped=$(q "select value from run_facts where run_id = $run and key = 'partition_1_node_packets_dropped'")
 [ "${dropped:-0}" -gt 0 ] && ok "node packets were dropped ($dropped)" ||
 	fail "no node packet dropped by the partition"
-h() {	# the highest height any node reported in [$1, $2] ms
-	q "select cast(max(value) as int) from samples s join metrics m on m.id = s.metric_id
-	    where run_id = $run and m.name = 'height' and t_ms between $1 and $2"
-}
+h() { max_height "$run" "$1" "$2"; }
 before=$(h 4000 4500)
 during=$(h 7400 7900)
 after=$(h 13000 14000)

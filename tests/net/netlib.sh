@@ -1,10 +1,33 @@
-# netleft.sh: what an emulated network could leave behind, for the tests
-# that check nothing is (sourced after lib.sh).  devnet adds nothing to
-# the host's namespace: its hub's veth ends, nft table "devnet" and
-# NFQUEUE live in devnet-PID-SEQ-hub, the nodes' other ends in
-# devnet-PID-SEQ-nK (local) or in a holder container's namespace
+# netlib.sh: what the tests of devnet run on an emulated network share
+# (sourced after lib.sh): reading the stored proofs, and what an emulated
+# network could leave behind.
+#
+# devnet adds nothing to the host's namespace: its hub's veth ends, nft
+# table "devnet" and NFQUEUE live in devnet-PID-SEQ-hub, the nodes' other
+# ends in devnet-PID-SEQ-nK (local) or in a holder container's namespace
 # (docker), so "nothing left" is: no such namespace, no such container,
 # and the host's links, nft tables and queues as they were before.
+
+# latency_off PROOFS: the link_proof lines of PROOFS whose measured p50 is
+# off the asked one-way delay by more than max(1 ms, 10 %)
+latency_off() {
+	printf '%s\n' "$1" | awk '{
+		for (i = 1; i <= NF; i++) {
+			if ($i == "asked") a = $(i + 1)
+			if ($i == "p50") m = $(i + 1)
+		}
+		tol = a * 0.1; if (tol < 1) tol = 1
+		d = m - a; if (d < 0) d = -d
+		if (d > tol) print
+	}'
+}
+
+# max_height RUN FROM TO: the highest height any node of RUN reported in
+# [FROM, TO] ms
+max_height() {
+	q "select cast(max(value) as int) from samples s join metrics m on m.id = s.metric_id
+	    where run_id = $1 and m.name = 'height' and t_ms between $2 and $3"
+}
 
 # host_net: the host namespace's links, nft tables and bound NFQUEUEs,
 # one sorted line each
