@@ -33,13 +33,7 @@ workload:
   kind: transfer
   tps: 40
 YAML
-out=$("$DEVNET" run "$T/cond.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
-rc=$?
-printf '%s\n' "$out"
-expect_eq "conditions run: exit 0" "$rc" 0
-run=$(q "select max(id) from runs")
-expect_eq "conditions run: ok (its own checks passed)" \
-    "$(q "select status || coalesce(': ' || reason, '') from runs where id = $run")" ok
+run_ok "conditions run" "$T/cond.yaml"
 proofs() { q "select detail from events where run_id = $run and kind = '$1'"; }
 # "network.links 0->2: asked 30 ms one way, 0% loss; measured p50 30.4 ms, ..."
 base=$(proofs link_proof | grep '^network.links')

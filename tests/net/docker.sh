@@ -47,13 +47,7 @@ workload:
   kind: transfer
   tps: 40
 YAML
-out=$("$DEVNET" run "$T/dk.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
-rc=$?
-printf '%s\n' "$out"
-expect_eq "docker under conditions: exit 0" "$rc" 0
-run=$(q "select max(id) from runs")
-expect_eq "docker under conditions: ok (its own checks passed)" \
-    "$(q "select status || coalesce(': ' || reason, '') from runs where id = $run")" ok
+run_ok "docker under conditions" "$T/dk.yaml"
 # PID 1: in a container; its address: the emulated network's
 expect_match "node 2 listens on 10.99.2.2, in its container" \
     "$(grep -h DN-NODE-READY "$RUNS"/*/node-2.log)" \

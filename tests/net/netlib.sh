@@ -8,6 +8,20 @@
 # (docker), so "nothing left" is: no such namespace, no such container,
 # and the host's links, nft tables and queues as they were before.
 
+# run_ok WHAT YAML: `devnet run YAML` into $DB and $RUNS, its output
+# shown; checks it exits 0 and the run is ok with no reason (its own
+# checks of the conditions passed, no unplanned fault); sets $run
+run_ok() {
+	local out rc
+	out=$("$DEVNET" run "$2" --db "$DB" --run-dir "$RUNS" 2>&1)
+	rc=$?
+	printf '%s\n' "$out"
+	expect_eq "$1: exit 0" "$rc" 0
+	run=$(q "select max(id) from runs")
+	expect_eq "$1: ok (its own checks passed)" \
+	    "$(q "select status || coalesce(': ' || reason, '') from runs where id = $run")" ok
+}
+
 # latency_off PROOFS: the link_proof lines of PROOFS whose measured p50 is
 # off the asked one-way delay by more than max(1 ms, 10 %)
 latency_off() {
