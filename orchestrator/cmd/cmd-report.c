@@ -66,6 +66,7 @@ cmd_report_exec(int argc, char **argv)
 	const char		*output = NULL;
 	struct cmd_args		 a;
 	struct compare_result	*r = NULL;
+	struct report_charts	*charts = NULL;
 	struct dn_store		*s = NULL;
 	char			*cause = NULL, *tmp = NULL;
 	FILE			*out = NULL;
@@ -115,13 +116,17 @@ cmd_report_exec(int argc, char **argv)
 		    "'devnet report --help')");
 		return (CMD_EXIT_USAGE);
 	}
-	if (dn_store_open(&s, a.db, DN_STORE_RDONLY, &cause) != 0 ||
-	    compare_analyze(s, argv[optind], argv[optind + 1], &a.verdict, &r,
+	if (dn_store_open(&s, a.db, DN_STORE_RDONLY, &cause) != 0)
+		goto fail;
+	/* one read of the samples for the verdict and the charts */
+	charts = report_charts_new(s);
+	a.verdict.feed = report_charts_feed(charts);
+	if (compare_analyze(s, argv[optind], argv[optind + 1], &a.verdict, &r,
 	    &cause) != 0)
 		goto fail;
 	if ((out = outfile_open(output, &tmp, &cause)) == NULL)
 		goto fail;
-	if (report_compare_write(s, r, a.db, out, &cause) != 0)
+	if (report_compare_write(s, r, charts, a.db, out, &cause) != 0)
 		goto fail;
 	c = outfile_commit(out, tmp, output, &cause);
 	out = NULL;
@@ -138,6 +143,7 @@ out:
 	free(tmp);
 	free(cause);
 	compare_result_free(r);
+	report_charts_free(charts);
 	dn_store_close(s);
 	return (rc);
 }

@@ -8,7 +8,9 @@
  * t=0; counters as per-second rates), the warmup window shaded and events
  * marked, and the scenario's assertions on the charts of their metrics
  * (assert-marks.c; a chart of its own for a metric no verdict row
- * plots).  It does not compute verdicts (compare.c); chart-svg.c draws.
+ * plots).  It does not compute verdicts (compare.c) nor read the
+ * verdict's samples again (the charts' data comes from compare's read,
+ * chart-feed.c); chart-svg.c draws.
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,103 +25,6 @@
 #include "stats.h"
 #include "store.h"
 #include "xalloc.h"
-
-/* --- data: per side, per bin quantiles of one base metric ------------- */
-
-/*
- * Every series goes onto one time grid: bins of the runs' sample interval
- * from t=0 (a multiple of it when a long run would need more than
- * MAX_BINS), so that the samples of all nodes and trials of a side meet in
- * the same bins whatever their phase.  A bin is drawn at the mean time of
- * what fell into it; a side's line breaks only where more than GAP_BINS
- * bins in a row have no data at all.
- */
-#define MAX_BINS	600	/* the plot is ~990 px wide */
-
-static int
-interval_row(void *arg, int ncols, const char *const *names,
-    const char *const *values, const int *types)
-{
-	int64_t	*ms = arg, v;
-
-	(void)ncols;
-	(void)names;
-	(void)types;
-	/* DN_READ_RUN_TIMING: warmup_ms, sample_interval_ms */
-	v = values[1] ? strtoll(values[1], NULL, 10) : 0;
-	if (v > *ms)
-		*ms = v;
-	return (0);
-}
-
-/*
- * The time grid shared by every chart: the longest planned run plus one
- * sample interval (the final sample comes after the end), in bins of the
- * longest sample interval of the runs on either side.
- */
-static int
-chart_grid(struct dn_store *s, const struct compare_result *r,
-    struct chart_data *cd, char **cause)
-{
-	const struct compare_side	*sides[2] = { &r->a, &r->b };
-	int64_t				 iv = 0, k;
-	size_t				 i;
-	int				 side;
-
-	memset(cd, 0, sizeof(*cd));
-	cd->warmup_ms = r->a.nruns ? r->a.runs[0].warmup_ms : 0;
-	for (side = 0; side < 2; side++) {
-		for (i = 0; i < sides[side]->nruns; i++) {
-			const struct compare_run *run = &sides[side]->runs[i];
-
-			if (run->duration_ms > cd->t_span)
-				cd->t_span = run->duration_ms;
-			if (dn_store_read(s, DN_READ_RUN_TIMING, run->id,
-			    interval_row, &iv, cause) != 0)
-				return (-1);
-		}
-	}
-	if (iv <= 0)
-		iv = 1000;
-	if (cd->t_span <= 0)
-		cd->t_span = 10 * iv;
-	cd->t_span += iv;
-	k = (cd->t_span / iv + MAX_BINS - 1) / MAX_BINS;
-	cd->bin_ms = iv * (k > 1 ? k : 1);
-	cd->nbins = (size_t)((cd->t_span + cd->bin_ms - 1) / cd->bin_ms);
-	return (0);
-}
-
-/* Load METRIC (a table id or a named metric's; COUNTER: its kind) of
- * every run of both sides onto CD's grid. */
-static int
-chart_load(struct dn_store *s, const struct compare_result *r, int metric,
-    int counter, struct chart_data *cd, char **cause)
-{
-	const struct compare_side	*sides[2] = { &r->a, &r->b };
-	size_t				 i, j;
-	int				 k, rc = 0;
-
-	chart_free(cd);
-	for (k = 0; k < 2; k++) {
-		struct bins	b;
-
-		bins_init(&b, cd->nbins, cd->bin_ms);
-		for (i = 0; i < sides[k]->nruns && rc == 0; i++) {
-			struct dn_series	*ser;
-			size_t			 nser;
-
-			rc = dn_store_series(s, sides[k]->runs[i].id, metric,
-			    0, &ser, &nser, cause);
-			for (j = 0; rc == 0 && j < nser; j++)
-				bins_series(&b, &ser[j], counter);
-			if (rc == 0)
-				dn_series_free(ser, nser);
-		}
-		bins_to_band(&b, &cd->side[k]);
-	}
-	return (rc);
-}
 
 /* --- events ---------------------------------------------------------- */
 
@@ -321,15 +226,20 @@ extra_metric(struct dn_store *s, const char *name, struct chart_metric *cm,
 /* One chart: heading, the verdict rows from ROW0 on that plot it, the
  * assertions on it, the SVG. */
 static int
-chart_write(FILE *out, struct dn_store *s, const struct compare_result *r,
-    size_t row0, const struct chart_metric *cm, struct chart_data *cd,
+chart_write(FILE *out, struct report_charts *charts,
+    const struct compare_result *r, size_t row0,
+    const struct chart_metric *cm, struct chart_data *cd,
     const struct event_list *ev, struct mark_list *marks, char **cause)
 {
 	const char	*unit;
 	char		*u = NULL;
 	size_t		 j;
 
-	if (chart_load(s, r, cm->id, cm->counter, cd, cause) != 0)
+	/* a verdict row's metric was binned as compare read it; one only
+	 * an assertion reads is read here */
+	if (report_charts_take(charts, cm->id, cd) != 0 &&
+	    report_charts_load(charts, r, cm->id, cm->counter, cd,
+	    cause) != 0)
 		return (-1);
 	unit = cm->unit;
 	if (cm->counter)
@@ -370,7 +280,7 @@ chart_write(FILE *out, struct dn_store *s, const struct compare_result *r,
 
 int
 report_compare_write(struct dn_store *s, const struct compare_result *r,
-    const char *db, FILE *out, char **cause)
+    struct report_charts *charts, const char *db, FILE *out, char **cause)
 {
 	struct event_list	 ev = { 0 };
 	struct mark_list	 marks = { 0 };
@@ -385,7 +295,7 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
 	if (events_load(s, r, &ev, cause) != 0 ||
 	    marks_load(s, r, &marks, cause) != 0 ||
-	    chart_grid(s, r, cd, cause) != 0)
+	    report_charts_grid(charts, cd, cause) != 0)
 		goto out;
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
 	    "charset=\"utf-8\"><title>devnet report: ");
@@ -452,7 +362,7 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 		if (m < DN_METRIC_COUNT)
 			seen[m] = 1;
 		chart_metric_of(&r->rows[i], &cm);
-		if (chart_write(out, s, r, i, &cm, cd, &ev, &marks,
+		if (chart_write(out, charts, r, i, &cm, cd, &ev, &marks,
 		    cause) != 0)
 			goto out;
 	}
@@ -474,7 +384,7 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 		}
 		if (cm.id < DN_METRIC_COUNT)
 			seen[cm.id] = 1;
-		if (chart_write(out, s, r, r->nrows, &cm, cd, &ev, &marks,
+		if (chart_write(out, charts, r, r->nrows, &cm, cd, &ev, &marks,
 		    cause) != 0)
 			goto out;
 	}

@@ -142,6 +142,24 @@ void	 marks_caption(FILE *out, struct mark **v, size_t n,
  * (#m-NAME) or saying it has none. */
 void	 marks_table(FILE *out, const struct mark_list *l);
 
+/* --- chart-feed.c ------------------------------------------------------ */
+
+struct report_charts;
+/* CD empty on the charts' time grid (span, warmup, bins); -1 with *CAUSE
+ * when compare did not read through C's feed. */
+int	 report_charts_grid(const struct report_charts *c,
+	    struct chart_data *cd, char **cause);
+/* METRIC's bands of both sides into CD (its old ones freed), moved out
+ * of C; -1 when C has none for METRIC. */
+int	 report_charts_take(struct report_charts *c, int metric,
+	    struct chart_data *cd);
+/* A metric compare did not read (one only an assertion reads): read
+ * every run of both sides of R into CD's bands (COUNTER: as rates).
+ * 0, or -1 with *CAUSE. */
+int	 report_charts_load(struct report_charts *c,
+	    const struct compare_result *r, int metric, int counter,
+	    struct chart_data *cd, char **cause);
+
 /* --- chart-svg.c -------------------------------------------------------- */
 
 /* One chart of CD (its y axis in UNIT) with the events EV marked, as an

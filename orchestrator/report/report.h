@@ -10,17 +10,31 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct compare_feed;
 struct compare_result;
 struct dn_store;
 
 /*
- * The A/B page of R (analysed by compare_analyze on S, the database DB) on
- * OUT: verdict table and one chart per metric.  0, or -1 with *CAUSE
- * (the caller frees it).
+ * The charts' data of an A/B page, gathered from compare's own read of
+ * the samples (chart-feed.c): make one for store S, set
+ * compare_opts.feed to report_charts_feed() for compare_analyze, then
+ * hand it to report_compare_write.  report_charts_free accepts NULL and a
+ * feed stopped half-way.
+ */
+struct report_charts;
+struct report_charts	*report_charts_new(struct dn_store *s);
+const struct compare_feed *report_charts_feed(struct report_charts *c);
+void	 report_charts_free(struct report_charts *c);
+
+/*
+ * The A/B page of R (analysed by compare_analyze on S, the database DB,
+ * with CHARTS's feed) on OUT: verdict table and one chart per metric.
+ * Takes the charts' bands out of CHARTS.  0, or -1 with *CAUSE (the
+ * caller frees it).
  */
 int	 report_compare_write(struct dn_store *s,
-	    const struct compare_result *r, const char *db, FILE *out,
-	    char **cause);
+	    const struct compare_result *r, struct report_charts *charts,
+	    const char *db, FILE *out, char **cause);
 
 /*
  * One chart of the live page (live-chart.c, `--serve`): series of one

@@ -179,6 +179,7 @@ serve_browse_report(struct serve *s, struct MHD_Connection *c,
 	const char		*a = serve_arg(c, "a"), *b = serve_arg(c, "b");
 	struct compare_opts	 o = { .named = 1 };
 	struct compare_result	*res = NULL;
+	struct report_charts	*charts;
 	struct dn_store		*st;
 	char			*cause = NULL;
 
@@ -188,15 +189,21 @@ serve_browse_report(struct serve *s, struct MHD_Connection *c,
 	}
 	if ((st = serve_store(s, r)) == NULL)
 		return;
+	/* one read of the samples for the verdict and the charts */
+	charts = report_charts_new(st);
+	o.feed = report_charts_feed(charts);
 	if (compare_analyze(st, a, b, &o, &res, &cause) != 0) {
 		serve_error(r, 400, "%s", cause);
 		free(cause);
+		report_charts_free(charts);
 		return;
 	}
 	r->type = "text/html; charset=utf-8";
-	if (report_compare_write(st, res, s->db, r->body, &cause) != 0) {
+	if (report_compare_write(st, res, charts, s->db, r->body,
+	    &cause) != 0) {
 		serve_error(r, 500, "%s", cause);
 		free(cause);
 	}
 	compare_result_free(res);
+	report_charts_free(charts);
 }

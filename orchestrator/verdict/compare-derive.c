@@ -160,22 +160,33 @@ node_value(const struct derived *d, const struct dn_series *s1,
 	return (NAN);
 }
 
-/* A run's series: per metric-table id, and one per named metric. */
+/*
+ * A run's series of one group of base metrics: a derived metric's m1 and,
+ * for those that sum two counters (cpu, context switches), its m2, read
+ * together.  Up to GROUP_MAX ids; SER[i] the window (t_ms >= warmup) of
+ * what was read, views into FULL[i] when the read started earlier.
+ */
+#define GROUP_MAX	4
 struct run_data {
-	struct dn_series	*ser[DN_METRIC_COUNT];
-	size_t			 nser[DN_METRIC_COUNT];
-	struct dn_series	*named;
-	size_t			 nnamed;
+	int			 id[GROUP_MAX];
+	size_t			 nid;
+	struct dn_series	*full[GROUP_MAX];
+	size_t			 nfull[GROUP_MAX];
+	struct dn_series	*ser[GROUP_MAX];
 };
 
 static const struct dn_series *
 find_node(const struct run_data *rd, int m, int node)
 {
-	size_t	i;
+	size_t	i, j;
 
-	for (i = 0; i < rd->nser[m]; i++)
-		if (rd->ser[m][i].node == node)
-			return (&rd->ser[m][i]);
+	for (j = 0; j < rd->nid; j++) {
+		if (rd->id[j] != m)
+			continue;
+		for (i = 0; i < rd->nfull[j]; i++)
+			if (rd->ser[j][i].node == node)
+				return (&rd->ser[j][i]);
+	}
 	return (NULL);
 }
 
@@ -183,19 +194,14 @@ static void
 obs_add_run(struct obs *o, const struct derived *d, const struct run_data *rd,
     int trial)
 {
-	const struct dn_series	*s1, *base;
+	const struct dn_series	*s1;
 	double			 agg = NAN, sum = 0, v;
-	size_t			 i, n = 0, nbase;
+	size_t			 i, j, n = 0;
 
-	if (d->m1 >= DN_METRIC_COUNT) {
-		base = rd->named;
-		nbase = rd->nnamed;
-	} else {
-		base = rd->ser[d->m1];
-		nbase = rd->nser[d->m1];
-	}
-	for (i = 0; i < nbase; i++) {
-		s1 = &base[i];
+	for (j = 0; j < rd->nid && rd->id[j] != d->m1; j++)
+		;
+	for (i = 0; j < rd->nid && i < rd->nfull[j]; i++) {
+		s1 = &rd->ser[j][i];
 		v = node_value(d, s1, d->m2 >= 0 ? find_node(rd, d->m2,
 		    s1->node) : NULL);
 		if (isnan(v))
@@ -226,50 +232,129 @@ compare_obs_release(struct obs *o)
 	free(o->trial_v);
 }
 
-/* Read every run of SIDE and add its observations to O[N]. */
-int
-compare_side_observe(struct dn_store *s, const struct compare_side *side,
-    const struct derived *defs, size_t nd, const int *use, struct obs *o,
-    char **cause)
+/* The part of each of the N series of V at or after T_MIN: views into
+ * V's arrays (the caller frees the array, never the views' contents). */
+static struct dn_series *
+series_window(const struct dn_series *v, size_t n, int64_t t_min)
 {
-	int	need[DN_METRIC_COUNT] = { 0 };
-	size_t	i, k;
-	int	m;
+	struct dn_series	*w = dn_xcalloc(n ? n : 1, sizeof(*w));
+	size_t			 i, lo, hi, mid;
+
+	for (i = 0; i < n; i++) {
+		/* each node's samples are in time order: the first at or
+		 * after T_MIN by bisection */
+		lo = 0;
+		hi = v[i].n;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (v[i].t_ms[mid] < t_min)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		w[i].node = v[i].node;
+		w[i].n = v[i].n - lo;
+		w[i].t_ms = v[i].t_ms + lo;
+		w[i].v = v[i].v + lo;
+	}
+	return (w);
+}
+
+static void
+run_data_release(struct run_data *rd)
+{
+	size_t	j;
+
+	for (j = 0; j < rd->nid; j++) {
+		if (rd->ser[j] != rd->full[j])
+			free(rd->ser[j]);
+		dn_series_free(rd->full[j], rd->nfull[j]);
+	}
+	memset(rd, 0, sizeof(*rd));
+}
+
+/* Read the group's metrics of RUN into RD, from t=0 when FEED wants the
+ * whole series, else from the end of the warmup only. */
+static int
+run_data_read(struct dn_store *s, const struct compare_run *run,
+    struct run_data *rd, const struct compare_feed *feed, char **cause)
+{
+	int64_t	t_min = feed != NULL ? 0 : run->warmup_ms;
+	size_t	j;
+
+	for (j = 0; j < rd->nid; j++) {
+		if (dn_store_series(s, run->id, rd->id[j], t_min,
+		    &rd->full[j], &rd->nfull[j], cause) != 0)
+			return (-1);
+		rd->ser[j] = t_min < run->warmup_ms ? series_window(
+		    rd->full[j], rd->nfull[j], run->warmup_ms) : rd->full[j];
+	}
+	return (0);
+}
+
+/*
+ * One group of base metrics, led by M (the m1 of the used derived metrics
+ * DEFS[K]; their m2s come with it), for every run of the NSIDES sides:
+ * read once, observed for every such derived metric into O[side][k], and
+ * handed to FEED (M's series only: the one a row charts).  One group's
+ * series at a time bound the memory to one metric of one run.
+ */
+static int
+observe_group(struct dn_store *s, const struct compare_side *const *sides,
+    size_t nsides, const struct derived *defs, size_t nd, const int *use,
+    int m, struct obs **o, const struct compare_feed *feed, char **cause)
+{
+	struct run_data	 rd;
+	size_t		 i, j, k, side;
+	int		 rc = 0;
+
+	memset(&rd, 0, sizeof(rd));
+	for (side = 0; side < nsides && rc == 0; side++) {
+		for (i = 0; i < sides[side]->nruns && rc == 0; i++) {
+			rd.id[rd.nid++] = m;
+			for (k = 0; k < nd; k++) {
+				if (!use[k] || defs[k].m1 != m ||
+				    defs[k].m2 < 0)
+					continue;
+				for (j = 0; j < rd.nid; j++)
+					if (rd.id[j] == defs[k].m2)
+						break;
+				if (j == rd.nid && rd.nid < GROUP_MAX)
+					rd.id[rd.nid++] = defs[k].m2;
+			}
+			rc = run_data_read(s, &sides[side]->runs[i], &rd,
+			    feed, cause);
+			if (rc == 0 && feed != NULL)
+				rc = feed->series(feed->arg, (int)side, m,
+				    rd.full[0], rd.nfull[0], cause);
+			for (k = 0; k < nd && rc == 0; k++)
+				if (use[k] && defs[k].m1 == m)
+					obs_add_run(&o[side][k], &defs[k], &rd,
+					    (int)i);
+			run_data_release(&rd);
+		}
+	}
+	if (rc == 0 && feed != NULL)
+		rc = feed->done(feed->arg, m, cause);
+	return (rc);
+}
+
+int
+compare_observe(struct dn_store *s, const struct compare_side *const *sides,
+    size_t nsides, const struct derived *defs, size_t nd, const int *use,
+    struct obs **o, const struct compare_feed *feed, char **cause)
+{
+	size_t	j, k;
 
 	for (k = 0; k < nd; k++) {
-		if (!use[k] || defs[k].m1 >= DN_METRIC_COUNT)
+		if (!use[k])
 			continue;
-		need[defs[k].m1] = 1;
-		if (defs[k].m2 >= 0)
-			need[defs[k].m2] = 1;
-	}
-	for (i = 0; i < side->nruns; i++) {
-		struct run_data	rd;
-		int		rc = 0;
-
-		memset(&rd, 0, sizeof(rd));
-		for (m = 0; m < DN_METRIC_COUNT && rc == 0; m++) {
-			if (need[m])
-				rc = dn_store_series(s, side->runs[i].id, m,
-				    side->runs[i].warmup_ms, &rd.ser[m],
-				    &rd.nser[m], cause);
-		}
-		for (k = 0; k < nd && rc == 0; k++) {
-			if (!use[k])
-				continue;
-			if (defs[k].m1 >= DN_METRIC_COUNT)
-				rc = dn_store_series(s, side->runs[i].id,
-				    defs[k].m1, side->runs[i].warmup_ms,
-				    &rd.named, &rd.nnamed, cause);
-			if (rc == 0)
-				obs_add_run(&o[k], &defs[k], &rd, (int)i);
-			dn_series_free(rd.named, rd.nnamed);
-			rd.named = NULL;
-			rd.nnamed = 0;
-		}
-		for (m = 0; m < DN_METRIC_COUNT; m++)
-			dn_series_free(rd.ser[m], rd.nser[m]);
-		if (rc != 0)
+		/* the first used metric of a base metric reads it for all */
+		for (j = 0; j < k; j++)
+			if (use[j] && defs[j].m1 == defs[k].m1)
+				break;
+		if (j == k && observe_group(s, sides, nsides, defs, nd, use,
+		    defs[k].m1, o, feed, cause) != 0)
 			return (-1);
 	}
 	return (0);
@@ -281,11 +366,12 @@ int
 compare_run_observe(struct dn_store *s, int64_t run_id, int64_t warmup_ms,
     const int *use, double *out, char **cause)
 {
-	struct compare_run	 run;
-	struct compare_side	 side;
-	struct obs		 o[NDERIVED];
-	size_t			 k;
-	int			 rc;
+	struct compare_run		 run;
+	struct compare_side		 side;
+	const struct compare_side	*sides[1] = { &side };
+	struct obs			 o[NDERIVED], *os[1] = { o };
+	size_t				 k;
+	int				 rc;
 
 	memset(&run, 0, sizeof(run));
 	run.id = run_id;
@@ -295,8 +381,8 @@ compare_run_observe(struct dn_store *s, int64_t run_id, int64_t warmup_ms,
 	side.nruns = 1;
 	memset(o, 0, sizeof(o));
 	/* The very observations a comparison of this run would test. */
-	rc = compare_side_observe(s, &side, compare_derived, NDERIVED, use, o,
-	    cause);
+	rc = compare_observe(s, sides, 1, compare_derived, NDERIVED, use, os,
+	    NULL, cause);
 	for (k = 0; k < NDERIVED; k++) {
 		out[k] = rc == 0 && use[k] && o[k].ntrial == 1 ?
 		    o[k].trial_v[0] : NAN;

@@ -42,13 +42,15 @@ struct obs {
 	size_t	 ntrial;
 };
 
-/* Read every run of SIDE and add its observations to O[N], for the
- * metrics DEFS[K] with USE[K] set (DEFS: compare_derived, then any named
- * metrics, whose m1 is a store id >= DN_STORE_NAMED_BASE).  0, or -1
- * with *CAUSE. */
-int	 compare_side_observe(struct dn_store *s,
-	    const struct compare_side *side, const struct derived *defs,
-	    size_t n, const int *use, struct obs *o, char **cause);
+/* Read every run of the NSIDES SIDES and add their observations to
+ * O[side][K], for the metrics DEFS[K] with USE[K] set (DEFS:
+ * compare_derived, then any named metrics, whose m1 is a store id >=
+ * DN_STORE_NAMED_BASE); one base metric at a time, each read once, and
+ * handed to FEED too when not NULL (compare.h).  0, or -1 with *CAUSE. */
+int	 compare_observe(struct dn_store *s,
+	    const struct compare_side *const *sides, size_t nsides,
+	    const struct derived *defs, size_t n, const int *use,
+	    struct obs **o, const struct compare_feed *feed, char **cause);
 /* Free what O holds (not O). */
 void	 compare_obs_release(struct obs *o);
 

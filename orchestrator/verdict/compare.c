@@ -669,8 +669,10 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
     char **cause)
 {
 	struct compare_result	*r = dn_xcalloc(1, sizeof(*r));
+	const struct compare_side *sides[2] = { &r->a, &r->b };
+	const struct compare_feed *feed = opts ? opts->feed : NULL;
 	struct derived		*defs;
-	struct obs		*oa = NULL, *ob = NULL;
+	struct obs		*oa = NULL, *ob = NULL, *os[2];
 	int			*use = NULL, unit;
 	size_t			 k, family = 0, nd = NDERIVED, *rk = NULL;
 	char			*strict = NULL;
@@ -704,8 +706,12 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		    "(drop --strict to compare anyway)", strict);
 		goto fail;
 	}
-	if (compare_side_observe(s, &r->a, defs, nd, use, oa, cause) != 0 ||
-	    compare_side_observe(s, &r->b, defs, nd, use, ob, cause) != 0)
+	if (feed != NULL && feed->begin(feed->arg, r, cause) != 0)
+		goto fail;
+	os[0] = oa;
+	os[1] = ob;
+	if (compare_observe(s, sides, 2, defs, nd, use, os, feed,
+	    cause) != 0)
 		goto fail;
 	one_sided(r, defs, use, oa, ob, nd);
 	if (alloc_sources(s, r, defs, use, nd, opts, cause) != 0)

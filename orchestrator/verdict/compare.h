@@ -64,6 +64,8 @@ struct compare_result;
  * spent, why it stopped), caller frees; NULL for a fixed design. */
 char	*compare_seq_note(const struct compare_result *r);
 
+struct compare_feed;
+
 struct compare_opts {
 	const char *const	*metrics;	/* derived metric names, or
 						   NULL for all */
@@ -91,6 +93,30 @@ struct compare_opts {
 	/* --machine FP: only the runs of this machine class (a fingerprint
 	 * or its prefix, "unknown" for runs without one) on each side. */
 	const char		*machine;
+	/* Hand every series read to this too (NULL: nobody): devnet
+	 * report draws its charts from compare's one read. */
+	const struct compare_feed *feed;
+};
+
+/*
+ * A reader of the samples compare reads (devnet report's charts), so that
+ * each is read once.  BEGIN once the sides are resolved, before any
+ * sample; then for each base metric of the metrics compared (a row's
+ * base_metric: a table id, or a named metric's >= DN_STORE_NAMED_BASE;
+ * not the second counter a row sums, cpu_sys_s), SERIES once per run of side
+ * SIDE (0 A, 1 B; runs in order) with its N series per node from t=0
+ * (warmup included; valid during the call only), and DONE after the last
+ * run of both sides.  Each returns 0, or -1 with *CAUSE to stop the
+ * analysis.
+ */
+struct dn_series;
+struct compare_feed {
+	int	(*begin)(void *arg, const struct compare_result *r,
+		    char **cause);
+	int	(*series)(void *arg, int side, int metric,
+		    const struct dn_series *ser, size_t n, char **cause);
+	int	(*done)(void *arg, int metric, char **cause);
+	void	*arg;
 };
 
 /*

@@ -35,3 +35,7 @@ dn_test(store verdict-rules SOURCES ${DN_TEST_DIR}/test-compare.c
 # peeking against the naive test's and the trials to a decision.
 dn_test(store sequential SOURCES ${DN_TEST_DIR}/test-sequential.c
     LIBS dn_orch TIMEOUT 120)
+# compare's feed (the report's charts from compare's one read, issue 26):
+# same verdict with it, every row's base metric once per run, whole.
+dn_test(store feed SOURCES ${DN_TEST_DIR}/test-feed.c
+    ${DN_TEST_DIR}/store-testlib.c LIBS dn_orch TIMEOUT 60)
