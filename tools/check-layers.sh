@@ -8,6 +8,8 @@
 #   - no .c file over 800 lines;
 #   - no function over 120 lines unless the comment above it says why it
 #     "stays whole";
+#   - no strcpy, strcat, sprintf, vsprintf or strtok in any C folder
+#     (STYLE.md, git's banned.h);
 #   - with --exports BUILD: every function dn_orch exports is called from
 #     another object (another file of dn_orch, devnet.c, a test or a tool),
 #     else it should be static; and no two files of dn_orch call each other.
@@ -105,15 +107,34 @@ for f in $(files | grep -E '\.c$'); do
 	' "$f" | grep . && bad=1
 done
 
+# The functions STYLE.md bans (git's banned.h): unbounded copies and
+# formats, and strtok's hidden state.  Over every C folder, not only
+# orchestrator/.
+for d in orchestrator node probe metrics; do
+	[ -d "$d" ] || continue
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
+	    [ -z "${DN_LAYERS_ROOT:-}" ]; then
+		git ls-files "$d"
+	else
+		find "$d" -type f | sort
+	fi
+done | grep -E '\.[ch]$' | while read -r f; do
+	grep -nE '(^|[^a-z_.>])(strcpy|strcat|sprintf|strtok|vsprintf)[[:space:]]*\(' "$f" |
+		awk -v F="$f" -F: '{ match($0, /(strcpy|strcat|vsprintf|sprintf|strtok)/)
+			printf "layers: %s:%s: %s is banned (STYLE.md): use snprintf, dn_xasprintf or memcpy with a length\n", F, $1, substr($0, RSTART, RLENGTH) }'
+done | grep . && bad=1
+
 if [ "${1:-}" = "--exports" ]; then
 	B=${2:?usage: --exports BUILD_DIR}
 	lib=$(find "$B" -name libdn_orch.a | head -1)
 	[ -n "$lib" ] || { echo "layers: no libdn_orch.a under $B" >&2; exit 2; }
 	tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 	# Every undefined reference of every object but the defining one.
-	find "$B" -name '*.o' | while read -r o; do
-		nm -u "$o" 2>/dev/null | awk -v o="$o" '{ print $NF "\t" o }'
-	done | sort -u > "$tmp/uses"
+	# (one nm for all of them: one per object took minutes on a loaded
+	# machine, most of it in process start-up)
+	find "$B" -name '*.o' -print0 | xargs -0 -r nm -A -u 2>/dev/null |
+		awk '{ o = $1; sub(/:$/, "", o); print $NF "\t" o }' |
+		sort -u > "$tmp/uses"
 	nm --defined-only -A "$lib" 2>/dev/null |
 		awk '$2 == "T" { split($1, a, ":"); print $3 "\t" a[2] }' \
 		> "$tmp/defs"

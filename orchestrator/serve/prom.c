@@ -147,8 +147,9 @@ table_metrics(FILE *out, const struct snap_view *v, int om)
 		double				 f = serve_prom_name(i, name,
 						    sizeof(name) - 8);
 
+		/* sizeof(name) - 8 above keeps room for the suffix */
 		if (c)
-			strcat(name, "_total");
+			memcpy(name + strlen(name), "_total", sizeof("_total"));
 		for (j = 0; j < v->ntrials; j++) {
 			const struct snap_trial_view *tv = &v->trials[j];
 
