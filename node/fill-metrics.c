@@ -3,6 +3,7 @@
  * (fill_metrics, called on the metrics agent's thread).  Not the agent
  * or the sampler themselves (metrics/agent/agent.c, metrics/agent/sampler.c).
  */
+#include <math.h>
 #include <stdatomic.h>
 
 #include "metric-table.h"
@@ -14,7 +15,7 @@ void
 fill_metrics(void *arg, double *v)
 {
 	struct node	*n = arg;
-	uint64_t	 ops = 0, ns = 0;
+	uint64_t	 ops = 0, ns = 0, acc;
 
 	v[DN_M_HEIGHT] = (double)atomic_load(&n->height);
 	/* The peak since the last sample; the next interval starts from
@@ -23,6 +24,12 @@ fill_metrics(void *arg, double *v)
 	    atomic_load(&n->lag_blocks));
 	v[DN_M_LAG_MS] = (double)atomic_exchange(&n->lag_ms_peak,
 	    atomic_load(&n->lag_ms));
+	/* the mean over the blocks that arrived since the last sample;
+	 * none: absent (NAN, the agent's mark), never 0 */
+	acc = atomic_exchange(&n->prop_acc, 0);
+	v[DN_M_BLOCK_PROP_MS] = (acc >> PROP_SHIFT) == 0 ? NAN :
+	    (double)(acc & ((1ull << PROP_SHIFT) - 1)) / 1e3 /
+	    (double)(acc >> PROP_SHIFT);
 	v[DN_M_TXS_APPLIED] = (double)atomic_load(&n->txs_applied);
 	v[DN_M_TXS_REJECTED] = (double)atomic_load(&n->txs_rejected);
 	v[DN_M_READS] = (double)store_reads(n->store);

@@ -64,7 +64,8 @@ on_block(struct node *n, const struct dn_hdr *h, const uint8_t *msg)
 	}
 	if (b.height > head.height + BUFFER_SLOTS)
 		return;		/* too far ahead: fetched later */
-	buffer_put(n, p, h->len, &b);
+	if (buffer_put(n, p, h->len, &b))
+		note_arrival(n, &b);
 	drain_buffer(n);
 }
 

@@ -96,6 +96,10 @@ struct node {
 	 * than a sample interval still shows in the samples. */
 	atomic_uint_fast64_t	 lag_blocks_peak;
 	atomic_uint_fast64_t	 lag_ms_peak;
+	/* Blocks of other proposers that arrived since the last sample:
+	 * count << PROP_SHIFT | sum of their propagation times in µs, one
+	 * word so that the agent takes both at once (note_arrival). */
+	atomic_uint_fast64_t	 prop_acc;
 	atomic_uint_fast64_t	 log_lines;
 	atomic_uint_fast64_t	 rejected;
 
@@ -156,7 +160,12 @@ void	 on_message(struct node *n, const uint8_t *msg, size_t len);
 uint64_t best_height(struct node *n);
 void	 publish_state(struct node *n);
 int	 apply(struct node *n, const uint8_t *p, size_t len, int mine);
-void	 buffer_put(struct node *n, const uint8_t *p, size_t len,
+/* A block of another proposer arrived now: its propagation time into
+ * prop_acc (block_prop_ms). */
+void	 note_arrival(struct node *n, const struct block *b);
+#define PROP_SHIFT	44	/* prop_acc: µs below, count above */
+/* 1 when the block is new here (buffered now), 0 when it was already. */
+int	 buffer_put(struct node *n, const uint8_t *p, size_t len,
 	    const struct block *b);
 void	 drain_buffer(struct node *n);
 void	 maybe_fetch(struct node *n, uint64_t now);

@@ -125,7 +125,14 @@ start(struct node *n, char **cause)
 	n->clock_d = dn_xcalloc(n->o.nodes, sizeof(int64_t));
 	n->clock_known = dn_xcalloc(n->o.nodes, 1);
 	n->clock_other = dn_xcalloc(n->o.nodes, 1);
-	for (k = 0; n->o.peer_hosts != NULL && k < n->o.nodes; k++)
+	/* Peers at other addresses are on other hosts, with other clocks
+	 * (sync.c, clock_seen) -- unless this node has an ipc dir (--net):
+	 * then the orchestrator, and so every node, is on this host, and
+	 * the addresses are an emulated network's namespaces (issue 20).
+	 * Estimating an offset there took the links' one-way delay for a
+	 * clock difference and hid it from lag_ms and block_prop_ms. */
+	for (k = 0; n->o.peer_hosts != NULL && n->o.net == NULL &&
+	    k < n->o.nodes; k++)
 		n->clock_other[k] = strcmp(n->o.peer_hosts[k],
 		    n->o.peer_hosts[n->o.index]) != 0;
 	n->propose_at_ns = UINT64_MAX;

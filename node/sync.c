@@ -196,20 +196,44 @@ block_ns(const struct node *n, uint64_t height, uint64_t ns)
 	return (ns + (uint64_t)n->clock_d[k]);
 }
 
-void
+int
 buffer_put(struct node *n, const uint8_t *p, size_t len,
     const struct block *b)
 {
 	struct buffered	*s = &n->buf[b->height % BUFFER_SLOTS];
 
 	if (s->height == b->height)
-		return;
+		return (0);
 	free(s->p);
 	s->height = b->height;
 	s->proposed_ns = block_ns(n, b->height, b->proposed_ns);
 	s->p = dn_xmalloc(len);
 	memcpy(s->p, p, len);
 	s->len = len;
+	return (1);
+}
+
+/*
+ * Propagation: our receive time minus the proposal time the block
+ * carries.  Both are CLOCK_MONOTONIC, which every process of one host
+ * shares (network namespaces do not touch clocks) and which no NTP step
+ * moves, unlike CLOCK_REALTIME; a proposer on another host is put on our
+ * clock by block_ns (its estimated offset).  Counted once per block, at
+ * its first arrival (gossip or a fetch after a gap: a block that reached
+ * us late through a fetch did propagate that late).
+ */
+void
+note_arrival(struct node *n, const struct block *b)
+{
+	uint64_t	at = block_ns(n, b->height, b->proposed_ns);
+	uint64_t	now = dn_now_ns(), us;
+
+	if (b->proposer == n->o.index || at == 0)
+		return;
+	us = now > at ? (now - at) / 1000 : 0;
+	if (us >= (1ull << PROP_SHIFT))		/* 200 days: not a block */
+		return;
+	atomic_fetch_add(&n->prop_acc, (1ull << PROP_SHIFT) + us);
 }
 
 /* Apply buffered blocks that follow the head, in order. */

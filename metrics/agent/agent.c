@@ -4,6 +4,7 @@
  * not shift the later ones), sent non-blocking.
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -95,6 +96,7 @@ sample_once(struct dn_agent *a, int final)
 	struct dn_hdr		h = { .token = a->c.token, .node = a->c.node };
 	uint8_t			buf[DN_HDR_SIZE + 8 + 8 * DN_SAMPLE_MAX];
 	size_t			n;
+	int			i;
 
 	memset(&s, 0, sizeof(s));
 	s.count = DN_METRIC_COUNT;
@@ -102,6 +104,13 @@ sample_once(struct dn_agent *a, int final)
 	if (a->c.fill != NULL)
 		a->c.fill(a->c.arg, s.values);
 	s.absent = dn_sampler_read(&a->sampler, s.values);
+	/* what the node's fill could not see this interval (NAN): absent,
+	 * not 0 */
+	for (i = 0; i < DN_METRIC_COUNT; i++)
+		if (isnan(s.values[i])) {
+			s.absent |= 1ull << i;
+			s.values[i] = 0;
+		}
 	dn_alloc_read(&st);
 	s.values[DN_M_ALLOCS] = (double)st.allocs;
 	s.values[DN_M_FREES] = (double)st.frees;

@@ -31,7 +31,9 @@ struct dn_agent;
  * Called on the agent thread once per sample with VALUES (indexed by
  * enum dn_metric_id, zeroed) to fill the node-provided metrics: height,
  * lag_blocks, lag_ms, txs_applied, txs_rejected, reads, writes,
- * log_lines, rocksdb_*, mempool_txs, peers, wl_ops, wl_op_us.  Must not
+ * log_lines, rocksdb_*, mempool_txs, peers, wl_ops, wl_op_us,
+ * block_prop_ms; NAN marks one the node could not see this interval
+ * (sent absent, never 0).  Must not
  * block for long; reading atomics and RocksDB integer properties is fine.
  */
 typedef void (*dn_agent_fill_fn)(void *arg, double *values);

@@ -59,7 +59,8 @@
 	X(TX_LATENCY_P99_MS, "tx_latency_p99_ms", "ms", G, L, L, "intended send time to inclusion, p99 of the interval") \
 	X(TX_LATENCY_MAX_MS, "tx_latency_max_ms", "ms", G, L, L, "intended send time to inclusion, max of the interval") \
 	X(SEND_LAG_P99_US, "send_lag_p99_us", "us", G, L, L, "actual minus intended send time, p99 of the interval") \
-	X(CGROUP_MEM_BYTES, "cgroup_mem_bytes", "bytes", G, L, N, "memory charged to the node's container cgroup, page cache included (0 outside a container; docs/providers.md)")
+	X(CGROUP_MEM_BYTES, "cgroup_mem_bytes", "bytes", G, L, N, "memory charged to the node's container cgroup, page cache included (0 outside a container; docs/providers.md)") \
+	X(BLOCK_PROP_MS, "block_prop_ms", "ms", G, L, N, "block propagation: from a block's proposal (its proposer's CLOCK_MONOTONIC) to its arrival here, mean over the blocks of other proposers that arrived in the interval; absent when none did (docs/node.md)")
 
 enum dn_metric_id {
 #define DN_METRIC_ENUM(id, name, unit, kind, better, source, desc) DN_M_##id,

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DN_PROTOCOL_VERSION	4 /* 3: SAMPLE absent bitmap, NAMED; 4: cgroup_mem_bytes */
+#define DN_PROTOCOL_VERSION	5 /* 3: SAMPLE absent bitmap, NAMED; 4: cgroup_mem_bytes; 5: block_prop_ms */
 #define DN_MAGIC		0x54454e44u /* "DNET" as LE bytes */
 #define DN_HDR_SIZE		40
 #define DN_MSG_MAX		(8u << 20) /* largest message accepted, 8 MiB */

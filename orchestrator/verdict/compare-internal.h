@@ -29,7 +29,7 @@ struct derived {
 
 /* The derived metrics, NDERIVED of them (compare-derive.c checks the
  * count at compile time). */
-#define NDERIVED	29
+#define NDERIVED	31
 extern const struct derived compare_derived[];
 
 /* Observations of one derived metric on one side: per (trial, node)

@@ -33,9 +33,13 @@ dn_script_test(net etcd ${DN_TEST_DIR}/etcd-net.sh TIMEOUT 240)
 # Docker tests: dockerd and 8 containers beside other tests break bounds.
 dn_script_test(net docker ${DN_TEST_DIR}/docker.sh TIMEOUT 300)
 set_tests_properties(dn.net.docker PROPERTIES RUN_SERIAL TRUE)
+# the issue's three zones on 6 devnet-nodes: latency per zone pair, a
+# link event's loss, the eu-ap rate, block_prop_ms and lag_ms against
+# loopback, measured and checked from the stored numbers
+dn_script_test(net zones ${DN_TEST_DIR}/zones.sh TIMEOUT 240)
 # Every devnet run (and dn_net_sweep in test-net.c) sweeps the namespaces a
 # killed devnet left; partition.sh kills one on purpose and wants its own
 # next run to be the one that sweeps them, so these never run side by side.
 set_tests_properties(dn.net.topo dn.net.partition dn.net.conditions
-    dn.net.assert-windows dn.net.etcd dn.net.docker
+    dn.net.assert-windows dn.net.etcd dn.net.docker dn.net.zones
     PROPERTIES RESOURCE_LOCK devnet-killed-netns)
