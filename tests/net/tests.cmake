@@ -37,9 +37,13 @@ set_tests_properties(dn.net.docker PROPERTIES RUN_SERIAL TRUE)
 # link event's loss, the eu-ap rate, block_prop_ms and lag_ms against
 # loopback, measured and checked from the stored numbers
 dn_script_test(net zones ${DN_TEST_DIR}/zones.sh TIMEOUT 240)
+# devnet ab of readopts-idle with eu-us 80 ms: the verdict as on loopback,
+# the conditions in the comparison's header
+dn_script_test(net ab-zones ${DN_TEST_DIR}/ab-zones.sh TIMEOUT 400)
 # Every devnet run (and dn_net_sweep in test-net.c) sweeps the namespaces a
 # killed devnet left; partition.sh kills one on purpose and wants its own
 # next run to be the one that sweeps them, so these never run side by side.
 set_tests_properties(dn.net.topo dn.net.partition dn.net.conditions
     dn.net.assert-windows dn.net.etcd dn.net.docker dn.net.zones
+    dn.net.ab-zones
     PROPERTIES RESOURCE_LOCK devnet-killed-netns)
