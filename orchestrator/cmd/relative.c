@@ -147,16 +147,15 @@ int
 relative_sides(struct dn_store *s, const char *side_a, const char *side_b,
     struct scenario **scn, char *variants[2], char **cause)
 {
-	struct compare_opts	 o;
 	struct compare_result	*r = NULL;
 	char			*pair[2] = { NULL, NULL }, *why = NULL;
 	int			 rc = -1;
 
 	*scn = NULL;
 	variants[0] = variants[1] = NULL;
-	memset(&o, 0, sizeof(o));
-	o.named = 1;
-	if (compare_analyze(s, side_a, side_b, &o, &r, cause) != 0)
+	/* the runs alone: the verdict is made once, by the caller (a
+	 * second analysis here read every sample twice) */
+	if (compare_resolve(s, side_a, side_b, &r, cause) != 0)
 		return (-1);
 	if (r->a.nruns == 0 || r->b.nruns == 0) {
 		rc = 0;

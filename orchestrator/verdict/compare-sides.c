@@ -3,7 +3,8 @@
  * list of run ids, or GROUP:VARIANT) to its runs, with their warmup,
  * duration, setup (scenario, nodes, rate), unplanned faults (crash,
  * stalled, lost_samples events) and missed load rates (rate_missed);
- * runs that did not finish are left out of a group with a warning.
+ * runs that did not finish are left out of a group with a warning; the
+ * sides alone (compare_resolve) and a result's release.
  *
  * Not here: reading the runs' samples (compare-derive.c) or testing them
  * (compare.c).  Reads go through metrics/store/store.h.
@@ -375,4 +376,41 @@ compare_side_release(struct compare_side *side)
 	}
 	free(side->runs);
 	free(side->spec);
+}
+
+int
+compare_resolve(struct dn_store *s, const char *side_a, const char *side_b,
+    struct compare_result **rp, char **cause)
+{
+	struct compare_result	*r = dn_xcalloc(1, sizeof(*r));
+
+	*rp = NULL;
+	if (compare_side_resolve(s, side_a, &r->a, r, cause) != 0 ||
+	    compare_side_resolve(s, side_b, &r->b, r, cause) != 0) {
+		compare_result_free(r);
+		return (-1);
+	}
+	*rp = r;
+	return (0);
+}
+
+void
+compare_result_free(struct compare_result *r)
+{
+	size_t	i;
+
+	if (r == NULL)
+		return;
+	compare_side_release(&r->a);
+	compare_side_release(&r->b);
+	for (i = 0; i < r->nwarnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	for (i = 0; i < r->nowned; i++)
+		free(r->owned[i]);
+	free(r->owned);
+	free(r->rows);
+	free(r->unit_note);
+	free(r->seq);
+	free(r);
 }

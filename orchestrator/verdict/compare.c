@@ -760,24 +760,3 @@ fail:
 	compare_result_free(r);
 	return (-1);
 }
-
-void
-compare_result_free(struct compare_result *r)
-{
-	size_t	i;
-
-	if (r == NULL)
-		return;
-	compare_side_release(&r->a);
-	compare_side_release(&r->b);
-	for (i = 0; i < r->nwarnings; i++)
-		free(r->warnings[i]);
-	free(r->warnings);
-	for (i = 0; i < r->nowned; i++)
-		free(r->owned[i]);
-	free(r->owned);
-	free(r->rows);
-	free(r->unit_note);
-	free(r->seq);
-	free(r);
-}

@@ -221,6 +221,14 @@ int	 compare_analyze(struct dn_store *s, const char *side_a,
 	    const char *side_b, const struct compare_opts *opts,
 	    struct compare_result **rp, char **cause);
 void	 compare_result_free(struct compare_result *r);
+/*
+ * Only the sides of `compare A B`: each side's runs (r->a, r->b) and the
+ * warnings about runs left out, with no sample read (a caller that needs
+ * the runs, not the verdict: cmd/relative.c).  *RP is the caller's, freed
+ * with compare_result_free.  0, or -1 with *CAUSE.
+ */
+int	 compare_resolve(struct dn_store *s, const char *side_a,
+	    const char *side_b, struct compare_result **rp, char **cause);
 
 /*
  * A relative claim judged by the verdict (compare-relative.c): METRIC of
