@@ -68,6 +68,19 @@ collector_put(struct collector *c, int node, int metric, int64_t t_ms,
 	c->pend[c->npend++] = (struct row){ node, metric, t_ms, v };
 }
 
+/* The values queued since wmu was taken go to the writer; wmu released. */
+static inline void
+collector_queue_end(struct collector *c)
+{
+	pthread_cond_signal(&c->wcv);
+	pthread_mutex_unlock(&c->wmu);
+}
+
+/* One load generator sample at T_MS (collector-load.c): counters, rate,
+ * latency and send lag percentiles of the interval just ended, queued
+ * for the writer (takes wmu itself). */
+void	 collector_load_sample(struct collector *c, int64_t t_ms);
+
 /* The writer thread (collector-writer.c): ARG is the collector. */
 void	*collector_writer_main(void *arg);
 

@@ -5,7 +5,8 @@
  * samples it never got (sequence gaps), and writes samples to the store in
  * batches.  It also turns load generator counters (trial->load, which it
  * reads without calling the load generator) and inclusion latencies into
- * load generator samples (node -1) once per sample interval.
+ * load generator samples (node -1) once per sample interval (collector-
+ * load.c).
  *
  * Protocol 3 (docs/probe.md): a metric a foreign node's probe marks absent
  * is not stored (nothing, not 0) and does not count in the trial's
@@ -35,13 +36,6 @@
  * burst instead of per message. */
 #define RECV_BATCH	256
 #define DRAIN_CUT_MS	50	/* counting what a cut drain leaves */
-
-static void
-queue_end(struct collector *c)
-{
-	pthread_cond_signal(&c->wcv);
-	pthread_mutex_unlock(&c->wmu);
-}
 
 static void
 reject(struct collector *c, int reason, uint32_t node)
@@ -174,7 +168,7 @@ on_sample(struct collector *c, const struct dn_hdr *h,
 			stored++;
 		}
 	}
-	queue_end(c);
+	collector_queue_end(c);
 	pthread_mutex_lock(&t->mu);
 	t->samples_stored += stored;
 	pthread_mutex_unlock(&t->mu);
@@ -286,7 +280,7 @@ on_named(struct collector *c, const struct dn_hdr *h, const uint8_t *p)
 	for (i = 0; i < nv; i++)
 		if (ids[i] >= 0)
 			collector_put(c, (int)h->node, ids[i], tm, v[i].value);
-	queue_end(c);
+	collector_queue_end(c);
 	pthread_mutex_lock(&t->mu);
 	t->samples_stored += (int64_t)nv;
 	pthread_mutex_unlock(&t->mu);
@@ -396,137 +390,6 @@ on_included(struct collector *c, const uint8_t *p, size_t len,
 		    (unsigned long long)height, (long long)dup);
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return ((x > y) - (x < y));
-}
-
-/* Nearest-rank percentile of sorted V. */
-static double
-pct(const double *v, size_t n, double q)
-{
-	size_t	k;
-
-	if (n == 0)
-		return (0);
-	k = (size_t)ceil(q * (double)n);
-	if (k == 0)
-		k = 1;
-	return (v[k - 1]);
-}
-
-/* The load generator's sample just queued (the last rows of c->pend, at
- * T_MS; wmu held) into the live snapshot. */
-static void
-loadgen_snapshot(struct collector *c, int64_t t_ms)
-{
-	double		 v[DN_METRIC_COUNT] = { 0 };
-	uint64_t	 present = 0;
-	size_t		 i;
-
-	for (i = c->npend; i > 0 && c->pend[i - 1].node == -1 &&
-	    c->pend[i - 1].t_ms == t_ms; i--) {
-		if (c->pend[i - 1].metric >= DN_METRIC_COUNT)
-			continue;
-		v[c->pend[i - 1].metric] = c->pend[i - 1].value;
-		present |= (uint64_t)1 << c->pend[i - 1].metric;
-	}
-	snapshot_sample(c->t, -1, t_ms, v, present);
-}
-
-/* One load generator sample at T_MS: counters, rate, latency and send lag
- * percentiles of the interval just ended. */
-static void
-loadgen_sample(struct collector *c, int64_t t_ms)
-{
-	struct trial		*t = c->t;
-	struct trial_load	*ld = t->load;
-	double			*lags = NULL, rate;
-	size_t			 nlags = 0;
-	int64_t			 inc, fail, submitted, send_errors;
-	double			 interval_s = (double)t->scn->sample_interval_ms /
-				    1000.0;
-	double			*own = NULL;
-	size_t			 nown = 0, i;
-
-	submitted = atomic_load(&ld->submitted);
-	send_errors = atomic_load(&ld->send_errors);
-	trial_load_take_lags(ld, &lags, &nlags);
-	/* latencies the load generator measured (http answers) */
-	trial_load_take_lat(ld, &own, &nown);
-	for (i = 0; i < nown; i++) {
-		if (c->nlat == c->caplat) {
-			c->caplat = c->caplat ? c->caplat * 2 : 1024;
-			c->lat = dn_xreallocarray(c->lat, c->caplat,
-			    sizeof(double));
-		}
-		c->lat[c->nlat++] = own[i];
-	}
-	free(own);
-	pthread_mutex_lock(&t->mu);
-	inc = t->tx_included;
-	fail = t->tx_failed;
-	pthread_mutex_unlock(&t->mu);
-	rate = (double)(submitted - c->prev_submitted) / interval_s;
-	c->prev_submitted = submitted;
-	if (c->nlat > 0)
-		qsort(c->lat, c->nlat, sizeof(double), cmp_double);
-	if (nlags > 0)
-		qsort(lags, nlags, sizeof(double), cmp_double);
-
-	pthread_mutex_lock(&c->wmu);
-	collector_put(c, -1, DN_M_TX_SUBMITTED, t_ms, (double)submitted);
-	collector_put(c, -1, DN_M_TX_INCLUDED, t_ms, (double)inc);
-	collector_put(c, -1, DN_M_TX_FAILED, t_ms, (double)fail);
-	collector_put(c, -1, DN_M_TX_SEND_ERRORS, t_ms, (double)send_errors);
-	collector_put(c, -1, DN_M_ACHIEVED_TPS, t_ms, rate);
-	if (c->nlat > 0) {
-		collector_put(c, -1, DN_M_TX_LATENCY_P50_MS, t_ms,
-		    pct(c->lat, c->nlat, 0.50));
-		collector_put(c, -1, DN_M_TX_LATENCY_P99_MS, t_ms,
-		    pct(c->lat, c->nlat, 0.99));
-		collector_put(c, -1, DN_M_TX_LATENCY_MAX_MS, t_ms, c->lat[c->nlat - 1]);
-	}
-	if (nlags > 0)
-		collector_put(c, -1, DN_M_SEND_LAG_P99_US, t_ms, pct(lags, nlags, 0.99));
-	if (t->snap != NULL)
-		loadgen_snapshot(c, t_ms);
-	queue_end(c);
-	/* The same values for the assertions' live view (assert/). */
-	pthread_mutex_lock(&t->mu);
-	t->load_last[DN_M_TX_SUBMITTED] = (double)submitted;
-	t->load_last[DN_M_TX_INCLUDED] = (double)inc;
-	t->load_last[DN_M_TX_FAILED] = (double)fail;
-	t->load_last[DN_M_TX_SEND_ERRORS] = (double)send_errors;
-	t->load_last[DN_M_ACHIEVED_TPS] = rate;
-	t->load_have |= (uint64_t)1 << DN_M_TX_SUBMITTED |
-	    (uint64_t)1 << DN_M_TX_INCLUDED | (uint64_t)1 << DN_M_TX_FAILED |
-	    (uint64_t)1 << DN_M_TX_SEND_ERRORS |
-	    (uint64_t)1 << DN_M_ACHIEVED_TPS;
-	if (c->nlat > 0) {
-		t->load_last[DN_M_TX_LATENCY_P50_MS] = pct(c->lat, c->nlat,
-		    0.50);
-		t->load_last[DN_M_TX_LATENCY_P99_MS] = pct(c->lat, c->nlat,
-		    0.99);
-		t->load_last[DN_M_TX_LATENCY_MAX_MS] = c->lat[c->nlat - 1];
-		t->load_have |= (uint64_t)1 << DN_M_TX_LATENCY_P50_MS |
-		    (uint64_t)1 << DN_M_TX_LATENCY_P99_MS |
-		    (uint64_t)1 << DN_M_TX_LATENCY_MAX_MS;
-	}
-	if (nlags > 0) {
-		t->load_last[DN_M_SEND_LAG_P99_US] = pct(lags, nlags, 0.99);
-		t->load_have |= (uint64_t)1 << DN_M_SEND_LAG_P99_US;
-	}
-	t->load_samples++;
-	t->load_tm = t_ms;
-	pthread_mutex_unlock(&t->mu);
-	c->nlat = 0;
-	free(lags);
-}
-
 /*
  * Node times on this machine's clock.  CLOCK_MONOTONIC is one clock on
  * one host; a node on another (provider swarm) counts from its own boot.
@@ -631,33 +494,43 @@ all_final(struct trial *t)
  * The drain ended with messages still coming (issue 19 #2: a sender that
  * never stops must not hold the trial open): read what still comes, for
  * at most DRAIN_CUT_MS, without handling it, and say how much was not
- * stored.
+ * stored; 20 ms without a message is the end.  WHY: why the drain ended.
  */
 static void
-drain_cut(struct collector *c)
+drain_cut(struct collector *c, const char *why)
 {
 	struct trial	*t = c->t;
-	uint64_t	 until = dn_now_ns() + DRAIN_CUT_MS * 1000000ull;
+	uint64_t	 now = dn_now_ns();
+	uint64_t	 until = now + DRAIN_CUT_MS * 1000000ull;
+	uint64_t	 quiet = now + 20 * 1000000ull;
 	int64_t		 n = 0;
 	void		*buf;
 	size_t		 len;
-	int		 more = 0;
+	int		 more = 0, rv;
 
-	/* as in collector_main: 20 ms without a message is the end */
-	while (dn_sock_recv(c->sock, &buf, &len, 20) == 0) {
-		dn_msg_free(buf, len);
-		n++;
-		if ((more = dn_now_ns() >= until))
+	while (now < quiet) {
+		rv = dn_sock_recv(c->sock, &buf, &len,
+		    (int)((quiet - now + 999999) / 1000000));
+		now = dn_now_ns();
+		if (rv == 0) {
+			dn_msg_free(buf, len);
+			n++;
+			if ((more = now >= until))
+				break;
+			quiet = now + 20 * 1000000ull;
+		} else if (rv != DN_EAGAIN)
 			break;
+		/* DN_EAGAIN before the quiet is up: a wake (collector_stop's)
+		 * ended the wait early; wait out the rest */
 	}
 	if (n == 0)
 		return;
 	pthread_mutex_lock(&t->mu);
 	t->drain_unread = n;
 	pthread_mutex_unlock(&t->mu);
-	trial_event(t, -1, "drain_cut", "the %d ms drain after the nodes "
-	    "stopped ended with messages still arriving: %lld not read nor "
-	    "stored%s (fact drain_unread)", c->drain_ms, (long long)n,
+	trial_event(t, -1, "drain_cut", "the drain after the nodes stopped "
+	    "(%s) ended with messages still arriving: %lld not read nor "
+	    "stored%s (fact drain_unread)", why, (long long)n,
 	    more ? ", those of 50 ms; more were coming" : "");
 }
 
@@ -666,7 +539,8 @@ collector_main(void *arg)
 {
 	struct collector	*c = arg;
 	struct trial		*t = c->t;
-	uint64_t		 drain_end = 0, last_rx = 0;
+	uint64_t		 drain_end = 0, last_rx = 0, last_rej = 0;
+	int64_t			 rej;
 	void			*buf;
 	size_t			 len;
 	int			 rv, fin;
@@ -675,6 +549,8 @@ collector_main(void *arg)
 	for (;;) {
 		uint64_t	now;
 
+		/* (only this thread counts rejects: read without the lock) */
+		rej = t->rejected;
 		rv = dn_sock_recv(c->sock, &buf, &len, 20);
 		if (rv == 0) {
 			int	k = 0;
@@ -689,13 +565,15 @@ collector_main(void *arg)
 		now = dn_now_ns();
 		if (rv == 0)
 			last_rx = now;
+		if (t->rejected != rej)
+			last_rej = now;
 		if (t->load != NULL && atomic_load(&t->t0_ns) != 0) {
 			int64_t	tm = trial_t_ms(t, now);
 			int64_t	end = t->scn->duration_ms;
 
 			while (c->next_lg_ms <= tm && c->next_lg_ms <= end +
 			    t->scn->sample_interval_ms) {
-				loadgen_sample(c, c->next_lg_ms);
+				collector_load_sample(c, c->next_lg_ms);
 				c->next_lg_ms += t->scn->sample_interval_ms;
 			}
 		}
@@ -710,19 +588,30 @@ collector_main(void *arg)
 			 * wake of collector_stop may end a receive early: the
 			 * quiet is measured, not taken from the timeout.) */
 			fin = all_final(t);
-			if (fin == 2 || (fin == 1 && rv == DN_EAGAIN &&
-			    now - last_rx >= 20 * 1000000ull))
+			if (fin == 2) {
+				/* No node sends after its final sample: what
+				 * still comes is from none of ours.  A sender
+				 * whose messages were rejected in the last
+				 * 100 ms is still at it: count what it sends
+				 * (a clean stop waits for nothing). */
+				if (last_rej != 0 &&
+				    now - last_rej < 100 * 1000000ull)
+					drain_cut(c, "every final sample in");
+				break;
+			}
+			if (fin == 1 && rv == DN_EAGAIN &&
+			    now - last_rx >= 20 * 1000000ull)
 				break;
 			if (now >= drain_end) {
 				if (rv == 0)
-					drain_cut(c);
+					drain_cut(c, "its time up");
 				break;
 			}
 		}
 	}
 	pthread_mutex_lock(&c->wmu);
 	c->wstop = 1;
-	queue_end(c);
+	collector_queue_end(c);
 	pthread_join(c->writer, NULL);
 	return (NULL);
 }
@@ -751,7 +640,7 @@ collector_start(struct trial *t, struct collector **cp, char **cause)
 		*cause = dn_xstrdup("cannot start the collector thread");
 		pthread_mutex_lock(&c->wmu);
 		c->wstop = 1;
-		queue_end(c);
+		collector_queue_end(c);
 		pthread_join(c->writer, NULL);
 		goto fail;
 	}
