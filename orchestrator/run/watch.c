@@ -205,9 +205,9 @@ watch_trial(struct trial *t, char *fired)
 		/* Windows anchored on it start when its row says it fired,
 		 * up to a tick (or a slow restart) after its planned time. */
 		at = -1;
-		trial_event_capture(&at);
+		trial_event_capture(&at, action_name(ev->action));
 		fire_event(t, ev);
-		trial_event_capture(NULL);
+		trial_event_capture(NULL, NULL);
 		assert_event_fired(t, e, at >= 0 ? at : trial_t_ms(t,
 		    dn_now_ns()));
 	}

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "net/topo.h"
 #include "store.h"
@@ -51,11 +52,13 @@ trial_store_error(struct trial *t, char *cause)
 /* Per thread: only the runner's own rows, never a collector's stored
  * at the same moment, answer trial_event_capture. */
 static _Thread_local int64_t *capture_ms;
+static _Thread_local const char *capture_kind;
 
 void
-trial_event_capture(int64_t *ms)
+trial_event_capture(int64_t *ms, const char *kind)
 {
 	capture_ms = ms;
+	capture_kind = kind;
 }
 
 void
@@ -74,7 +77,8 @@ trial_event(struct trial *t, int node, const char *kind, const char *fmt,
 	}
 	if (tm == INT64_MIN)
 		tm = -(int64_t)((dn_now_ns() - t->spawn_ns) / 1000000);
-	if (capture_ms != NULL && *capture_ms < 0)
+	if (capture_ms != NULL && *capture_ms < 0 && capture_kind != NULL &&
+	    strcmp(kind, capture_kind) == 0)
 		*capture_ms = tm;
 	snapshot_event(t, node, tm, kind, detail);
 	pthread_mutex_lock(t->store_mu);

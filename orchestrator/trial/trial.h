@@ -233,10 +233,12 @@ void	 trial_store_error(struct trial *t, char *cause);
 /* Record an event (takes store_mu); logs store errors into T. */
 void	 trial_event(struct trial *t, int node, const char *kind,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* From now on, the calling thread's first event row puts its t_ms into
- * *MS (left alone while *MS >= 0); NULL stops.  The runner learns when a
- * scenario event really fired: the t_ms of the row it stored. */
-void	 trial_event_capture(int64_t *ms);
+/* From now on, the calling thread's first event row of kind KIND puts
+ * its t_ms into *MS (left alone while *MS >= 0); NULL stops.  The runner
+ * learns when a scenario event really fired: the t_ms of the row it
+ * stored under its own kind (a heal first writes the closing window's
+ * proofs, a millisecond or more earlier). */
+void	 trial_event_capture(int64_t *ms, const char *kind);
 
 /* Record a run fact (takes store_mu); a store error marks T's store as
  * failed. */
