@@ -36,6 +36,7 @@
  * burst instead of per message. */
 #define RECV_BATCH	256
 #define DRAIN_CUT_MS	50	/* counting what a cut drain leaves */
+#define QUIET_NS	20000000ull	/* without a message: the end */
 
 static void
 reject(struct collector *c, int reason, uint32_t node)
@@ -502,7 +503,7 @@ drain_cut(struct collector *c, const char *why)
 	struct trial	*t = c->t;
 	uint64_t	 now = dn_now_ns();
 	uint64_t	 until = now + DRAIN_CUT_MS * 1000000ull;
-	uint64_t	 quiet = now + 20 * 1000000ull;
+	uint64_t	 quiet = now + QUIET_NS;
 	int64_t		 n = 0;
 	void		*buf;
 	size_t		 len;
@@ -517,7 +518,7 @@ drain_cut(struct collector *c, const char *why)
 			n++;
 			if ((more = now >= until))
 				break;
-			quiet = now + 20 * 1000000ull;
+			quiet = now + QUIET_NS;
 		} else if (rv != DN_EAGAIN)
 			break;
 		/* DN_EAGAIN before the quiet is up: a wake (collector_stop's)
@@ -600,7 +601,7 @@ collector_main(void *arg)
 				break;
 			}
 			if (fin == 1 && rv == DN_EAGAIN &&
-			    now - last_rx >= 20 * 1000000ull)
+			    now - last_rx >= QUIET_NS)
 				break;
 			if (now >= drain_end) {
 				if (rv == 0)
