@@ -29,14 +29,14 @@ etcds() {
 }
 
 # ports of our own, away from the scenario's default and other tests
-BASE=$((40000 + ($$ % 200) * 50))
+BASE=$(port_block 40) || exit 1
 "$DEVNET" ab "$SCN/etcd-3.yaml" --db "$DB" --run-dir "$RUNS" \
     --repeats 1 --set duration=8s --set warmup=2s \
     --set node.port_base=$BASE --ready-timeout 60s \
     >"$T/ab.out" 2>"$T/ab.err"
 rc=$?
 expect_eq "devnet ab exits 0" "$rc" 0
-[ "$rc" -eq 0 ] || { tail -30 "$T/ab.err" "$T/ab.out" >&2; }
+[ "$rc" -eq 0 ] || tail -n 30 "$T/ab.err" "$T/ab.out" >&2
 expect_match "a verdict is printed" "$(cat "$T/ab.out")" \
     "(better|worse|no change|inconclusive|same)"
 

@@ -46,7 +46,7 @@ workload: {kind: none}
 node:
   command: [redis-server, --port, '{port}', --bind, 127.0.0.1, --save, '',
     --dir, '{dir}']
-  port_base: $((21000 + $$ % 20000))
+  port_base: $(port_block 10)
   count_allocs: true
   ready: {tcp: '127.0.0.1:{port}'}
 EOS

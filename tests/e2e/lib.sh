@@ -51,6 +51,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
+. "$DN_SOURCE_DIR/tests/e2e/ports.sh"
+
 fail() {
 	echo "FAIL: $*" >&2
 	FAILS=$((FAILS + 1))

@@ -12,6 +12,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$DN_SOURCE_DIR/tests/e2e/ports.sh"
 node=devnet-node
 common=(--nodes 1 --index 0 --net "$dir" --accounts 100 --block-interval 100)
 
@@ -83,11 +84,7 @@ $node --index 0 "${tcp[@]}" --dir "$dir/p" --tcp-base 30000 \
     fail "--peer-hosts with a port"
 $node --help | grep -q -- '--peer-hosts H0,H1' || fail "--help: --peer-hosts"
 # a free range of 4 ports
-for _ in $(seq 1 20); do
-	base=$((20000 + (RANDOM % 10000) * 2))
-	ss -Htan | grep -Eq ":($base|$((base + 1))|$((base + 2))|$((base + 3))) " ||
-	    break
-done
+base=$(port_block 4) || exit 1
 ready() {	# ready LOG: wait up to 10 s for DN-NODE-READY in LOG
 	for _ in $(seq 1 100); do
 		grep -q DN-NODE-READY "$1" 2>/dev/null && return 0

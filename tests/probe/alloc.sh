@@ -80,7 +80,7 @@ done
 # --- redis-server (jemalloc) survives the shim and serves -------------
 if command -v redis-server >/dev/null && command -v redis-cli >/dev/null
 then
-	RP=$((20000 + $$ % 20000))
+	RP=$(port_block 1) || exit 1
 	run_sink redis
 	"$PROBE" --metrics "$URL" --sample-interval 100 --count-allocs \
 		--ready "tcp:127.0.0.1:$RP" --out "$T/redis.out" -- \

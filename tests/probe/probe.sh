@@ -15,7 +15,7 @@ V="$T/victim"
 VS="$T/victim-static"
 cp "$DN_BUILD_DIR/bin/dn-probe-victim" "$V"
 cp "$DN_BUILD_DIR/bin/dn-probe-victim-static" "$VS"
-PORT=$((20000 + $$ % 20000))
+PORT=$(port_block 10) || exit 1
 
 # metric NAME FILE [first|last]: a SAMPLE value from the sink's output
 metric() {
