@@ -84,14 +84,7 @@ rtt=$(q "select rtt_ms_p50 from link_stats where run_id = $run and src = 1 and d
 awk -v r="$rtt" 'BEGIN { exit !(r >= 38 && r <= 46) }' &&
 	ok "link_stats 1->3: RTT p50 $rtt ms (20 ms each way)" ||
 	fail "link_stats 1->3: RTT p50 '$rtt' ms, 40 asked"
-h() { max_height "$run" "$1" "$2"; }
-before=$(h 4500 5000)
-during=$(h 7400 7900)
-after=$(h 14000 14900)
-[ $((during - before)) -le 1 ] && ok "no block while the halves are apart ($before -> $during)" ||
-	fail "heights moved on during the partition: $before -> $during"
-[ $((after - during)) -ge 5 ] && ok "blocks again after heal ($during -> $after)" ||
-	fail "no progress after heal: $during -> $after"
+expect_partition_stall "$run" 4500 5000 7400 7900 14000 14900
 # the restart: a new container, in the holder's namespace still
 expect_eq "node 1 restarted" \
     "$(q "select count(*) from events where run_id = $run and node = 1 and kind = 'restart'")" 1
@@ -100,7 +93,8 @@ expect_eq "node 1 listened on 10.99.1.2 both times" \
 rj=$(q "select count(*) from events where run_id = $run and node = 1 and kind = 'rejoined' and t_ms > 15000")
 [ "$rj" -ge 1 ] && ok "node 1 rejoined after its restart" ||
 	fail "no rejoined of node 1 after its restart"
-last=$(h 19000 20000)
+after=$(max_height "$run" 14000 14900)
+last=$(max_height "$run" 19000 20000)
 [ $((last - after)) -ge 5 ] && ok "blocks on after the restart ($after -> $last)" ||
 	fail "no progress after the restart: $after -> $last"
 expect_eq "one state hash across the four nodes" \

@@ -43,6 +43,23 @@ max_height() {
 	    where run_id = $1 and m.name = 'height' and t_ms between $2 and $3"
 }
 
+# expect_partition_stall RUN B0 B1 D0 D1 A0 A1: a partition into halves
+# held the chain (at most one block between the highest heights of
+# [B0, B1] ms and [D0, D1]: no majority on either side) and the heal let
+# it go on (at least 5 blocks from [D0, D1] to [A0, A1])
+expect_partition_stall() {
+	local before during after
+	before=$(max_height "$1" "$2" "$3")
+	during=$(max_height "$1" "$4" "$5")
+	after=$(max_height "$1" "$6" "$7")
+	[ $((during - before)) -le 1 ] &&
+		ok "no block while the halves are apart ($before -> $during)" ||
+		fail "heights moved on during the partition: $before -> $during"
+	[ $((after - during)) -ge 5 ] &&
+		ok "blocks again after heal ($during -> $after)" ||
+		fail "no progress after heal: $during -> $after"
+}
+
 # host_net: the host namespace's links, nft tables and bound NFQUEUEs,
 # one sorted line each
 host_net() {
