@@ -9,36 +9,20 @@
  * Not here: the load's schedule (loadgen.c), the nodes' messages
  * (collector.c).
  */
-#include <math.h>
 #include <stdlib.h>
 
 #include "trial/collector-internal.h"
 #include "trial/snapshot.h"
 #include "trial/trial.h"
 #include "metric-table.h"
+#include "stats.h"
 #include "xalloc.h"
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return ((x > y) - (x < y));
-}
-
-/* Nearest-rank percentile of sorted V. */
-static double
-pct(const double *v, size_t n, double q)
-{
-	size_t	k;
-
-	if (n == 0)
-		return (0);
-	k = (size_t)ceil(q * (double)n);
-	if (k == 0)
-		k = 1;
-	return (v[k - 1]);
-}
+/* Quantiles of the load's figures, as compare and the report take them
+ * (dn_stats_quantile, type 7), so a p99 devnet stores per interval is
+ * the p99 every other figure of devnet means; quantile 1 is the max. */
+static const double lat_q[3] = { 0.50, 0.99, 1.0 };
+static const double lag_q[1] = { 0.99 };
 
 /* The load generator's sample just queued (the last rows of c->pend, at
  * T_MS; wmu held) into the live snapshot. */
@@ -70,6 +54,7 @@ collector_load_sample(struct collector *c, int64_t t_ms)
 	double			 interval_s = (double)t->scn->sample_interval_ms /
 				    1000.0;
 	double			*own = NULL;
+	double			 lat[3], lag99;
 	size_t			 nown = 0, i;
 
 	submitted = atomic_load(&ld->submitted);
@@ -92,10 +77,9 @@ collector_load_sample(struct collector *c, int64_t t_ms)
 	pthread_mutex_unlock(&t->mu);
 	rate = (double)(submitted - c->prev_submitted) / interval_s;
 	c->prev_submitted = submitted;
-	if (c->nlat > 0)
-		qsort(c->lat, c->nlat, sizeof(double), cmp_double);
-	if (nlags > 0)
-		qsort(lags, nlags, sizeof(double), cmp_double);
+	/* both arrays are this interval's own, reordered freely */
+	dn_stats_quantiles_inplace(c->lat, c->nlat, lat_q, lat, 3);
+	dn_stats_quantiles_inplace(lags, nlags, lag_q, &lag99, 1);
 
 	pthread_mutex_lock(&c->wmu);
 	collector_put(c, -1, DN_M_TX_SUBMITTED, t_ms, (double)submitted);
@@ -104,14 +88,12 @@ collector_load_sample(struct collector *c, int64_t t_ms)
 	collector_put(c, -1, DN_M_TX_SEND_ERRORS, t_ms, (double)send_errors);
 	collector_put(c, -1, DN_M_ACHIEVED_TPS, t_ms, rate);
 	if (c->nlat > 0) {
-		collector_put(c, -1, DN_M_TX_LATENCY_P50_MS, t_ms,
-		    pct(c->lat, c->nlat, 0.50));
-		collector_put(c, -1, DN_M_TX_LATENCY_P99_MS, t_ms,
-		    pct(c->lat, c->nlat, 0.99));
-		collector_put(c, -1, DN_M_TX_LATENCY_MAX_MS, t_ms, c->lat[c->nlat - 1]);
+		collector_put(c, -1, DN_M_TX_LATENCY_P50_MS, t_ms, lat[0]);
+		collector_put(c, -1, DN_M_TX_LATENCY_P99_MS, t_ms, lat[1]);
+		collector_put(c, -1, DN_M_TX_LATENCY_MAX_MS, t_ms, lat[2]);
 	}
 	if (nlags > 0)
-		collector_put(c, -1, DN_M_SEND_LAG_P99_US, t_ms, pct(lags, nlags, 0.99));
+		collector_put(c, -1, DN_M_SEND_LAG_P99_US, t_ms, lag99);
 	if (t->snap != NULL)
 		loadgen_snapshot(c, t_ms);
 	collector_queue_end(c);
@@ -127,17 +109,15 @@ collector_load_sample(struct collector *c, int64_t t_ms)
 	    (uint64_t)1 << DN_M_TX_SEND_ERRORS |
 	    (uint64_t)1 << DN_M_ACHIEVED_TPS;
 	if (c->nlat > 0) {
-		t->load_last[DN_M_TX_LATENCY_P50_MS] = pct(c->lat, c->nlat,
-		    0.50);
-		t->load_last[DN_M_TX_LATENCY_P99_MS] = pct(c->lat, c->nlat,
-		    0.99);
-		t->load_last[DN_M_TX_LATENCY_MAX_MS] = c->lat[c->nlat - 1];
+		t->load_last[DN_M_TX_LATENCY_P50_MS] = lat[0];
+		t->load_last[DN_M_TX_LATENCY_P99_MS] = lat[1];
+		t->load_last[DN_M_TX_LATENCY_MAX_MS] = lat[2];
 		t->load_have |= (uint64_t)1 << DN_M_TX_LATENCY_P50_MS |
 		    (uint64_t)1 << DN_M_TX_LATENCY_P99_MS |
 		    (uint64_t)1 << DN_M_TX_LATENCY_MAX_MS;
 	}
 	if (nlags > 0) {
-		t->load_last[DN_M_SEND_LAG_P99_US] = pct(lags, nlags, 0.99);
+		t->load_last[DN_M_SEND_LAG_P99_US] = lag99;
 		t->load_have |= (uint64_t)1 << DN_M_SEND_LAG_P99_US;
 	}
 	t->load_samples++;

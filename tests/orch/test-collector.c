@@ -10,9 +10,14 @@
  * clock, an hour ahead here; its samples must be stored at the times of
  * ours, sent at the same moments.
  *
+ * And the load generator's samples (node -1): its latencies' p50, p99
+ * and max and its send lag's p99 per interval are the quantiles compare
+ * takes (dn_stats_quantile, type 7), not another definition.
+ *
  * Not here: a real devnet (tests/e2e/smoke.sh checks the same on one, less
  * exactly: timing there is real), hostile messages (tests/e2e/hostile.sh).
  */
+#include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -297,6 +302,79 @@ clock_case(int forge)
 	fixture_down(&f);
 }
 
+/* The first value of load metric NAME (node -1) into *(double *)ARG. */
+static int
+first_value(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types)
+{
+	(void)names;
+	(void)types;
+	if (ncols == 1 && values[0] != NULL)
+		*(double *)arg = strtod(values[0], NULL);
+	return (0);
+}
+
+static double
+load_value(struct fixture *f, const char *name)
+{
+	char	*cause = NULL, *sql;
+	double	 v = -1;
+
+	sql = dn_xasprintf("SELECT s.value FROM samples s JOIN metrics m ON "
+	    "m.id = s.metric_id WHERE s.run_id = %lld AND s.node = -1 AND "
+	    "m.name = '%s' ORDER BY s.t_ms LIMIT 1", (long long)f->rid, name);
+	if (dn_store_query(f->store, sql, NULL, 0, first_value, &v,
+	    &cause) != 0)
+		fail_msg("query: %s", cause);
+	free(sql);
+	return (v);
+}
+
+/* Ten latencies and a hundred send lags, out of order, all in the first
+ * interval: type 7 gives p50 5.5, p99 9.91 ms and a lag p99 of 99.01 µs
+ * where a nearest rank would give 5, 10 and 99. */
+static void
+load_quantiles_as_compare(void **state)
+{
+	static const double	 lat[] = { 7, 3, 10, 1, 9, 2, 8, 4, 6, 5 };
+	struct trial_load	 ld;
+	struct fixture		 f;
+	size_t			 i;
+
+	(void)state;
+	fixture_up(&f, 1, INTERVAL_MS, 100 * INTERVAL_MS, "load-test");
+	memset(&ld, 0, sizeof(ld));
+	pthread_mutex_init(&ld.mu, NULL);
+	ld.nlat = ld.caplat = sizeof(lat) / sizeof(lat[0]);
+	ld.lat = dn_xcalloc(ld.nlat, sizeof(double));
+	memcpy(ld.lat, lat, sizeof(lat));
+	ld.nlags = ld.caplags = 100;
+	ld.lags = dn_xcalloc(ld.nlags, sizeof(double));
+	for (i = 0; i < ld.nlags; i++)
+		ld.lags[i] = (double)(ld.nlags - i);
+	f.t.load = &ld;
+	fixture_start(&f);
+	fixture_send(&f, 0, 1, 1, dn_now_ns(), 1.0);
+	fixture_stop(&f);
+	print_message("load: p50 %g, p99 %g, max %g ms; lag p99 %g us\n",
+	    load_value(&f, "tx_latency_p50_ms"),
+	    load_value(&f, "tx_latency_p99_ms"),
+	    load_value(&f, "tx_latency_max_ms"),
+	    load_value(&f, "send_lag_p99_us"));
+	assert_true(fabs(load_value(&f, "tx_latency_p50_ms") - 5.5) < 1e-9);
+	assert_true(fabs(load_value(&f, "tx_latency_p99_ms") - 9.91) < 1e-9);
+	assert_true(fabs(load_value(&f, "tx_latency_max_ms") - 10) < 1e-9);
+	assert_true(fabs(load_value(&f, "send_lag_p99_us") - 99.01) < 1e-9);
+	/* the assertions' live view holds the same figures */
+	assert_true(fabs(f.t.load_last[DN_M_TX_LATENCY_P99_MS] - 9.91) < 1e-9);
+	assert_true(fabs(f.t.load_last[DN_M_SEND_LAG_P99_US] - 99.01) < 1e-9);
+	f.t.load = NULL;
+	free(ld.lat);
+	free(ld.lags);
+	pthread_mutex_destroy(&ld.mu);
+	fixture_down(&f);
+}
+
 static void
 remote_clock_on_ours(void **state)
 {
@@ -318,6 +396,7 @@ main(void)
 		cmocka_unit_test(every_sample_under_its_node),
 		cmocka_unit_test(remote_clock_on_ours),
 		cmocka_unit_test(remote_clock_not_moved),
+		cmocka_unit_test(load_quantiles_as_compare),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
