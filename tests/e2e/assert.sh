@@ -13,21 +13,6 @@ if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
 	exit 77
 fi
 
-scn_head() {	# scn_head NAME DURATION: a 3-node devnet at 40 TPS
-	cat <<YAML
-name: $1
-duration: $2
-sample_interval: 250ms
-network:
-  nodes: 3
-  block_interval: 200ms
-  accounts: 500
-workload:
-  kind: transfer
-  tps: 40
-YAML
-}
-
 # --- every form and scope, failed on purpose ---------------------------
 { scn_head forms 4s; cat <<'YAML'
 warmup: 1s

@@ -3,17 +3,7 @@
 # finishes, restarted and resumed nodes catch up to the same state.
 . "$(dirname "$0")/lib.sh"
 
-cat >"$T/faults.yaml" <<YAML
-name: faults-test
-duration: 16s
-sample_interval: 250ms
-network:
-  nodes: 3
-  block_interval: 200ms
-  accounts: 500
-workload:
-  kind: transfer
-  tps: 40
+{ scn_head faults-test 16s; cat <<YAML; } >"$T/faults.yaml"
 events:
   - {at: 3s, action: kill, node: 1}
   - {at: 5s, action: restart, node: 1}

@@ -53,6 +53,24 @@ trap cleanup EXIT
 
 . "$DN_SOURCE_DIR/tests/e2e/ports.sh"
 
+# scn_head NAME DURATION: the head of a scenario shared by many tests (a
+# 3-node devnet at 40 TPS, samples every 250 ms); the test appends its
+# variants, events and assertions
+scn_head() {
+	cat <<YAML
+name: $1
+duration: $2
+sample_interval: 250ms
+network:
+  nodes: 3
+  block_interval: 200ms
+  accounts: 500
+workload:
+  kind: transfer
+  tps: 40
+YAML
+}
+
 fail() {
 	echo "FAIL: $*" >&2
 	FAILS=$((FAILS + 1))

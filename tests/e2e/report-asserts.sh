@@ -8,17 +8,7 @@
 # database from before the windows were stored (schema 5) still reports.
 . "$(dirname "$0")/lib.sh"
 
-cat >"$T/marks.yaml" <<'YAML'
-name: marks
-duration: 7s
-sample_interval: 250ms
-network:
-  nodes: 3
-  block_interval: 200ms
-  accounts: 500
-workload:
-  kind: transfer
-  tps: 40
+{ scn_head marks 7s; cat <<'YAML'; } >"$T/marks.yaml"
 variants: {A: {}, B: {}}
 events:
   - {at: 2s, action: stop, node: 2, name: pause}
