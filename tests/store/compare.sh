@@ -371,4 +371,38 @@ grep -q "allocs_per_s.*worse" ni2.txt || fail "no worse verdict: $(cat ni2.txt)"
 "$B/devnet" compare --db aa.db --require better:5% 1:A 1:B 2>err.txt
 [ $? -eq 2 ] && grep -q "not-worse:PCT" err.txt || fail "bad --require"
 
+# The scenario a synthetic run stores loads: the runs' own shape
+# (dn-store-synth), which `devnet validate` takes and compare reads back
+# without a word on stderr; with --relative compare judges the claims as
+# ab would (one shown, one the data refute: exit 4).
+"$B/devnet" compare --db ab.db 1:A 1:B >/dev/null 2>syn.err ||
+    fail "compare of a synthetic file: exit $?"
+[ ! -s syn.err ] || fail "compare of a synthetic file said: $(cat syn.err)"
+python3 -c "import sqlite3, sys; sys.stdout.write(sqlite3.connect('ab.db')
+    .execute('select scenario_yaml from runs where id = 1').fetchone()[0])" \
+    >syn.yaml || fail "no scenario stored"
+"$B/devnet" validate syn.yaml >syn.out 2>&1 ||
+    fail "the stored scenario does not validate: $(cat syn.out)"
+grep -q "4 nodes (ipc), block interval 1s, workload transfer at 25 TPS" \
+    syn.out || fail "the stored scenario is not the runs' shape: $(cat syn.out)"
+"$B/dn-store-synth" --db rel.db --trials 4 --nodes 2 --seconds 20 \
+    --warmup 2 --seed 11 --effect allocs=-30 \
+    --relative 'allocs_per_s:<= -10%' --relative 'rss_max:<= -10%' \
+    >/dev/null || fail "synth rel"
+"$B/devnet" compare --db rel.db --metric allocs_per_s --metric rss_max \
+    1:A 1:B >rel.out 2>rel.err
+rc=$?
+[ $rc -eq 4 ] || fail "compare judging a refuted claim: exit $rc, want 4"
+[ ! -s rel.err ] || fail "compare said on stderr: $(cat rel.err)"
+grep -q "^devnet: assert pass: B vs A on allocs_per_s: allocs_per_s of 1:B vs 1:A: -[0-9.]*% .*claim <= -10%: shown by the data$" \
+    rel.out || fail "the allocation claim not judged: $(cat rel.out)"
+grep -q "^devnet: assert FAIL: B vs A on rss_max: .*claim <= -10%: the data show a smaller change$" \
+    rel.out || fail "the rss claim not judged: $(cat rel.out)"
+grep -q "^1 passed, 1 failed, 0 inconclusive, 0 not judged" rel.out ||
+    fail "no count of the claims: $(cat rel.out)"
+"$B/dn-store-synth" --db bad.db --trials 1 --relative rss_max >bad.out \
+    2>&1
+[ $? -eq 2 ] && grep -q "want METRIC:CLAIM" bad.out ||
+    fail "a --relative without a claim: $(cat bad.out)"
+
 echo ok

@@ -8,6 +8,12 @@
  * (lognormal noise), AR(1) autocorrelated per-sample noise, counters stored
  * cumulative, occasional lag spikes.  --effect NAME=PCT scales variant B's
  * level (gauges) or rate (counters) of metric NAME by PCT percent.
+ *
+ * Each run stores a scenario text that loads (`devnet validate` takes it):
+ * the synthetic runs' own shape (nodes, rate, duration, warmup, interval,
+ * variants, repeats), so that `devnet compare` of a synthetic file reads
+ * it back like a real run's; --relative METRIC:CLAIM adds the claim "B vs
+ * A on METRIC" to its assertions, for compare to judge.
  */
 #include <getopt.h>
 #include <math.h>
@@ -23,6 +29,7 @@
 #include "xalloc.h"
 
 #define MAX_EFFECTS	16
+#define MAX_RELATIVE	4
 
 /* Time spent inside dn_store_sample and dn_store_commit (--time). */
 static uint64_t	store_ns;
@@ -53,6 +60,9 @@ struct synth {
 	const char	*scenario;
 	const char	*commit;	/* stored as runs.git_commit */
 	const char	*machine;	/* runs.machine (a simulated one) */
+	const char	*relative[MAX_RELATIVE];	/* METRIC:CLAIM */
+	int		 nrelative;
+	char		*yaml;		/* the scenario every run stores */
 };
 
 static double
@@ -124,7 +134,7 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 	struct dn_run_info	 ri = {
 		.group_id = gid, .scenario_name = sy->scenario,
 		.scenario_path = "synthetic.yaml",
-		.scenario_yaml = "name: synthetic\n# written by dn-store-synth\n",
+		.scenario_yaml = sy->yaml,
 		.variant = variant, .trial = trial, .repeat = repeat,
 		.label = sy->label, .binary = "/usr/bin/devnet-node",
 		.binary_sha256 = "0123456789abcdef", .run_dir = "/tmp/synth",
@@ -234,6 +244,72 @@ fail:
 	return (-1);
 }
 
+/* S + TEXT, S freed (NULL: TEXT alone). */
+static char *
+append(char *s, const char *text)
+{
+	char	*r = dn_xasprintf("%s%s", s ? s : "", text);
+
+	free(s);
+	return (r);
+}
+
+/*
+ * The scenario of the synthetic runs (into SY->yaml): a devnet-node
+ * scenario of their shape, which loads, so that what reads a run's
+ * scenario back (compare's relative assertions) finds a real one.  -1
+ * when a --relative is not METRIC:CLAIM.
+ */
+static int
+scenario_text(struct synth *sy, char *const *names, int nv)
+{
+	char	*y, *line, *metric;
+	int	 i;
+
+	y = dn_xasprintf("# written by dn-store-synth: the shape of its "
+	    "synthetic runs (no node ran them)\n"
+	    "name: %s\nduration: %llds\nwarmup: %llds\n"
+	    "sample_interval: %lldms\nnetwork:\n  nodes: %d\n",
+	    sy->scenario, (long long)sy->seconds, (long long)sy->warmup_s,
+	    (long long)sy->interval_ms, sy->nodes);
+	line = sy->tps > 0 ? dn_xasprintf("workload:\n  kind: transfer\n"
+	    "  tps: %g\nvariants:\n", sy->tps) :
+	    dn_xstrdup("workload:\n  kind: idle\nvariants:\n");
+	y = append(y, line);
+	free(line);
+	for (i = 0; i < nv; i++) {
+		line = dn_xasprintf("  %s: {}\n", names[i]);
+		y = append(y, line);
+		free(line);
+	}
+	line = dn_xasprintf("repeats: %d\norder: abba\n", sy->trials);
+	y = append(y, line);
+	free(line);
+	if (sy->nrelative > 0)
+		y = append(y, "assert:\n");
+	for (i = 0; i < sy->nrelative; i++) {
+		const char *claim = strchr(sy->relative[i], ':');
+
+		if (claim == NULL || claim == sy->relative[i]) {
+			fprintf(stderr, "dn-store-synth: --relative '%s': "
+			    "want METRIC:CLAIM, e.g. 'allocs_per_s:<= "
+			    "-10%%'\n", sy->relative[i]);
+			free(y);
+			return (-1);
+		}
+		metric = dn_xstrndup(sy->relative[i],
+		    (size_t)(claim - sy->relative[i]));
+		line = dn_xasprintf("  - name: B vs A on %s\n    relative: "
+		    "{metric: %s, B_vs_A: \"%s\"}\n", metric, metric,
+		    claim + 1);
+		y = append(y, line);
+		free(line);
+		free(metric);
+	}
+	sy->yaml = y;
+	return (0);
+}
+
 static void
 usage(void)
 {
@@ -242,7 +318,8 @@ usage(void)
 	    "    [--metrics N] [--seed N] [--trial-sd X] [--node-sd X] "
 	    "[--sample-sd X]\n    [--effect METRIC=PCT]... [--variants A,B] "
 	    "[--label L] [--events] [--crash] [--time]\n    [--batch ROWS] "
-	    "[--running] [--rate-missed] [--tps X]\n    [--scenario NAME] [--commit ID]\n");
+	    "[--running] [--rate-missed] [--tps X]\n    [--scenario NAME] [--commit ID] "
+	    "[--relative METRIC:CLAIM]...\n");
 }
 
 int
@@ -273,6 +350,7 @@ main(int argc, char **argv)
 		{ "scenario", required_argument, NULL, 'c' },
 		{ "commit", required_argument, NULL, 'g' },
 		{ "machine", required_argument, NULL, 'F' },
+		{ "relative", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct synth	 sy = { .trials = 4, .nodes = 4, .seconds = 120,
@@ -316,6 +394,13 @@ main(int argc, char **argv)
 		case 'c': sy.scenario = optarg; break;
 		case 'g': sy.commit = optarg; break;
 		case 'F': sy.machine = optarg; break;
+		case 'r':
+			if (sy.nrelative == MAX_RELATIVE) {
+				usage();
+				return (2);
+			}
+			sy.relative[sy.nrelative++] = optarg;
+			break;
 		case 'e':
 			if (sy.neffects == MAX_EFFECTS ||
 			    (eq = strchr(optarg, '=')) == NULL) {
@@ -347,6 +432,10 @@ main(int argc, char **argv)
 		if (*v != '\0')
 			names[nv++] = v;
 	}
+	if (scenario_text(&sy, names, nv) != 0) {
+		free(vlist);
+		return (2);
+	}
 	rng = sy.seed;
 	if (dn_store_open(&s, sy.db, 0, &cause) != 0 ||
 	    dn_store_group_create(s, sy.scenario, sy.label, &gid,
@@ -355,6 +444,7 @@ main(int argc, char **argv)
 		free(cause);
 		dn_store_close(s);
 		free(vlist);
+		free(sy.yaml);
 		return (1);
 	}
 	t0 = dn_now_ns();
@@ -367,6 +457,7 @@ main(int argc, char **argv)
 			    &nsamples, &rid) != 0) {
 				dn_store_close(s);
 				free(vlist);
+				free(sy.yaml);
 				return (1);
 			}
 		}
@@ -382,5 +473,6 @@ main(int argc, char **argv)
 	printf("group %lld\n", (long long)gid);
 	dn_store_close(s);
 	free(vlist);
+	free(sy.yaml);
 	return (0);
 }
