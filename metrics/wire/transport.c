@@ -136,6 +136,8 @@ dn_sock_open(struct dn_sock **sp, enum dn_sock_type type, char **cause)
 /* Once one close has hung, the others hang too (all wait on nng's pipe
  * reaping): they are not waited for, or 100 sockets would cost 200 s. */
 static atomic_int	close_wedged;
+/* dn_sock_exiting: sockets are left open for the process's exit. */
+static atomic_int	exiting;
 
 struct closer {
 	pthread_mutex_t	 mu;
@@ -185,17 +187,16 @@ closer_main(void *arg)
 	return (NULL);
 }
 
-void
-dn_sock_close(struct dn_sock *s)
+/* A closer thread for S; NULL when no thread could start (S is then
+ * closed and freed here, in the caller's thread). */
+static struct closer *
+closer_start(struct dn_sock *s)
 {
 	struct closer	*c;
 	pthread_attr_t	 attr;
 	pthread_t	 t;
-	struct timespec	 deadline;
-	int		 done, rv;
+	int		 rv;
 
-	if (s == NULL)
-		return;
 	c = dn_xcalloc(1, sizeof(*c));
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_cond_init(&c->cv, NULL);
@@ -210,8 +211,30 @@ dn_sock_close(struct dn_sock *s)
 		sock_free(s);
 		c->refs = 1;
 		closer_unref(c);
-		return;
+		return (NULL);
 	}
+	return (c);
+}
+
+/*
+ * Every close starts before the first is waited for, and all share one
+ * deadline: the load generator of 50 nodes waited for 50 closes one after
+ * another, each a few ms of nng's pipe teardown on a loaded machine, and
+ * once one hung every later one cost its 10 ms glance (issue 26).
+ */
+void
+dn_sock_close_all(struct dn_sock **v, size_t n)
+{
+	struct closer	**c;
+	struct timespec	  deadline;
+	size_t		  i;
+	int		  hung = 0;
+
+	if (atomic_load(&exiting))
+		return;
+	c = dn_xcalloc(n ? n : 1, sizeof(*c));
+	for (i = 0; i < n; i++)
+		c[i] = v[i] != NULL ? closer_start(v[i]) : NULL;
 	clock_gettime(CLOCK_REALTIME, &deadline);
 	if (atomic_load(&close_wedged))
 		deadline.tv_nsec += 10 * 1000000;	/* a glance */
@@ -221,18 +244,35 @@ dn_sock_close(struct dn_sock *s)
 		deadline.tv_sec++;
 		deadline.tv_nsec -= 1000000000;
 	}
-	pthread_mutex_lock(&c->mu);
-	while (!c->done && pthread_cond_timedwait(&c->cv, &c->mu,
-	    &deadline) == 0)
-		;
-	done = c->done;
-	pthread_mutex_unlock(&c->mu);
-	if (!done && atomic_exchange(&close_wedged, 1) == 0)
+	for (i = 0; i < n; i++) {
+		if (c[i] == NULL)
+			continue;
+		pthread_mutex_lock(&c[i]->mu);
+		while (!c[i]->done && pthread_cond_timedwait(&c[i]->cv,
+		    &c[i]->mu, &deadline) == 0)
+			;
+		hung |= !c[i]->done;
+		pthread_mutex_unlock(&c[i]->mu);
+		closer_unref(c[i]);
+	}
+	free(c);
+	if (hung && atomic_exchange(&close_wedged, 1) == 0)
 		fprintf(stderr, "DN-NNG-CLOSE-HANG: nng_close did not return "
 		    "within %d ms (nng 1.5.2, nanomsg/nng#1543); going on "
 		    "without it, and not waiting for later closes\n",
 		    CLOSE_WAIT_MS);
-	closer_unref(c);
+}
+
+void
+dn_sock_exiting(void)
+{
+	atomic_store(&exiting, 1);
+}
+
+void
+dn_sock_close(struct dn_sock *s)
+{
+	dn_sock_close_all(&s, 1);
 }
 
 int

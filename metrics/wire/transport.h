@@ -24,6 +24,20 @@ enum dn_sock_type { DN_SOCK_PUSH, DN_SOCK_PULL, DN_SOCK_REQ, DN_SOCK_REP };
 int	 dn_sock_open(struct dn_sock **sp, enum dn_sock_type type, char **cause);
 /* Close and free S; accepts NULL. */
 void	 dn_sock_close(struct dn_sock *s);
+/* Close and free the N sockets of V (NULL entries skipped) at once: all
+ * closes run together and are waited for under one deadline, so that N
+ * sockets cost about one close, not N.  V itself stays the caller's. */
+void	 dn_sock_close_all(struct dn_sock **v, size_t n);
+/*
+ * The process exits next: from now on dn_sock_close and dn_sock_close_all
+ * leave the socket open, nothing torn down or freed, for the exit to
+ * close.  nng 1.5 tears every pipe down through one reaper thread per
+ * process: when 50 nodes stop at once, each node's ~100 pipes, closed
+ * from both ends, queue there, and a node waited out the 2 s limit on
+ * its own closes behind them (issue 26).  A last message still needs its
+ * own wait before the close (the agent's final sample).
+ */
+void	 dn_sock_exiting(void);
 
 /* Listen on URL (for ipc://, a stale socket file is replaced). */
 int	 dn_sock_listen(struct dn_sock *s, const char *url, char **cause);

@@ -284,10 +284,12 @@ loadgen_disconnect(struct loadgen *l)
 		return;
 	loadgen_halt(l);
 	loadgen_tcp_free(l);
-	for (i = 0; i < l->n && l->socks != NULL; i++) {
-		dn_sock_close(l->socks[i]);
+	if (l->socks == NULL)
+		return;
+	/* one per node: all at once, not a node count of closes */
+	dn_sock_close_all(l->socks, (size_t)l->n);
+	for (i = 0; i < l->n; i++)
 		l->socks[i] = NULL;
-	}
 }
 
 void

@@ -4,7 +4,9 @@
  * socket it names (dn_sock_wake_on_pipe): how devnet-node stops on
  * SIGTERM and says HELLO without polling (issue 26).  Real nng sockets on
  * ipc paths in a private directory.  Each wait is 5 s long, each bound
- * 2.5 s: a wake that did not work takes the whole 5 s.
+ * 2.5 s: a wake that did not work takes the whole 5 s.  And how sockets
+ * close: several at once (dn_sock_close_all), or not at all once the
+ * process is about to exit (dn_sock_exiting, the node's stop).
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -120,6 +122,71 @@ new_pipe_wakes(void **state)
 	dn_sock_close(w.s);
 }
 
+/* Wait until S has WANT pipes, at most BOUND_MS; its count then. */
+static int
+pipes_become(struct dn_sock *s, int want)
+{
+	uint64_t	t0 = dn_now_ns();
+
+	while (dn_sock_npipes(s) != want &&
+	    dn_now_ns() - t0 < (uint64_t)BOUND_MS * 1000000u)
+		dn_msleep(5);
+	return (dn_sock_npipes(s));
+}
+
+/* N pushers dialled into IN, every pipe up. */
+static void
+dial_into(void **state, struct dn_sock *in, const char *name,
+    struct dn_sock **v, int n)
+{
+	char	url[256], *cause = NULL;
+	int	k;
+
+	snprintf(url, sizeof(url), "ipc://%s/%s", (char *)*state, name);
+	for (k = 0; k < n; k++) {
+		assert_int_equal(dn_sock_open(&v[k], DN_SOCK_PUSH, &cause),
+		    0);
+		assert_int_equal(dn_sock_dial(v[k], url, &cause), 0);
+	}
+	assert_int_equal(pipes_become(in, n), n);
+}
+
+/* Every socket given is closed (a NULL among them skipped): the other
+ * end sees each pipe go. */
+static void
+close_all_closes_each(void **state)
+{
+	struct dn_sock	*in, *v[5] = { NULL };
+
+	in = pull_on(*state, "e");
+	dial_into(state, in, "e", v, 4);
+	v[4] = v[2];		/* a NULL in the middle */
+	v[2] = NULL;
+	dn_sock_close_all(v, 5);
+	assert_int_equal(pipes_become(in, 0), 0);
+	dn_sock_close(in);
+}
+
+/* After dn_sock_exiting a close returns at once and tears nothing down:
+ * the peer's pipe stays until the process exits.  Last in the table:
+ * the setting is for the rest of the process. */
+static void
+exiting_leaves_open(void **state)
+{
+	struct dn_sock	*in, *out;
+	uint64_t	 t0;
+
+	in = pull_on(*state, "f");
+	dial_into(state, in, "f", &out, 1);
+	dn_sock_exiting();
+	t0 = dn_now_ns();
+	dn_sock_close(out);
+	dn_sock_close(in);
+	assert_true(dn_now_ns() - t0 < 100 * 1000000ull);
+	dn_msleep(300);
+	assert_int_equal(dn_sock_npipes(in), 1);
+}
+
 static int
 setup(void **state)
 {
@@ -150,6 +217,8 @@ main(void)
 		cmocka_unit_test(wake_while_waiting),
 		cmocka_unit_test(wake_before_waiting),
 		cmocka_unit_test(new_pipe_wakes),
+		cmocka_unit_test(close_all_closes_each),
+		cmocka_unit_test(exiting_leaves_open),	/* last */
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));
