@@ -1,7 +1,8 @@
 /*
  * fill-metrics.c: the node's values for each metrics sample
- * (fill_metrics, called on the metrics agent's thread).  Not the agent
- * or the sampler themselves (metrics/agent/agent.c, metrics/agent/sampler.c).
+ * (fill_metrics, called by the metrics agent on the control loop's
+ * thread, main).  Not the agent or the sampler themselves
+ * (metrics/agent/agent.c, metrics/agent/sampler.c).
  */
 #include <math.h>
 #include <stdatomic.h>

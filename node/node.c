@@ -7,10 +7,10 @@
  * control.c, metrics samples in fill-metrics.c.  The rules live in
  * chain.c, the storage in rocks.c, side workloads in workload.c.
  *
- * Threads: main (control REP socket, signals, readiness), chain (PULL
- * socket, all chain and mempool state), the metrics agent, and at most one
- * workload worker.  They share only atomics, the log (a mutex) and the
- * thread-safe parts of the store and the sockets.
+ * Threads: main (control REP socket, readiness, the metrics agent's
+ * samples), chain (PULL socket, all chain and mempool state), the signal
+ * thread, and at most one workload worker.  They share only atomics, the
+ * log (a mutex) and the thread-safe parts of the store and the sockets.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -241,7 +241,7 @@ main(int argc, char **argv)
 	char			*logpath, *cause = NULL;
 	void			*msg;
 	size_t			 len;
-	int			 rv, code = 0, sigthread_on = 0;
+	int			 rv, code = 0, sigthread_on = 0, wait, due;
 	uint32_t		 i;
 
 	memset(&n, 0, sizeof(n));
@@ -319,8 +319,12 @@ main(int argc, char **argv)
 		 * soon as the last one connects, not up to CTL_POLL_MS later
 		 * (issue 26); READY_POLL_MS is the fallback (a HELLO that
 		 * could not be sent). */
-		rv = dn_sock_recv(n.ctl, &msg, &len, atomic_load(&n.ready) ?
-		    CTL_POLL_MS : READY_POLL_MS);
+		wait = atomic_load(&n.ready) ? CTL_POLL_MS : READY_POLL_MS;
+		/* The metrics agent samples here, on a wake this loop has
+		 * anyway: no thread of its own to wake (issue 26). */
+		if (n.agent != NULL && (due = dn_agent_tick(n.agent)) < wait)
+			wait = due;
+		rv = dn_sock_recv(n.ctl, &msg, &len, wait);
 		if (rv == 0) {
 			on_control(&n, msg, len);
 			dn_msg_free(msg, len);

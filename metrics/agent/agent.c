@@ -1,15 +1,14 @@
 /*
- * agent.c: the metrics agent thread (see agent.h).  One sample per
- * interval on a fixed schedule (start + k * interval, so a slow sample does
- * not shift the later ones), sent non-blocking.
+ * agent.c: the metrics agent (see agent.h).  One sample per interval on a
+ * fixed schedule (start + k * interval, so a slow sample does not shift
+ * the later ones), taken on the thread that ticks it and sent
+ * non-blocking.  Not the loop that ticks it (devnet-node's control loop).
  */
-#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "agent.h"
 #include "alloc.h"
@@ -21,20 +20,24 @@
 
 #define FINAL_TIMEOUT_MS	500
 #define AGENT_SENDBUF		1024	/* messages queued for the collector */
+/* A tick this close before the due time takes the sample: nng's timeouts
+ * count whole milliseconds from a truncated clock, so a wait of the ms
+ * dn_agent_tick returned can end up to 1 ms early, and a second wait for
+ * the rest would be the wake-up this design saves. */
+#define TICK_SLACK_NS		1000000ull
 
 struct dn_agent {
 	struct dn_agent_config	 c;
 	char			*url;
 	struct dn_sock		*sock;
 	struct dn_sampler	 sampler;
-	pthread_t		 thread;
 	int			 started;
+	uint64_t		 interval_ns;
+	uint64_t		 next_ns;	/* when the next sample is due */
 
-	pthread_mutex_t		 lock;	/* guards stop and the send path */
-	pthread_cond_t		 cond;
-	int			 stop;
+	pthread_mutex_t		 lock;	/* guards the send path */
 
-	uint64_t		 sample_seq;	/* agent thread only */
+	uint64_t		 sample_seq;	/* the ticking thread only */
 	uint64_t		 other_seq;	/* under lock */
 	atomic_uint_fast64_t	 dropped;
 };
@@ -136,30 +139,23 @@ sample_once(struct dn_agent *a, int final)
 	pthread_mutex_unlock(&a->lock);
 }
 
-static void *
-agent_main(void *arg)
+int
+dn_agent_tick(struct dn_agent *a)
 {
-	struct dn_agent	*a = arg;
-	struct timespec	 next;
-	int		 stop = 0;
+	uint64_t	now = dn_now_ns();
 
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (;;) {
-		next.tv_nsec += (long)(a->c.interval_ms % 1000) * 1000000;
-		next.tv_sec += a->c.interval_ms / 1000 +
-		    next.tv_nsec / 1000000000;
-		next.tv_nsec %= 1000000000;
-		pthread_mutex_lock(&a->lock);
-		while (!a->stop && pthread_cond_timedwait(&a->cond, &a->lock,
-		    &next) != ETIMEDOUT)
-			;
-		stop = a->stop;
-		pthread_mutex_unlock(&a->lock);
-		if (stop)
-			break;
+	if (now + TICK_SLACK_NS >= a->next_ns) {
 		sample_once(a, 0);
+		a->next_ns += a->interval_ns;
+		/* more than an interval late (a stopped process, a long
+		 * control request): one sample for the gap, then on schedule */
+		now = dn_now_ns();
+		if (a->next_ns <= now)
+			a->next_ns += (now - a->next_ns) / a->interval_ns *
+			    a->interval_ns + a->interval_ns;
 	}
-	return (NULL);
+	return (a->next_ns <= now + 1000000 ? 1 :
+	    (int)((a->next_ns - now + 999999) / 1000000));
 }
 
 int
@@ -167,7 +163,6 @@ dn_agent_start(struct dn_agent **ap, const struct dn_agent_config *c,
     char **cause)
 {
 	struct dn_agent		*a;
-	pthread_condattr_t	 ca;
 
 	a = dn_xcalloc(1, sizeof(*a));
 	a->c = *c;
@@ -179,10 +174,6 @@ dn_agent_start(struct dn_agent **ap, const struct dn_agent_config *c,
 	    a->sampler.fd_cgmem = -1;
 	atomic_init(&a->dropped, 0);
 	pthread_mutex_init(&a->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&a->cond, &ca);
-	pthread_condattr_destroy(&ca);
 	if (dn_sampler_open(&a->sampler, cause) != 0)
 		goto fail;
 	if (dn_sock_open(&a->sock, DN_SOCK_PUSH, cause) != 0)
@@ -192,11 +183,8 @@ dn_agent_start(struct dn_agent **ap, const struct dn_agent_config *c,
 		dn_sock_wake_on_pipe(a->sock, c->wake_on_connect);
 	if (dn_sock_dial(a->sock, a->url, cause) != 0)
 		goto fail;
-	if (pthread_create(&a->thread, NULL, agent_main, a) != 0) {
-		*cause = dn_xasprintf("cannot start the metrics agent "
-		    "thread: %s", strerror(errno));
-		goto fail;
-	}
+	a->interval_ns = (uint64_t)a->c.interval_ms * 1000000;
+	a->next_ns = dn_now_ns() + a->interval_ns;
 	a->started = 1;
 	*ap = a;
 	return (0);
@@ -211,11 +199,6 @@ dn_agent_stop(struct dn_agent *a)
 	if (a == NULL)
 		return;
 	if (a->started) {
-		pthread_mutex_lock(&a->lock);
-		a->stop = 1;
-		pthread_cond_signal(&a->cond);
-		pthread_mutex_unlock(&a->lock);
-		pthread_join(a->thread, NULL);
 		sample_once(a, 1);
 		/* nng gives no linger on close: let the queued final sample
 		 * reach the wire first (a round trip is ~0.2 ms here). */
@@ -223,7 +206,6 @@ dn_agent_stop(struct dn_agent *a)
 	}
 	dn_sock_close(a->sock);
 	dn_sampler_close(&a->sampler);
-	pthread_cond_destroy(&a->cond);
 	pthread_mutex_destroy(&a->lock);
 	free(a->url);
 	free(a);

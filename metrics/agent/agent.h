@@ -1,7 +1,11 @@
 /*
- * agent.h: the node's metrics agent.  A thread that, every sample
- * interval, fills one struct dn_sample with every metric of source N in
- * metric-table.h and pushes it to the collector without blocking.
+ * agent.h: the node's metrics agent.  Every sample interval it fills one
+ * struct dn_sample with every metric of source N in metric-table.h and
+ * pushes it to the collector without blocking.  It has no thread of its
+ * own: a loop the node already runs calls dn_agent_tick and waits no
+ * longer than it says, so a sample costs its work and not a wake-up (a
+ * thread that only wakes at 1 Hz costs more than the work on this kind of
+ * VM: docs/benchmarks.md, issue 26).
  *
  * The agent fills the process metrics (sampler.h), the allocation
  * counters (alloc.h) and samples_dropped itself; everything else comes
@@ -28,7 +32,7 @@ struct dn_sock;
 struct dn_agent;
 
 /*
- * Called on the agent thread once per sample with VALUES (indexed by
+ * Called on dn_agent_tick's thread once per sample with VALUES (indexed by
  * enum dn_metric_id, zeroed) to fill the node-provided metrics: height,
  * lag_blocks, lag_ms, txs_applied, txs_rejected, reads, writes,
  * log_lines, rocksdb_*, mempool_txs, peers, wl_ops, wl_op_us,
@@ -51,9 +55,9 @@ struct dn_agent_config {
 };
 
 /*
- * Open the PUSH socket, dial URL and start the sampling thread.  The
- * first sample is taken one interval after the start.  Returns 0, or -1
- * with *CAUSE (caller frees).  *AP is owned by the caller: dn_agent_stop.
+ * Open the PUSH socket and dial URL; the schedule starts now (the first
+ * sample is due one interval later).  Returns 0, or -1 with *CAUSE
+ * (caller frees).  *AP is owned by the caller: dn_agent_stop.
  */
 int	 dn_agent_start(struct dn_agent **ap, const struct dn_agent_config *c,
 	    char **cause);
@@ -71,9 +75,20 @@ int	 dn_agent_send(struct dn_agent *a, uint16_t kind, const void *payload,
 	    size_t len, int timeout_ms);
 
 /*
- * Stop the thread, send one last sample flagged DN_SAMPLE_FINAL (waiting
- * at most 500 ms for the collector to take it), close the socket and free
- * A.  Accepts NULL.
+ * Take the sample if it is due (the schedule is start + k * interval, so
+ * a late sample does not shift the later ones; one more than an interval
+ * late is taken once and the schedule goes on from the next point), on
+ * the calling thread.  Returns the ms until the next sample is due, at
+ * least 1, rounded up: a loop that waits at most that long keeps samples
+ * on time.  Call it from one thread only, the one that calls
+ * dn_agent_stop (the sampler is not thread-safe).
+ */
+int	 dn_agent_tick(struct dn_agent *a);
+
+/*
+ * Send one last sample flagged DN_SAMPLE_FINAL (waiting at most 500 ms
+ * for the collector to take it), close the socket and free A.  Accepts
+ * NULL.
  */
 void	 dn_agent_stop(struct dn_agent *a);
 

@@ -5,7 +5,9 @@
  * INCLUDED messages; all nodes reach the same height and state hash; a
  * SIGKILLed node restarts on its directory and catches up; garbage on the
  * wire is counted, not fatal; CTL_STOP and SIGTERM bring a final SAMPLE and
- * exit 0; a
+ * exit 0; samples keep their interval while the control loop has nothing
+ * else to wake it (they are taken in that loop, whose own poll is 100 ms:
+ * SAMPLE_MS is not a multiple of it); a
  * bad RocksDB options string is exit 1 with a clear message.  Every
  * process is killed in the teardown, also when an assertion fails.
  */
@@ -34,6 +36,8 @@
 #define TXS		200
 #define TOKEN		0x0123456789abcdefull
 #define ACCOUNTS	1000
+#define SAMPLE_MS	250
+#define GAPS_MAX	512
 
 struct fixture {
 	char		 dir[64];
@@ -45,6 +49,12 @@ struct fixture {
 	int		 hello[NODES];
 	int		 final[NODES];
 	int		 samples[NODES];
+	/* intervals between a node's consecutive samples, in ms, while
+	 * `timing` is set (nothing but the collector's reads) */
+	int		 timing;
+	uint64_t	 last_seq[NODES], last_ns[NODES];
+	double		 gaps[GAPS_MAX];
+	int		 ngaps;
 	uint8_t		 seen[TXS + 1];	/* by tx id: 1 + status */
 	int		 nseen;
 };
@@ -80,7 +90,8 @@ spawn_node(struct fixture *f, int k, const char *extra, const char *errf)
 		execl(f->node_bin, f->node_bin, "--index", idx, "--nodes",
 		    nodes, "--dir", dir, "--net", f->dir, "--metrics", coll,
 		    "--token", token, "--block-interval", "150",
-		    "--sample-interval", "200", "--accounts", "1000",
+		    "--sample-interval", "250" /* SAMPLE_MS */,
+		    "--accounts", "1000",
 		    "--block-reads", "4", extra != NULL ? extra : (char *)NULL,
 		    extra != NULL ? "bogus=1" : (char *)NULL, (char *)NULL);
 		_exit(127);
@@ -131,6 +142,14 @@ collect(struct fixture *f, int timeout_ms)
 		f->samples[h.node]++;
 		if (s.flags & DN_SAMPLE_FINAL)
 			f->final[h.node]++;
+		/* a restarted node counts from 1 again; the final sample
+		 * is off the schedule */
+		else if (f->timing && h.seq == f->last_seq[h.node] + 1 &&
+		    h.seq > 1 && f->ngaps < GAPS_MAX)
+			f->gaps[f->ngaps++] = (double)(h.t_ns -
+			    f->last_ns[h.node]) / 1e6;
+		f->last_seq[h.node] = h.seq;
+		f->last_ns[h.node] = h.t_ns;
 		break;
 	case DN_MSG_INCLUDED:
 		assert_int_equal(dn_included_check(p, h.len, &height, &pns,
@@ -390,6 +409,40 @@ send_garbage(struct fixture *f)
 	dn_sock_send(f->load[0], buf, DN_HDR_SIZE + 8, 0);
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/*
+ * Samples on time: half the intervals or more within 5 ms of SAMPLE_MS.
+ * Sampled only on the idle control loop's own 100 ms poll they would be
+ * 250 +- ~50 ms (the poll's phase against the schedule's moves 50 ms a
+ * sample); single late ones (a loaded machine) are shown, not judged.
+ */
+static void
+check_gaps(struct fixture *f)
+{
+	double	med, p90, dev[GAPS_MAX];
+	int	i;
+
+	assert_true(f->ngaps >= 3 * NODES);
+	for (i = 0; i < f->ngaps; i++)
+		dev[i] = f->gaps[i] > SAMPLE_MS ? f->gaps[i] - SAMPLE_MS :
+		    SAMPLE_MS - f->gaps[i];
+	qsort(f->gaps, (size_t)f->ngaps, sizeof(double), cmp_double);
+	qsort(dev, (size_t)f->ngaps, sizeof(double), cmp_double);
+	med = f->gaps[f->ngaps / 2];
+	p90 = dev[f->ngaps * 9 / 10];
+	printf("sample intervals: %d, median %.2f ms (want %d), |off| median "
+	    "%.2f ms, p90 %.2f ms, max %.2f ms\n", f->ngaps, med, SAMPLE_MS,
+	    dev[f->ngaps / 2], p90, dev[f->ngaps - 1]);
+	assert_true(dev[f->ngaps / 2] <= 5);
+}
+
 static void
 devnet(void **state)
 {
@@ -416,6 +469,14 @@ devnet(void **state)
 	assert_int_equal(st.txs_applied, TXS);
 	assert_true(st.flags & DN_CTL_READY);
 	assert_int_equal(st.peers, NODES - 1);
+	/* 2.5 s of nothing but samples: no control request wakes a
+	 * node's control loop, only its poll and its samples' due times */
+	f->timing = 1;
+	deadline = dn_now_ns() + 10ull * SAMPLE_MS * 1000000;
+	while (dn_now_ns() < deadline)
+		collect(f, 50);
+	f->timing = 0;
+	check_gaps(f);
 
 	/* SIGKILL node 2 just after it proposed (height 2 mod 3): nodes 0
 	 * and 1 add two blocks, then the chain stalls on node 2's turn.

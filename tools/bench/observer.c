@@ -1,20 +1,29 @@
 /*
  * observer.c: issue 6 target 2, the cost of the node's metrics agent.
  *
- *   dn-observer-bench agent DIR SECONDS [INTERVAL_MS]
- *	Listens on ipc://DIR/c like a collector (a sink thread counts what
- *	arrives), then starts the real agent (metrics/agent/agent.c, the node's
- *	own sampler and allocation counter; the fill callback leaves the
- *	node-provided values at 0) and lets it sample for SECONDS.  Prints
- *	key=value pairs: the agent thread's CPU (its per-thread CPU clock),
- *	as ms per second and as % of one core, and the RSS the process grew
- *	by from just before dn_agent_start to the end.
+ *   dn-observer-bench agent DIR SECONDS [INTERVAL_MS [THREADS FDS [MODE]]]
+ *	The real agent (metrics/agent/, the node's own sampler and
+ *	allocation counter; the fill callback leaves the node-provided
+ *	values at 0) in a process that runs devnet-node's control loop: a
+ *	receive on a REP socket nobody sends to, 100 ms at most.  MODE
+ *	tick (the default): the loop ticks the agent and waits no longer
+ *	than it says, as devnet-node does; thread: a thread of its own
+ *	ticks it at each due time (the agent before issue 26's third
+ *	round); none: the loop alone, the floor.  The collector is a child
+ *	process (its CPU is not the agent's) that reports how far apart
+ *	the samples were sent.  Prints key=value pairs, CPU as % of one
+ *	core after the first WARM_S (2) s (the first sample's one-time
+ *	costs, a malloc arena and lazy binding, are paid once), by thread
+ *	from each thread's schedstat: the process, the loop, the ticking
+ *	thread, nng's timer (it ends every timed wait), nng's other
+ *	threads (they finish each send); work_core_pct, the thread CPU of
+ *	the ticks that sampled; agent_core_pct, the agent's own cost: its
+ *	work (tick) or its thread (thread) plus nng's other threads; and
+ *	the RSS the process grew by from just before dn_agent_start.
  *	With THREADS and FDS, the process first looks like a node: THREADS
  *	idle threads and FDS more open files (a devnet-node with RocksDB has
  *	about 25 and 40), since /proc/self/{status,io,fd} and getrusage cost
- *	grow with both.  steady_core_pct leaves out the first WARM_S (2) s:
- *	the first sample's one-time costs (the agent thread's malloc arena,
- *	lazy symbol binding), which a node pays once, not every second.
+ *	grow with both.
  *   dn-observer-bench parts DIR ROUNDS [THREADS FDS]
  *	The agent's two parts alone, on this thread: ROUNDS times, 20 ms
  *	apart (cold caches, as at 1 Hz), one dn_sampler_read and one
@@ -31,6 +40,9 @@
  *	with --metrics URL becomes ready (tools/bench/observer.sh).
  */
 #include <dirent.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -42,6 +54,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "clock.h"
 #include "metric-table.h"
 #include "protocol.h"
 #include "sampler.h"
@@ -106,25 +119,6 @@ fill_nothing(void *arg, double *values)
 {
 }
 
-/* Thread ids of this process, as a bitmap over tids below MAX. */
-static void
-tids(uint8_t *map, size_t max)
-{
-	DIR		*d = opendir("/proc/self/task");
-	struct dirent	*e;
-
-	memset(map, 0, max / 8);
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		long	tid = atol(e->d_name);
-
-		if (tid > 0 && (size_t)tid < max)
-			map[tid / 8] |= (uint8_t)(1u << (tid % 8));
-	}
-	closedir(d);
-}
-
 static long
 rss_kib(void)
 {
@@ -142,19 +136,6 @@ rss_kib(void)
 	return (v);
 }
 
-/* CPU seconds of thread TID of this process (Linux per-thread clock). */
-static double
-thread_cpu_s(long tid)
-{
-	struct timespec	ts;
-	clockid_t	clk = (clockid_t)((~(unsigned long)tid << 3) | 6);
-
-	if (clock_gettime(clk, &ts) != 0)
-		return (-1);
-	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
-}
-
-#define TID_MAX	(1u << 22)
 #define WARM_S	2
 
 static void *
@@ -186,82 +167,73 @@ look_like_node(int threads, int fds)
 	return (0);
 }
 
-static int
-run_agent(const char *dir, int seconds, int interval_ms, int threads,
-    int fds)
+/*
+ * The collector's side, in a child process so that its CPU is not the
+ * agent's: receives until the final sample (or until FIN reads EOF: the
+ * `none` mode sends nothing) and writes what it saw to OUT as one line:
+ * the samples, the median interval between consecutive ones and how far
+ * they are from INTERVAL_MS (median, p99, max), from the headers' t_ns
+ * (taken as each sample is sent).
+ */
+static void
+sink_child(const char *url, int interval_ms, int fin, int out)
 {
-	struct dn_agent_config	 cfg;
-	struct dn_agent		*a = NULL;
-	struct sink		 k;
-	pthread_t		 th;
-	uint8_t			*before, *after;
-	char			*url, *cause = NULL;
-	long			 tid, agent_tid = -1, rss0, rss1;
-	double			 cpu, warm = 0;
-	int			 rv = 1, nnew = 0;
+	struct dn_sock	*sock = NULL;
+	struct dn_hdr	 h;
+	struct dn_sample s;
+	struct pollfd	 pfd = { .fd = fin, .events = POLLIN };
+	double		*gap, *off;
+	uint64_t	 last = 0;
+	char		*cause = NULL, line[256];
+	void		*buf;
+	size_t		 len;
+	int		 n = 0, done = 0, lenl;
 
-	url = dn_xasprintf("ipc://%s/c", dir);
-	if (sink_start(&k, &th, url) != 0) {
-		free(url);
-		return (1);
+	gap = dn_xcalloc(1 << 16, sizeof(*gap));
+	off = dn_xcalloc(1 << 16, sizeof(*off));
+	if (dn_sock_open(&sock, DN_SOCK_PULL, &cause) != 0 ||
+	    dn_sock_listen(sock, url, &cause) != 0) {
+		fprintf(stderr, "dn-observer-bench: %s: %s\n", url, cause);
+		_exit(1);
 	}
-	if (look_like_node(threads, fds) != 0) {
-		fprintf(stderr, "dn-observer-bench: cannot make %d threads "
-		    "and %d files\n", threads, fds);
-		sink_stop(&k, th);
-		free(url);
-		return (1);
-	}
-	before = dn_xmalloc(TID_MAX / 8);
-	after = dn_xmalloc(TID_MAX / 8);
-	dn_msleep(200);
-	tids(before, TID_MAX);
-	rss0 = rss_kib();
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.url = url;
-	cfg.interval_ms = interval_ms;
-	cfg.fill = fill_nothing;
-	if (dn_agent_start(&a, &cfg, &cause) != 0) {
-		fprintf(stderr, "dn-observer-bench: %s\n", cause);
-		free(cause);
-		goto out;
-	}
-	tids(after, TID_MAX);
-	for (tid = 1; tid < (long)TID_MAX; tid++) {
-		if ((after[tid / 8] & (1u << (tid % 8))) &&
-		    !(before[tid / 8] & (1u << (tid % 8)))) {
-			agent_tid = tid;
-			nnew++;
+	while (!done) {
+		if (dn_sock_recv(sock, &buf, &len, 50) == 0) {
+			if (dn_hdr_check(buf, len, 0, 0, 1, &h) == 0 &&
+			    h.kind == DN_MSG_SAMPLE) {
+				if (last != 0 && n < (1 << 16)) {
+					gap[n] = (double)(h.t_ns - last) / 1e6;
+					off[n] = gap[n] > interval_ms ?
+					    gap[n] - interval_ms :
+					    interval_ms - gap[n];
+					n++;
+				}
+				last = h.t_ns;
+				/* the final sample is off the schedule */
+				done = dn_sample_decode((uint8_t *)buf +
+				    DN_HDR_SIZE, h.len, &s) == 0 &&
+				    (s.flags & DN_SAMPLE_FINAL);
+				if (done && n > 0)
+					n--;
+			}
+			dn_msg_free(buf, len);
 		}
+		if (poll(&pfd, 1, 0) == 1)
+			done = 1;
 	}
-	if (nnew != 1) {
-		fprintf(stderr, "dn-observer-bench: %d new threads after "
-		    "dn_agent_start, expected 1\n", nnew);
-		goto out;
-	}
-	if (seconds > WARM_S) {
-		sleep(WARM_S);
-		warm = thread_cpu_s(agent_tid);
-		sleep((unsigned)(seconds - WARM_S));
-	} else
-		sleep((unsigned)seconds);
-	cpu = thread_cpu_s(agent_tid);
-	rss1 = rss_kib();
-	printf("interval_ms=%d threads=%d fds=%d seconds=%d samples=%lld "
-	    "agent_cpu_ms=%.3f agent_cpu_ms_per_s=%.4f agent_core_pct=%.5f "
-	    "steady_core_pct=%.5f rss_growth_kib=%ld\n", interval_ms, threads,
-	    fds, seconds, (long long)atomic_load(&k.msgs), cpu * 1e3,
-	    cpu * 1e3 / seconds, cpu * 100 / seconds, seconds > WARM_S ?
-	    (cpu - warm) * 100 / (seconds - WARM_S) : cpu * 100 / seconds,
-	    rss1 - rss0);
-	rv = 0;
-out:
-	dn_agent_stop(a);
-	sink_stop(&k, th);
-	free(before);
-	free(after);
-	free(url);
-	return (rv);
+	if (n > 0)
+		lenl = snprintf(line, sizeof(line), "samples=%d "
+		    "interval_ms_median=%.3f off_ms_median=%.3f "
+		    "off_ms_p99=%.3f off_ms_max=%.3f", n + 1,
+		    dn_stats_quantile(gap, (size_t)n, 0.5),
+		    dn_stats_quantile(off, (size_t)n, 0.5),
+		    dn_stats_quantile(off, (size_t)n, 0.99),
+		    dn_stats_quantile(off, (size_t)n, 1));
+	else
+		lenl = snprintf(line, sizeof(line), "samples=%d", n);
+	if (write(out, line, (size_t)lenl) != lenl)
+		_exit(1);
+	dn_sock_close(sock);
+	_exit(0);
 }
 
 static double
@@ -271,6 +243,282 @@ now_thread_us(void)
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ((double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3);
+}
+
+struct ticker {
+	struct dn_agent	*a;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	int		 stop;
+	int		 on;		/* its thread runs */
+	_Atomic pid_t	 tid;
+	double		 work_us;	/* thread CPU inside its ticks */
+};
+
+/* `thread` mode: the agent ticked from a thread of its own that waits
+ * for each due time, as agent.c's own thread did before issue 26's
+ * third round: the same work plus a wake-up per sample. */
+static void *
+ticker_main(void *arg)
+{
+	struct ticker	*t = arg;
+	struct timespec	 at;
+	double		 t0;
+	int		 due;
+
+	atomic_store(&t->tid, gettid());
+	pthread_mutex_lock(&t->mu);
+	while (!t->stop) {
+		t0 = now_thread_us();
+		due = dn_agent_tick(t->a);
+		t->work_us += now_thread_us() - t0;
+		clock_gettime(CLOCK_MONOTONIC, &at);
+		at.tv_nsec += (long)(due % 1000) * 1000000;
+		at.tv_sec += due / 1000 + at.tv_nsec / 1000000000;
+		at.tv_nsec %= 1000000000;
+		while (!t->stop && pthread_cond_timedwait(&t->cv, &t->mu,
+		    &at) != ETIMEDOUT)
+			;
+	}
+	pthread_mutex_unlock(&t->mu);
+	return (NULL);
+}
+
+/* CPU of this process's threads by kind, from each thread's schedstat
+ * (ns of run time, exact, where getrusage and /proc's stat are scaled
+ * from ticks). */
+struct taskcpu {
+	double	loop;		/* the thread that runs the loop (main) */
+	double	ticker;		/* `thread` mode's ticking thread */
+	double	expire;		/* nng's timer: it ends every timed wait */
+	double	nng;		/* nng's other threads (tasks, ipc) */
+	double	all;
+};
+
+static void
+task_cpu(struct taskcpu *tc, pid_t ticker)
+{
+	DIR		*d = opendir("/proc/self/task");
+	struct dirent	*e;
+	char		 path[320], comm[32], buf[128];
+	unsigned long long ns;
+	double		 us;
+	pid_t		 tid;
+	int		 fd;
+	ssize_t		 n;
+
+	memset(tc, 0, sizeof(*tc));
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if ((tid = (pid_t)atol(e->d_name)) <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat",
+		    e->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		ns = strtoull(buf, NULL, 10);
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+		    e->d_name);
+		comm[0] = '\0';
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) != -1) {
+			n = read(fd, comm, sizeof(comm) - 1);
+			close(fd);
+			comm[n > 0 ? n : 0] = '\0';
+		}
+		us = (double)ns / 1e3;
+		tc->all += us;
+		if (tid == getpid())
+			tc->loop += us;
+		else if (tid == ticker)
+			tc->ticker += us;
+		else if (strncmp(comm, "nng:aio:expire", 14) == 0)
+			tc->expire += us;
+		else if (strncmp(comm, "nng:", 4) == 0)
+			tc->nng += us;
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+/* Stop `thread` mode's ticker, if it runs. */
+static void
+ticker_stop(struct ticker *t, pthread_t th)
+{
+	if (!t->on)
+		return;
+	pthread_mutex_lock(&t->mu);
+	t->stop = 1;
+	pthread_cond_signal(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+	pthread_join(th, NULL);
+	t->on = 0;
+}
+
+/* % of a core of thread kind F between the loop's two readings */
+#define PCT(r, f)	(((r).c1.f - (r).c0.f) / (r).span / 1e4)
+
+struct loopres {
+	struct taskcpu	c0, c1;		/* after WARM_S, at the end */
+	double		span;		/* s between them */
+	double		work;		/* % of a core in sampling ticks */
+	int		wakes;
+};
+
+/*
+ * devnet-node's control loop once ready, for SECONDS: a receive with a
+ * 100 ms timeout on its REP socket, cut to the agent's due time when
+ * TICK; nobody sends to it here.
+ */
+static void
+control_loop(struct dn_sock *ctl, struct ticker *t, int tick, int seconds,
+    struct loopres *r)
+{
+	uint64_t	 t0 = dn_now_ns(), warm, end;
+	double		 w0, work_us = 0, work0 = 0;
+	int		 wait, due = 0, sampling = 0;
+	void		*msg;
+	size_t		 len;
+
+	warm = t0 + WARM_S * 1000000000ull;
+	end = t0 + (uint64_t)seconds * 1000000000ull;
+	memset(r, 0, sizeof(*r));
+	while (dn_now_ns() < end) {
+		wait = 100;
+		/* the thread CPU of the ticks that sample (the clock read
+		 * is a system call: only where a sample is due) */
+		if (tick && sampling) {
+			w0 = now_thread_us();
+			due = dn_agent_tick(t->a);
+			work_us += now_thread_us() - w0;
+		} else if (tick)
+			due = dn_agent_tick(t->a);
+		if (tick && due < wait)
+			wait = due;
+		sampling = tick && due <= wait;
+		if (dn_sock_recv(ctl, &msg, &len, wait) == 0)
+			dn_msg_free(msg, len);
+		r->wakes++;
+		if (warm != 0 && dn_now_ns() >= warm) {
+			task_cpu(&r->c0, atomic_load(&t->tid));
+			/* the ticker ticks under its lock */
+			if (t->on)
+				pthread_mutex_lock(&t->mu);
+			work0 = work_us + t->work_us;
+			if (t->on)
+				pthread_mutex_unlock(&t->mu);
+			warm = 0;
+			r->wakes = 0;
+			t0 = dn_now_ns();
+		}
+	}
+	task_cpu(&r->c1, atomic_load(&t->tid));
+	r->span = (double)(dn_now_ns() - t0) / 1e9;
+	if (t->on)
+		pthread_mutex_lock(&t->mu);
+	r->work = (work_us + t->work_us - work0) / r->span / 1e4;
+	if (t->on)
+		pthread_mutex_unlock(&t->mu);
+}
+
+static int
+run_agent(const char *dir, int seconds, int interval_ms, int threads,
+    int fds, const char *mode)
+{
+	struct dn_agent_config	 cfg;
+	struct ticker		 t = { .stop = 0 };
+	struct loopres		 r;
+	struct dn_sock		*ctl = NULL;
+	pthread_condattr_t	 ca;
+	pthread_t		 th;
+	char			*url, *ctl_url, *cause = NULL, line[256];
+	long			 rss0 = 0, rss1;
+	int			 fin[2], out[2], rv = 1, tick, nl, st;
+	pid_t			 pid;
+
+	tick = strcmp(mode, "tick") == 0;
+	if (!tick && strcmp(mode, "thread") != 0 &&
+	    strcmp(mode, "none") != 0) {
+		fprintf(stderr, "dn-observer-bench: mode '%s': say tick, "
+		    "thread or none\n", mode);
+		return (2);
+	}
+	url = dn_xasprintf("ipc://%s/c", dir);
+	ctl_url = dn_xasprintf("ipc://%s/ctl", dir);
+	/* before any nng call: nng's threads do not survive a fork */
+	if (pipe(fin) != 0 || pipe(out) != 0 || (pid = fork()) == -1) {
+		fprintf(stderr, "dn-observer-bench: cannot start the sink\n");
+		goto out_noproc;
+	}
+	if (pid == 0) {
+		close(fin[1]);
+		close(out[0]);
+		sink_child(url, interval_ms, fin[0], out[1]);
+	}
+	close(fin[0]);
+	close(out[1]);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.url = url;
+	cfg.interval_ms = interval_ms;
+	cfg.fill = fill_nothing;
+	if (look_like_node(threads, fds) != 0 ||
+	    dn_sock_open(&ctl, DN_SOCK_REP, &cause) != 0 ||
+	    dn_sock_listen(ctl, ctl_url, &cause) != 0) {
+		fprintf(stderr, "dn-observer-bench: %s\n",
+		    cause != NULL ? cause : "cannot look like a node");
+		goto out;
+	}
+	dn_msleep(200);
+	rss0 = rss_kib();
+	if (strcmp(mode, "none") != 0 &&
+	    dn_agent_start(&t.a, &cfg, &cause) != 0) {
+		fprintf(stderr, "dn-observer-bench: %s\n", cause);
+		goto out;
+	}
+	if (strcmp(mode, "thread") == 0) {
+		pthread_mutex_init(&t.mu, NULL);
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&t.cv, &ca);
+		if (pthread_create(&th, NULL, ticker_main, &t) != 0)
+			goto out;
+		t.on = 1;
+	}
+	control_loop(ctl, &t, tick, seconds, &r);
+	rss1 = rss_kib();
+	ticker_stop(&t, th);
+	dn_agent_stop(t.a);
+	t.a = NULL;
+	/* the sink is done at the final sample, or here (none) */
+	close(fin[1]);
+	fin[1] = -1;
+	nl = (int)read(out[0], line, sizeof(line) - 1);
+	line[nl > 0 ? nl : 0] = '\0';
+	/* % of a core after the first WARM_S s, by thread kind */
+	printf("mode=%s interval_ms=%d threads=%d fds=%d seconds=%d "
+	    "agent_core_pct=%.5f loop_wakes_per_s=%.2f process_core_pct=%.5f "
+	    "loop_core_pct=%.5f ticker_core_pct=%.5f expire_core_pct=%.5f "
+	    "nng_core_pct=%.5f work_core_pct=%.5f rss_growth_kib=%ld %s\n",
+	    mode, interval_ms, threads, fds, seconds,
+	    (tick ? r.work : PCT(r, ticker)) + PCT(r, nng),
+	    (double)r.wakes / r.span, PCT(r, all), PCT(r, loop),
+	    PCT(r, ticker), PCT(r, expire), PCT(r, nng), r.work, rss1 - rss0,
+	    line);
+	rv = 0;
+out:
+	ticker_stop(&t, th);
+	dn_agent_stop(t.a);
+	dn_sock_close(ctl);
+	if (fin[1] >= 0)
+		close(fin[1]);
+	close(out[0]);
+	waitpid(pid, &st, 0);
+out_noproc:
+	free(cause);
+	free(url);
+	free(ctl_url);
+	return (rv);
 }
 
 struct waker {
@@ -415,10 +663,12 @@ run_listen(const char *url, int seconds)
 int
 main(int argc, char **argv)
 {
-	if (argc >= 4 && strcmp(argv[1], "agent") == 0 && atoi(argv[3]) > 0)
+	if (argc >= 4 && strcmp(argv[1], "agent") == 0 &&
+	    atoi(argv[3]) > WARM_S)
 		return (run_agent(argv[2], atoi(argv[3]),
 		    argc > 4 && atoi(argv[4]) > 0 ? atoi(argv[4]) : 1000,
-		    argc > 5 ? atoi(argv[5]) : 0, argc > 6 ? atoi(argv[6]) : 0));
+		    argc > 5 ? atoi(argv[5]) : 0, argc > 6 ? atoi(argv[6]) : 0,
+		    argc > 7 ? argv[7] : "tick"));
 	if (argc >= 3 && strcmp(argv[1], "wake") == 0 && atoi(argv[2]) > 0)
 		return (run_wake(atoi(argv[2]),
 		    argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 1000,
@@ -429,7 +679,7 @@ main(int argc, char **argv)
 	if (argc == 4 && strcmp(argv[1], "listen") == 0 && atoi(argv[3]) > 0)
 		return (run_listen(argv[2], atoi(argv[3])));
 	fprintf(stderr, "usage: dn-observer-bench agent DIR SECONDS "
-	    "[INTERVAL_MS [THREADS FDS]]\n       dn-observer-bench parts DIR "
+	    "[INTERVAL_MS [THREADS FDS [tick|thread|none]]]\n       dn-observer-bench parts DIR "
 	    "ROUNDS [THREADS FDS]\n       dn-observer-bench wake SECONDS "
 	    "[INTERVAL_MS [THREADS FDS]]\n       dn-observer-bench listen URL "
 	    "SECONDS\n");

@@ -1,9 +1,10 @@
 #!/bin/sh
 # observer.sh: issue 6 target 2, the observer effect of the node's metrics
 # agent.
-#  1. Agent cost: dn-observer-bench runs the real agent (1 s interval)
-#     against a sink for SECONDS and reads the agent thread's own CPU
-#     clock and the process RSS growth (ROUNDS times).
+#  1. Agent cost: dn-observer-bench runs the real agent (1 s interval),
+#     ticked from a control loop like devnet-node's, against a sink for
+#     SECONDS and reads its CPU (the ticks that sample and nng's threads'
+#     sends) and the process RSS growth (ROUNDS times).
 #  2. Reads/s with the agent on vs off, side by side: one devnet-node
 #     (--nodes 1, --workload readrandom --read-rate 0 --keys KEYS) runs
 #     READ_S seconds without --metrics, then with --metrics (to a sink)
@@ -39,7 +40,7 @@ cpu_all= rss_all=
 r=1
 while [ "$r" -le "$rounds" ]; do
 	mkdir -p "$work/a$r"
-	line=$("$obs" agent "$work/a$r" "$seconds" 1000)
+	line=$("$obs" agent "$work/a$r" "$seconds" 1000 0 0 tick)
 	echo "round $r: $line"
 	cpu_all="$cpu_all $(echo "$line" | sed 's/.*agent_core_pct=\([^ ]*\).*/\1/')"
 	rss_all="$rss_all $(echo "$line" | sed 's/.*rss_growth_kib=\([^ ]*\).*/\1/')"
