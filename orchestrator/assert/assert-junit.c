@@ -2,9 +2,10 @@
  * assert-junit.c: stored assertion results as JUnit XML test suites, one
  * per run, one test case per assertion: a failure's message is the row's
  * message, readable alone; an inconclusive one is skipped, with its
- * reason.  The caller writes the <testsuites> wrapper (with `ab`, the
- * verdict's cases share it).  Not here: judging (assert-live.c,
- * assert-end.c).
+ * reason.  The same suite for results judged outside a run (compare's
+ * relative assertions, assert_junit_suite).  The caller writes the
+ * <testsuites> wrapper (with `ab`, the verdict's cases share it).  Not
+ * here: judging (assert-live.c, assert-end.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -104,29 +105,32 @@ jrun_release(struct jrun *r)
 	free(r->trial);
 }
 
-static void
-put_suite(FILE *out, long long run_id, const struct jrun *r)
+void
+assert_junit_suite(FILE *out, const char *name, const char *scenario,
+    const struct assert_case *cases, size_t n)
 {
 	size_t	i, fail = 0, skip = 0;
 
-	for (i = 0; i < r->n; i++) {
-		fail += strcmp(r->rows[i].status, "fail") == 0;
-		skip += strcmp(r->rows[i].status, "inconclusive") == 0;
+	for (i = 0; i < n; i++) {
+		fail += strcmp(cases[i].status, "fail") == 0;
+		skip += strcmp(cases[i].status, "fail") != 0 &&
+		    strcmp(cases[i].status, "pass") != 0;
 	}
-	fprintf(out, "  <testsuite name=\"assertions of run %lld (", run_id);
-	xml_put(out, r->scenario ? r->scenario : "");
-	fputs(", variant ", out);
-	xml_put(out, r->variant ? r->variant : "");
-	fprintf(out, ", trial %s)\" tests=\"%zu\" failures=\"%zu\" "
-	    "skipped=\"%zu\">\n", r->trial ? r->trial : "?", r->n, fail, skip);
-	for (i = 0; i < r->n; i++) {
-		const struct jrow *w = &r->rows[i];
+	fputs("  <testsuite name=\"", out);
+	xml_put(out, name);
+	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n",
+	    n, fail, skip);
+	for (i = 0; i < n; i++) {
+		const struct assert_case *w = &cases[i];
 
-		fputs("    <testcase classname=\"devnet.assert.", out);
-		xml_put(out, r->scenario ? r->scenario : "");
+		fputs("    <testcase classname=\"devnet.assert", out);
+		if (scenario != NULL) {
+			fputc('.', out);
+			xml_put(out, scenario);
+		}
 		fputs("\" name=\"", out);
 		xml_put(out, w->name);
-		fprintf(out, " (run %lld, %s)\"", run_id, w->form);
+		fputc('"', out);
 		if (strcmp(w->status, "pass") == 0) {
 			fputs("/>\n", out);
 			continue;
@@ -138,13 +142,41 @@ put_suite(FILE *out, long long run_id, const struct jrun *r)
 			xml_put(out, w->message);
 			fputs("</failure>\n", out);
 		} else {
-			fputs(">\n      <skipped message=\"inconclusive: ", out);
+			fputs(">\n      <skipped message=\"", out);
+			xml_put(out, w->status);
+			fputs(": ", out);
 			xml_put(out, w->message);
 			fputs("\"/>\n", out);
 		}
 		fputs("    </testcase>\n", out);
 	}
 	fputs("  </testsuite>\n", out);
+}
+
+/* Run RUN_ID's stored results R as its suite. */
+static void
+put_suite(FILE *out, long long run_id, const struct jrun *r)
+{
+	struct assert_case	*c;
+	char			*name;
+	size_t			 i;
+
+	c = dn_xcalloc(r->n + 1, sizeof(*c));
+	for (i = 0; i < r->n; i++) {
+		c[i].name = dn_xasprintf("%s (run %lld, %s)", r->rows[i].name,
+		    run_id, r->rows[i].form);
+		c[i].status = r->rows[i].status;
+		c[i].message = r->rows[i].message;
+	}
+	name = dn_xasprintf("assertions of run %lld (%s, variant %s, trial "
+	    "%s)", run_id, r->scenario ? r->scenario : "",
+	    r->variant ? r->variant : "", r->trial ? r->trial : "?");
+	assert_junit_suite(out, name, r->scenario ? r->scenario : "", c,
+	    r->n);
+	for (i = 0; i < r->n; i++)
+		free(c[i].name);
+	free(c);
+	free(name);
 }
 
 int

@@ -59,6 +59,27 @@ void	 assert_free(struct trial *t);
 int	 assert_junit(FILE *out, struct dn_store *s, const int64_t *run_ids,
 	    size_t n, char **cause);
 
+/*
+ * One assertion's result as a JUnit test case: NAME (owned by whoever
+ * made it), STATUS "pass", "fail", "inconclusive" or "not judged",
+ * MESSAGE readable alone (why it failed, or why it was not decided).
+ */
+struct assert_case {
+	char		*name;
+	const char	*status;
+	char		*message;
+};
+
+/*
+ * One JUnit test suite NAME of CASES[0..N-1] on OUT, as assert_junit
+ * writes each run's: a test case per result, class devnet.assert.SCENARIO
+ * (devnet.assert when SCENARIO is NULL); a failure carries its message, a
+ * result neither passed nor failed is skipped with "STATUS: MESSAGE".
+ * For results judged outside a run (compare's relative assertions).
+ */
+void	 assert_junit_suite(FILE *out, const char *name, const char *scenario,
+	    const struct assert_case *cases, size_t n);
+
 /* The assertions of runs RUN_IDS[0..N-1], one line each, and the counts,
  * on OUT (nothing when there are none): how `run` and `ab` end. */
 int	 assert_summary(FILE *out, struct dn_store *s, const int64_t *run_ids,

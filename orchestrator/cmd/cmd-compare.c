@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assert/assert.h"
 #include "cmd/cmd-args.h"
 #include "cmd/relative.h"
 #include "scenario/scenario.h"
@@ -23,7 +24,8 @@ static const char compare_help[] =
     "  --metric NAME      compare only NAME (repeatable)\n"
     "  --format FMT       table (default), markdown (a pull-request\n"
     "                     comment), csv, json or junit (JUnit XML: one\n"
-    "                     test case per metric, a failure per worse)\n"
+    "                     test case per metric, a failure per worse,\n"
+    "                     and one per relative assertion)\n"
     "  --threshold PCT    practical threshold: smaller changes are 'same'\n"
     "                     (default 1)\n"
     "  --unit UNIT        auto (default), trial or node: what one\n"
@@ -51,7 +53,9 @@ static const char compare_help[] =
     "The relative assertions of the runs' scenario (assert: ... relative:)\n"
     "are judged on the two sides as 'devnet ab' judges them, when each\n"
     "side's runs are one of the claim's variants, and printed after the\n"
-    "verdict (stdout with the table, else stderr); not stored.\n\n"
+    "verdict (stdout with the table, else stderr); with --format junit\n"
+    "also a test case each (a failure, or skipped with why it was not\n"
+    "decided); not stored.\n\n"
     "exit status: 0 compared (and the gate did not trip), 1 error (a bad\n"
     "side, no data, a store error), 2 usage, 3 --fail-on tripped, 4 a\n"
     "relative assertion failed, 5 none failed but one was inconclusive,\n"
@@ -69,22 +73,35 @@ static int	cmd_compare_exec(int, char **);
 /*
  * The relative assertions of the runs' scenario on these two sides, as
  * ab judges them (cmd/relative.c), after the verdict on OUT; printed,
- * never stored (compare opens the database read-only).  RC raised to 4
- * or 5; a scenario that does not load is said and changes nothing.
+ * never stored (compare opens the database read-only).  With JUNIT, also
+ * a test suite of them there (a case each: failed, or skipped with why
+ * it was not decided), OUT then being for people.  RC raised to 4 or 5;
+ * a scenario that does not load is said and changes nothing.
  */
 static int
 judge_relative(struct dn_store *s, const char *side_a, const char *side_b,
-    FILE *out, int rc)
+    FILE *out, FILE *junit, int rc)
 {
 	struct relative_counts	 c = { 0 };
+	struct assert_case	 none;
 	struct scenario		*scn = NULL;
-	char			*v[2], *cause = NULL;
+	char			*v[2], *cause = NULL, *title;
 	const char		*specs[2] = { side_a, side_b };
 	size_t			 i;
 	int			 nrel = 0;
 
 	if (relative_sides(s, side_a, side_b, &scn, v, &cause) != 0) {
 		cmd_error("relative assertions not judged: %s", cause);
+		if (junit != NULL) {
+			/* which claims there were is in the text that
+			 * did not load: one case says so */
+			none.name = dn_xstrdup("relative assertions");
+			none.status = "not judged";
+			none.message = cause;
+			assert_junit_suite(junit, "relative assertions of "
+			    "the runs' scenario", NULL, &none, 1);
+			free(none.name);
+		}
 		free(cause);
 		return (rc);
 	}
@@ -101,11 +118,21 @@ judge_relative(struct dn_store *s, const char *side_a, const char *side_b,
 		    "judged (printed only; 'devnet ab' stores them)\n",
 		    c.judged - c.failed - c.inconclusive, c.failed,
 		    c.inconclusive, nrel - c.judged);
+		if (junit != NULL) {
+			title = dn_xasprintf("relative assertions of scenario "
+			    "'%s' (A = %s, B = %s)", scn->name, side_a,
+			    side_b);
+			assert_junit_suite(junit, title, scn->name, c.cases,
+			    c.ncases);
+			free(title);
+		}
 	}
 	free(v[0]);
 	free(v[1]);
 	scenario_free(scn);
-	return (relative_status(rc, &c));
+	rc = relative_status(rc, &c);
+	relative_counts_release(&c);
+	return (rc);
 }
 
 const struct cmd_entry cmd_compare_entry = {
@@ -163,15 +190,17 @@ cmd_compare_exec(int argc, char **argv)
 		}
 		goto out;
 	}
+	rc = tripped == COMPARE_GATE_REFUSED ? COMPARE_EXIT_REFUSED :
+	    tripped ? COMPARE_EXIT_GATE : 0;
+	/* JUnit: the claims are test cases beside the metrics' (stderr has
+	 * the lines for people); other formats keep stdout theirs alone */
+	rc = judge_relative(s, argv[optind], argv[optind + 1],
+	    a.verdict.format == COMPARE_TABLE && !a.junit ? stdout : stderr,
+	    a.junit ? stdout : NULL, rc);
 	if (a.junit)
 		compare_junit_end(stdout);
 	/* The verdict is printed whole before the gate says no. */
 	fflush(stdout);
-	rc = tripped == COMPARE_GATE_REFUSED ? COMPARE_EXIT_REFUSED :
-	    tripped ? COMPARE_EXIT_GATE : 0;
-	rc = judge_relative(s, argv[optind], argv[optind + 1],
-	    a.verdict.format == COMPARE_TABLE && !a.junit ? stdout : stderr,
-	    rc);
 	if (tripped == COMPARE_GATE_REFUSED)
 		cmd_error("--fail-on refuses to pass: the runs differ in setup "
 		    "or machine class (the warnings above say how); compare "

@@ -31,6 +31,33 @@ side_of(const char *const *v, size_t n, const char *variant)
 	return (-1);
 }
 
+/* Assertion NAME's result into C's cases: STATUS (static), MESSAGE
+ * (taken). */
+static void
+add_case(struct relative_counts *c, const char *name, const char *status,
+    char *message)
+{
+	c->cases = dn_xreallocarray(c->cases, c->ncases + 1,
+	    sizeof(*c->cases));
+	c->cases[c->ncases].name = dn_xasprintf("%s (relative)", name);
+	c->cases[c->ncases].status = status;
+	c->cases[c->ncases++].message = message;
+}
+
+void
+relative_counts_release(struct relative_counts *c)
+{
+	size_t	i;
+
+	for (i = 0; i < c->ncases; i++) {
+		free(c->cases[i].name);
+		free(c->cases[i].message);
+	}
+	free(c->cases);
+	c->cases = NULL;
+	c->ncases = 0;
+}
+
 /* One row per run for assertion A's claim CL. */
 static void
 store_rows(struct dn_store *s, const struct scn_assert *a,
@@ -83,12 +110,14 @@ relative_judge(struct dn_store *s, const struct scenario *scn,
 		ka = side_of(variants, n, a->rel_a);
 		kb = side_of(variants, n, a->rel_b);
 		if (ka < 0 || kb < 0 || ka == kb) {
-			fprintf(out, "devnet: assert not judged: %s: it "
-			    "compares variants %s and %s; the sides are %s "
-			    "and %s\n", a->name, a->rel_b, a->rel_a,
+			msg = dn_xasprintf("it compares variants %s and %s; "
+			    "the sides are %s and %s", a->rel_b, a->rel_a,
 			    variants[0] ? variants[0] : "of mixed variants",
 			    n > 1 && variants[1] ? variants[1] :
 			    "of mixed variants");
+			fprintf(out, "devnet: assert not judged: %s: %s\n",
+			    a->name, msg);
+			add_case(c, a->name, "not judged", msg);
 			continue;
 		}
 		if (compare_relative(s, specs[ka], specs[kb], a->metric,
@@ -109,7 +138,9 @@ relative_judge(struct dn_store *s, const struct scenario *scn,
 		c->judged++;
 		c->failed += strcmp(cl.status, "fail") == 0;
 		c->inconclusive += strcmp(cl.status, "inconclusive") == 0;
-		free(msg);
+		add_case(c, a->name, strcmp(cl.status, "pass") == 0 ? "pass" :
+		    strcmp(cl.status, "fail") == 0 ? "fail" : "inconclusive",
+		    msg);
 		free(cl.message);
 	}
 }

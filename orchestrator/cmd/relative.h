@@ -10,11 +10,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "assert/assert.h"
+
 struct dn_store;
 struct scenario;
 
+/* What relative_judge found: counts, and each assertion's result as a
+ * JUnit case (judged or not; the strings owned here). */
 struct relative_counts {
-	int	judged, failed, inconclusive;
+	int			 judged, failed, inconclusive;
+	struct assert_case	*cases;
+	size_t			 ncases;
 };
 
 /*
@@ -23,7 +29,8 @@ struct relative_counts {
  * of those variants; one line each on OUT ("devnet: assert FAIL: NAME:
  * ..."), and one for an assertion whose variants are not both there.
  * With RUNS (NRUNS of them), one row per run in `assertions` (ab: the
- * group's runs; compare stores nothing).  Adds to *C.
+ * group's runs; compare stores nothing).  Adds to *C, a case per
+ * relative assertion included (release it).
  */
 void	 relative_judge(struct dn_store *s, const struct scenario *scn,
 	    const char *const *variants, const char *const *specs, size_t n,
@@ -39,6 +46,9 @@ void	 relative_judge(struct dn_store *s, const struct scenario *scn,
 int	 relative_sides(struct dn_store *s, const char *side_a,
 	    const char *side_b, struct scenario **scn, char *variants[2],
 	    char **cause);
+
+/* Free C's cases (C itself is the caller's). */
+void	 relative_counts_release(struct relative_counts *c);
 
 /* Exit status STATUS raised by C: 4 one failed, 5 none failed but one
  * was inconclusive; a status already set (1, 3, 6) stays. */

@@ -95,4 +95,21 @@ expect_match "compare A A: says why" "$(cat "$T/aa.out")" \
 expect_eq "compare on 1+1 trials: inconclusive, exit 5" "$?" 5
 expect_match "compare on 1+1: the trials cannot tell" "$(cat "$T/cmp1.out")" \
     "devnet: assert inconclusive: B allocates less: allocs_per_s of 2:B vs 2:A: .*claim <= -10%: the trials cannot tell"
+"$DEVNET" compare 2:A 2:B --db "$DB" --metric allocs_per_s --format junit \
+    >"$T/cmp1.xml" 2>"$T/cmp1.err"
+expect_eq "compare --format junit on 1+1: exit 5" "$?" 5
+expect_match "compare --format junit: the line for people on stderr" \
+    "$(cat "$T/cmp1.err")" "devnet: assert inconclusive: B allocates less: "
+check "compare --format junit: an inconclusive claim is a skipped case" \
+    python3 - "$T/cmp1.xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot().findall("testsuite")
+assert s[-1].get("name") == "relative assertions of scenario " \
+    "'readopts-idle' (A = 2:A, B = 2:B)", s[-1].attrib
+(c,) = s[-1].findall("testcase")
+assert c.get("name") == "B allocates less (relative)", c.attrib
+m = c.find("skipped").get("message")
+assert m.startswith("inconclusive: B allocates less: allocs_per_s of 2:B vs 2:A: ") \
+    and m.endswith("claim <= -10%: the trials cannot tell"), m
+PY
 finish

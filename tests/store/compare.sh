@@ -400,6 +400,62 @@ grep -q "^devnet: assert FAIL: B vs A on rss_max: .*claim <= -10%: the data show
     rel.out || fail "the rss claim not judged: $(cat rel.out)"
 grep -q "^1 passed, 1 failed, 0 inconclusive, 0 not judged" rel.out ||
     fail "no count of the claims: $(cat rel.out)"
+# --format junit: each claim is a test case of a suite of its own after
+# the metrics' (a failure with its message; skipped with why when not
+# judged), the lines for people on stderr, the same exit.
+"$B/devnet" compare --db rel.db --metric allocs_per_s --metric rss_max \
+    --format junit 1:A 1:B >rel.xml 2>relj.err
+rc=$?
+[ $rc -eq 4 ] || fail "compare --format junit judging a refuted claim: exit $rc, want 4"
+grep -q "^devnet: assert FAIL: B vs A on rss_max" relj.err ||
+    fail "junit: the lines for people are not on stderr: $(cat relj.err)"
+python3 - rel.xml <<'PY' || fail "junit: the claims are not test cases: $(cat rel.xml)"
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+s = r.findall("testsuite")
+assert [x.get("name") for x in s] == ["1:A vs 1:B",
+    "relative assertions of scenario 'synthetic' (A = 1:A, B = 1:B)"], s
+rel = s[1]
+assert (rel.get("tests"), rel.get("failures"), rel.get("skipped")) == \
+    ("2", "1", "0"), rel.attrib
+c = {x.get("name"): x for x in rel.findall("testcase")}
+assert sorted(c) == ["B vs A on allocs_per_s (relative)",
+    "B vs A on rss_max (relative)"], sorted(c)
+assert all(x.get("classname") == "devnet.assert.synthetic" for x in c.values())
+ok = c["B vs A on allocs_per_s (relative)"]
+assert len(ok) == 0, "a passed claim has no child"
+f = c["B vs A on rss_max (relative)"].find("failure")
+assert f is not None and f.get("message").startswith(
+    "B vs A on rss_max: rss_max of 1:B vs 1:A: ") and f.get("message") \
+    .endswith("claim <= -10%: the data show a smaller change"), f.attrib
+assert f.text == f.get("message")
+PY
+"$B/devnet" compare --db rel.db --metric allocs_per_s --format junit \
+    1,4 5,8 >aa.xml 2>/dev/null || fail "junit of A vs A: exit $?"
+python3 - aa.xml <<'PY' || fail "junit: claims not judged are not skipped: $(cat aa.xml)"
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot().findall("testsuite")[1]
+assert (s.get("tests"), s.get("failures"), s.get("skipped")) == ("2", "0", "2")
+for c in s.findall("testcase"):
+    assert c.find("skipped").get("message") == "not judged: it compares " \
+        "variants B and A; the sides are A and A", c.find("skipped").attrib
+PY
+cp rel.db old.db
+python3 -c "import sqlite3; c = sqlite3.connect('old.db')
+c.execute(\"update runs set scenario_yaml = 'name: synthetic'\"); c.commit()"
+"$B/devnet" compare --db old.db --metric allocs_per_s --format junit \
+    1:A 1:B >old.xml 2>old.err || fail "junit, no scenario: exit $?"
+grep -q "relative assertions not judged: the scenario stored with run 1 does not load" \
+    old.err || fail "junit, no scenario: stderr: $(cat old.err)"
+python3 - old.xml <<'PY' || fail "junit: a scenario that does not load is not one skipped case: $(cat old.xml)"
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot().findall("testsuite")[1]
+(c,) = s.findall("testcase")
+assert c.get("name") == "relative assertions" and c.get("classname") == \
+    "devnet.assert", c.attrib
+assert c.find("skipped").get("message").startswith("not judged: the "
+    "scenario stored with run 1 does not load: synthetic.yaml:1:1: ")
+PY
 "$B/dn-store-synth" --db bad.db --trials 1 --relative rss_max >bad.out \
     2>&1
 [ $? -eq 2 ] && grep -q "want METRIC:CLAIM" bad.out ||
