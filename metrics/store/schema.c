@@ -811,6 +811,7 @@ dn_store_close(struct dn_store *s)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close_v2(s->db);
 	free(s->pend);
+	store_sort_release(&s->sort);
 	free(s->path);
 	free(s);
 }

@@ -30,9 +30,28 @@ struct pending {
  * step per row (docs/benchmarks.md, "Collector ingest"). */
 #define INS_ROWS	32
 
+/* The counting sort of the buffered rows by series (store-write.c,
+ * pending_sort): at most SORT_SERIES_MAX series in a batch (100 nodes of
+ * 34 metrics are 3,400) in a table of SORT_SLOTS (a power of two). */
+#define SORT_SERIES_MAX	8192
+#define SORT_SLOTS	16384
+struct series_key;
+struct store_sort {
+	uint32_t		*slot;	/* hash slot -> series, or ~0 */
+	struct series_key	*keys;	/* per series */
+	uint32_t		*count;	/* per series: rows, then place */
+	uint32_t		*order;	/* series in key order */
+	uint32_t		*id;	/* per row: its series */
+	struct pending		*out;	/* the sorted batch, then swapped */
+};
+
+/* Free what the sort holds (dn_store_close). */
+void	 store_sort_release(struct store_sort *ss);
+
 struct dn_store {
 	sqlite3		*db;
 	struct pending	*pend;
+	struct store_sort sort;
 	size_t		 npend;
 	char		*path;
 	int		 rdonly;

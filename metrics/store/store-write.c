@@ -447,20 +447,156 @@ dn_store_node_set_host(struct dn_store *s, int64_t run_id, int node,
 	return (write_now(s, st, "set node host", cause));
 }
 
-static int
-pending_cmp(const void *a, const void *b)
-{
-	const struct pending	*x = a, *y = b;
+/* A series: the rows of one (run, metric, node), their place in the
+ * sorted batch. */
+struct series_key {
+	int64_t		run_id;
+	int32_t		metric_id;
+	int32_t		node;
+};
 
+/* The order of the samples table's key without t_ms: qsort's. */
+static int
+series_order(const struct series_key *x, const struct series_key *y)
+{
 	if (x->run_id != y->run_id)
 		return (x->run_id < y->run_id ? -1 : 1);
 	if (x->metric_id != y->metric_id)
 		return (x->metric_id < y->metric_id ? -1 : 1);
 	if (x->node != y->node)
 		return (x->node < y->node ? -1 : 1);
-	if (x->t_ms != y->t_ms)
-		return (x->t_ms < y->t_ms ? -1 : 1);
 	return (0);
+}
+
+static int
+pending_cmp(const void *a, const void *b)
+{
+	const struct pending	*x = a, *y = b;
+	struct series_key	 kx = { x->run_id, x->metric_id, x->node };
+	struct series_key	 ky = { y->run_id, y->metric_id, y->node };
+	int			 c = series_order(&kx, &ky);
+
+	if (c != 0)
+		return (c);
+	return (x->t_ms < y->t_ms ? -1 : x->t_ms > y->t_ms);
+}
+
+static int
+series_cmp(const void *a, const void *b, void *arg)
+{
+	const struct series_key	*k = arg;
+
+	return (series_order(&k[*(const uint32_t *)a],
+	    &k[*(const uint32_t *)b]));
+}
+
+static uint32_t
+series_hash(const struct pending *p)
+{
+	uint64_t	h = (uint64_t)p->run_id * 0x9e3779b97f4a7c15ull;
+
+	h ^= ((uint64_t)(uint32_t)p->metric_id << 32 | (uint32_t)p->node) *
+	    0xc2b2ae3d27d4eb4full;
+	return ((uint32_t)(h >> 32 ^ h));
+}
+
+void
+store_sort_release(struct store_sort *ss)
+{
+	free(ss->slot);
+	free(ss->keys);
+	free(ss->count);
+	free(ss->order);
+	free(ss->id);
+	free(ss->out);
+}
+
+/*
+ * The buffered rows in primary-key order.  Rows come in time order per
+ * series (each node sends its samples in sequence), so a counting sort by
+ * series, stable, leaves each series in time order already: one pass to
+ * count, one to place, instead of qsort's 16 passes of comparisons over a
+ * 65,536-row batch (docs/benchmarks.md, "Ingest against its plain-sqlite
+ * floor").  A series whose rows are not in time order is sorted on its
+ * own; a batch of more than SORT_SERIES_MAX series goes to qsort whole.
+ * Equal keys keep their arrival order (INSERT OR IGNORE keeps the first).
+ */
+static void
+pending_sort(struct dn_store *s)
+{
+	struct store_sort	*ss = &s->sort;
+	struct pending		*out;
+	uint32_t		 nk = 0, id, h, j, sum = 0;
+	size_t			 i, n = s->npend;
+
+	if (ss->slot == NULL) {
+		ss->slot = dn_xreallocarray(NULL, SORT_SLOTS,
+		    sizeof(*ss->slot));
+		ss->keys = dn_xreallocarray(NULL, SORT_SERIES_MAX,
+		    sizeof(*ss->keys));
+		ss->count = dn_xreallocarray(NULL, SORT_SERIES_MAX,
+		    sizeof(*ss->count));
+		ss->order = dn_xreallocarray(NULL, SORT_SERIES_MAX,
+		    sizeof(*ss->order));
+		ss->id = dn_xreallocarray(NULL, PENDING_MAX, sizeof(*ss->id));
+		ss->out = dn_xreallocarray(NULL, PENDING_MAX,
+		    sizeof(*ss->out));
+	}
+	memset(ss->slot, 0xff, SORT_SLOTS * sizeof(*ss->slot));
+	for (i = 0; i < n; i++) {
+		const struct pending	*p = &s->pend[i];
+
+		for (h = series_hash(p) & (SORT_SLOTS - 1);; h = (h + 1) &
+		    (SORT_SLOTS - 1)) {
+			id = ss->slot[h];
+			if (id == UINT32_MAX) {
+				if (nk == SORT_SERIES_MAX) {
+					qsort(s->pend, n, sizeof(*s->pend),
+					    pending_cmp);
+					return;
+				}
+				id = ss->slot[h] = nk++;
+				ss->keys[id] = (struct series_key){ p->run_id,
+				    p->metric_id, p->node };
+				ss->count[id] = 0;
+				break;
+			}
+			if (ss->keys[id].run_id == p->run_id &&
+			    ss->keys[id].metric_id == p->metric_id &&
+			    ss->keys[id].node == p->node)
+				break;
+		}
+		ss->id[i] = id;
+		ss->count[id]++;
+	}
+	for (j = 0; j < nk; j++)
+		ss->order[j] = j;
+	qsort_r(ss->order, nk, sizeof(*ss->order), series_cmp, ss->keys);
+	/* count becomes each series' first place in the sorted batch */
+	for (j = 0; j < nk; j++) {
+		uint32_t	c = ss->count[ss->order[j]];
+
+		ss->count[ss->order[j]] = sum;
+		sum += c;
+	}
+	for (i = 0; i < n; i++)
+		ss->out[ss->count[ss->id[i]]++] = s->pend[i];
+	out = ss->out;
+	ss->out = s->pend;
+	s->pend = out;
+	/* each series now ends where count points: check its time order */
+	for (j = 0, sum = 0; j < nk; j++) {
+		uint32_t	end = ss->count[ss->order[j]], k;
+
+		for (k = sum + 1; k < end; k++) {
+			if (s->pend[k].t_ms < s->pend[k - 1].t_ms) {
+				qsort(s->pend + sum, end - sum,
+				    sizeof(*s->pend), pending_cmp);
+				break;
+			}
+		}
+		sum = end;
+	}
 }
 
 /*
@@ -479,7 +615,7 @@ pending_flush(struct dn_store *s, int wait_ms, char **cause)
 		return (0);
 	if ((rc = txn_begin_wait(s, wait_ms, cause)) != 0)
 		return (rc);	/* EBUSY: the rows stay buffered */
-	qsort(s->pend, s->npend, sizeof(*s->pend), pending_cmp);
+	pending_sort(s);
 	for (i = 0; i + INS_ROWS <= s->npend; i += INS_ROWS) {
 		sqlite3_stmt	*m = s->ins_samples;
 		int		 k;

@@ -68,11 +68,20 @@ collector_put(struct collector *c, int node, int metric, int64_t t_ms,
 	c->pend[c->npend++] = (struct row){ node, metric, t_ms, v };
 }
 
-/* The values queued since wmu was taken go to the writer; wmu released. */
+/*
+ * The values queued since wmu was taken go to the writer; wmu released.
+ * The writer is woken only for WAKE_ROWS rows or its stop: woken per
+ * message it took a few rows per wake-up, each a futex wake and two
+ * context switches; below that it finds them at its 50 ms timeout, well
+ * inside COMMIT_MS (docs/benchmarks.md, "Ingest against its plain-sqlite
+ * floor").
+ */
+#define WAKE_ROWS	8192
 static inline void
 collector_queue_end(struct collector *c)
 {
-	pthread_cond_signal(&c->wcv);
+	if (c->npend >= WAKE_ROWS || c->wstop)
+		pthread_cond_signal(&c->wcv);
 	pthread_mutex_unlock(&c->wmu);
 }
 

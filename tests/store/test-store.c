@@ -813,6 +813,87 @@ named_name_taken(void **state)
 
 /* A new database and its -wal and -shm are 0600 whatever the umask: it
  * holds tokens, command lines and env values (issue 19 #13). */
+/*
+ * The order a flush inserts in (pending_sort): a trigger logs every
+ * inserted row, and the log must be in primary-key order within each
+ * commit, a series that came out of time order included, a duplicate
+ * keeping its first value; then a batch of more series than the counting
+ * sort holds (SORT_SERIES_MAX), which goes to qsort.
+ */
+static void
+flush_in_key_order(void **state)
+{
+	struct tmp		*t = *state;
+	struct dn_store		*s;
+	struct dn_run_info	 ri = { .scenario_name = "order",
+		.scenario_path = "o.yaml", .scenario_yaml = "name: order\n",
+		.variant = "A", .binary = "/bin/true", .binary_sha256 = "abc",
+		.run_dir = "/tmp/x", .nodes = 3, .duration_ms = 10000,
+		.sample_interval_ms = 1000, .token = 7 };
+	static const char *const unordered = "SELECT count(*) FROM ins_log a "
+	    "JOIN ins_log b ON b.rowid = a.rowid + 1 WHERE (b.run_id, "
+	    "b.metric_id, b.node, b.t_ms) <= (a.run_id, a.metric_id, a.node, "
+	    "a.t_ms)";
+	sqlite3			*raw;
+	char			*cause = NULL, want[32];
+	int64_t			 r1, r2;
+	int			 k, node, m, run;
+
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	assert_int_equal(dn_store_run_begin(s, &ri, &r1, &cause), 0);
+	assert_int_equal(dn_store_run_begin(s, &ri, &r2, &cause), 0);
+	dn_store_close(s);
+	assert_int_equal(sqlite3_open(t->db, &raw), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "CREATE TABLE ins_log (run_id, "
+	    "metric_id, node, t_ms, value); CREATE TRIGGER ins_log_t AFTER "
+	    "INSERT ON samples BEGIN INSERT INTO ins_log VALUES (new.run_id, "
+	    "new.metric_id, new.node, new.t_ms, new.value); END", NULL, NULL,
+	    NULL), SQLITE_OK);
+
+	/* Arrival order: time, then the later run first, node, metric
+	 * downwards; node 1's metric 2 comes in time order backwards. */
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	for (k = 0; k < 6; k++)
+		for (run = 0; run < 2; run++)
+			for (node = -1; node < 2; node++)
+				for (m = 4; m >= 0; m--)
+					assert_int_equal(dn_store_sample(s,
+					    run ? r1 : r2, node, m,
+					    (node == 1 && m == 2 ? 5 - k : k) *
+					    1000, k, &cause), 0);
+	assert_int_equal(dn_store_sample(s, r1, 0, 3, 2000, -1.0, &cause), 0);
+	assert_int_equal(dn_store_commit(s, &cause), 0);
+	dn_store_close(s);
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause),
+	    0);
+	expect(s, "SELECT count(*) FROM ins_log", "180");
+	expect(s, unordered, "0");
+	expect(s, "SELECT group_concat(t_ms) FROM (SELECT t_ms FROM ins_log "
+	    "WHERE run_id = 1 AND node = 1 AND metric_id = 2 ORDER BY rowid)",
+	    "0,1000,2000,3000,4000,5000");
+	expect(s, "SELECT value FROM samples WHERE run_id = 1 AND node = 0 "
+	    "AND metric_id = 3 AND t_ms = 2000", "2.0");
+	dn_store_close(s);
+	assert_int_equal(sqlite3_exec(raw, "DELETE FROM ins_log", NULL, NULL,
+	    NULL), SQLITE_OK);
+
+	/* More series than the counting sort takes: 9,000 nodes, one row
+	 * each, arriving from the highest node down. */
+	assert_int_equal(dn_store_open(&s, t->db, 0, &cause), 0);
+	for (node = 8999; node >= 0; node--)
+		assert_int_equal(dn_store_sample(s, r2, node, 1, 9000, node,
+		    &cause), 0);
+	assert_int_equal(dn_store_commit(s, &cause), 0);
+	dn_store_close(s);
+	assert_int_equal(dn_store_open(&s, t->db, DN_STORE_RDONLY, &cause),
+	    0);
+	snprintf(want, sizeof(want), "%d", 9000);
+	expect(s, "SELECT count(*) FROM ins_log", want);
+	expect(s, unordered, "0");
+	dn_store_close(s);
+	sqlite3_close(raw);
+}
+
 static void
 private_files(void **state)
 {
@@ -864,6 +945,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(newer_refused, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(private_files, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(flush_in_key_order, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(named_name_taken, setup,
 		    teardown),
