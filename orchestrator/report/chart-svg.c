@@ -407,16 +407,81 @@ svg_mark_limits(FILE *out, const struct chart_data *cd,
 	svg_mark_violations(out, cd, xs, ys);
 }
 
+/*
+ * A violation's label is set in a box of known size: textLength makes
+ * the browser fit the glyphs to LABEL_CW px per character whatever its
+ * font, and LABEL_UP/LABEL_DOWN bound the 10 px glyphs above and below
+ * the baseline; labels of violations close together would overlap, so
+ * each goes to the nearest free row of LABEL_ROW px (below, then above
+ * its dot's) and a thin line leads back to its dot.
+ */
+#define LABEL_CW	5.6
+#define LABEL_UP	9.0
+#define LABEL_DOWN	3.0
+#define LABEL_ROW	13.0
+
+struct label_box {
+	double	x0, y0, x1, y1;
+};
+
+/* 1 when box B meets any of PLACED[0..N-1]. */
+static int
+label_overlaps(const struct label_box *b, const struct label_box *placed,
+    size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (b->x0 < placed[i].x1 && placed[i].x0 < b->x1 &&
+		    b->y0 < placed[i].y1 && placed[i].y0 < b->y1)
+			return (1);
+	return (0);
+}
+
+/* The baseline of a label of width W beside a dot at (X, Y): the row
+ * nearest the dot whose box meets none of PLACED[0..N-1] and stays in
+ * the plot (the dot's own row when nothing is there); the box placed is
+ * *B. */
+static double
+label_row(double x, double y, double w, const struct yscale *ys,
+    const struct label_box *placed, size_t n, struct label_box *b)
+{
+	double	base = y + 3.5, ly;
+	size_t	k;
+
+	for (k = 0; k <= 2 * n; k++) {
+		/* rows 0, +1, -1, +2, -2, ... */
+		ly = base + LABEL_ROW * (double)((k + 1) / 2) *
+		    (k % 2 ? 1 : -1);
+		b->x0 = x + 7;
+		b->x1 = x + 7 + w;
+		b->y0 = ly - LABEL_UP;
+		b->y1 = ly + LABEL_DOWN;
+		if (b->y0 >= ys->top && b->y1 <= ys->top + ys->h &&
+		    !label_overlaps(b, placed, n))
+			return (ly);
+	}
+	/* n boxes block at most n rows of 2n + 1 in the plot; a plot too
+	 * short for them gets the dot's row */
+	b->y0 = base - LABEL_UP;
+	b->y1 = base + LABEL_DOWN;
+	return (base);
+}
+
 /* Each run's first violation: a red dot at its sample (at the top when
- * its value is not in the chart's unit), the node and time beside it. */
+ * its value is not in the chart's unit), the node and time beside it, no
+ * two labels overlapping (label_row). */
 static void
 svg_mark_violations(FILE *out, const struct chart_data *cd,
     const struct xscale *xs, const struct yscale *ys)
 {
-	double	x, y;
-	size_t	i;
-	int	at_value;
+	struct label_box	*placed;
+	char			 text[64];
+	double			 x, y, ly, w;
+	size_t			 i, n = 0;
+	int			 at_value;
 
+	placed = dn_xcalloc(cd->nmarks + 1, sizeof(*placed));
 	for (i = 0; i < cd->nmarks; i++) {
 		const struct mark *m = cd->marks[i];
 
@@ -427,19 +492,35 @@ svg_mark_violations(FILE *out, const struct chart_data *cd,
 		at_value = m->on_axis && isfinite(m->observed) &&
 		    m->observed >= ys->lo && m->observed <= ys->hi;
 		y = at_value ? ymap(m->observed, ys) : ys->top + 6;
+		if (m->node >= 0)
+			snprintf(text, sizeof(text), "node %d, %.1f s",
+			    m->node, m->t_ms / 1000.0);
+		else
+			snprintf(text, sizeof(text), "%.1f s",
+			    m->t_ms / 1000.0);
+		w = LABEL_CW * (double)strlen(text);
+		ly = label_row(x, y, w, ys, placed, n, &placed[n]);
+		n++;
 		fprintf(out, "<g class=\"assert-violation\" data-run=\"%lld\" "
 		    "data-t-ms=\"%lld\" data-node=\"%d\" data-at-value=\"%d\">"
 		    "<title>", (long long)m->run, (long long)m->t_ms,
 		    m->node == INT_MIN ? -2 : m->node, at_value);
 		compare_markup_str(out, m->message, 0);
 		fprintf(out, "</title><circle cx=\"%.1f\" cy=\"%.2f\" r=\"5\" "
-		    "fill=\"%s\" stroke=\"#fff\" stroke-width=\"1.5\"/><text "
-		    "x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"%s\">",
-		    x, y, COLOR_VIOL, x + 7, y + 3.5, COLOR_VIOL);
-		if (m->node >= 0)
-			fprintf(out, "node %d, ", m->node);
-		fprintf(out, "%.1f s</text></g>\n", m->t_ms / 1000.0);
+		    "fill=\"%s\" stroke=\"#fff\" stroke-width=\"1.5\"/>", x, y,
+		    COLOR_VIOL);
+		if (ly != y + 3.5)
+			fprintf(out, "<line class=\"assert-leader\" x1=\"%.1f\" "
+			    "y1=\"%.2f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			    "stroke-width=\"0.8\"/>", x, y, x + 6, ly - 3.5,
+			    COLOR_VIOL);
+		fprintf(out, "<text class=\"assert-violation-label\" "
+		    "x=\"%.1f\" y=\"%.1f\" textLength=\"%.1f\" "
+		    "lengthAdjust=\"spacingAndGlyphs\" font-size=\"10\" "
+		    "fill=\"%s\">%s</text></g>\n", x + 7, ly, w, COLOR_VIOL,
+		    text);
 	}
+	free(placed);
 }
 
 /* The values' range: both sides' bands, the live page's lines, and the

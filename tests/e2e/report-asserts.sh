@@ -2,9 +2,9 @@
 # report-asserts.sh: `devnet report` puts each assertion (issue 21) on the
 # chart of its metric: its limit as a line at the limit's y, its window
 # (from the events' rows, as stored) shaded, each run's first violation a
-# marker at its sample; a metric no verdict row plots (height) gets a
-# chart of its own; a spread's limit draws no line and says why; every
-# result is listed.  Checked on the SVG against the rows in sqlite; and a
+# marker at its sample, no two markers' labels overlapping; a metric no
+# verdict row plots (height) gets a chart of its own; a spread's limit
+# draws no line and says why; every result is listed.  Checked on the SVG against the rows in sqlite; and a
 # database from before the windows were stored (schema 5) still reports.
 . "$(dirname "$0")/lib.sh"
 
@@ -31,7 +31,16 @@ rows=$(q "select run_id, name, threshold, coalesce(observed, ''),
     coalesce(t_ms, -1), coalesce(node, -9), window_from_ms, window_to_ms,
     status from assertions order by run_id, rowid" | tr '\n' ';')
 stops=$(q "select run_id, t_ms from events where kind = 'stop' order by run_id" | tr '\n' ';')
-python3 - "$T/r.html" "$rows" "$stops" >"$T/py.out" 2>&1 <<'PY'
+# Both runs' violations moved to one point (node 0 and node 1, run 1's
+# time and value), where two labels beside their dots would overlap.
+cp "$DB" "$T/close.db"
+sqlite3 "$T/close.db" "update assertions set node = run_id - 1, t_ms = (select
+    t_ms from assertions where run_id = 1 and name = 'lag bounded'), observed =
+    (select observed from assertions where run_id = 1 and name = 'lag bounded')
+    where name = 'lag bounded'"
+"$DEVNET" report 1 2 --db "$T/close.db" -o "$T/close.html" >"$T/close.out" 2>&1
+expect_eq "devnet report of close.db exits 0" "$?" 0
+python3 - "$T/r.html" "$rows" "$stops" "$T/close.html" >"$T/py.out" 2>&1 <<'PY'
 import re, sys
 html, rows, stops = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
 R = {}
@@ -96,6 +105,49 @@ for side, run in (('A', 1), ('B', 2)):
     say(('node %d, %.1f s</text>' % (r['node'], r['t'] / 1000)) in g,
         "run %d: the marker names the node and the time" % run)
 
+# Both runs break 'lag bounded' at nearly one moment: their labels must
+# not overlap.  Each label's box: textLength wide (the browser fits the
+# glyphs to it), 9 px above the baseline and 3 below (10 px text); a
+# label moved off its dot's row has a line leading back to the dot.
+def boxes(c):
+    out = []
+    for g in re.findall(r'<g class="assert-violation".*?</g>', c, re.S):
+        t = re.search(r'<text class="assert-violation-label"[^>]*>', g)
+        cir = re.search(r'<circle[^>]*>', g).group(0)
+        t = t.group(0) if t else ''
+        x, y, w = attr(t, 'x'), attr(t, 'y'), attr(t, 'textLength')
+        if None in (x, y, w):
+            out.append(None)
+            continue
+        lead = re.search(r'<line class="assert-leader"[^>]*>', g)
+        moved = abs(y - (attr(cir, 'cy') + 3.5)) > 0.1
+        out.append((x, y - 9, x + w, y + 3, moved, lead is not None and
+            near(attr(lead.group(0), 'x1'), attr(cir, 'cx')) and
+            near(attr(lead.group(0), 'y1'), attr(cir, 'cy'))))
+    return out
+def labels_apart(c, what):
+    B = boxes(c)
+    say(len(B) == 2 and None not in B, "%s: two violation labels on lag_ms, each with a box (%s)" % (what, B))
+    B = [b for b in B if b]
+    top, hh = attr(c, 'data-top'), attr(c, 'data-h')
+    clash = [(p, q) for i, p in enumerate(B) for q in B[i + 1:]
+             if p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]]
+    say(not clash, "%s: the violation labels do not overlap (%s)" % (what, clash))
+    say(all(top <= b[1] and b[3] <= top + hh for b in B),
+        "%s: the labels stay in the plot (%s, plot %s..%s)" % (what, B, top, top + hh))
+    say(all(b[5] for b in B if b[4]),
+        "%s: a label moved off its dot's row has a line back to the dot" % what)
+labels_apart(lag, "as run")
+# The same runs with both violations put at one point (close.db): the
+# dots coincide, so on their own rows the labels would overlap.
+close = open(sys.argv[4]).read()
+i = close.find('<div class="chart" id="m-lag_ms"')
+cl = close[i:close.index('</svg>', i)] if i >= 0 else ''
+dots = set(re.findall(r'<circle cx="([^"]+)" cy="([^"]+)" r="5"', cl))
+say(len(dots) == 1 and cl.count('class="assert-violation"') == 2,
+    "close.db: two violations at one point (%s)" % dots)
+labels_apart(cl, "close.db")
+
 h = chart('height')
 say(h is not None and 'not in the verdict: charted for its assertions' in h,
     "height, in no verdict row, has a chart for its assertions")
@@ -118,7 +170,7 @@ while read -r l; do
 	*) fail "${l#FAIL: }" ;;
 	esac
 done <"$T/py.out"
-[ "$(grep -c '^ok:' "$T/py.out")" -ge 14 ] && ok "every page check ran" ||
+[ "$(grep -c '^ok:' "$T/py.out")" -ge 23 ] && ok "every page check ran" ||
 	fail "the page checks did not all run"
 
 # A database from before the windows (schema 5, smoke's assertions): a
