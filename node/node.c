@@ -34,8 +34,9 @@
 #include "xalloc.h"
 #include "workload.h"
 
-#define CTL_POLL_MS	100
+#define CTL_POLL_MS	100	/* after a failed control receive */
 #define READY_POLL_MS	10	/* until ready, besides the pipes' wakes */
+#define IDLE_WAIT_MS	1000	/* once ready: see the control loop */
 #define GONE_MS		3000	/* no collector this long: devnet is gone */
 
 static atomic_int got_signal;
@@ -68,7 +69,7 @@ devnet_gone(struct node *n)
  * The thread that takes SIGTERM and SIGINT (blocked in every other
  * thread): it notes the signal and wakes the control loop out of its
  * receive, so that the node stops now and not when the receive times
- * out (up to CTL_POLL_MS later; issue 26).  A handler could only set the
+ * out (up to IDLE_WAIT_MS later; issue 26).  A handler could only set the
  * flag: waking an nng receive is not async-signal-safe.
  */
 static void *
@@ -316,10 +317,17 @@ main(int argc, char **argv)
 		check_ready(&n);
 		/* Until ready, every new peer or collector pipe wakes this
 		 * receive (net.c, the agent), so that the HELLO leaves as
-		 * soon as the last one connects, not up to CTL_POLL_MS later
+		 * soon as the last one connects, not up to IDLE_WAIT_MS later
 		 * (issue 26); READY_POLL_MS is the fallback (a HELLO that
 		 * could not be sent). */
-		wait = atomic_load(&n.ready) ? CTL_POLL_MS : READY_POLL_MS;
+		/* Once ready, what needs this loop wakes it (a control
+		 * request, the signal thread, a pipe), and what it checks by
+		 * time, devnet_gone, is good to a second.  A shorter wait
+		 * costs: each timed receive that runs out spins nng 1.5's
+		 * timer thread for up to 1 ms (it expires only when its ms
+		 * clock has passed the deadline), ~0.8 % of a core at 10 a
+		 * second (docs/benchmarks.md, issue 26). */
+		wait = atomic_load(&n.ready) ? IDLE_WAIT_MS : READY_POLL_MS;
 		/* The metrics agent samples here, on a wake this loop has
 		 * anyway: no thread of its own to wake (issue 26). */
 		if (n.agent != NULL && (due = dn_agent_tick(n.agent)) < wait)

@@ -6,8 +6,8 @@
  * SIGKILLed node restarts on its directory and catches up; garbage on the
  * wire is counted, not fatal; CTL_STOP and SIGTERM bring a final SAMPLE and
  * exit 0; samples keep their interval while the control loop has nothing
- * else to wake it (they are taken in that loop, whose own poll is 100 ms:
- * SAMPLE_MS is not a multiple of it); a
+ * else to wake it (they are taken in that loop, whose own wait is 1 s
+ * once ready); a
  * bad RocksDB options string is exit 1 with a clear message.  Every
  * process is killed in the teardown, also when an assertion fails.
  */
@@ -419,9 +419,9 @@ cmp_double(const void *a, const void *b)
 
 /*
  * Samples on time: half the intervals or more within 5 ms of SAMPLE_MS.
- * Sampled only on the idle control loop's own 100 ms poll they would be
- * 250 +- ~50 ms (the poll's phase against the schedule's moves 50 ms a
- * sample); single late ones (a loaded machine) are shown, not judged.
+ * Sampled only when the idle control loop's own wait ends they would be
+ * 1 s apart (250 +- ~50 ms with the 100 ms poll it had before issue 26);
+ * single late ones (a loaded machine) are shown, not judged.
  */
 static void
 check_gaps(struct fixture *f)
@@ -470,7 +470,8 @@ devnet(void **state)
 	assert_true(st.flags & DN_CTL_READY);
 	assert_int_equal(st.peers, NODES - 1);
 	/* 2.5 s of nothing but samples: no control request wakes a
-	 * node's control loop, only its poll and its samples' due times */
+	 * node's control loop, only its own wait and its samples' due
+	 * times */
 	f->timing = 1;
 	deadline = dn_now_ns() + 10ull * SAMPLE_MS * 1000000;
 	while (dn_now_ns() < deadline)
