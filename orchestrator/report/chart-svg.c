@@ -562,12 +562,13 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 	const char	*tunit;
 	char		buf[64];
 	size_t		e;
-	int		k, n;
+	int		k, n, empty = 0;
 
 	data_range(cd, &ys.lo, &ys.hi);
 	if (!isfinite(ys.lo)) {
 		ys.lo = 0;
 		ys.hi = 1;
+		empty = 1;
 	}
 	if (ys.lo >= 0 && ys.lo < (ys.hi - ys.lo) * 0.5)
 		ys.lo = 0;	/* start at 0 unless that flattens the data */
@@ -639,6 +640,16 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 		svg_side(out, cd, k, &xs, &ys);
 	svg_lines(out, cd, &xs, &ys);
 	svg_mark_limits(out, cd, &xs, &ys);
+	/* An empty plot is not a flat one: it says why it is empty. */
+	if (cd->note != NULL) {
+		fprintf(out, "<text class=\"chart-note\" x=\"%.1f\" y=\"%.1f\" "
+		    "font-size=\"%d\" fill=\"#6b7280\" text-anchor=\"%s\">",
+		    empty ? xs.left + xs.w / 2 : xs.left + xs.w - 4, empty ?
+		    ys.top + ys.h / 2 : ys.top + 12, empty ? 14 : 11, empty ?
+		    "middle" : "end");
+		compare_markup_str(out, cd->note, 0);
+		fputs("</text>\n", out);
+	}
 	/* Events: a dashed line and a marker with a hover title. */
 	for (e = 0; e < ev->n; e++) {
 		const struct event	*x = &ev->v[e];

@@ -67,6 +67,7 @@ report_live_chart_write(FILE *out, const struct report_live_chart *c)
 		ev.v[i].node = c->ev[i].node;
 	}
 	ev.n = c->nev;
+	cd.note = c->note;
 	report_svg_chart(out, &cd, c->unit, &ev);
 	free(ev.v);
 	chart_free(&cd);

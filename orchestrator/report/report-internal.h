@@ -83,6 +83,10 @@ struct chart_data {
 	/* The assertions drawn on this chart (the report page; not owned) */
 	struct mark	**marks;
 	size_t		 nmarks;
+	/* Words on the plot (not owned; NULL none): what was not measured
+	 * (the live page), in the middle of a chart with no data, else at
+	 * its top right. */
+	const char	*note;
 };
 
 struct event_list {

@@ -66,6 +66,7 @@ struct report_live_chart {
 	size_t				 ns;
 	const struct report_live_event	*ev;
 	size_t				 nev;
+	const char			*note;	/* on the plot; NULL none */
 };
 void	 report_live_chart_write(FILE *out, const struct report_live_chart *c);
 

@@ -58,6 +58,7 @@ const char report_css_live[] =
     "th{background:#f1f5f9;font-weight:600;color:#374151}\n"
     ".up{color:#047857}.down,.crashed{color:#b91c1c;font-weight:600}"
     ".paused{color:#92400e;font-weight:600}.done{color:#6b7280}\n"
+    ".na{color:#6b7280;font-size:12px}\n"
     ".clock{font-size:28px;font-weight:600;font-variant-numeric:"
     "tabular-nums}\n"
     ".pill{display:inline-block;padding:1px 8px;border-radius:9px;"

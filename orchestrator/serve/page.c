@@ -63,8 +63,10 @@ static const char page_script[] =
 "host</th><th class=l>state</th><th>samples</th>'+keys.map(k=>'<th>'+k+"
 "'</th>').join('')+'</tr>';for(const n of c.nodes)h+='<tr><td>'+n.node+"
 "'</td><td class=l>'+esc(n.host)+'</td><td class=\"l '+n.state+'\">'+"
-"n.state+'</td><td>'+n.samples+'</td>'+keys.map(k=>'<td>'+fmt(n.last[k]"
-")+'</td>').join('')+'</tr>';$('#nodes').innerHTML=h;\n"
+"n.state+'</td><td>'+n.samples+'</td>'+keys.map(k=>'<td>'+(k in n.last"
+"||!n.samples?fmt(n.last[k]):'<span class=na title=\"absent from its "
+"samples, not 0\">not measured</span>')+'</td>').join('')+'</tr>';"
+"$('#nodes').innerHTML=h;\n"
 "const lg=c.loadgen;$('#load').textContent=lg?'load generator: '+fmt("
 "lg.last.achieved_tps)+' tx/s sent, '+fmt(lg.last.tx_submitted)+' "
 "submitted, '+fmt(lg.last.tx_included)+' included, send lag p99 '+fmt("
@@ -129,11 +131,12 @@ serve_page_live(struct serve *s, struct reply *r)
 }
 
 /* The series of METRIC of every trial of V so far, each on its
- * variant's side, the nodes of CUR as lines: appended to *SV. */
+ * variant's side, the nodes of CUR as lines: appended to *SV; SEEN[K]
+ * set for each node K of CUR that has one. */
 static void
 chart_series(struct serve *s, const struct snap_view *v, int metric,
     int cur, struct report_live_series **sv, size_t *nsv,
-    struct snap_series ***keep, size_t **nkeep, size_t *ntr)
+    struct snap_series ***keep, size_t **nkeep, size_t *ntr, char *seen)
 {
 	const char	*va = v->ntrials > 0 ? v->trials[0].variant : "";
 	int		 i;
@@ -152,13 +155,59 @@ chart_series(struct serve *s, const struct snap_view *v, int metric,
 		(*keep)[*ntr] = ser;
 		(*nkeep)[(*ntr)++] = n;
 		*sv = dn_xreallocarray(*sv, *nsv + n + 1, sizeof(**sv));
-		for (j = 0; j < n; j++)
+		for (j = 0; j < n; j++) {
+			if (i == cur && ser[j].node >= 0 &&
+			    ser[j].node < tv->nnodes && ser[j].n > 0)
+				seen[ser[j].node] = 1;
 			(*sv)[(*nsv)++] = (struct report_live_series){
 				.t_ms = ser[j].t_ms, .v = ser[j].v,
 				.n = ser[j].n,
 				.side = strcmp(tv->variant, va) != 0,
 				.line = i == cur && ser[j].node >= 0 };
+		}
 	}
+}
+
+/*
+ * What the chart of METRIC must say it cannot show (NULL: nothing): a
+ * metric no sample of the run carried is not measured (a sanitizer
+ * build's heap figures, a foreign node without the counter), which an
+ * empty plot would hide; a node of trial CUR that sent samples without
+ * it is named.  Absent is not 0 (docs/live.md).  The caller frees.
+ */
+static char *
+chart_note(const struct snap_view *v, int cur, int metric, size_t nsv,
+    const char *seen)
+{
+	const struct snap_trial_view	*tv;
+	char				*note = NULL, *more;
+	int				 k, nmiss = 0, sent = 0;
+
+	if (cur < 0 || v->trials[cur].nodes == NULL)
+		return (NULL);
+	tv = &v->trials[cur];
+	for (k = 0; k <= tv->nnodes; k++)
+		sent |= tv->nodes[k].samples > 0;
+	if (nsv == 0)
+		return (sent ? dn_xasprintf("not measured: no sample carried "
+		    "%s (absent, not 0)", dn_metric_defs[metric].name) : NULL);
+	if (dn_metric_defs[metric].source != DN_SOURCE_N)
+		return (NULL);
+	for (k = 0; k < tv->nnodes; k++) {
+		if (tv->nodes[k].samples == 0 || seen[k])
+			continue;
+		more = dn_xasprintf("%s%s%d", note != NULL ? note : "",
+		    note != NULL ? ", " : "", tv->nodes[k].node);
+		free(note);
+		note = more;
+		nmiss++;
+	}
+	if (note == NULL)
+		return (NULL);
+	more = dn_xasprintf("not measured on node%s %s (absent, not 0)",
+	    nmiss > 1 ? "s" : "", note);
+	free(note);
+	return (more);
 }
 
 void
@@ -172,7 +221,7 @@ serve_chart(struct serve *s, struct MHD_Connection *c, struct reply *r)
 	struct snap_series	**keep;
 	size_t			 *nkeep, nsv = 0, ntr, i, nev = 0;
 	int			  cur = -1, k;
-	char			  unit[64];
+	char			  unit[64], *seen, *note;
 
 	if (id < 0) {
 		serve_error(r, 404, "no metric '%s'", m ? m : "");
@@ -182,7 +231,10 @@ serve_chart(struct serve *s, struct MHD_Connection *c, struct reply *r)
 	for (k = 0; k < v->ntrials; k++)
 		if (v->trials[k].state != SNAP_PLANNED)
 			cur = k;	/* the latest started */
-	chart_series(s, v, id, cur, &sv, &nsv, &keep, &nkeep, &ntr);
+	seen = dn_xcalloc(cur >= 0 ? (size_t)v->trials[cur].nnodes + 1 : 1,
+	    1);
+	chart_series(s, v, id, cur, &sv, &nsv, &keep, &nkeep, &ntr, seen);
+	note = chart_note(v, cur, id, nsv, seen);
 	if (cur >= 0) {
 		const struct snap_trial_view *tv = &v->trials[cur];
 
@@ -206,7 +258,9 @@ serve_chart(struct serve *s, struct MHD_Connection *c, struct reply *r)
 	    .t_span = v->ntrials ? v->trials[0].duration_ms : 0,
 	    .warmup_ms = v->ntrials ? v->trials[0].warmup_ms : 0,
 	    .interval_ms = v->ntrials ? v->trials[0].interval_ms : 0,
-	    .s = sv, .ns = nsv, .ev = ev, .nev = nev });
+	    .s = sv, .ns = nsv, .ev = ev, .nev = nev, .note = note });
+	free(seen);
+	free(note);
 	for (i = 0; i < ntr; i++)
 		snapshot_series_free(keep[i], nkeep[i]);
 	free(keep);

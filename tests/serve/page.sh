@@ -30,24 +30,6 @@ URL="http://127.0.0.1:$P"
 check "the server answers" devnet_serve "$P" "$SCN/smoke.yaml" \
     --set duration=12s --set warmup=2s
 
-# live_t: the running trial's index and clock, "1 4200"
-live_t() {
-	curl -sf --max-time 2 "$URL/api/live" | python3 -c "import json, sys
-d = json.load(sys.stdin)
-r = [t for t in d['trials'] if t['state'] == 'running']
-print(r[0]['trial'] if r else 0, r[0]['t_ms'] if r else 0,
-    d['trials_ended'])"
-}
-at_least() {	# TRIAL MS: trial TRIAL runs at MS or later
-	set -- "$1" "$2" $(live_t)
-	[ "$3" -gt "$1" ] || { [ "$3" -eq "$1" ] && [ "$4" -ge "$2" ]; }
-}
-shot() {	# N: screenshot and DOM of the page
-	timeout 40 chromium --headless --no-sandbox --disable-gpu \
-	    --no-first-run --user-data-dir="$T/chr$1" --window-size=1200,2400 \
-	    --virtual-time-budget=3000 --screenshot="$T/s$1.png" --dump-dom \
-	    "$URL/" >"$T/dom$1.html" 2>"$T/chr$1.err"
-}
 check "trial 1 reaches 3 s" wait_for 30 at_least 1 3000
 check "first screenshot" shot 1
 check "trial 1 reaches 8 s (or later)" wait_for 30 at_least 1 8000
@@ -66,6 +48,9 @@ def charts(d):
 c1, c2 = charts(doms[0]), charts(doms[1])
 bad = [m for m, p in c1.items() if not p or p[0].count('L') < 2]
 print("charts", len(c1), "empty", bad)
+print("notes", [m for m, n in re.findall(r'<div class="chart" '
+    r'data-m="([^"]+)">(.*?)</div></div>', doms[0], re.S)
+    if 'class="chart-note"' in n and 'not measured: no sample carried ' + m in n])
 print("changed", sorted(m for m in c1 if c1[m] != c2.get(m)) != [])
 clock = [re.search(r'id="clock">([^<]*)<', d).group(1) for d in doms]
 print("clocks differ", clock[0] != clock[1], clock[0] != '')
@@ -73,13 +58,16 @@ print("pngs", all(p[:4] == b'\x89PNG' and len(p) > 50000 for p in pngs),
     pngs[0] != pngs[1])
 PY
 out=$(cat "$T/dom.out")
-# A sanitizer build has no allocation counter: its heap charts stay empty
-# (nothing measured, nothing drawn), and only those.
+# A sanitizer build has no allocation counter: its heap charts have no
+# line (nothing measured, nothing drawn) and say "not measured" on the
+# plot, and only those.
 empty='\[\]'
 "$NODE" --help 2>&1 | grep -q "allocation counter: off" &&
 	empty="\['heap_live_bytes', 'allocs'\]"
 expect_match "the page draws all 11 charts, none empty but the unmeasured" \
     "$out" "charts 11 empty $empty"
+expect_match "an unmeasured chart says so, and only those" "$out" \
+    "notes $empty"
 expect_match "the charts change between the two loads" "$out" 'changed True'
 expect_match "the clock moves" "$out" 'clocks differ True True'
 expect_match "two screenshots, not blank, not the same" "$out" \
