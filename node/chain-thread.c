@@ -92,7 +92,7 @@ chain_main(void *arg)
 	int			 rv;
 
 	while (!atomic_load(&n->stop)) {
-		rv = dn_sock_recv(n->in, &msg, &len, wait_ms(n));
+		rv = dn_sock_recv_idle(n->in, &msg, &len, wait_ms(n));
 		if (rv == 0) {
 			on_message(n, msg, len);
 			dn_msg_free(msg, len);

@@ -332,7 +332,7 @@ main(int argc, char **argv)
 		 * anyway: no thread of its own to wake (issue 26). */
 		if (n.agent != NULL && (due = dn_agent_tick(n.agent)) < wait)
 			wait = due;
-		rv = dn_sock_recv(n.ctl, &msg, &len, wait);
+		rv = dn_sock_recv_idle(n.ctl, &msg, &len, wait);
 		if (rv == 0) {
 			on_control(&n, msg, len);
 			dn_msg_free(msg, len);

@@ -3,12 +3,15 @@
  * nng_*.  Pipe counts are kept through nng's pipe notifications.
  */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <nng/nng.h>
@@ -18,6 +21,7 @@
 #include <nng/protocol/reqrep0/req.h>
 #include <nng/supplemental/util/platform.h>
 
+#include "clock.h"
 #include "transport.h"
 #include "xalloc.h"
 
@@ -29,6 +33,10 @@ struct dn_sock {
 	struct dn_sock	*_Atomic on_pipe; /* woken when a pipe is added */
 	nng_aio		*saio;	/* dn_sock_send's, reused under smu */
 	pthread_mutex_t	 smu;
+	/* dn_sock_recv_idle's: nng's receive fd, and an eventfd that
+	 * dn_sock_wake writes (made by the first call; -1 until then) */
+	int		 recvfd;
+	atomic_int	 wakefd;
 };
 
 static void
@@ -114,6 +122,8 @@ dn_sock_open(struct dn_sock **sp, enum dn_sock_type type, char **cause)
 		return (-1);
 	}
 	pthread_mutex_init(&s->smu, NULL);
+	s->recvfd = -1;
+	atomic_init(&s->wakefd, -1);
 	nng_pipe_notify(s->sock, NNG_PIPE_EV_ADD_POST, pipe_cb, s);
 	nng_pipe_notify(s->sock, NNG_PIPE_EV_REM_POST, pipe_cb, s);
 	nng_socket_set_ms(s->sock, NNG_OPT_RECONNMINT, 10);
@@ -169,6 +179,8 @@ sock_free(struct dn_sock *s)
 	nng_aio_free(s->raio);
 	nng_aio_free(s->saio);
 	pthread_mutex_destroy(&s->smu);
+	if (atomic_load(&s->wakefd) >= 0)
+		close(atomic_load(&s->wakefd));
 	free(s);
 }
 
@@ -415,10 +427,69 @@ dn_sock_recv(struct dn_sock *s, void **bufp, size_t *lenp, int timeout_ms)
 void
 dn_sock_wake(struct dn_sock *s)
 {
+	uint64_t	one = 1;
+	int		fd;
+
 	if (s == NULL)
 		return;
 	atomic_store(&s->woken, 1);
 	nng_aio_abort(s->raio, NNG_ECANCELED);
+	/* a dn_sock_recv_idle in its poll */
+	if ((fd = atomic_load(&s->wakefd)) >= 0)
+		(void)!write(fd, &one, sizeof(one));	/* full: awake already */
+}
+
+/*
+ * The wait in poll(2), whose timeout the kernel keeps; the receive
+ * itself only ever polls nng (timeout 0: no timer).  Its fds come from
+ * the first call, on the receiving thread; a wake before that sets
+ * `woken`, which the next receive takes.
+ */
+int
+dn_sock_recv_idle(struct dn_sock *s, void **bufp, size_t *lenp,
+    int timeout_ms)
+{
+	struct pollfd	pfd[2];
+	uint64_t	deadline, now, n;
+	int		rv, fd;
+
+	if (s->recvfd < 0 &&
+	    (nng_socket_get_int(s->sock, NNG_OPT_RECVFD, &fd) != 0 ||
+	    (s->recvfd = fd) < 0))
+		return (dn_sock_recv(s, bufp, lenp, timeout_ms));
+	if (atomic_load(&s->wakefd) < 0) {
+		if ((fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
+			return (dn_sock_recv(s, bufp, lenp, timeout_ms));
+		atomic_store(&s->wakefd, fd);
+	}
+	deadline = dn_now_ns() + (uint64_t)timeout_ms * 1000000;
+	for (;;) {
+		/* a wake from before the eventfd was there; later ones
+		 * also write it, so none is lost to dn_sock_recv's own
+		 * take of the flag below */
+		if (atomic_exchange(&s->woken, 0))
+			return (DN_EAGAIN);
+		if ((rv = dn_sock_recv(s, bufp, lenp, 0)) != DN_EAGAIN)
+			return (rv);
+		now = dn_now_ns();
+		if (now >= deadline)
+			return (DN_EAGAIN);
+		pfd[0].fd = s->recvfd;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = atomic_load(&s->wakefd);
+		pfd[1].events = POLLIN;
+		pfd[0].revents = pfd[1].revents = 0;
+		/* rounded up: a wait that ends early would poll again */
+		if (poll(pfd, 2, (int)((deadline - now + 999999) / 1000000)) < 0
+		    && errno != EINTR)
+			return (-1000 - NNG_EINTERNAL);
+		if (pfd[1].revents & POLLIN) {
+			/* may be empty: an earlier wake's read took it */
+			(void)!read(pfd[1].fd, &n, sizeof(n));
+			atomic_store(&s->woken, 0);
+			return (DN_EAGAIN);
+		}
+	}
 }
 
 void

@@ -64,6 +64,17 @@ int	 dn_sock_send(struct dn_sock *s, const void *buf, size_t len,
  */
 int	 dn_sock_recv(struct dn_sock *s, void **bufp, size_t *lenp,
 	    int timeout_ms);
+/*
+ * dn_sock_recv for TIMEOUT_MS > 0 in a loop that mostly times out: the
+ * wait is a poll(2) on the socket's receive fd and an eventfd that
+ * dn_sock_wake writes, so the kernel keeps the timeout.  nng 1.5's own
+ * timer spins up to 1 ms for each timed receive that runs out (it
+ * expires a deadline only once its millisecond clock has passed it):
+ * ~0.8 % of a core at ten a second (docs/benchmarks.md, issue 26).  One
+ * receiving thread per socket, as dn_sock_recv.  Returns as dn_sock_recv.
+ */
+int	 dn_sock_recv_idle(struct dn_sock *s, void **bufp, size_t *lenp,
+	    int timeout_ms);
 void	 dn_msg_free(void *buf, size_t len);
 /*
  * End S's current or next dn_sock_recv at once with DN_EAGAIN, from

@@ -6,7 +6,9 @@
  * ipc paths in a private directory.  Each wait is 5 s long, each bound
  * 2.5 s: a wake that did not work takes the whole 5 s.  And how sockets
  * close: several at once (dn_sock_close_all), or not at all once the
- * process is about to exit (dn_sock_exiting, the node's stop).
+ * process is about to exit (dn_sock_exiting, the node's stop).  The same
+ * wakes end dn_sock_recv_idle (a poll(2) wait), which also takes a
+ * message that comes while it waits and keeps its timeout.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -28,6 +30,7 @@
 
 struct waiter {
 	struct dn_sock	*s;
+	int		 idle;		/* dn_sock_recv_idle */
 	int		 rv;
 	uint64_t	 took_ms;
 };
@@ -40,7 +43,8 @@ waiter_main(void *arg)
 	void		*buf;
 	size_t		 len;
 
-	w->rv = dn_sock_recv(w->s, &buf, &len, LONG_WAIT_MS);
+	w->rv = w->idle ? dn_sock_recv_idle(w->s, &buf, &len, LONG_WAIT_MS) :
+	    dn_sock_recv(w->s, &buf, &len, LONG_WAIT_MS);
 	if (w->rv == 0)
 		dn_msg_free(buf, len);
 	w->took_ms = (dn_now_ns() - t0) / 1000000u;
@@ -60,12 +64,12 @@ pull_on(const char *dir, const char *name)
 }
 
 static void
-wake_while_waiting(void **state)
+wake_while(void **state, int idle, const char *name)
 {
-	struct waiter	w = { 0 };
+	struct waiter	w = { .idle = idle };
 	pthread_t	th;
 
-	w.s = pull_on(*state, "a");
+	w.s = pull_on(*state, name);
 	assert_int_equal(pthread_create(&th, NULL, waiter_main, &w), 0);
 	dn_msleep(100);			/* in its receive by now */
 	dn_sock_wake(w.s);
@@ -76,11 +80,11 @@ wake_while_waiting(void **state)
 }
 
 static void
-wake_before_waiting(void **state)
+wake_before(void **state, int idle, const char *name)
 {
-	struct waiter	w = { 0 };
+	struct waiter	w = { .idle = idle };
 
-	w.s = pull_on(*state, "b");
+	w.s = pull_on(*state, name);
 	dn_sock_wake(w.s);		/* no receive yet: the next one ends */
 	waiter_main(&w);
 	assert_int_equal(w.rv, DN_EAGAIN);
@@ -91,23 +95,24 @@ wake_before_waiting(void **state)
 		size_t	 len;
 		uint64_t t0 = dn_now_ns();
 
-		assert_int_equal(dn_sock_recv(w.s, &buf, &len, 200), DN_EAGAIN);
+		assert_int_equal(idle ? dn_sock_recv_idle(w.s, &buf, &len,
+		    200) : dn_sock_recv(w.s, &buf, &len, 200), DN_EAGAIN);
 		assert_true(dn_now_ns() - t0 >= 150 * 1000000ull);
 	}
 	dn_sock_close(w.s);
 }
 
 static void
-new_pipe_wakes(void **state)
+pipe_wakes(void **state, int idle, const char *wname, const char *dname)
 {
-	struct waiter	 w = { 0 };
+	struct waiter	 w = { .idle = idle };
 	struct dn_sock	*in, *out;
 	pthread_t	 th;
 	char		 url[256], *cause = NULL;
 
-	w.s = pull_on(*state, "c");		/* the one that waits */
-	in = pull_on(*state, "d");		/* the one a peer dials */
-	snprintf(url, sizeof(url), "ipc://%s/d", (char *)*state);
+	w.s = pull_on(*state, wname);		/* the one that waits */
+	in = pull_on(*state, dname);		/* the one a peer dials */
+	snprintf(url, sizeof(url), "ipc://%s/%s", (char *)*state, dname);
 	assert_int_equal(dn_sock_open(&out, DN_SOCK_PUSH, &cause), 0);
 	dn_sock_wake_on_pipe(out, w.s);
 	assert_int_equal(pthread_create(&th, NULL, waiter_main, &w), 0);
@@ -119,6 +124,36 @@ new_pipe_wakes(void **state)
 	assert_int_equal(dn_sock_npipes(out), 1);
 	dn_sock_close(out);
 	dn_sock_close(in);
+	dn_sock_close(w.s);
+}
+
+static void wake_while_waiting(void **state) { wake_while(state, 0, "a"); }
+static void wake_before_waiting(void **state) { wake_before(state, 0, "b"); }
+static void new_pipe_wakes(void **state) { pipe_wakes(state, 0, "c", "d"); }
+static void idle_wake_while(void **state) { wake_while(state, 1, "ia"); }
+static void idle_wake_before(void **state) { wake_before(state, 1, "ib"); }
+static void idle_pipe_wakes(void **state) { pipe_wakes(state, 1, "ic", "id"); }
+
+/* dn_sock_recv_idle takes a message sent while it waits, at once. */
+static void
+idle_takes_message(void **state)
+{
+	struct waiter	 w = { .idle = 1 };
+	struct dn_sock	*out;
+	pthread_t	 th;
+	char		 url[256], *cause = NULL;
+
+	w.s = pull_on(*state, "ie");
+	snprintf(url, sizeof(url), "ipc://%s/ie", (char *)*state);
+	assert_int_equal(dn_sock_open(&out, DN_SOCK_PUSH, &cause), 0);
+	assert_int_equal(dn_sock_dial(out, url, &cause), 0);
+	assert_int_equal(pthread_create(&th, NULL, waiter_main, &w), 0);
+	dn_msleep(100);
+	assert_int_equal(dn_sock_send(out, "x", 1, 0), 0);
+	pthread_join(th, NULL);
+	assert_int_equal(w.rv, 0);
+	assert_true(w.took_ms < BOUND_MS);
+	dn_sock_close(out);
 	dn_sock_close(w.s);
 }
 
@@ -217,6 +252,10 @@ main(void)
 		cmocka_unit_test(wake_while_waiting),
 		cmocka_unit_test(wake_before_waiting),
 		cmocka_unit_test(new_pipe_wakes),
+		cmocka_unit_test(idle_wake_while),
+		cmocka_unit_test(idle_wake_before),
+		cmocka_unit_test(idle_pipe_wakes),
+		cmocka_unit_test(idle_takes_message),
 		cmocka_unit_test(close_all_closes_each),
 		cmocka_unit_test(exiting_leaves_open),	/* last */
 	};
