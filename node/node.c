@@ -322,11 +322,11 @@ main(int argc, char **argv)
 		 * could not be sent). */
 		/* Once ready, what needs this loop wakes it (a control
 		 * request, the signal thread, a pipe), and what it checks by
-		 * time, devnet_gone, is good to a second.  A shorter wait
-		 * costs: each timed receive that runs out spins nng 1.5's
-		 * timer thread for up to 1 ms (it expires only when its ms
-		 * clock has passed the deadline), ~0.8 % of a core at 10 a
-		 * second (docs/benchmarks.md, issue 26). */
+		 * time, devnet_gone, is good to a second; a shorter wait is
+		 * a wake for nothing.  The wait is a poll(2), not nng's
+		 * timer, which spins up to 1 ms for every timed receive that
+		 * runs out: ~0.8 % of a core at 10 a second
+		 * (dn_sock_recv_idle; docs/benchmarks.md, issue 26). */
 		wait = atomic_load(&n.ready) ? IDLE_WAIT_MS : READY_POLL_MS;
 		/* The metrics agent samples here, on a wake this loop has
 		 * anyway: no thread of its own to wake (issue 26). */
