@@ -600,7 +600,9 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 		    xmap((double)cd->warmup_ms, &xs) - PAD_L, ys.h,
 		    PAD_L + 4.0, PAD_T + 12);
 	}
-	for (v = ys.lo; v <= ys.hi + step / 2; v += step) {
+	/* no values on an axis nothing was measured on (cd->note says so) */
+	for (v = ys.lo; !(empty && cd->note) && v <= ys.hi + step / 2;
+	    v += step) {
 		double	y = ymap(v, &ys);
 
 		compare_fmt_value(fabs(v) < step / 1e6 ? 0 : v, unit, buf,

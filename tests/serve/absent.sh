@@ -7,7 +7,7 @@
 # as in a sanitizer build).  While trial 1 (A) runs no sample carries
 # heap_live_bytes: its chart has no line and says "not measured: no
 # sample carried heap_live_bytes (absent, not 0)" in the middle of the
-# plot, and the nodes table says "not measured" in its heap column; RSS
+# plot, with no values on its y axis, and the nodes table says "not measured" in its heap column; RSS
 # is drawn as usual.  While trial 4 (A again) runs, B's trials drew the
 # heap chart's band and the chart names the nodes of the trial running
 # that send none: "not measured on nodes 0, 1, 2 (absent, not 0)".  (In
@@ -27,23 +27,29 @@ check "the server answers" devnet_serve "$P" "$SCN/smoke.yaml" \
     --set duration=12s --set warmup=2s --repeats 2 \
     --set "variants.A.binary=$PLAIN"
 
-# note METRIC: the words on its chart now ('' none), and whether a
-# median line is drawn ("line" or "no line")
+# note METRIC: the words on its chart now ('' none), whether a median
+# line is drawn ("line" or "no line"), and whether its y axis shows
+# values (none on an axis nothing was measured on)
 note() {
 	curl -sf --max-time 5 "$URL/chart.svg?metric=$1" | python3 -c "
 import re, sys
 s = sys.stdin.read()
 n = re.search(r'<text class=\"chart-note\"[^>]*>([^<]*)<', s)
+y = re.search(r'data-left=\"([^\"]+)\"', s).group(1)
+ticks = re.findall(r'<text x=\"%g\" [^>]*text-anchor=\"end\">' %
+    (float(y) - 6), s)
 print((n.group(1) if n else '') + ' | ' +
-    ('line' if re.search(r'class=\"median [ab]\" d=\"M', s) else 'no line'))"
+    ('line' if re.search(r'class=\"median [ab]\" d=\"M', s) else 'no line') +
+    (' | y values' if ticks else ' | no y values'))"
 }
 
 check "trial 1 (A, plain) reaches 2 s" wait_for 30 at_least 1 2000
 check "screenshot during trial 1" shot 1 3400
 expect_eq "trial 1: the heap chart says nothing was measured, no line" \
     "$(note heap_live_bytes)" \
-    "not measured: no sample carried heap_live_bytes (absent, not 0) | no line"
-expect_eq "trial 1: RSS is drawn, nothing said" "$(note rss_bytes)" " | line"
+    "not measured: no sample carried heap_live_bytes (absent, not 0) | no line | no y values"
+expect_eq "trial 1: RSS is drawn, nothing said" "$(note rss_bytes)" \
+    " | line | y values"
 expect_eq "trial 1: the nodes table's heap column says 'not measured'" \
     "$(python3 - "$T/dom1.html" <<'PY'
 import re, sys
@@ -61,12 +67,13 @@ PY
 
 check "trial 4 (A again) reaches 2 s" wait_for 90 at_least 4 2000
 check "screenshot during trial 4" shot 4 3400
-want="not measured on nodes 0, 1, 2 (absent, not 0) | line"
+want="not measured on nodes 0, 1, 2 (absent, not 0) | line | y values"
 "$NODE" --help 2>&1 | grep -q "allocation counter: off" &&
-	want="not measured: no sample carried heap_live_bytes (absent, not 0) | no line"
+	want="not measured: no sample carried heap_live_bytes (absent, not 0) | no line | no y values"
 expect_eq "trial 4: B's heap band, and the nodes running named as not measured" \
     "$(note heap_live_bytes)" "$want"
-expect_eq "trial 4: RSS is drawn, nothing said" "$(note rss_bytes)" " | line"
+expect_eq "trial 4: RSS is drawn, nothing said" "$(note rss_bytes)" \
+    " | line | y values"
 check "the screenshot is a PNG, not blank" python3 -c "
 import sys; p = open('$T/s4.png', 'rb').read()
 sys.exit(not (p[:4] == b'\x89PNG' and len(p) > 50000))"
