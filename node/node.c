@@ -101,6 +101,13 @@ start(struct node *n, char **cause)
 	uint32_t		 k;
 	int			 rv;
 
+	/* Listen and dial the peers first: their pipes come up while
+	 * RocksDB opens (60-90 ms), instead of the last node's listener
+	 * being dialled only by the peers' next redial, up to 50 ms after
+	 * it (issue 26).  Nothing reads IN or the control socket before
+	 * start() returns; what arrives waits in their queues. */
+	if (open_sockets(n, cause) != 0)
+		return (-1);
 	memset(&sc, 0, sizeof(sc));
 	dbdir = dn_xasprintf("%s/db", n->o.dir);
 	sc.path = dbdir;
@@ -139,8 +146,6 @@ start(struct node *n, char **cause)
 	n->propose_at_ns = UINT64_MAX;
 	publish_state(n);
 
-	if (open_sockets(n, cause) != 0)
-		return (-1);
 	if (n->o.metrics != NULL) {
 		memset(&ac, 0, sizeof(ac));
 		ac.url = n->o.metrics;
