@@ -19,6 +19,7 @@
 #include "xalloc.h"
 
 #define FINAL_TIMEOUT_MS	500
+#define FINAL_FLUSH_MS		100	/* the final sample's write, at most */
 #define AGENT_SENDBUF		1024	/* messages queued for the collector */
 /* A tick this close before the due time takes the sample: nng's timeouts
  * count whole milliseconds from a truncated clock, so a wait of the ms
@@ -200,9 +201,11 @@ dn_agent_stop(struct dn_agent *a)
 		return;
 	if (a->started) {
 		sample_once(a, 1);
-		/* nng gives no linger on close: let the queued final sample
-		 * reach the wire first (a round trip is ~0.2 ms here). */
-		dn_msleep(50);
+		/* nng gives no linger on close: the final sample must be
+		 * written before the socket closes or the process exits.  Was
+		 * a fixed 50 ms sleep; now until the pipe's write is done
+		 * (~1 ms here), FINAL_FLUSH_MS at most (issue 26). */
+		(void)dn_sock_flush(a->sock, FINAL_FLUSH_MS);
 	}
 	dn_sock_close(a->sock);
 	dn_sampler_close(&a->sampler);

@@ -219,7 +219,7 @@ flush_waits_for_writes(void **state)
 		assert_int_equal(dn_sock_send(out, "abc", 3, 1), 0);
 	assert_int_equal(dn_sock_flush(out, BOUND_MS), 0);
 	for (k = 0; k < 3; k++) {
-		assert_int_equal(dn_sock_recv(in, &buf, &len, 0), 0);
+		assert_int_equal(dn_sock_recv(in, &buf, &len, BOUND_MS), 0);
 		dn_msg_free(buf, len);
 	}
 	dn_sock_close(out);
