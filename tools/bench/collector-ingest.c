@@ -124,14 +124,15 @@ node_metrics(void)
 }
 
 /*
- * One sender: open its socket, wait for the go byte on GO_FD, dial URL
- * and push MSGS samples of node NODE with sequence 0..MSGS-1 and t = T0 +
- * (k+1) ms (the samples table keys on t_ms), the last one flagged final;
- * then wait for DONE_FD to reach end of file.
+ * One sender: open its socket, wait for a byte on DIAL_FD, dial URL and
+ * wait until connected, say so with a byte on READY_FD, wait for the go
+ * byte on GO_FD, push MSGS samples of node NODE with sequence 0..MSGS-1
+ * and t = T0 + (k+1) ms (the samples table keys on t_ms), the last one
+ * flagged final; then wait for DONE_FD to reach end of file.
  */
 static int
 sender(const char *url, uint64_t token, int node, int msgs, uint64_t t0,
-    int go_fd, int done_fd)
+    int dial_fd, int go_fd, int ready_fd, int done_fd)
 {
 	struct dn_sock		*sock = NULL;
 	struct dn_sample	 s;
@@ -141,24 +142,28 @@ sender(const char *url, uint64_t token, int node, int msgs, uint64_t t0,
 	size_t			 len;
 	int			 k, i, rv = 1;
 
-	/* The socket before the go, its dial after: a node's start (nng's
-	 * threads, ~10 ms of CPU per process) is not ingest, and at 100
-	 * senders it took the collector's cores inside the timed window; a
-	 * dial made before the collector listens spins in nng 1.5.2's
-	 * poller (seconds of CPU per sender), so it waits for the go. */
+	/* Socket and connection before the clock, as a node has them before
+	 * t=0: a node's start (nng's threads, ~10 ms of CPU per process, and
+	 * its dial) is not ingest.  The dial waits for the collector to
+	 * listen (DIAL_FD): one made before spins in nng 1.5.2's poller,
+	 * seconds of CPU per sender. */
 	if (dn_sock_open(&sock, DN_SOCK_PUSH, &cause) != 0) {
 		fprintf(stderr, "sender %d: %s\n", node, cause);
 		free(cause);
 		goto out;
 	}
 	dn_sock_set_bufs(sock, 1024, 0);
-	if (read(go_fd, &go, 1) != 1)
+	if (read(dial_fd, &go, 1) != 1)
 		goto out;
 	if (dn_sock_dial(sock, url, &cause) != 0) {
 		fprintf(stderr, "sender %d: %s\n", node, cause);
 		free(cause);
 		goto out;
 	}
+	for (k = 0; k < 10000 && dn_sock_npipes(sock) == 0; k++)
+		usleep(1000);
+	if (write(ready_fd, "r", 1) != 1 || read(go_fd, &go, 1) != 1)
+		goto out;
 	memset(&s, 0, sizeof(s));
 	s.count = DN_METRIC_COUNT;
 	memset(&h, 0, sizeof(h));
@@ -267,7 +272,8 @@ main(int argc, char **argv)
 	long long		 rows = 0;
 	double			 wall, cpu;
 	int			 c, i, fds[2] = { -1, -1 }, status, rv = 1;
-	int			 done[2] = { -1, -1 };
+	int			 done[2] = { -1, -1 }, ready[2] = { -1, -1 };
+	int			 dial[2] = { -1, -1 };
 	int			 own_dir = 0, poll_fd = -1, polls = 0;
 	pid_t			 poll_pid = 0;
 	struct snapshot		*snap = NULL;
@@ -328,7 +334,8 @@ main(int argc, char **argv)
 	atomic_init(&t.t0_ns, go_ns);
 
 	/* Senders first, before this process has any nng socket. */
-	if (pipe(fds) != 0 || pipe(done) != 0) {
+	if (pipe(fds) != 0 || pipe(done) != 0 || pipe(ready) != 0 ||
+	    pipe(dial) != 0) {
 		fprintf(stderr, "dn-collector-ingest-bench: pipe: %s\n",
 		    strerror(errno));
 		goto out;
@@ -343,14 +350,20 @@ main(int argc, char **argv)
 		if (pids[i] == 0) {
 			close(fds[1]);
 			close(done[1]);
+			close(ready[0]);
+			close(dial[1]);
 			_exit(sender(t.metrics_url, t.token, i, o.msgs,
-			    go_ns, fds[0], done[0]));
+			    go_ns, dial[0], fds[0], ready[1], done[0]));
 		}
 	}
 	close(fds[0]);
 	fds[0] = -1;
 	close(done[0]);
 	done[0] = -1;
+	close(ready[1]);
+	ready[1] = -1;
+	close(dial[0]);
+	dial[0] = -1;
 
 	db = dn_xasprintf("%s/ingest.db", dir);
 	if (dn_store_open(&t.store, db, 0, &cause) != 0)
@@ -375,6 +388,19 @@ main(int argc, char **argv)
 		goto fail;
 	if (collector_start(&t, &col, &cause) != 0)
 		goto fail;
+	/* The collector listens: every sender dials, and says when it is
+	 * connected, before the clock starts (the dial and the go on two
+	 * pipes: a sender quick to connect must not take another's dial
+	 * byte for its go). */
+	for (i = 0; i < o.senders; i++)
+		if (write(dial[1], "d", 1) != 1)
+			break;
+	for (i = 0; i < o.senders; i++) {
+		char	r;
+
+		if (read(ready[0], &r, 1) != 1)
+			break;
+	}
 
 	getrusage(RUSAGE_SELF, &ru0);
 	go_ns = dn_now_ns();
@@ -455,6 +481,10 @@ out:
 			close(fds[i]);
 		if (done[i] >= 0)
 			close(done[i]);
+		if (ready[i] >= 0)
+			close(ready[i]);
+		if (dial[i] >= 0)
+			close(dial[i]);
 	}
 	dn_store_close(t.store);
 	if (own_dir && db != NULL) {
