@@ -5,7 +5,9 @@
  *	The real agent (metrics/agent/, the node's own sampler and
  *	allocation counter; the fill callback leaves the node-provided
  *	values at 0) in a process that runs devnet-node's control loop: a
- *	receive on a REP socket nobody sends to, 100 ms at most.  MODE
+ *	receive on a REP socket nobody sends to, LOOP_MS (1000, node.c's
+ *	IDLE_WAIT_MS; $DN_LOOP_MS sets it) at most, waited in poll(2)
+ *	(dn_sock_recv_idle) as devnet-node does.  MODE
  *	tick (the default): the loop ticks the agent and waits no longer
  *	than it says, as devnet-node does; thread: a thread of its own
  *	ticks it at each due time (the agent before issue 26's third
@@ -367,9 +369,10 @@ struct loopres {
 };
 
 /*
- * devnet-node's control loop once ready, for SECONDS: a receive with a
- * 100 ms timeout on its REP socket, cut to the agent's due time when
- * TICK; nobody sends to it here.
+ * devnet-node's control loop once ready, for SECONDS: a receive in
+ * poll(2) on its REP socket for LOOP_MS at most ($DN_LOOP_MS, else 1000:
+ * node.c's IDLE_WAIT_MS), cut to the agent's due time when TICK; nobody
+ * sends to it here.
  */
 static void
 control_loop(struct dn_sock *ctl, struct ticker *t, int tick, int seconds,
@@ -377,15 +380,18 @@ control_loop(struct dn_sock *ctl, struct ticker *t, int tick, int seconds,
 {
 	uint64_t	 t0 = dn_now_ns(), warm, end;
 	double		 w0, work_us = 0, work0 = 0;
-	int		 wait, due = 0, sampling = 0;
+	int		 wait, due = 0, sampling = 0, loop_ms = 1000;
 	void		*msg;
 	size_t		 len;
+
+	if (getenv("DN_LOOP_MS") != NULL && atoi(getenv("DN_LOOP_MS")) > 0)
+		loop_ms = atoi(getenv("DN_LOOP_MS"));
 
 	warm = t0 + WARM_S * 1000000000ull;
 	end = t0 + (uint64_t)seconds * 1000000000ull;
 	memset(r, 0, sizeof(*r));
 	while (dn_now_ns() < end) {
-		wait = 100;
+		wait = loop_ms;
 		/* the thread CPU of the ticks that sample (the clock read
 		 * is a system call: only where a sample is due) */
 		if (tick && sampling) {
@@ -397,7 +403,7 @@ control_loop(struct dn_sock *ctl, struct ticker *t, int tick, int seconds,
 		if (tick && due < wait)
 			wait = due;
 		sampling = tick && due <= wait;
-		if (dn_sock_recv(ctl, &msg, &len, wait) == 0)
+		if (dn_sock_recv_idle(ctl, &msg, &len, wait) == 0)
 			dn_msg_free(msg, len);
 		r->wakes++;
 		if (warm != 0 && dn_now_ns() >= warm) {
