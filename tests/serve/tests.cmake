@@ -7,5 +7,5 @@ dn_script_test(serve page ${DN_TEST_DIR}/page.sh TIMEOUT 150
 dn_script_test(serve hostile ${DN_TEST_DIR}/hostile.sh TIMEOUT 150)
 # A figure absent from the samples (devnet-node-plain's heap; a sanitizer
 # build's) is said "not measured" on the live page's chart and table.
-dn_script_test(serve absent ${DN_TEST_DIR}/absent.sh TIMEOUT 200
+dn_script_test(serve absent ${DN_TEST_DIR}/absent.sh TIMEOUT 240
     LABELS service)
