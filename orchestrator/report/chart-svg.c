@@ -351,8 +351,28 @@ svg_mark_windows(FILE *out, const struct chart_data *cd,
 	}
 }
 
+/*
+ * A violation's label is set in a box of known size: textLength makes
+ * the browser fit the glyphs to LABEL_CW px per character whatever its
+ * font, and LABEL_UP/LABEL_DOWN bound the 10 px glyphs above and below
+ * the baseline; labels of violations close together would overlap each
+ * other or a limit's words (LIMIT_CW per character of 11 px, boxed the
+ * same way), so each goes to the nearest free row of LABEL_ROW px
+ * (below, then above its dot's) and a thin line leads back to its dot.
+ */
+#define LABEL_CW	5.6
+#define LABEL_UP	9.0
+#define LABEL_DOWN	3.0
+#define LABEL_ROW	13.0
+#define LIMIT_CW	6.2
+
+struct label_box {
+	double	x0, y0, x1, y1;
+};
+
 static void	svg_mark_violations(FILE *, const struct chart_data *,
-		    const struct xscale *, const struct yscale *);
+		    const struct xscale *, const struct yscale *,
+		    struct label_box *, size_t);
 
 /* Each assertion's limit in the chart's unit: a dashed line over its
  * window with its words, or the words at the edge it lies past; then the
@@ -362,11 +382,15 @@ static void
 svg_mark_limits(FILE *out, const struct chart_data *cd,
     const struct xscale *xs, const struct yscale *ys)
 {
-	int64_t	from, to;
-	double	x0, x1, y;
-	char	lim[256], num[64];
-	size_t	i;
+	struct label_box	*placed;
+	int64_t			 from, to;
+	double			 x0, x1, y, w;
+	char			 lim[256], num[64];
+	size_t			 i, n = 0;
 
+	/* the limits' words first, then each violation's label (at most
+	 * one per mark) placed clear of all of them */
+	placed = dn_xcalloc(2 * cd->nmarks + 1, sizeof(*placed));
 	for (i = 0; i < cd->nmarks; i++) {
 		const struct mark *m = cd->marks[i];
 
@@ -393,36 +417,24 @@ svg_mark_limits(FILE *out, const struct chart_data *cd,
 			continue;
 		}
 		y = ymap(m->threshold, ys);
+		w = LIMIT_CW * (double)strlen(lim);
+		placed[n++] = (struct label_box){ x0 + 4, y - 4 - LABEL_UP -
+		    1, x0 + 4 + w, y - 4 + LABEL_DOWN };
 		fprintf(out, "<line class=\"assert-threshold\" data-value=\""
 		    "%.17g\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.2f\" y2=\"%.2f\" "
 		    "stroke=\"%s\" stroke-width=\"1.6\" stroke-dasharray=\"7 4\">"
 		    "<title>", m->threshold, x0, x1, y, y, COLOR_MARK);
 		compare_markup_str(out, lim, 0);
 		fprintf(out, "</title></line>\n<text class=\"assert-label\" "
-		    "x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\">", x0 +
-		    4, y - 4, COLOR_MARK);
+		    "x=\"%.1f\" y=\"%.1f\" textLength=\"%.1f\" "
+		    "lengthAdjust=\"spacingAndGlyphs\" font-size=\"11\" "
+		    "fill=\"%s\">", x0 + 4, y - 4, w, COLOR_MARK);
 		compare_markup_str(out, lim, 0);
 		fputs("</text>\n", out);
 	}
-	svg_mark_violations(out, cd, xs, ys);
+	svg_mark_violations(out, cd, xs, ys, placed, n);
+	free(placed);
 }
-
-/*
- * A violation's label is set in a box of known size: textLength makes
- * the browser fit the glyphs to LABEL_CW px per character whatever its
- * font, and LABEL_UP/LABEL_DOWN bound the 10 px glyphs above and below
- * the baseline; labels of violations close together would overlap, so
- * each goes to the nearest free row of LABEL_ROW px (below, then above
- * its dot's) and a thin line leads back to its dot.
- */
-#define LABEL_CW	5.6
-#define LABEL_UP	9.0
-#define LABEL_DOWN	3.0
-#define LABEL_ROW	13.0
-
-struct label_box {
-	double	x0, y0, x1, y1;
-};
 
 /* 1 when box B meets any of PLACED[0..N-1]. */
 static int
@@ -470,18 +482,18 @@ label_row(double x, double y, double w, const struct yscale *ys,
 
 /* Each run's first violation: a red dot at its sample (at the top when
  * its value is not in the chart's unit), the node and time beside it, no
- * two labels overlapping (label_row). */
+ * label over another or over the N boxes already in PLACED (label_row;
+ * PLACED has room for one more per mark). */
 static void
 svg_mark_violations(FILE *out, const struct chart_data *cd,
-    const struct xscale *xs, const struct yscale *ys)
+    const struct xscale *xs, const struct yscale *ys,
+    struct label_box *placed, size_t n)
 {
-	struct label_box	*placed;
-	char			 text[64];
-	double			 x, y, ly, w;
-	size_t			 i, n = 0;
-	int			 at_value;
+	char	text[64];
+	double	x, y, ly, w;
+	size_t	i;
+	int	at_value;
 
-	placed = dn_xcalloc(cd->nmarks + 1, sizeof(*placed));
 	for (i = 0; i < cd->nmarks; i++) {
 		const struct mark *m = cd->marks[i];
 
@@ -520,7 +532,6 @@ svg_mark_violations(FILE *out, const struct chart_data *cd,
 		    "fill=\"%s\">%s</text></g>\n", x + 7, ly, w, COLOR_VIOL,
 		    text);
 	}
-	free(placed);
 }
 
 /* The values' range: both sides' bands, the live page's lines, and the

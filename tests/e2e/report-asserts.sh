@@ -133,6 +133,15 @@ def labels_apart(c, what):
     clash = [(p, q) for i, p in enumerate(B) for q in B[i + 1:]
              if p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]]
     say(not clash, "%s: the violation labels do not overlap (%s)" % (what, clash))
+    # nor the limit's words: 11 px, textLength wide, 10 px above the
+    # baseline and 3 below
+    L = [(attr(t, 'x'), attr(t, 'y') - 10, attr(t, 'x') + attr(t, 'textLength'),
+          attr(t, 'y') + 3) for t in re.findall(r'<text class="assert-label"[^>]*>', c)]
+    say(L and None not in (v for l in L for v in l),
+        "%s: the limit's words have a box (%s)" % (what, L))
+    over = [(p, q) for p in B for q in L if None not in q and
+            p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]]
+    say(not over, "%s: no violation label over the limit's words (%s)" % (what, over))
     say(all(top <= b[1] and b[3] <= top + hh for b in B),
         "%s: the labels stay in the plot (%s, plot %s..%s)" % (what, B, top, top + hh))
     say(all(b[5] for b in B if b[4]),
