@@ -34,14 +34,9 @@ workload:
   tps: 40
 YAML
 run_ok "conditions run" "$T/cond.yaml"
-proofs() { q "select detail from events where run_id = $run and kind = '$1'"; }
 # "network.links 0->2: asked 30 ms one way, 0% loss; measured p50 30.4 ms, ..."
-base=$(proofs link_proof | grep '^network.links')
 # 4 nodes and the load: 5 endpoints, 20 directed links
-expect_eq "one proof per directed link, the load's too" "$(printf '%s\n' "$base" | grep -c 'measured p50')" 20
-bad=$(latency_off "$base")
-[ -z "$bad" ] && ok "one-way latency within max(1 ms, 10%) on every link" ||
-	fail "latency off: $bad"
+expect_link_latency 20
 expect_match "eu-us is 30 ms one way" "$base" "network.links 0->2: asked 30 ms one way"
 expect_match "inside a zone 2 ms" "$base" "network.links 2->3: asked 2 ms one way"
 expect_match "the load's links: the default 2 ms" "$base" "network.links load->0: asked 2 ms one way"
@@ -81,8 +76,7 @@ ev3=$(q "select loss_pct from link_stats where run_id = $run and src = 0 and dst
 awk -v l="$ev3" 'BEGIN { exit !(l > 2 && l < 25) }' &&
 	ok "link_stats 0->3 shows the loss event ($ev3%)" ||
 	fail "link_stats 0->3: loss '$ev3'%"
-pid=$(q "select detail from events where run_id = $run and kind = 'network'" |
-    sed -n 's/.*through hub devnet-\([0-9]*\)-.*/\1/p')
+pid=$(run_pid "$run")
 expect_eq "no namespace left" "$(ip netns list | grep -c "^devnet-$pid-")" 0
 
 # a scenario devnet cannot carry out is refused, not run without it

@@ -52,14 +52,8 @@ run_ok "docker under conditions" "$T/dk.yaml"
 expect_match "node 2 listens on 10.99.2.2, in its container" \
     "$(grep -h DN-NODE-READY "$RUNS"/*/node-2.log)" \
     "pid=1 in=tcp://10\.99\.2\.2:[0-9]+ ctl=ipc://"
-proofs() { q "select detail from events where run_id = $run and kind = '$1'"; }
-base=$(proofs link_proof | grep '^network.links')
 # 4 nodes and the load (its own endpoint, 'load'): 20 directed links
-expect_eq "one link_proof per directed link, the load's too" \
-    "$(printf '%s\n' "$base" | grep -c 'measured p50')" 20
-bad=$(latency_off "$base")
-[ -z "$bad" ] && ok "one-way latency within max(1 ms, 10%) on every link" ||
-	fail "latency off: $bad"
+expect_link_latency 20
 expect_match "eu-us is 20 ms one way" "$base" "network.links 0->2: asked 20 ms one way"
 expect_match "inside a zone 2 ms" "$base" "network.links 3->2: asked 2 ms one way"
 # the load reached the containers through the hub: its TCP connections'
@@ -99,7 +93,7 @@ last=$(max_height "$run" 19000 20000)
 	fail "no progress after the restart: $after -> $last"
 expect_eq "one state hash across the four nodes" \
     "$(q "select count(distinct value) || '/' || count(*) from run_facts where run_id = $run and key = 'state_hash'")" "1/4"
-pid=$(proofs network | sed -n 's/.*through hub devnet-\([0-9]*\)-.*/\1/p')
+pid=$(run_pid "$run")
 [ -n "$pid" ] && ok "the hub is named by devnet's pid ($pid)" || fail "no network event"
 expect_net_clean "after the run" "$pid" "$HOST_NET" docker
 

@@ -36,6 +36,29 @@ latency_off() {
 	}'
 }
 
+# proofs KIND: the details of the events of KIND of the run $run_ok set
+proofs() { q "select detail from events where run_id = $run and kind = '$1'"; }
+
+# run_pid RUN: the pid of the devnet that ran RUN, from its hub's name
+# (devnet-PID-SEQ-hub) in the run's 'network' event
+run_pid() {
+	q "select detail from events where run_id = $1 and kind = 'network'" |
+	    sed -n 's/.*through hub devnet-\([0-9]*\)-.*/\1/p'
+}
+
+# expect_link_latency N: the run's network.links proofs (one per directed
+# link, the load's too), N of them, each measured within max(1 ms, 10 %)
+# of the one-way delay asked; sets $base to them for the test's own checks
+expect_link_latency() {
+	local off
+	base=$(proofs link_proof | grep '^network.links')
+	expect_eq "a latency proof per directed link ($1)" \
+	    "$(printf '%s\n' "$base" | grep -c 'measured p50')" "$1"
+	off=$(latency_off "$base")
+	[ -z "$off" ] && ok "one-way latency within max(1 ms, 10%) on all $1 links" ||
+		fail "latency off: $off"
+}
+
 # max_height RUN FROM TO: the highest height any node of RUN reported in
 # [FROM, TO] ms
 max_height() {

@@ -15,11 +15,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 HOST_NET=$(host_net)
 
-run_pid() {
-	q "select detail from events where run_id = $1 and kind = 'network'" |
-	    sed -n 's/.*through hub devnet-\([0-9]*\)-.*/\1/p'
-}
-
 cat >"$T/part.yaml" <<YAML
 name: partition-test
 duration: 14s
@@ -43,7 +38,7 @@ run=$(q "select max(id) from runs")
 expect_eq "partition run: ok" "$(q "select status from runs where id = $run")" ok
 expect_match "nodes gossip over TCP between their namespaces" \
     "$(grep -h DN-NODE-READY "$RUNS"/*/node-2.log)" "in=tcp://10\.99\.2\.2:[0-9]+ ctl=ipc://"
-proof=$(q "select detail from events where run_id = $run and kind = 'partition_proof'")
+proof=$(proofs partition_proof)
 expect_match "the partition's proof: no probe crossed" "$proof" \
     '^partition \[\[0,1\],\[2,3\]\]: 0 of [0-9]+ probes crossed; [0-9]+ node packets dropped$'
 probes=$(q "select value from run_facts where run_id = $run and key = 'partition_1_probes'")

@@ -105,15 +105,9 @@ run=$(q "select max(id) from runs")
 expect_eq "zones run: ok (its own checks passed)" \
     "$(q "select status || coalesce(': ' || reason, '') from runs where id = $run")" ok
 
-proofs() { q "select detail from events where run_id = $run and kind = '$1'"; }
 # one-way latency, every directed link of network.links (the nodes' and
-# the load's), asked against measured p50: within max(1 ms, 10 %)
-base=$(proofs link_proof | grep '^network.links')
-expect_eq "a latency proof per directed link (7 endpoints: 42)" \
-    "$(printf '%s\n' "$base" | grep -c 'measured p50')" 42
-off=$(latency_off "$base")
-[ -z "$off" ] && ok "one-way latency within max(1 ms, 10%) on all 42 links" ||
-	fail "latency off: $off"
+# the load's; 7 endpoints: 42), asked against measured p50
+expect_link_latency 42
 pair() {	# pair NAME S D ASKED: the proof of S->D and D->S names ASKED
 	for l in "$2->$3" "$3->$2"; do
 		line=$(printf '%s\n' "$base" | grep "^network.links $l:")
