@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "protocol.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -24,6 +25,14 @@ struct row {
 	int32_t		metric;
 	int64_t		t_ms;
 	double		value;
+};
+
+/* A message of a node on another host, held until the offset of its
+ * clock has seen the messages after it (collector-clock.c). */
+struct held {
+	struct dn_hdr	 h;		/* t_ns still the node's */
+	uint8_t		*buf;		/* the whole message */
+	uint64_t	 rx_ns;		/* when it arrived */
 };
 
 struct collector {
@@ -40,6 +49,9 @@ struct collector {
 	struct row	*pend;
 	size_t		 npend, cappend;
 	int		 wstop;
+	uint64_t	 rx_ns;		/* arrival of the message handled */
+	struct held	*held;		/* in arrival order */
+	size_t		 nheld, capheld;
 	int64_t		 next_lg_ms;	/* next load generator sample */
 	int64_t		 prev_submitted; /* at the previous one */
 
@@ -89,6 +101,21 @@ collector_queue_end(struct collector *c)
  * latency and send lag percentiles of the interval just ended, queued
  * for the writer (takes wmu itself). */
 void	 collector_load_sample(struct collector *c, int64_t t_ms);
+
+/* A node on another host (collector-clock.c): note a message's times
+ * (-1: a clock jump, refuse it); whether its offset can be used yet; a
+ * node time on ours; hold a message; take back the next one due at NOW
+ * (ALL: any). */
+int	 collector_clock_seen(struct collector *c, uint32_t node,
+	    uint64_t t_ns, uint64_t now);
+int	 collector_clock_settled(struct collector *c, uint32_t node,
+	    uint64_t now);
+uint64_t collector_clock_ours(struct collector *c, uint32_t node,
+	    uint64_t t_ns);
+void	 collector_hold(struct collector *c, const struct dn_hdr *h,
+	    const uint8_t *buf, size_t len, uint64_t now);
+int	 collector_clock_next(struct collector *c, uint64_t now, int all,
+	    struct held *out);
 
 /* The writer thread (collector-writer.c): ARG is the collector. */
 void	*collector_writer_main(void *arg);

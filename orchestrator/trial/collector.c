@@ -76,7 +76,7 @@ on_hello(struct collector *c, const struct dn_hdr *h, uint32_t pid)
 		n->have_seq = 0;
 		n->final_seen = 0;	/* the new process's last word */
 	}
-	n->last_msg_ns = dn_now_ns();
+	n->last_msg_ns = c->rx_ns;
 	pthread_mutex_unlock(&t->mu);
 }
 
@@ -114,7 +114,7 @@ on_sample(struct collector *c, const struct dn_hdr *h,
 	}
 	n->have_seq = 1;
 	n->next_seq = h->seq + 1;
-	n->last_msg_ns = dn_now_ns();
+	n->last_msg_ns = c->rx_ns;
 	if (tm != INT64_MIN)
 		n->samples++;	/* accepted for the trial: each one stored */
 	if (s->flags & DN_SAMPLE_FINAL)
@@ -257,7 +257,7 @@ on_named(struct collector *c, const struct dn_hdr *h, const uint8_t *p)
 		}
 	}
 	pthread_mutex_lock(&t->mu);
-	n->last_msg_ns = dn_now_ns();
+	n->last_msg_ns = c->rx_ns;
 	if (flags & DN_SAMPLE_FINAL)
 		n->final_seen = 1;
 	/* The last value of the named metrics shown (progress, summary). */
@@ -342,7 +342,7 @@ on_included(struct collector *c, const uint8_t *p, size_t len,
 		reject(c, -DN_REJ_PAYLOAD, node);
 		return;
 	}
-	/* the proposer's block time on our clock (node_clock) */
+	/* the proposer's block time on our clock (collector-clock.c) */
 	if (t->nodes[node].remote_clock) {
 		pthread_mutex_lock(&t->mu);
 		proposed_ns += (uint64_t)t->nodes[node].clock_d;
@@ -391,58 +391,14 @@ on_included(struct collector *c, const uint8_t *p, size_t len,
 		    (unsigned long long)height, (long long)dup);
 }
 
-/*
- * Node times on this machine's clock.  CLOCK_MONOTONIC is one clock on
- * one host; a node on another (provider swarm) counts from its own boot.
- * Each message from it gives d = our receive time - its send time =
- * delay - (its clock - ours); the least d seen is the offset short by
- * the smallest one-way delay (tens of microseconds on a LAN), and a node
- * time plus it is ours.  Nodes of this host are left alone.  A message
- * stamped more than CLOCK_JUMP_NS ahead of what the offset so far says
- * (a monotonic clock does not jump: a forged or broken one) moves nothing
- * and is refused (0): else every later sample would land before t=0.
- */
-#define CLOCK_JUMP_NS	1000000000LL
-
-static uint64_t
-node_clock(struct trial *t, uint32_t node, uint64_t t_ns, uint64_t now)
-{
-	struct trial_node	*n = &t->nodes[node];
-	int64_t			 d = (int64_t)(now - t_ns);
-
-	if (!n->remote_clock)
-		return (t_ns);
-	pthread_mutex_lock(&t->mu);
-	if (n->have_clock && d < n->clock_d - CLOCK_JUMP_NS) {
-		pthread_mutex_unlock(&t->mu);
-		return (0);
-	}
-	if (!n->have_clock || d < n->clock_d) {
-		n->clock_d = d;
-		n->have_clock = 1;
-	}
-	d = n->clock_d;
-	pthread_mutex_unlock(&t->mu);
-	return (t_ns + (uint64_t)d);
-}
-
+/* One checked message of node H->node, its time on ours. */
 static void
-handle(struct collector *c, const uint8_t *buf, size_t len)
+dispatch(struct collector *c, const struct dn_hdr *hp, const uint8_t *buf)
 {
-	struct trial		*t = c->t;
-	struct dn_hdr		 h;
+	struct dn_hdr		 h = *hp;
 	struct dn_sample	 s;
 	int			 rv;
 
-	rv = dn_hdr_check(buf, len, t->token, (uint32_t)t->nnodes, 0, &h);
-	if (rv != 0) {
-		reject(c, rv, DN_NODE_NONE);
-		return;
-	}
-	if ((h.t_ns = node_clock(t, h.node, h.t_ns, dn_now_ns())) == 0) {
-		reject(c, -DN_REJ_CLOCK, h.node);
-		return;
-	}
 	switch (h.kind) {
 	case DN_MSG_HELLO:
 		if (h.len != DN_HELLO_SIZE) {
@@ -469,6 +425,55 @@ handle(struct collector *c, const uint8_t *buf, size_t len)
 	default:
 		reject(c, -DN_REJ_KIND, h.node);
 	}
+}
+
+/* The held messages of nodes on another host that are due at NOW (ALL:
+ * every one), oldest first, each at its arrival time. */
+static void
+release(struct collector *c, uint64_t now, int all)
+{
+	struct held	m;
+
+	while (c->nheld > 0 && collector_clock_next(c, now, all, &m)) {
+		c->rx_ns = m.rx_ns;
+		dispatch(c, &m.h, m.buf);
+		free(m.buf);
+	}
+}
+
+/* Check one message and handle it, or hold it (a node on another host
+ * whose clock offset has not settled, collector-clock.c). */
+static void
+handle(struct collector *c, const uint8_t *buf, size_t len)
+{
+	struct trial	*t = c->t;
+	struct dn_hdr	 h;
+	uint64_t	 now = dn_now_ns();
+	int		 rv;
+
+	rv = dn_hdr_check(buf, len, t->token, (uint32_t)t->nnodes, 0, &h);
+	if (rv != 0) {
+		reject(c, rv, DN_NODE_NONE);
+		return;
+	}
+	if (t->nodes[h.node].remote_clock) {
+		if (collector_clock_seen(c, h.node, h.t_ns, now) != 0) {
+			reject(c, -DN_REJ_CLOCK, h.node);
+			return;
+		}
+		if (h.kind == DN_MSG_HELLO || atomic_load(&c->stop))
+			release(c, now, 1);	/* what came before it */
+		else if (!collector_clock_settled(c, h.node, now) ||
+		    c->nheld > 0) {
+			/* (behind a held one of its node: in order) */
+			collector_hold(c, &h, buf, len, now);
+			release(c, now, 0);
+			return;
+		}
+		h.t_ns = collector_clock_ours(c, h.node, h.t_ns);
+	}
+	c->rx_ns = now;
+	dispatch(c, &h, buf);
 }
 
 /* 2 when every node's final sample is in (nothing more will come), 1
@@ -564,6 +569,8 @@ collector_main(void *arg)
 		} else if (rv != DN_EAGAIN)
 			break;
 		now = dn_now_ns();
+		if (c->nheld > 0)
+			release(c, now, atomic_load(&c->stop));
 		if (rv == 0)
 			last_rx = now;
 		if (t->rejected != rej)
@@ -610,6 +617,7 @@ collector_main(void *arg)
 			}
 		}
 	}
+	release(c, 0, 1);	/* a receive error ended the loop */
 	pthread_mutex_lock(&c->wmu);
 	c->wstop = 1;
 	collector_queue_end(c);
@@ -668,6 +676,7 @@ collector_stop(struct collector *c, int drain_ms)
 	pthread_mutex_destroy(&c->wmu);
 	pthread_cond_destroy(&c->wcv);
 	free(c->pend);
+	free(c->held);
 	free(c->seen);
 	free(c->lat);
 	for (i = 0; i < c->nnames; i++)

@@ -85,9 +85,12 @@ struct trial_node {
 	pid_t		 reap_refused;	/* a HELLO pid already reported */
 	/* A node on another host stamps messages with its own monotonic
 	 * clock: receive - send over every message, its least value; a
-	 * node time plus it is ours (collector.c). */
+	 * node time plus it is ours (collector-clock.c); the messages
+	 * seen and when the first came, until the offset settles. */
 	int64_t		 clock_d;
 	int		 have_clock;
+	int		 clock_msgs;
+	uint64_t	 clock_first_ns;
 
 	/* Main thread only. */
 	int		 down;		/* not expected to be running */

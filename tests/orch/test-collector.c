@@ -8,7 +8,8 @@
  *
  * And a node on another host (remote_clock): its messages carry its own
  * clock, an hour ahead here; its samples must be stored at the times of
- * ours, sent at the same moments.
+ * ours, sent at the same moments, the first one too though it arrives 30
+ * ms late (the offset is the least delay of all, not of the first).
  *
  * And the load generator's samples (node -1): its latencies' p50, p99
  * and max and its send lag's p99 per interval are the quantiles compare
@@ -248,6 +249,7 @@ every_sample_under_its_node(void **state)
  * its samples are stored at the same t_ms (within the delay). */
 #define SKEW_NS		(3600ull * 1000000000ull)
 #define CLOCK_SAMPLES	20
+#define FIRST_LATE_NS	(30 * 1000 * 1000)
 
 /* FORGE (issue 19): also one message of node 1 stamped ten minutes
  * further ahead (forged, or a broken clock): it is refused and moves
@@ -270,6 +272,12 @@ clock_case(int forge)
 		if (forge && seq == CLOCK_SAMPLES / 2)
 			fixture_send(&f, 1, 1000 + seq, 0, now + SKEW_NS +
 			    600ull * 1000000000ull, -1.0);
+		/* node 1's first message late on the way (a loaded
+		 * machine, a busy link): the offset must not be taken
+		 * from it alone */
+		if (seq == 1)
+			nanosleep(&(struct timespec){ 0, FIRST_LATE_NS },
+			    NULL);
 		fixture_send(&f, 1, seq, seq == CLOCK_SAMPLES, now + SKEW_NS,
 		    (double)seq);
 		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
