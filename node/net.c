@@ -58,6 +58,8 @@ open_sockets(struct node *n, char **cause)
 	if (dn_sock_listen(n->ctl, n->ctl_url, cause) != 0)
 		return (-1);
 	n->peers = dn_xcalloc(n->o.nodes, sizeof(*n->peers));
+	n->dialed = dn_xcalloc(n->o.nodes, 1);
+	n->dials_pending = n->o.nodes - 1;
 	for (k = 0; k < n->o.nodes; k++) {
 		if (k == n->o.index)
 			continue;
@@ -66,13 +68,39 @@ open_sockets(struct node *n, char **cause)
 		dn_sock_set_bufs(n->peers[k], PEER_SENDBUF, 0);
 		/* a peer connected: check_ready, now (node.c) */
 		dn_sock_wake_on_pipe(n->peers[k], n->ctl);
-		url = endpoint(&n->o, k, 0);
-		rv = dn_sock_dial(n->peers[k], url, cause);
-		free(url);
-		if (rv != 0)
-			return (-1);
 	}
-	return (0);
+	return (dial_peers(n, cause));
+}
+
+/*
+ * Dial every peer not dialled yet whose listener is there
+ * (dn_sock_url_present: its ipc path exists; a TCP peer is dialled at
+ * once and nng redials until it listens).  A dial to an ipc path that
+ * is not there yet fails, and nng 1.5.2's poller spins on the failed
+ * connection until its reaper frees it, every 10-50 ms redial: in a
+ * 10-node start that was a fifth of both cores (issue 26).  The control
+ * loop calls again until none is pending.
+ */
+int
+dial_peers(struct node *n, char **cause)
+{
+	uint32_t	 k;
+	char		*url;
+	int		 rv = 0;
+
+	for (k = 0; k < n->o.nodes && n->dials_pending > 0 && rv == 0;
+	    k++) {
+		if (k == n->o.index || n->dialed[k])
+			continue;
+		url = endpoint(&n->o, k, 0);
+		if (dn_sock_url_present(url)) {
+			rv = dn_sock_dial(n->peers[k], url, cause);
+			n->dialed[k] = 1;
+			n->dials_pending--;
+		}
+		free(url);
+	}
+	return (rv == 0 ? 0 : -1);
 }
 
 void
@@ -86,6 +114,8 @@ close_sockets(struct node *n)
 	}
 	free(n->peers);
 	n->peers = NULL;
+	free(n->dialed);
+	n->dialed = NULL;
 	dn_sock_close(n->in);
 	dn_sock_close(n->ctl);
 	n->in = n->ctl = NULL;

@@ -78,6 +78,10 @@ struct node {
 	struct dn_sock		*in;
 	struct dn_sock		*ctl;
 	struct dn_sock		**peers;	/* [nodes], NULL for self */
+	/* Main thread only: peer K dialled yet (dial_peers), and how many
+	 * are not */
+	uint8_t			*dialed;	/* [nodes] */
+	uint32_t		 dials_pending;
 	pthread_t		 chain_thread;
 	int			 chain_started;
 
@@ -143,6 +147,7 @@ void	 nlog(struct node *n, const char *id, const char *fmt, ...)
 /* net.c */
 char	*endpoint(const struct opts *o, uint32_t k, int ctl);
 int	 open_sockets(struct node *n, char **cause);
+int	 dial_peers(struct node *n, char **cause);
 void	 close_sockets(struct node *n);
 uint8_t	*message(struct node *n, uint16_t kind, const void *payload,
 	    size_t len, uint64_t seq);

@@ -36,6 +36,7 @@
 
 #define CTL_POLL_MS	100	/* after a failed control receive */
 #define READY_POLL_MS	10	/* until ready, besides the pipes' wakes */
+#define DIAL_POLL_MS	2	/* while a peer's listener is not there */
 #define IDLE_WAIT_MS	1000	/* once ready: see the control loop */
 #define GONE_MS		3000	/* no collector this long: devnet is gone */
 
@@ -127,6 +128,9 @@ start(struct node *n, char **cause)
 	cc.block_reads = n->o.block_reads;
 	cc.keys = n->o.keys;
 	if (chain_open(&n->chain, n->store, &cc, cause) != 0)
+		return (-1);
+	/* the peers that listened while RocksDB opened */
+	if (dial_peers(n, cause) != 0)
 		return (-1);
 	n->peer_height = dn_xcalloc(n->o.nodes, sizeof(uint64_t));
 	n->peer_head_ns = dn_xcalloc(n->o.nodes, sizeof(uint64_t));
@@ -319,6 +323,11 @@ main(int argc, char **argv)
 			    "devnet is gone, stopping", GONE_MS);
 			break;
 		}
+		if (n.dials_pending > 0 && dial_peers(&n, &cause) != 0) {
+			nlog(&n, "DN-NODE-ERROR", "%s", cause);
+			free(cause);
+			cause = NULL;
+		}
 		check_ready(&n);
 		/* Until ready, every new peer or collector pipe wakes this
 		 * receive (net.c, the agent), so that the HELLO leaves as
@@ -333,6 +342,8 @@ main(int argc, char **argv)
 		 * runs out: ~0.8 % of a core at 10 a second
 		 * (dn_sock_recv_idle; docs/benchmarks.md, issue 26). */
 		wait = atomic_load(&n.ready) ? IDLE_WAIT_MS : READY_POLL_MS;
+		if (n.dials_pending > 0)
+			wait = DIAL_POLL_MS;
 		/* The metrics agent samples here, on a wake this loop has
 		 * anyway: no thread of its own to wake (issue 26). */
 		if (n.agent != NULL && (due = dn_agent_tick(n.agent)) < wait)

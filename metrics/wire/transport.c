@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <nng/nng.h>
@@ -321,6 +322,16 @@ dn_sock_dial(struct dn_sock *s, const char *url, char **cause)
 		return (-1);
 	}
 	return (0);
+}
+
+int
+dn_sock_url_present(const char *url)
+{
+	struct stat	st;
+
+	if (strncmp(url, "ipc://", 6) != 0)
+		return (1);
+	return (stat(url + 6, &st) == 0 && S_ISSOCK(st.st_mode));
 }
 
 int

@@ -51,6 +51,15 @@ void	 dn_sock_exiting(void);
 int	 dn_sock_listen(struct dn_sock *s, const char *url, char **cause);
 /* Dial URL without waiting; reconnects by itself. */
 int	 dn_sock_dial(struct dn_sock *s, const char *url, char **cause);
+/*
+ * 0 while nobody can be listening at URL yet: an ipc:// path that does
+ * not exist (a listener makes it when it binds).  1 otherwise, and for
+ * every other scheme, whose listener cannot be seen from here.  A dial
+ * to an ipc path that is not there costs nng 1.5.2 a spinning poller
+ * until its reaper frees the failed connection (issue 26): a caller
+ * that knows a listener is coming dials once this says 1.
+ */
+int	 dn_sock_url_present(const char *url);
 
 /* Send-buffer / receive-buffer depth in messages (push/pull). */
 int	 dn_sock_set_bufs(struct dn_sock *s, int send_msgs, int recv_msgs);

@@ -19,3 +19,6 @@ if(DN_ALLOC_COUNT)
 	    DN_ALLOC_COUNT_EXPECTED=1)
 endif()
 dn_script_test(node workloads ${DN_TEST_DIR}/workloads.sh TIMEOUT 60)
+# A peer is dialled only once its ipc listener is there: counted with
+# strace (connect(2)), since each failed dial spins nng 1.5.2's poller.
+dn_script_test(node dial ${DN_TEST_DIR}/dial.sh TIMEOUT 60)
