@@ -158,7 +158,6 @@ start(struct node *n, char **cause)
 		ac.interval_ms = (int)n->o.sample_ms;
 		ac.fill = fill_metrics;
 		ac.arg = n;
-		ac.wake_on_connect = n->ctl;	/* check_ready: now */
 		if (dn_agent_start(&n->agent, &ac, cause) != 0)
 			return (-1);
 	}
@@ -329,11 +328,13 @@ main(int argc, char **argv)
 			cause = NULL;
 		}
 		check_ready(&n);
-		/* Until ready, every new peer or collector pipe wakes this
-		 * receive (net.c, the agent), so that the HELLO leaves as
-		 * soon as the last one connects, not up to IDLE_WAIT_MS later
-		 * (issue 26); READY_POLL_MS is the fallback (a HELLO that
-		 * could not be sent). */
+		/* Until ready, every new peer pipe wakes this receive
+		 * (net.c), so that the HELLO leaves as soon as the last one
+		 * connects, not up to IDLE_WAIT_MS later (issue 26); the
+		 * collector's connection is made on this thread (the agent:
+		 * at once when it listens, else tried again each turn), and
+		 * READY_POLL_MS is the fallback (a HELLO that could not be
+		 * sent, a collector not listening yet). */
 		/* Once ready, what needs this loop wakes it (a control
 		 * request, the signal thread, a pipe), and what it checks by
 		 * time, devnet_gone, is good to a second; a shorter wait is

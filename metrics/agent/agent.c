@@ -1,8 +1,9 @@
 /*
  * agent.c: the metrics agent (see agent.h).  One sample per interval on a
  * fixed schedule (start + k * interval, so a slow sample does not shift
- * the later ones), taken on the thread that ticks it and sent
- * non-blocking.  Not the loop that ticks it (devnet-node's control loop).
+ * the later ones), taken on the thread that ticks it and written to the
+ * collector's socket on that thread, non-blocking (sp-push.h).  Not the
+ * loop that ticks it (devnet-node's control loop).
  */
 #include <math.h>
 #include <pthread.h>
@@ -15,12 +16,15 @@
 #include "clock.h"
 #include "metric-table.h"
 #include "sampler.h"
+#include "sp-push.h"
 #include "transport.h"
 #include "xalloc.h"
 
 #define FINAL_TIMEOUT_MS	500
 #define FINAL_FLUSH_MS		100	/* the final sample's write, at most */
-#define AGENT_SENDBUF		1024	/* messages queued for the collector */
+/* bytes held for the collector when its socket is full or not yet
+ * there: ~1,000 samples, what nng's queue of 1024 messages held */
+#define AGENT_SENDBUF		(512u << 10)
 /* A tick this close before the due time takes the sample: nng's timeouts
  * count whole milliseconds from a truncated clock, so a wait of the ms
  * dn_agent_tick returned can end up to 1 ms early, and a second wait for
@@ -30,7 +34,7 @@
 struct dn_agent {
 	struct dn_agent_config	 c;
 	char			*url;
-	struct dn_sock		*sock;
+	struct dn_sppush	*push;
 	struct dn_sampler	 sampler;
 	int			 started;
 	uint64_t		 interval_ns;
@@ -46,22 +50,17 @@ struct dn_agent {
 int
 dn_agent_connected(struct dn_agent *a)
 {
-	return (dn_sock_npipes(a->sock) > 0);
+	return (dn_sppush_connected(a->push));
 }
 
-/* Send BUF; waits up to TIMEOUT_MS if > 0.  Called under a->lock (the
- * socket's send timeout is a socket-wide setting). */
+/* Send BUF; waits up to TIMEOUT_MS if > 0.  Called under a->lock, so
+ * that messages leave in the order of their sequence numbers. */
 static int
 send_locked(struct dn_agent *a, const void *buf, size_t len, int timeout_ms)
 {
 	int	rv;
 
-	if (timeout_ms > 0) {
-		dn_sock_set_timeouts(a->sock, timeout_ms, -1);
-		rv = dn_sock_send(a->sock, buf, len, 0);
-		dn_sock_set_timeouts(a->sock, -1, -1);
-	} else
-		rv = dn_sock_send(a->sock, buf, len, 1);
+	rv = dn_sppush_send(a->push, buf, len, timeout_ms);
 	if (rv != 0)
 		atomic_fetch_add(&a->dropped, 1);
 	return (rv);
@@ -126,7 +125,9 @@ sample_once(struct dn_agent *a, int final)
 	if (!dn_alloc_enabled())
 		s.absent |= 1ull << DN_M_ALLOCS | 1ull << DN_M_FREES |
 		    1ull << DN_M_ALLOC_BYTES | 1ull << DN_M_HEAP_LIVE_BYTES;
-	s.dropped = (uint32_t)atomic_load(&a->dropped);
+	/* and those a lost connection cut in half */
+	s.dropped = (uint32_t)(atomic_load(&a->dropped) +
+	    dn_sppush_lost(a->push));
 	s.values[DN_M_SAMPLES_DROPPED] = (double)s.dropped;
 	h.seq = ++a->sample_seq;
 	h.t_ns = dn_now_ns();
@@ -177,12 +178,9 @@ dn_agent_start(struct dn_agent **ap, const struct dn_agent_config *c,
 	pthread_mutex_init(&a->lock, NULL);
 	if (dn_sampler_open(&a->sampler, cause) != 0)
 		goto fail;
-	if (dn_sock_open(&a->sock, DN_SOCK_PUSH, cause) != 0)
-		goto fail;
-	dn_sock_set_bufs(a->sock, AGENT_SENDBUF, 0);
-	if (c->wake_on_connect != NULL)
-		dn_sock_wake_on_pipe(a->sock, c->wake_on_connect);
-	if (dn_sock_dial(a->sock, a->url, cause) != 0)
+	/* not nng's PUSH socket: each of its sends woke nng's task
+	 * threads, ~50 us of them per sample (issue 26, fourth round) */
+	if (dn_sppush_open(&a->push, a->url, AGENT_SENDBUF, cause) != 0)
 		goto fail;
 	a->interval_ns = (uint64_t)a->c.interval_ms * 1000000;
 	a->next_ns = dn_now_ns() + a->interval_ns;
@@ -201,13 +199,13 @@ dn_agent_stop(struct dn_agent *a)
 		return;
 	if (a->started) {
 		sample_once(a, 1);
-		/* nng gives no linger on close: the final sample must be
-		 * written before the socket closes or the process exits.  Was
-		 * a fixed 50 ms sleep; now until the pipe's write is done
-		 * (~1 ms here), FINAL_FLUSH_MS at most (issue 26). */
-		(void)dn_sock_flush(a->sock, FINAL_FLUSH_MS);
+		/* what the socket has not taken yet (a full socket held
+		 * it back) must reach the kernel before the close: once there
+		 * the peer reads it after the close too; FINAL_FLUSH_MS at
+		 * most (issue 26). */
+		(void)dn_sppush_flush(a->push, FINAL_FLUSH_MS);
 	}
-	dn_sock_close(a->sock);
+	dn_sppush_close(a->push);
 	dn_sampler_close(&a->sampler);
 	pthread_mutex_destroy(&a->lock);
 	free(a->url);

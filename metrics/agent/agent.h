@@ -9,8 +9,10 @@
  *
  * The agent fills the process metrics (sampler.h), the allocation
  * counters (alloc.h) and samples_dropped itself; everything else comes
- * from a callback the node registers.  It owns the one PUSH socket to the
- * collector, so the node sends HELLO and INCLUDED through it as well
+ * from a callback the node registers.  It owns the one connection to the
+ * collector's PULL socket (sp-push.h: nng's framing written by devnet, so
+ * a send is one send(2) on the ticking thread and wakes no nng thread),
+ * and the node sends HELLO and INCLUDED through it as well
  * (dn_agent_send).  It knows nothing of node/.
  *
  * Sequence numbers: SAMPLE messages carry 1, 2, 3, ... with no gaps on the
@@ -26,8 +28,6 @@
 #include <stdint.h>
 
 #include "protocol.h"
-
-struct dn_sock;
 
 struct dn_agent;
 
@@ -49,20 +49,20 @@ struct dn_agent_config {
 	int			 interval_ms;	/* sample interval */
 	dn_agent_fill_fn	 fill;
 	void			*arg;
-	/* woken when the collector connects (dn_sock_wake_on_pipe), or
-	 * NULL; closed after the agent stops */
-	struct dn_sock		*wake_on_connect;
 };
 
 /*
- * Open the PUSH socket and dial URL; the schedule starts now (the first
+ * Connect to URL (not waited for: a collector not listening yet is
+ * tried again by dn_agent_connected, dn_agent_tick and dn_agent_send on
+ * their thread, every 10 ms at most); the schedule starts now (the first
  * sample is due one interval later).  Returns 0, or -1 with *CAUSE
  * (caller frees).  *AP is owned by the caller: dn_agent_stop.
  */
 int	 dn_agent_start(struct dn_agent **ap, const struct dn_agent_config *c,
 	    char **cause);
 
-/* 1 once the PUSH socket has a pipe to the collector. */
+/* 1 while connected to the collector (it has not closed or reset the
+ * connection); when not, tries to connect again (at most every 10 ms). */
 int	 dn_agent_connected(struct dn_agent *a);
 
 /*

@@ -9,7 +9,19 @@
  * process is about to exit (dn_sock_exiting, the node's stop).  The same
  * wakes end dn_sock_recv_idle (a poll(2) wait), which also takes a
  * message that comes while it waits and keeps its timeout.
+ *
+ * And devnet's own SP framing (sp-push.h, the node agent's connection
+ * since issue 26's fourth round) against real nng PULL sockets, over ipc
+ * and tcp: the messages arrive whole and in order (the collector cannot
+ * tell it from nng's PUSH); a push made before its listener connects
+ * once it listens and delivers what it held; a peer that goes is seen
+ * gone, and a new one on the same path gets the next messages; a peer
+ * that never reads makes a send fail at once (never wait: the node's
+ * control loop sends) and a flush give up at its bound.
  */
+#include <sys/socket.h>
+#include <sys/un.h>
+
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +35,7 @@
 #include <cmocka.h>
 
 #include "clock.h"
+#include "sp-push.h"
 #include "transport.h"
 
 #define LONG_WAIT_MS	5000
@@ -51,15 +64,30 @@ waiter_main(void *arg)
 	return (NULL);
 }
 
+/* A PULL listening on URL, or NULL when it cannot listen there. */
+static struct dn_sock *
+pull_at(const char *url)
+{
+	struct dn_sock	*s;
+	char		*cause = NULL;
+
+	assert_int_equal(dn_sock_open(&s, DN_SOCK_PULL, &cause), 0);
+	if (dn_sock_listen(s, url, &cause) != 0) {
+		free(cause);
+		dn_sock_close(s);
+		return (NULL);
+	}
+	return (s);
+}
+
 static struct dn_sock *
 pull_on(const char *dir, const char *name)
 {
 	struct dn_sock	*s;
-	char		 url[256], *cause = NULL;
+	char		 url[256];
 
 	snprintf(url, sizeof(url), "ipc://%s/%s", dir, name);
-	assert_int_equal(dn_sock_open(&s, DN_SOCK_PULL, &cause), 0);
-	assert_int_equal(dn_sock_listen(s, url, &cause), 0);
+	assert_non_null(s = pull_at(url));
 	return (s);
 }
 
@@ -266,6 +294,191 @@ exiting_leaves_open(void **state)
 	assert_int_equal(dn_sock_npipes(in), 1);
 }
 
+#define CAP		(64u << 10)
+#define SP_BOUND_MS	2000
+
+/* Receive one message and check it is WANT. */
+static void
+expect_msg(struct dn_sock *s, const char *want)
+{
+	void	*buf;
+	size_t	 len;
+
+	assert_int_equal(dn_sock_recv(s, &buf, &len, SP_BOUND_MS), 0);
+	assert_int_equal(len, strlen(want));
+	assert_memory_equal(buf, want, len);
+	dn_msg_free(buf, len);
+}
+
+/* Wait until P's connected state is WANT; the ms it took. */
+static uint64_t
+until_connected(struct dn_sppush *p, int want)
+{
+	uint64_t	t0 = dn_now_ns();
+
+	while (dn_sppush_connected(p) != want) {
+		assert_true(dn_now_ns() - t0 < SP_BOUND_MS * 1000000ull);
+		dn_msleep(2);
+	}
+	return ((dn_now_ns() - t0) / 1000000u);
+}
+
+static void
+in_order(const char *url, struct dn_sock *in)
+{
+	struct dn_sppush	*p;
+	char			*cause = NULL, big[3000];
+
+	assert_int_equal(dn_sppush_open(&p, url, CAP, &cause), 0);
+	(void)until_connected(p, 1);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_int_equal(dn_sppush_send(p, "one", 3, 0), 0);
+	assert_int_equal(dn_sppush_send(p, big, strlen(big), 0), 0);
+	assert_int_equal(dn_sppush_send(p, "three", 5, 0), 0);
+	expect_msg(in, "one");
+	expect_msg(in, big);
+	expect_msg(in, "three");
+	assert_int_equal(dn_sppush_flush(p, 100), 0);
+	assert_int_equal(dn_sppush_lost(p), 0);
+	dn_sppush_close(p);
+}
+
+static void
+ipc_in_order(void **state)
+{
+	char		 url[256];
+	struct dn_sock	*in;
+
+	snprintf(url, sizeof(url), "ipc://%s/a", (char *)*state);
+	assert_non_null(in = pull_at(url));
+	in_order(url, in);
+	dn_sock_close(in);
+}
+
+static void
+tcp_in_order(void **state)
+{
+	char		 url[64];
+	struct dn_sock	*in = NULL;
+	int		 i;
+
+	(void)state;
+	/* below the ephemeral range, tried until one is free */
+	for (i = 0; i < 50 && in == NULL; i++) {
+		snprintf(url, sizeof(url), "tcp://127.0.0.1:%d",
+		    20000 + (int)((getpid() * 7 + i * 131) % 10000));
+		in = pull_at(url);
+	}
+	assert_non_null(in);
+	in_order(url, in);
+	dn_sock_close(in);
+}
+
+/* Sent before anyone listens: held, and delivered once the listener is
+ * there (nng's dialer did the same with its queue). */
+static void
+before_listener(void **state)
+{
+	struct dn_sppush	*p;
+	struct dn_sock		*in;
+	char			 url[256], *cause = NULL;
+
+	snprintf(url, sizeof(url), "ipc://%s/b", (char *)*state);
+	assert_int_equal(dn_sppush_open(&p, url, CAP, &cause), 0);
+	assert_int_equal(dn_sppush_connected(p), 0);
+	assert_int_equal(dn_sppush_send(p, "early", 5, 0), 0);
+	assert_non_null(in = pull_at(url));
+	(void)until_connected(p, 1);
+	assert_int_equal(dn_sppush_flush(p, SP_BOUND_MS), 0);
+	expect_msg(in, "early");
+	dn_sppush_close(p);
+	dn_sock_close(in);
+}
+
+/* The collector goes: seen gone (devnet-node's devnet_gone counts from
+ * there); a new one on the same path gets the next message. */
+static void
+peer_goes_and_comes(void **state)
+{
+	struct dn_sppush	*p;
+	struct dn_sock		*in;
+	char			 url[256], *cause = NULL;
+
+	snprintf(url, sizeof(url), "ipc://%s/c", (char *)*state);
+	assert_non_null(in = pull_at(url));
+	assert_int_equal(dn_sppush_open(&p, url, CAP, &cause), 0);
+	(void)until_connected(p, 1);
+	assert_int_equal(dn_sppush_send(p, "first", 5, 0), 0);
+	expect_msg(in, "first");
+	dn_sock_close(in);
+	assert_true(until_connected(p, 0) < SP_BOUND_MS);
+	assert_non_null(in = pull_at(url));
+	(void)until_connected(p, 1);
+	assert_int_equal(dn_sppush_send(p, "second", 6, 0), 0);
+	expect_msg(in, "second");
+	dn_sppush_close(p);
+	dn_sock_close(in);
+}
+
+/* A peer that takes the connection and never reads: the socket fills,
+ * then the held bytes; from there a send fails at once, and a flush
+ * gives up at its bound.  Nothing waits longer than asked. */
+static void
+full_never_blocks(void **state)
+{
+	struct sockaddr_un	 sa = { .sun_family = AF_UNIX };
+	struct dn_sppush	*p;
+	char			 url[256], msg[1000], *cause = NULL;
+	uint64_t		 t0, took, worst = 0;
+	int			 lfd, i, sent = 0, refused = 0;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/d", (char *)*state);
+	snprintf(url, sizeof(url), "ipc://%s", sa.sun_path);
+	assert_true((lfd = socket(AF_UNIX, SOCK_STREAM, 0)) >= 0);
+	assert_int_equal(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(lfd, 4), 0);
+	assert_int_equal(dn_sppush_open(&p, url, CAP, &cause), 0);
+	(void)until_connected(p, 1);
+	memset(msg, 'm', sizeof(msg));
+	for (i = 0; i < 2000; i++) {
+		t0 = dn_now_ns();
+		if (dn_sppush_send(p, msg, sizeof(msg), 0) == 0)
+			sent++;
+		else
+			refused++;
+		took = dn_now_ns() - t0;
+		worst = took > worst ? took : worst;
+	}
+	/* the kernel's buffer and CAP took some, the rest was refused */
+	assert_true(sent > (int)(CAP / sizeof(msg)) - 1);
+	assert_true(refused > 0);
+	assert_true(worst < 50 * 1000000ull);
+	t0 = dn_now_ns();
+	assert_int_equal(dn_sppush_send(p, msg, sizeof(msg), 100),
+	    DN_EAGAIN);
+	took = (dn_now_ns() - t0) / 1000000u;
+	assert_true(took >= 90 && took < 1000);
+	t0 = dn_now_ns();
+	assert_int_equal(dn_sppush_flush(p, 100), DN_EAGAIN);
+	took = (dn_now_ns() - t0) / 1000000u;
+	assert_true(took >= 90 && took < 1000);
+	dn_sppush_close(p);
+	close(lfd);
+}
+
+static void
+bad_url(void **state)
+{
+	struct dn_sppush	*p = NULL;
+	char			*cause = NULL;
+
+	(void)state;
+	assert_int_equal(dn_sppush_open(&p, "inproc://x", CAP, &cause), -1);
+	assert_non_null(strstr(cause, "ipc:///PATH or tcp://HOST:PORT"));
+	free(cause);
+}
+
 static int
 setup(void **state)
 {
@@ -303,6 +516,12 @@ main(void)
 		cmocka_unit_test(close_all_closes_each),
 		cmocka_unit_test(flush_waits_for_writes),
 		cmocka_unit_test(flush_without_pipe),
+		cmocka_unit_test(ipc_in_order),
+		cmocka_unit_test(tcp_in_order),
+		cmocka_unit_test(before_listener),
+		cmocka_unit_test(peer_goes_and_comes),
+		cmocka_unit_test(full_never_blocks),
+		cmocka_unit_test(bad_url),
 		cmocka_unit_test(exiting_leaves_open),	/* last */
 	};
 

@@ -29,7 +29,9 @@
  *   dn-observer-bench parts DIR ROUNDS [THREADS FDS]
  *	The agent's two parts alone, on this thread: ROUNDS times, 20 ms
  *	apart (cold caches, as at 1 Hz), one dn_sampler_read and one
- *	dn_sock_send of a sample-sized message to a sink; prints the median
+ *	send of a sample-sized message to a sink as the agent sends it
+ *	(dn_sppush_send since issue 26's fourth round, an nng PUSH's
+ *	dn_sock_send before); prints the median
  *	and mean thread CPU of each in microseconds.
  *   dn-observer-bench wake SECONDS [INTERVAL_MS [THREADS FDS]]
  *	The floor beside the agent: a thread that waits on a condition
@@ -60,6 +62,7 @@
 #include "metric-table.h"
 #include "protocol.h"
 #include "sampler.h"
+#include "sp-push.h"
 #include "stats.h"
 #include "transport.h"
 #include "xalloc.h"
@@ -600,7 +603,7 @@ run_parts(const char *dir, int rounds, int threads, int fds)
 {
 	struct dn_sampler	 sp = { .fd_status = -1, .fd_io = -1,
 				    .fd_fds = -1, .fd_cgmem = -1 };
-	struct dn_sock		*push = NULL;
+	struct dn_sppush	*push = NULL;
 	struct sink		 k;
 	pthread_t		 th;
 	double			 v[DN_METRIC_COUNT], *rd, *snd, t0, t1, t2;
@@ -616,8 +619,7 @@ run_parts(const char *dir, int rounds, int threads, int fds)
 		goto out_nosink;
 	if (look_like_node(threads, fds) != 0 ||
 	    dn_sampler_open(&sp, &cause) != 0 ||
-	    dn_sock_open(&push, DN_SOCK_PUSH, &cause) != 0 ||
-	    dn_sock_dial(push, url, &cause) != 0) {
+	    dn_sppush_open(&push, url, 1u << 19, &cause) != 0) {
 		fprintf(stderr, "dn-observer-bench: %s\n",
 		    cause != NULL ? cause : "cannot look like a node");
 		goto out;
@@ -628,7 +630,7 @@ run_parts(const char *dir, int rounds, int threads, int fds)
 		t0 = now_thread_us();
 		dn_sampler_read(&sp, v);
 		t1 = now_thread_us();
-		(void)dn_sock_send(push, msg, sizeof(msg), 1);
+		(void)dn_sppush_send(push, msg, sizeof(msg), 0);
 		t2 = now_thread_us();
 		rd[i] = t1 - t0;
 		snd[i] = t2 - t1;
@@ -642,7 +644,7 @@ run_parts(const char *dir, int rounds, int threads, int fds)
 	rv = 0;
 out:
 	free(cause);
-	dn_sock_close(push);
+	dn_sppush_close(push);
 	dn_sampler_close(&sp);
 	sink_stop(&k, th);
 out_nosink:
