@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 
 #include "clock.h"
 #include "sys/docker.h"
+#include "sys/spawn.h"
 #include "provider/image.h"
 #include "provider/provider.h"
 #include "xalloc.h"
@@ -115,6 +117,17 @@ override_of(const struct scenario *s, int k)
 			return (&s->network.overrides[i].set);
 	}
 	return (NULL);
+}
+
+/* The holders' image is devnet's own built around the devnet-node beside
+ * devnet, not around the nodes' binary: a foreign node's program (etcd)
+ * is no node binary, and one image serves every variant. */
+static const char *
+holder_binary(void)
+{
+	static char	path[PATH_MAX];
+
+	return (spawn_beside_self("devnet-node", path, sizeof(path)));
 }
 
 /* The binary node K runs (an override's, else the variant's). */
@@ -238,11 +251,11 @@ provider_check_images(const struct scenario *s, int quiet, char **cause)
 		}
 		/* docker under network conditions: the holders of the
 		 * nodes' namespaces run devnet's own image (devnet-probe
-		 * --hold), whatever image the nodes run */
+		 * --hold), whatever image or program the nodes run */
 		if (rv == 0 && s->provider == SCN_PROV_DOCKER &&
 		    scenario_has_conditions(s)) {
-			img = provider_holder_image(s, v);
-			rv = check_image(img, 1, plan_binary(s, v), v, 0, quiet,
+			img = provider_holder_image();
+			rv = check_image(img, 1, holder_binary(), v, 0, quiet,
 			    cause);
 			free(img);
 		}
@@ -251,11 +264,11 @@ provider_check_images(const struct scenario *s, int quiet, char **cause)
 }
 
 char *
-provider_holder_image(const struct scenario *s, const struct scn_variant *v)
+provider_holder_image(void)
 {
 	char	*tag, *cause = NULL;
 
-	tag = image_default_tag(plan_binary(s, v), &cause);
+	tag = image_default_tag(holder_binary(), &cause);
 	free(cause);
 	return (tag != NULL ? tag : dn_xstrdup("devnet-node:missing"));
 }

@@ -111,7 +111,7 @@ docker_netns(struct trial *t, int **fdsp, char **cause)
 	for (k = 0; k < t->nnodes; k++)
 		fds[k] = -1;
 	labels = provider_labels(t);
-	image = provider_holder_image(t->scn, t->var);
+	image = provider_holder_image();
 	for (k = 0, started = 1; k < t->nnodes && started; k++) {
 		names[k] = holder_name(t, k);
 		started = holder_start(t, k, image, labels, &ps[k], cause) == 0;

@@ -105,10 +105,10 @@ char	*provider_node_image(const struct scenario *,
  * devnet-node and devnet-probe. */
 int	 provider_node_own_image(const struct scenario *,
 	    const struct scn_variant *, int k);
-/* The image of V's namespace holders (docker under network conditions):
- * devnet's own, which holds devnet-probe.  Caller frees. */
-char	*provider_holder_image(const struct scenario *,
-	    const struct scn_variant *);
+/* The image of the namespace holders (docker under network conditions):
+ * devnet's own, which holds devnet-probe, for every variant and node
+ * program.  Caller frees. */
+char	*provider_holder_image(void);
 /* resources.cpus and resources.memory of node K (0 = not set). */
 void	 provider_node_limits(const struct scenario *,
 	    const struct scn_variant *, int k, double *cpus, uint64_t *mem);

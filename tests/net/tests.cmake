@@ -33,6 +33,12 @@ dn_script_test(net etcd ${DN_TEST_DIR}/etcd-net.sh TIMEOUT 240)
 # Docker tests: dockerd and 8 containers beside other tests break bounds.
 dn_script_test(net docker ${DN_TEST_DIR}/docker.sh TIMEOUT 300)
 set_tests_properties(dn.net.docker PROPERTIES RUN_SERIAL TRUE)
+# a foreign node (3-member etcd) under provider docker and conditions: its
+# command and probe in the holder's namespace at {addr}, the http load
+# through the hub, latency proven (root, dockerd and etcd; 77 = skip)
+dn_script_test(net docker-foreign ${DN_TEST_DIR}/docker-foreign.sh
+    TIMEOUT 240)
+set_tests_properties(dn.net.docker-foreign PROPERTIES RUN_SERIAL TRUE)
 # the issue's three zones on 6 devnet-nodes: latency per zone pair, a
 # link event's loss, the eu-ap rate, block_prop_ms and lag_ms against
 # loopback, measured and checked from the stored numbers
@@ -44,6 +50,6 @@ dn_script_test(net ab-zones ${DN_TEST_DIR}/ab-zones.sh TIMEOUT 400)
 # killed devnet left; partition.sh kills one on purpose and wants its own
 # next run to be the one that sweeps them, so these never run side by side.
 set_tests_properties(dn.net.topo dn.net.partition dn.net.conditions
-    dn.net.assert-windows dn.net.etcd dn.net.docker dn.net.zones
-    dn.net.ab-zones
+    dn.net.assert-windows dn.net.etcd dn.net.docker dn.net.docker-foreign
+    dn.net.zones dn.net.ab-zones
     PROPERTIES RESOURCE_LOCK devnet-killed-netns)
