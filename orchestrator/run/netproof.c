@@ -18,6 +18,7 @@
 #include "net/shape.h"
 #include "net/topo.h"
 #include "run/runner-internal.h"
+#include "stats.h"
 #include "xalloc.h"
 
 int
@@ -107,28 +108,6 @@ netproof_shape(struct trial *t, struct netcond *nc)
 			    (unsigned long long)st[k].drops);
 	}
 	free(st);
-}
-
-static int
-cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
-/* The Q-quantile (nearest rank) of V[N], which it sorts; NAN when N is
- * 0. */
-static double
-quantile(double *v, size_t n, double q)
-{
-	size_t	i;
-
-	if (n == 0)
-		return (NAN);
-	qsort(v, n, sizeof(*v), cmp_dbl);
-	i = (size_t)ceil(q * (double)n);
-	return (v[i == 0 ? 0 : i - 1]);
 }
 
 /* What the probes of several links saw in one window, pooled. */
@@ -298,7 +277,7 @@ netproof_links(struct trial *t, struct netcond *nc, const char *what,
 			    asked / 100) / (double)p.sent)), 100.0 /
 			    (double)p.sent + 0.01);
 			want = l.latency_us / 1e3;
-			p50 = quantile(p.owd, p.nowd, 0.5);
+			p50 = dn_stats_quantile(p.owd, p.nowd, 0.5);
 			trial_event(t, -1, "link_proof", "%s %s->%s: asked "
 			    "%.3g ms one way, %.3g%% loss; measured p50 %.3f ms, "
 			    "%.1f%% loss over %llu probes", what, sn, dn, want,
