@@ -16,6 +16,7 @@
 #include "provider/provider.h"
 #include "assert/assert.h"
 #include "run/runner-internal.h"
+#include "clock.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -210,7 +211,7 @@ own_facts(struct trial *t)
 	/* devnet's own CPU: collector, load generator, main loop and nng
 	 * from spawn to here (trials run concurrently share it). */
 	trial_fact(t, -1, "orchestrator_cpu_s", "%.3f",
-	    setup_self_cpu_s() - t->cpu0_s);
+	    dn_cpu_s() - t->cpu0_s);
 	/* the trial's window in wall time: what lies between one trial's
 	 * window and the next one's is devnet's overhead (tools/bench/
 	 * trial-overhead.sh) */

@@ -56,9 +56,6 @@ void	 progress_line(struct trial **ts, int nt,
  * node derives it from --net / --tcp-base (docs/node.md).  Caller frees. */
 char	*setup_node_url(const struct trial *t, int k, int ctl);
 
-/* User + system CPU seconds of this process, nodes (children) excluded. */
-double	 setup_self_cpu_s(void);
-
 /* Lay out the trial: dirs, token, run row, node command lines.  Nothing
  * is started. */
 int	 setup_prepare(struct trial *t, const struct runner_opts *o,

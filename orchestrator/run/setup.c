@@ -8,7 +8,6 @@
  * stopping them and recording the outcome (finish.c).
  */
 #include <sys/random.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -87,18 +86,6 @@ new_token(void)
 			v = dn_now_ns() ^ ((uint64_t)getpid() << 32);
 	}
 	return (v);
-}
-
-/* User + system CPU seconds of this process, nodes (children) excluded. */
-double
-setup_self_cpu_s(void)
-{
-	struct rusage	ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
-		return (0);
-	return ((double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 }
 
 void
@@ -351,7 +338,7 @@ setup_start(struct trial *t, char **cause)
 	int		 i, rv = 0;
 
 	t->spawn_ns = dn_now_ns();
-	t->cpu0_s = setup_self_cpu_s();
+	t->cpu0_s = dn_cpu_s();
 	if (netcond_start(t, cause) != 0)
 		return (-1);
 	if (node_kind(t)->start(t, cause) != 0 ||

@@ -37,7 +37,6 @@
  * DIR (default a mkdtemp dir under /tmp) is emptied of what this made.
  * Not a test; not installed.
  */
-#include <sys/resource.h>
 
 #include <errno.h>
 #include <stdint.h>
@@ -192,16 +191,6 @@ txn_insert(sqlite3 *db, sqlite3_stmt *st, const struct frow *r, size_t n,
 	return (exec(db, "COMMIT", cause));
 }
 
-static double
-cpu_now(void)
-{
-	struct rusage	ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ((double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	    (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
-}
-
 /*
  * A fresh sqlite file at PATH with devnet's durability settings, the
  * first NTUNE_USED of its other settings, then PRAGMAS, and devnet's
@@ -352,7 +341,7 @@ main(int argc, char **argv)
 		batch = dn_xreallocarray(NULL, (size_t)batch_rows,
 		    sizeof(*batch));
 
-	c0 = cpu_now();
+	c0 = dn_cpu_s();
 	t0 = dn_now_ns();
 	for (i = 0; i < nrows; i += n) {
 		const struct frow	*r = rows + i;
@@ -368,7 +357,7 @@ main(int argc, char **argv)
 			goto fail;
 	}
 	t1 = dn_now_ns();
-	c1 = cpu_now();
+	c1 = dn_cpu_s();
 
 	sync_name = strcmp(ds.dur[1], "0") == 0 ? "OFF" :
 	    strcmp(ds.dur[1], "1") == 0 ? "NORMAL" :

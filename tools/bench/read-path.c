@@ -49,16 +49,6 @@ num(const char *s, const char *what)
 	return (v);
 }
 
-static double
-cpu_seconds(void)
-{
-	struct rusage	ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ((double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	    (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
-}
-
 static uint64_t
 reads(struct store *s, uint64_t keys, uint64_t n, uint64_t *rng)
 {
@@ -141,11 +131,11 @@ main(int argc, char **argv)
 	}
 	(void)reads(s, keys, n, &rng);		/* warm the block cache */
 	dn_alloc_read(&a);
-	c0 = cpu_seconds();
+	c0 = dn_cpu_s();
 	t0 = dn_now_ns();
 	found = reads(s, keys, n, &rng);
 	t1 = dn_now_ns();
-	c1 = cpu_seconds();
+	c1 = dn_cpu_s();
 	dn_alloc_read(&b);
 	printf("mode=%s reads=%" PRIu64 " seconds=%.3f reads_per_s=%.0f "
 	    "cpu_seconds=%.3f reads_per_cpu_s=%.0f "
