@@ -2,8 +2,11 @@
  * child-setup.c: process group and death signal of a forked child (see
  * child-setup.h).
  */
+#include <sys/mman.h>
 #include <sys/prctl.h>
 
+#include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -30,5 +33,46 @@ dn_child_fork(void)
 		dn_child_setup(parent);
 	else if (pid > 0)
 		setpgid(pid, pid);
+	return (pid);
+}
+
+/* The child's stack: its setup and the execve, nothing deep. */
+#define SPAWN_STACK	(64 * 1024)
+
+struct spawn_arg {
+	pid_t	  parent;
+	int	(*fn)(void *);
+	void	 *arg;
+};
+
+static int
+spawn_child(void *p)
+{
+	struct spawn_arg	*sa = p;
+
+	dn_child_setup(sa->parent);
+	return (sa->fn(sa->arg));
+}
+
+pid_t
+dn_child_spawn(int (*fn)(void *), void *arg)
+{
+	struct spawn_arg	 sa = { getpid(), fn, arg };
+	char			*stack;
+	pid_t			 pid;
+	int			 e;
+
+	stack = mmap(NULL, SPAWN_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED)
+		return (-1);
+	pid = clone(spawn_child, stack + SPAWN_STACK, CLONE_VM | CLONE_VFORK |
+	    SIGCHLD, &sa);
+	/* here the child has exec'd or exited: its stack is free again */
+	e = errno;
+	munmap(stack, SPAWN_STACK);
+	if (pid > 0)
+		setpgid(pid, pid);
+	errno = e;
 	return (pid);
 }

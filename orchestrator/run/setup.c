@@ -344,12 +344,16 @@ setup_start(struct trial *t, char **cause)
 	if (node_kind(t)->start(t, cause) != 0 ||
 	    collector_start(t, &t->col, cause) != 0)
 		return (-1);
+	/* Every node first, their rows after: the nodes' start is the
+	 * trial's wait, the rows are not (issue 26). */
+	for (i = 0; i < t->nnodes; i++) {
+		if (provider_start(t, i, cause) != 0)
+			return (-1);
+	}
 	dn_sha256_file(binary, sha);
 	for (i = 0; i < t->nnodes; i++) {
 		struct trial_node	*n = &t->nodes[i];
 
-		if (provider_start(t, i, cause) != 0)
-			return (-1);
 		pthread_mutex_lock(t->store_mu);
 		rv = dn_store_node_add(t->store, t->run_id, i, n->proc.pid,
 		    binary, sha, n->cmdline, cause);

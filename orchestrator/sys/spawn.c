@@ -64,66 +64,84 @@ spawn_start(struct proc *p, char *const *argv, char *const *env_add,
 	return (spawn_start_in(p, argv, env_add, out_path, -1, cause));
 }
 
+/* What the child needs before its exec, all made before the clone. */
+struct child_plan {
+	char *const	 *argv;
+	char		**env;
+	int		  out_fd;
+	int		  netns_fd;
+};
+
+/*
+ * The child, in the parent's memory until its exec (dn_child_spawn):
+ * async-signal-safe calls only, nothing written that the parent reads.
+ */
+static int
+child_main(void *arg)
+{
+	const struct child_plan	*cp = arg;
+	sigset_t		 none;
+	int			 fd;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	dup2(cp->out_fd, STDOUT_FILENO);
+	dup2(cp->out_fd, STDERR_FILENO);
+	fd = open("/dev/null", O_RDONLY);
+	if (fd != -1)
+		dup2(fd, STDIN_FILENO);
+	if (cp->netns_fd >= 0 && setns(cp->netns_fd, CLONE_NEWNET) != 0) {
+		static const char msg[] = "devnet: cannot enter the "
+		    "node's network namespace\n";
+
+		if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	execve(cp->argv[0], cp->argv, cp->env);
+	{
+		const char	*e = strerror(errno);
+		static const char msg[] = "devnet: cannot execute node "
+		    "binary: ";
+		ssize_t		 w;
+
+		w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		w = write(STDERR_FILENO, e, strlen(e));
+		w = write(STDERR_FILENO, "\n", 1);
+		(void)w;
+	}
+	_exit(127);
+}
+
 int
 spawn_start_in(struct proc *p, char *const *argv, char *const *env_add,
     const char *out_path, int netns_fd, char **cause)
 {
-	char	**env;
-	pid_t	  pid;
-	int	  fd;
+	struct child_plan	cp;
+	pid_t			pid;
 
-	fd = open(out_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	if (fd == -1) {
+	cp.out_fd = open(out_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+	    0600);
+	if (cp.out_fd == -1) {
 		*cause = dn_xasprintf("cannot open '%s': %s", out_path,
 		    strerror(errno));
 		return (-1);
 	}
-	env = make_env(env_add);
-	pid = dn_child_fork();
-	if (pid == -1) {
-		*cause = dn_xasprintf("fork: %s", strerror(errno));
-		free(env);
-		close(fd);
+	cp.argv = argv;
+	cp.env = make_env(env_add);
+	cp.netns_fd = netns_fd;
+	/* not fork: see dn_child_spawn (issue 26) */
+	pid = dn_child_spawn(child_main, &cp);
+	if (pid == -1)
+		*cause = dn_xasprintf("cannot start '%s': %s", argv[0],
+		    strerror(errno));
+	free(cp.env);
+	close(cp.out_fd);
+	if (pid == -1)
 		return (-1);
-	}
-	if (pid == 0) {
-		/* Child: async-signal-safe calls only until exec. */
-		sigset_t	none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		fd = open("/dev/null", O_RDONLY);
-		if (fd != -1)
-			dup2(fd, STDIN_FILENO);
-		if (netns_fd >= 0 && setns(netns_fd, CLONE_NEWNET) != 0) {
-			static const char msg[] = "devnet: cannot enter the "
-			    "node's network namespace\n";
-
-			if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-				_exit(127);
-			_exit(127);
-		}
-		execve(argv[0], argv, env);
-		{
-			const char	*e = strerror(errno);
-			static const char msg[] = "devnet: cannot execute node "
-			    "binary: ";
-			ssize_t		 w;
-
-			w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
-			w = write(STDERR_FILENO, e, strlen(e));
-			w = write(STDERR_FILENO, "\n", 1);
-			(void)w;
-		}
-		_exit(127);
-	}
-	free(env);
-	close(fd);
 	p->pid = pid;
 	p->status = 0;
 	p->exited = 0;

@@ -1,12 +1,14 @@
 /*
  * spawn.h: starting and stopping node processes.
  *
- * Every child is fork/exec'd (argv arrays, never a shell) into its own
- * process group, with PR_SET_PDEATHSIG(SIGKILL) so that no node outlives
- * the orchestrator even when the orchestrator is SIGKILLed, and with its
- * stdout and stderr appended to a file of the trial dir.  Call
+ * Every child is started with clone(CLONE_VM | CLONE_VFORK) and exec'd
+ * (dn_child_spawn: no copy of the orchestrator's page tables, no
+ * copy-on-write faults after it; argv arrays, never a shell) into its
+ * own process group, with PR_SET_PDEATHSIG(SIGKILL) so that no node
+ * outlives the orchestrator even when the orchestrator is SIGKILLed, and
+ * with its stdout and stderr appended to a file of the trial dir.  Call
  * spawn_start only from the main thread: the death signal is tied to the
- * thread that forks.
+ * thread that starts the child.
  */
 #ifndef DN_SPAWN_H
 #define DN_SPAWN_H

@@ -10,3 +10,8 @@ dn_script_test(orch layers ${DN_TEST_DIR}/layers.sh TIMEOUT 120)
 # full, whole samples for a reader beside the writer.
 dn_test(orch snapshot SOURCES ${DN_TEST_DIR}/test-snapshot.c LIBS dn_orch
     TIMEOUT 60)
+# How a node is started (sys/spawn.c): no copy of the parent's memory
+# (its page faults counted), process group, environment, output, exec
+# failure, death signal.
+dn_test(orch spawn SOURCES ${DN_TEST_DIR}/test-spawn.c LIBS dn_orch
+    TIMEOUT 60)
