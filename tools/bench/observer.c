@@ -31,7 +31,10 @@
  *	apart (cold caches, as at 1 Hz), one dn_sampler_read and one
  *	send of a sample-sized message to a sink as the agent sends it
  *	(dn_sppush_send since issue 26's fourth round, an nng PUSH's
- *	dn_sock_send before); prints the median
+ *	dn_sock_send before); then ROUNDS more of each of the sampler's
+ *	reads alone, 20 ms apart (status_us, getrusage_us, io_us, fds_us:
+ *	the fstat of /proc/self/fd; parse_us: finding status's three fields
+ *	in its text); prints the median
  *	and mean thread CPU of each in microseconds.
  *   dn-observer-bench wake SECONDS [INTERVAL_MS [THREADS FDS]]
  *	The floor beside the agent: a thread that waits on a condition
@@ -46,6 +49,7 @@
 #include <dirent.h>
 #include <poll.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -60,6 +64,7 @@
 #include "agent.h"
 #include "clock.h"
 #include "metric-table.h"
+#include "procfs.h"
 #include "protocol.h"
 #include "sampler.h"
 #include "sp-push.h"
@@ -598,9 +603,58 @@ run_wake(int seconds, int interval_ms, int threads, int fds)
 	return (0);
 }
 
+/*
+ * Each of the sampler's reads alone, after a 20 ms sleep (cold, as at
+ * 1 Hz: measured in the same round after the others, a read finds their
+ * caches warm): round i times read i % NREADS.  Into US[read][round].
+ */
+#define NREADS	5
+static const char *const read_names[NREADS] = { "status", "getrusage",
+    "io", "fds", "parse" };
+
+static void
+parts_split(struct dn_sampler *sp, int rounds, double **us)
+{
+	struct rusage	ru;
+	struct stat	st;
+	char		buf[4096];
+	double		t0, t1;
+	int		i, k;
+
+	(void)dn_procfs_read(sp->fd_status, buf, sizeof(buf));
+	for (i = 0; i < rounds * NREADS; i++) {
+		dn_msleep(20);
+		k = i % NREADS;
+		t0 = now_thread_us();
+		switch (k) {
+		case 0:
+			(void)dn_procfs_read(sp->fd_status, buf, sizeof(buf));
+			break;
+		case 1:
+			(void)getrusage(RUSAGE_SELF, &ru);
+			break;
+		case 2:
+			(void)dn_procfs_read(sp->fd_io, buf, sizeof(buf));
+			break;
+		case 3:
+			(void)fstat(sp->fd_fds, &st);
+			break;
+		default:	/* the status text's three fields */
+			(void)dn_procfs_read(sp->fd_status, buf, sizeof(buf));
+			t0 = now_thread_us();
+			(void)dn_procfs_field(buf, "VmRSS:");
+			(void)dn_procfs_field(buf, "VmHWM:");
+			(void)dn_procfs_field(buf, "Threads:");
+		}
+		t1 = now_thread_us();
+		us[k][i / NREADS] = t1 - t0;
+	}
+}
+
 static int
 run_parts(const char *dir, int rounds, int threads, int fds)
 {
+	double	*split[NREADS];
 	struct dn_sampler	 sp = { .fd_status = -1, .fd_io = -1,
 				    .fd_fds = -1, .fd_cgmem = -1 };
 	struct dn_sppush	*push = NULL;
@@ -636,11 +690,20 @@ run_parts(const char *dir, int rounds, int threads, int fds)
 		snd[i] = t2 - t1;
 	}
 	printf("rounds=%d threads=%d fds=%d sampler_us_median=%.1f "
-	    "sampler_us_mean=%.1f send_us_median=%.1f send_us_mean=%.1f\n",
+	    "sampler_us_mean=%.1f send_us_median=%.1f send_us_mean=%.1f",
 	    rounds, threads, fds, dn_stats_quantile(rd, (size_t)rounds, 0.5),
 	    dn_stats_mean(rd, (size_t)rounds),
 	    dn_stats_quantile(snd, (size_t)rounds, 0.5),
 	    dn_stats_mean(snd, (size_t)rounds));
+	for (i = 0; i < NREADS; i++)
+		split[i] = dn_xcalloc((size_t)rounds, sizeof(double));
+	parts_split(&sp, rounds, split);
+	for (i = 0; i < NREADS; i++) {
+		printf(" %s_us_median=%.1f", read_names[i],
+		    dn_stats_quantile(split[i], (size_t)rounds, 0.5));
+		free(split[i]);
+	}
+	printf("\n");
 	rv = 0;
 out:
 	free(cause);
