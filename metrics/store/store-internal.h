@@ -94,6 +94,26 @@ void	 store_uuid_derive(sqlite3_stmt *sel, int col,
 /* The schema step to version 3: runs without a uuid get one derived from
  * their row (the same in every copy of the file). */
 int	 store_uuids_assign(struct dn_store *s, char **cause);
+
+/*
+ * The schema (schema-sql.c): its version, its SQL (always the newest, for
+ * a new file and after the steps on an old one), and the migrations: step
+ * i takes a database at version FROM = i + 1 to FROM + 1, by SQL or by a
+ * function (or both: SQL first), inside the writer's transaction that
+ * also recreates the views and refreshes the dictionary.  A step whose
+ * result a reader cannot see through the newest shape sets
+ * READERS_REFUSE (schema.c).
+ */
+#define SCHEMA_VERSION	6
+struct store_migration {
+	int		  from;
+	const char	 *what;		/* schema_migrations.what */
+	const char	 *sql;		/* or NULL */
+	int		(*fn)(struct dn_store *, char **);	/* or NULL */
+	int		  readers_refuse;
+};
+extern const char			 store_schema_sql[];
+extern const struct store_migration	 store_migrations[];
 /* The digest of run RUN_ID's samples in schema DB ("main", or an
  * attached database's name), 64 hex digits into OUT. */
 int	 store_samples_digest(struct dn_store *s, const char *db,
