@@ -393,12 +393,126 @@ parse_token(const char *arg, const char *what, uint64_t *token, char **cause)
 	return (0);
 }
 
+/* One option CH with its argument ARG into O: 0, 1 for --help, -1 with
+ * *CAUSE, -2 for an option it does not know. */
+static int
+parse_one(struct probe_opts *o, int ch, char *arg, char **cause)
+{
+	int64_t	v;
+
+	switch (ch) {
+	case O_OUT:
+		o->out_path = arg;
+		break;
+	case O_METRICS:
+		o->metrics_url = arg;
+		break;
+	case O_TOKEN:
+		if (parse_token(arg, "--token", &o->token,
+		    cause) != 0)
+			return (-1);
+		break;
+	case O_INDEX:
+		if (dn_parse_i64(arg, &v) != 0 || v < 0 ||
+		    v > 4095) {
+			*cause = dn_xasprintf("bad value '%s' for "
+			    "--index: want 0..4095", arg);
+			return (-1);
+		}
+		o->index = (uint32_t)v;
+		break;
+	case O_INTERVAL:
+		if (parse_ms("sample-interval", arg, 10,
+		    &o->interval_ms, cause) != 0)
+			return (-1);
+		break;
+	case O_ALLOCS:
+		o->count_allocs = 1;
+		break;
+	case O_ALLOC_LIB:
+		free(o->alloc_lib);
+		o->alloc_lib = dn_xstrdup(arg);
+		break;
+	case O_ALLOC_SHM:
+		free(o->alloc_shm);
+		o->alloc_shm = dn_xstrdup(arg);
+		break;
+	case O_LOGM:
+		if (add_extractor(o, arg, cause) != 0)
+			return (-1);
+		break;
+	case O_READY:
+		if (add_ready(o, arg, cause) != 0)
+			return (-1);
+		break;
+	case O_READY_TO:
+		if (parse_ms("ready-timeout", arg, 1,
+		    &o->ready_timeout_ms, cause) != 0)
+			return (-1);
+		break;
+	case O_STOPSIG:
+		if (parse_signal(arg, &o->stop_signal, cause) != 0)
+			return (-1);
+		break;
+	case O_GRACE:
+		if (parse_ms("stop-grace", arg, 0,
+		    &o->stop_grace_ms, cause) != 0)
+			return (-1);
+		break;
+	case O_ENV:
+		if (strchr(arg, '=') == NULL ||
+		    arg[0] == '=') {
+			*cause = dn_xasprintf("bad --env '%s': want "
+			    "K=V", arg);
+			return (-1);
+		}
+		o->env_add = dn_xreallocarray(o->env_add,
+		    o->nenv + 2, sizeof(*o->env_add));
+		o->env_add[o->nenv++] = arg;
+		o->env_add[o->nenv] = NULL;
+		break;
+	case O_CWD:
+		o->cwd = arg;
+		break;
+	case O_PROM_URL:
+		if (strncmp(arg, "http://", 7) != 0 &&
+		    strncmp(arg, "https://", 8) != 0) {
+			*cause = dn_xasprintf("bad --prom-url '%s': "
+			    "want http://... or https://...", arg);
+			return (-1);
+		}
+		o->prom_url = arg;
+		break;
+	case O_SCRAPE_EVERY: {
+		int64_t	every;
+
+		if (dn_parse_i64(arg, &every) != 0 || every < 1 ||
+		    every > 1000) {
+			*cause = dn_xasprintf("bad value '%s' for "
+			    "--scrape-every: want 1..1000", arg);
+			return (-1);
+		}
+		o->scrape_every = (int)every;
+		break;
+	}
+	case O_PROM_MAP:
+	case O_PROM_KEEP:
+		if (add_prom(o, arg, ch == O_PROM_KEEP, cause) != 0)
+			return (-1);
+		break;
+	case O_HELP:
+		return (1);
+	default:
+		return (-2);
+	}
+	return (0);
+}
+
 int
 probe_args_parse(struct probe_opts *o, int argc, char **argv, char **cause)
 {
 	const char	*tok;
-	int64_t		 v;
-	int		 ch;
+	int		 ch, rv;
 
 	memset(o, 0, sizeof(*o));
 	o->interval_ms = 1000;
@@ -418,113 +532,13 @@ probe_args_parse(struct probe_opts *o, int argc, char **argv, char **cause)
 	optind = 1;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (ch) {
-		case O_OUT:
-			o->out_path = optarg;
-			break;
-		case O_METRICS:
-			o->metrics_url = optarg;
-			break;
-		case O_TOKEN:
-			if (parse_token(optarg, "--token", &o->token,
-			    cause) != 0)
-				return (-1);
-			break;
-		case O_INDEX:
-			if (dn_parse_i64(optarg, &v) != 0 || v < 0 ||
-			    v > 4095) {
-				*cause = dn_xasprintf("bad value '%s' for "
-				    "--index: want 0..4095", optarg);
-				return (-1);
-			}
-			o->index = (uint32_t)v;
-			break;
-		case O_INTERVAL:
-			if (parse_ms("sample-interval", optarg, 10,
-			    &o->interval_ms, cause) != 0)
-				return (-1);
-			break;
-		case O_ALLOCS:
-			o->count_allocs = 1;
-			break;
-		case O_ALLOC_LIB:
-			free(o->alloc_lib);
-			o->alloc_lib = dn_xstrdup(optarg);
-			break;
-		case O_ALLOC_SHM:
-			free(o->alloc_shm);
-			o->alloc_shm = dn_xstrdup(optarg);
-			break;
-		case O_LOGM:
-			if (add_extractor(o, optarg, cause) != 0)
-				return (-1);
-			break;
-		case O_READY:
-			if (add_ready(o, optarg, cause) != 0)
-				return (-1);
-			break;
-		case O_READY_TO:
-			if (parse_ms("ready-timeout", optarg, 1,
-			    &o->ready_timeout_ms, cause) != 0)
-				return (-1);
-			break;
-		case O_STOPSIG:
-			if (parse_signal(optarg, &o->stop_signal, cause) != 0)
-				return (-1);
-			break;
-		case O_GRACE:
-			if (parse_ms("stop-grace", optarg, 0,
-			    &o->stop_grace_ms, cause) != 0)
-				return (-1);
-			break;
-		case O_ENV:
-			if (strchr(optarg, '=') == NULL ||
-			    optarg[0] == '=') {
-				*cause = dn_xasprintf("bad --env '%s': want "
-				    "K=V", optarg);
-				return (-1);
-			}
-			o->env_add = dn_xreallocarray(o->env_add,
-			    o->nenv + 2, sizeof(*o->env_add));
-			o->env_add[o->nenv++] = optarg;
-			o->env_add[o->nenv] = NULL;
-			break;
-		case O_CWD:
-			o->cwd = optarg;
-			break;
-		case O_PROM_URL:
-			if (strncmp(optarg, "http://", 7) != 0 &&
-			    strncmp(optarg, "https://", 8) != 0) {
-				*cause = dn_xasprintf("bad --prom-url '%s': "
-				    "want http://... or https://...", optarg);
-				return (-1);
-			}
-			o->prom_url = optarg;
-			break;
-		case O_SCRAPE_EVERY: {
-			int64_t	every;
-
-			if (dn_parse_i64(optarg, &every) != 0 || every < 1 ||
-			    every > 1000) {
-				*cause = dn_xasprintf("bad value '%s' for "
-				    "--scrape-every: want 1..1000", optarg);
-				return (-1);
-			}
-			o->scrape_every = (int)every;
-			break;
-		}
-		case O_PROM_MAP:
-		case O_PROM_KEEP:
-			if (add_prom(o, optarg, ch == O_PROM_KEEP, cause) != 0)
-				return (-1);
-			break;
-		case O_HELP:
-			return (1);
-		default:
+		if ((rv = parse_one(o, ch, optarg, cause)) == -2) {
 			*cause = dn_xasprintf("unknown option '%s' (see "
 			    "--help)", argv[optind - 1]);
 			return (-1);
 		}
+		if (rv != 0)
+			return (rv);
 	}
 	if (optind >= argc) {
 		*cause = dn_xstrdup("no command given: devnet-probe "

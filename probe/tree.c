@@ -534,96 +534,89 @@ read_taskstats(struct tree *t)
 	free(p);
 }
 
-void
-tree_read(struct tree *t, double *v)
+/*
+ * One process of the walk: its entry found or opened (a pid gone or
+ * reused is retired), its counters and, when it lives, its gauges added
+ * to LIVE (*NLIVE counts the living), its children queued on Q.
+ */
+static void
+walk_one(struct tree *t, struct pidq *q, pid_t pid, double *live,
+    int *nlive)
 {
-	struct pidq		*q;
-	double			 live[DN_METRIC_COUNT];
-	char			 buf[4096];
-	size_t			 i, head = 0;
-	int			 nlive = 0;
+	struct proc_ent		*e = find(t, pid);
+	unsigned long long	 f[25] = { 0 };
+	struct thread_walk	 w = { .q = q, .kids = &t->kids };
+	char			 buf[4096], state = 0;
 
-	memset(live, 0, sizeof(live));
-	q = dn_xmalloc(sizeof(*q));
-	q->n = 0;
-	for (i = 0; i < t->n; i++)
-		t->ents[i].seen = 0;
-	if (slurp_kept_kids(&t->fd_self_children, t->self, t->self,
-	    &t->kids) > 0)
-		parse_children(q, t->kids.p);
-	while (head < q->n) {
-		pid_t			 pid = q->pids[head++];
-		struct proc_ent		*e = find(t, pid);
-		unsigned long long	 f[25] = { 0 };
-		struct thread_walk	 w = { .q = q, .kids = &t->kids };
-		char			 state = 0;
-
-		if (e != NULL && e->seen)
-			continue;	/* listed twice (raced a reparent) */
-		if (e != NULL && (dn_procfs_read(e->fd_stat, buf,
-		    sizeof(buf)) <= 0 ||
-		    (state = dn_procfs_stat(buf, f, 25)) == 0 ||
-		    f[22] != e->start)) {
-			/* gone, or the pid was reused */
-			ent_retire(t, e);
-			*e = t->ents[--t->n];
-			e = NULL;
-		}
-		if (e == NULL) {
-			if (t->n == t->cap) {
-				t->cap = t->cap ? t->cap * 2 : 16;
-				t->ents = dn_xreallocarray(t->ents, t->cap,
-				    sizeof(*t->ents));
-			}
-			e = &t->ents[t->n];
-			if (ent_open(e, pid) != 0)
-				continue;
-			if (dn_procfs_read(e->fd_stat, buf,
-			    sizeof(buf)) <= 0 ||
-			    (state = dn_procfs_stat(buf, f, 25)) == 0) {
-				ent_close(e);
-				continue;
-			}
-			e->start = f[22];
-			t->n++;
-		}
-		e->seen = 1;
-		e->state = state;
-		live[DN_M_MINFLT] += (double)(f[10] + f[11]);
-		live[DN_M_MAJFLT] += (double)(f[12] + f[13]);
-		live[DN_M_CPU_USER_S] += (double)(f[14] + f[16]) /
-		    (double)t->clk_tck;
-		live[DN_M_CPU_SYS_S] += (double)(f[15] + f[17]) /
-		    (double)t->clk_tck;
-		if (state != 'Z' && state != 'X') {
-			nlive++;
-			live[DN_M_THREADS] += (double)f[20];
-			live[DN_M_RSS_BYTES] += (double)f[24] *
-			    (double)t->page;
-			if (dn_procfs_read(e->fd_status, buf,
-			    sizeof(buf)) > 0)
-				live[DN_M_HWM_BYTES] += (double)
-				    dn_procfs_field(buf, "VmHWM:") * 1024;
-			live[DN_M_FDS] += dn_procfs_count_fds(e->fd_fd);
-		}
-		if (dn_procfs_read(e->fd_io, buf, sizeof(buf)) > 0) {
-			live[DN_M_IO_READ_BYTES] +=
-			    (double)dn_procfs_field(buf, "read_bytes:");
-			live[DN_M_IO_WRITE_BYTES] +=
-			    (double)dn_procfs_field(buf, "write_bytes:");
-		}
-		/* threads: their children (processes forked by any thread)
-		 * and, without taskstats, their context switches */
-		w.e = e;
-		w.want_ctx = t->ts == NULL;
-		if (known_threads(&w, f[20]) != 0) {
-			dn_procfs_dirents(e->fd_task, visit_thread, &w);
-			drop_unseen_threads(e);
-		}
-		if (t->ts == NULL)
-			ent_ctx(e, w.vol, w.invol);
+	if (e != NULL && e->seen)
+		return;		/* listed twice (raced a reparent) */
+	if (e != NULL && (dn_procfs_read(e->fd_stat, buf, sizeof(buf)) <= 0 ||
+	    (state = dn_procfs_stat(buf, f, 25)) == 0 || f[22] != e->start)) {
+		/* gone, or the pid was reused */
+		ent_retire(t, e);
+		*e = t->ents[--t->n];
+		e = NULL;
 	}
-	free(q);
+	if (e == NULL) {
+		if (t->n == t->cap) {
+			t->cap = t->cap ? t->cap * 2 : 16;
+			t->ents = dn_xreallocarray(t->ents, t->cap,
+			    sizeof(*t->ents));
+		}
+		e = &t->ents[t->n];
+		if (ent_open(e, pid) != 0)
+			return;
+		if (dn_procfs_read(e->fd_stat, buf, sizeof(buf)) <= 0 ||
+		    (state = dn_procfs_stat(buf, f, 25)) == 0) {
+			ent_close(e);
+			return;
+		}
+		e->start = f[22];
+		t->n++;
+	}
+	e->seen = 1;
+	e->state = state;
+	live[DN_M_MINFLT] += (double)(f[10] + f[11]);
+	live[DN_M_MAJFLT] += (double)(f[12] + f[13]);
+	live[DN_M_CPU_USER_S] += (double)(f[14] + f[16]) / (double)t->clk_tck;
+	live[DN_M_CPU_SYS_S] += (double)(f[15] + f[17]) / (double)t->clk_tck;
+	if (state != 'Z' && state != 'X') {
+		(*nlive)++;
+		live[DN_M_THREADS] += (double)f[20];
+		live[DN_M_RSS_BYTES] += (double)f[24] * (double)t->page;
+		if (dn_procfs_read(e->fd_status, buf, sizeof(buf)) > 0)
+			live[DN_M_HWM_BYTES] += (double)
+			    dn_procfs_field(buf, "VmHWM:") * 1024;
+		live[DN_M_FDS] += dn_procfs_count_fds(e->fd_fd);
+	}
+	if (dn_procfs_read(e->fd_io, buf, sizeof(buf)) > 0) {
+		live[DN_M_IO_READ_BYTES] +=
+		    (double)dn_procfs_field(buf, "read_bytes:");
+		live[DN_M_IO_WRITE_BYTES] +=
+		    (double)dn_procfs_field(buf, "write_bytes:");
+	}
+	/* threads: their children (processes forked by any thread) and,
+	 * without taskstats, their context switches */
+	w.e = e;
+	w.want_ctx = t->ts == NULL;
+	if (known_threads(&w, f[20]) != 0) {
+		dn_procfs_dirents(e->fd_task, visit_thread, &w);
+		drop_unseen_threads(e);
+	}
+	if (t->ts == NULL)
+		ent_ctx(e, w.vol, w.invol);
+}
+
+/*
+ * After the walk: the context switches of the seen, the unseen retired,
+ * the retired's counters added, and counters and the peak held (a
+ * counter never goes back; gauges carry over an empty tree).
+ */
+static void
+walk_end(struct tree *t, double *live, int nlive)
+{
+	size_t	i;
+
 	if (t->ts != NULL)
 		read_taskstats(t);
 	for (i = 0; i < t->n; i++) {
@@ -639,7 +632,6 @@ tree_read(struct tree *t, double *v)
 		} else
 			i++;
 	}
-
 	live[DN_M_MINFLT] += t->r_minflt;
 	live[DN_M_MAJFLT] += t->r_majflt;
 	live[DN_M_CPU_USER_S] += t->r_user;
@@ -648,7 +640,6 @@ tree_read(struct tree *t, double *v)
 	live[DN_M_IO_WRITE_BYTES] += t->r_wr;
 	live[DN_M_CTX_VOL] += t->d_vol;
 	live[DN_M_CTX_INVOL] += t->d_invol;
-	/* Hold counters and the peak; carry gauges over an empty tree. */
 	for (i = 0; i < DN_METRIC_COUNT; i++) {
 		int	gauge = i == DN_M_RSS_BYTES || i == DN_M_THREADS ||
 			    i == DN_M_FDS;
@@ -658,20 +649,36 @@ tree_read(struct tree *t, double *v)
 		else if (t->have_last && !gauge && live[i] < t->last[i])
 			live[i] = t->last[i];
 	}
-	memcpy(t->last, live, sizeof(live));
+	memcpy(t->last, live, sizeof(t->last));
 	t->have_last = 1;
-	v[DN_M_RSS_BYTES] = live[DN_M_RSS_BYTES];
-	v[DN_M_HWM_BYTES] = live[DN_M_HWM_BYTES];
-	v[DN_M_THREADS] = live[DN_M_THREADS];
-	v[DN_M_MINFLT] = live[DN_M_MINFLT];
-	v[DN_M_MAJFLT] = live[DN_M_MAJFLT];
-	v[DN_M_CPU_USER_S] = live[DN_M_CPU_USER_S];
-	v[DN_M_CPU_SYS_S] = live[DN_M_CPU_SYS_S];
-	v[DN_M_CTX_VOL] = live[DN_M_CTX_VOL];
-	v[DN_M_CTX_INVOL] = live[DN_M_CTX_INVOL];
-	v[DN_M_IO_READ_BYTES] = live[DN_M_IO_READ_BYTES];
-	v[DN_M_IO_WRITE_BYTES] = live[DN_M_IO_WRITE_BYTES];
-	v[DN_M_FDS] = live[DN_M_FDS];
+}
+
+void
+tree_read(struct tree *t, double *v)
+{
+	static const int	 out[] = { DN_M_RSS_BYTES, DN_M_HWM_BYTES,
+	    DN_M_THREADS, DN_M_MINFLT, DN_M_MAJFLT, DN_M_CPU_USER_S,
+	    DN_M_CPU_SYS_S, DN_M_CTX_VOL, DN_M_CTX_INVOL, DN_M_IO_READ_BYTES,
+	    DN_M_IO_WRITE_BYTES, DN_M_FDS };
+	struct pidq		*q;
+	double			 live[DN_METRIC_COUNT];
+	size_t			 i, head = 0;
+	int			 nlive = 0;
+
+	memset(live, 0, sizeof(live));
+	q = dn_xmalloc(sizeof(*q));
+	q->n = 0;
+	for (i = 0; i < t->n; i++)
+		t->ents[i].seen = 0;
+	if (slurp_kept_kids(&t->fd_self_children, t->self, t->self,
+	    &t->kids) > 0)
+		parse_children(q, t->kids.p);
+	while (head < q->n)
+		walk_one(t, q, q->pids[head++], live, &nlive);
+	free(q);
+	walk_end(t, live, nlive);
+	for (i = 0; i < sizeof(out) / sizeof(out[0]); i++)
+		v[out[i]] = live[out[i]];
 }
 
 const char *
