@@ -139,42 +139,173 @@ enum {
 	O_CF_OPTIONS, O_CF_CYCLES, O_HELP
 };
 
+static const struct option longopts[] = {
+	{ "index", required_argument, NULL, O_INDEX },
+	{ "nodes", required_argument, NULL, O_NODES },
+	{ "dir", required_argument, NULL, O_DIR },
+	{ "log", required_argument, NULL, O_LOG },
+	{ "net", required_argument, NULL, O_NET },
+	{ "tcp-base", required_argument, NULL, O_TCP_BASE },
+	{ "peer-hosts", required_argument, NULL, O_PEER_HOSTS },
+	{ "metrics", required_argument, NULL, O_METRICS },
+	{ "token", required_argument, NULL, O_TOKEN },
+	{ "sample-interval", required_argument, NULL, O_SAMPLE },
+	{ "block-interval", required_argument, NULL, O_BLOCK_INT },
+	{ "block-max-txs", required_argument, NULL, O_BLOCK_MAX },
+	{ "block-reads", required_argument, NULL, O_BLOCK_READS },
+	{ "accounts", required_argument, NULL, O_ACCOUNTS },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "read-options", required_argument, NULL, O_READ_OPT },
+	{ "write-options", required_argument, NULL, O_WRITE_OPT },
+	{ "rocksdb-options", required_argument, NULL, O_ROCKS_OPT },
+	{ "block-cache", required_argument, NULL, O_BLOCK_CACHE },
+	{ "workload", required_argument, NULL, O_WORKLOAD },
+	{ "read-rate", required_argument, NULL, O_READ_RATE },
+	{ "reads", required_argument, NULL, O_READS },
+	{ "keys", required_argument, NULL, O_KEYS },
+	{ "cf-count", required_argument, NULL, O_CF_COUNT },
+	{ "cf-options", required_argument, NULL, O_CF_OPTIONS },
+	{ "cf-cycles", required_argument, NULL, O_CF_CYCLES },
+	{ "help", no_argument, NULL, O_HELP },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* What parse_args checks once every option is in. */
+struct seen {
+	const char	*peer_hosts;
+	int		 have_index, have_nodes;
+};
+
+/* One option C with its argument ARG into O (exits on a bad one). */
+static void
+parse_one(struct opts *o, int c, char *arg, char **argv, struct seen *seen)
+{
+	const char	*why;
+	char		*end;
+
+	switch (c) {
+	case O_INDEX:
+		o->index = (uint32_t)arg_u64("--index", arg, 4095);
+		seen->have_index = 1;
+		break;
+	case O_NODES:
+		o->nodes = (uint32_t)arg_u64("--nodes", arg, 4096);
+		seen->have_nodes = 1;
+		break;
+	case O_DIR:
+		o->dir = arg;
+		break;
+	case O_LOG:
+		o->log = arg;
+		break;
+	case O_NET:
+		o->net = arg;
+		break;
+	case O_TCP_BASE:
+		o->tcp_base = (uint32_t)arg_u64("--tcp-base", arg,
+		    65535);
+		break;
+	case O_PEER_HOSTS:
+		seen->peer_hosts = arg;
+		break;
+	case O_METRICS:
+		o->metrics = arg;
+		break;
+	case O_TOKEN:
+		errno = 0;
+		o->token = strtoull(arg, &end, 16);
+		if (errno != 0 || *arg == '\0' || *end != '\0' ||
+		    strlen(arg) > 16 || *arg == '-' ||
+		    *arg == '+')
+			usage_error("bad value '%s' for --token: "
+			    "expected up to 16 hex digits", arg);
+		break;
+	case O_SAMPLE:
+		o->sample_ms = (uint32_t)arg_u64("--sample-interval",
+		    arg, 3600000);
+		break;
+	case O_BLOCK_INT:
+		o->block_ms = (uint32_t)arg_u64("--block-interval",
+		    arg, 3600000);
+		break;
+	case O_BLOCK_MAX:
+		o->block_max_txs = (uint32_t)arg_u64("--block-max-txs",
+		    arg, BLOCK_TXS_MAX);
+		break;
+	case O_BLOCK_READS:
+		o->block_reads = (uint32_t)arg_u64("--block-reads",
+		    arg, 1000000);
+		break;
+	case O_ACCOUNTS:
+		o->accounts = (uint32_t)arg_u64("--accounts", arg,
+		    100000000);
+		break;
+	case O_SEED:
+		o->seed = arg_u64("--seed", arg, UINT64_MAX);
+		break;
+	case O_READ_OPT:
+		o->read_mode = arg_mode("--read-options", arg);
+		break;
+	case O_WRITE_OPT:
+		o->write_mode = arg_mode("--write-options", arg);
+		break;
+	case O_ROCKS_OPT:
+		o->rocksdb_options = arg;
+		break;
+	case O_BLOCK_CACHE:
+		if (dn_parse_size(arg, &o->block_cache, &why) != 0)
+			usage_error("bad value '%s' for --block-cache:"
+			    " %s (e.g. 67108864 or 64MiB)", arg,
+			    why);
+		break;
+	case O_WORKLOAD:
+		if (workload_parse(arg, &o->workload) != 0)
+			usage_error("unknown workload '%s': expected "
+			    "transfer, idle, readrandom or cf-churn",
+			    arg);
+		break;
+	case O_READ_RATE:
+		if (dn_parse_double(arg, &o->read_rate) != 0 ||
+		    !(o->read_rate >= 0) || o->read_rate > 1e9)
+			usage_error("bad value '%s' for --read-rate: "
+			    "expected reads per second >= 0", arg);
+		break;
+	case O_READS:
+		o->reads = arg_u64("--reads", arg, UINT64_MAX);
+		break;
+	case O_KEYS:
+		o->keys = arg_u64("--keys", arg, 100000000);
+		break;
+	case O_CF_COUNT:
+		o->cf_count = (uint32_t)arg_u64("--cf-count", arg,
+		    100000);
+		break;
+	case O_CF_OPTIONS:
+		o->cf_options = arg;
+		break;
+	case O_CF_CYCLES:
+		o->cf_cycles = (uint32_t)arg_u64("--cf-cycles", arg,
+		    UINT32_MAX);
+		break;
+	case O_HELP:
+		fputs(usage_text, stdout);
+		printf("\nallocation counter: %s (this build)\n",
+		    dn_alloc_enabled() ? "on" : "off");
+		exit(0);
+	case ':':
+		usage_error("option '%s' needs a value",
+		    argv[optind - 1]);
+		break;
+	default:
+		usage_error("unknown option '%s'", argv[optind - 1]);
+	}
+}
+
 void
 parse_args(int argc, char **argv, struct opts *o)
 {
-	static const struct option longopts[] = {
-		{ "index", required_argument, NULL, O_INDEX },
-		{ "nodes", required_argument, NULL, O_NODES },
-		{ "dir", required_argument, NULL, O_DIR },
-		{ "log", required_argument, NULL, O_LOG },
-		{ "net", required_argument, NULL, O_NET },
-		{ "tcp-base", required_argument, NULL, O_TCP_BASE },
-		{ "peer-hosts", required_argument, NULL, O_PEER_HOSTS },
-		{ "metrics", required_argument, NULL, O_METRICS },
-		{ "token", required_argument, NULL, O_TOKEN },
-		{ "sample-interval", required_argument, NULL, O_SAMPLE },
-		{ "block-interval", required_argument, NULL, O_BLOCK_INT },
-		{ "block-max-txs", required_argument, NULL, O_BLOCK_MAX },
-		{ "block-reads", required_argument, NULL, O_BLOCK_READS },
-		{ "accounts", required_argument, NULL, O_ACCOUNTS },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "read-options", required_argument, NULL, O_READ_OPT },
-		{ "write-options", required_argument, NULL, O_WRITE_OPT },
-		{ "rocksdb-options", required_argument, NULL, O_ROCKS_OPT },
-		{ "block-cache", required_argument, NULL, O_BLOCK_CACHE },
-		{ "workload", required_argument, NULL, O_WORKLOAD },
-		{ "read-rate", required_argument, NULL, O_READ_RATE },
-		{ "reads", required_argument, NULL, O_READS },
-		{ "keys", required_argument, NULL, O_KEYS },
-		{ "cf-count", required_argument, NULL, O_CF_COUNT },
-		{ "cf-options", required_argument, NULL, O_CF_OPTIONS },
-		{ "cf-cycles", required_argument, NULL, O_CF_CYCLES },
-		{ "help", no_argument, NULL, O_HELP },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char	*why, *peer_hosts = NULL;
-	char		*end;
-	int		 c, have_index = 0, have_nodes = 0;
+	struct seen	 seen = { NULL, 0, 0 };
+	int		 c;
 
 	memset(o, 0, sizeof(*o));
 	o->sample_ms = 1000;
@@ -185,127 +316,11 @@ parse_args(int argc, char **argv, struct opts *o)
 	o->block_cache = 8u << 20;
 	o->workload = WL_TRANSFER;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (c) {
-		case O_INDEX:
-			o->index = (uint32_t)arg_u64("--index", optarg, 4095);
-			have_index = 1;
-			break;
-		case O_NODES:
-			o->nodes = (uint32_t)arg_u64("--nodes", optarg, 4096);
-			have_nodes = 1;
-			break;
-		case O_DIR:
-			o->dir = optarg;
-			break;
-		case O_LOG:
-			o->log = optarg;
-			break;
-		case O_NET:
-			o->net = optarg;
-			break;
-		case O_TCP_BASE:
-			o->tcp_base = (uint32_t)arg_u64("--tcp-base", optarg,
-			    65535);
-			break;
-		case O_PEER_HOSTS:
-			peer_hosts = optarg;
-			break;
-		case O_METRICS:
-			o->metrics = optarg;
-			break;
-		case O_TOKEN:
-			errno = 0;
-			o->token = strtoull(optarg, &end, 16);
-			if (errno != 0 || *optarg == '\0' || *end != '\0' ||
-			    strlen(optarg) > 16 || *optarg == '-' ||
-			    *optarg == '+')
-				usage_error("bad value '%s' for --token: "
-				    "expected up to 16 hex digits", optarg);
-			break;
-		case O_SAMPLE:
-			o->sample_ms = (uint32_t)arg_u64("--sample-interval",
-			    optarg, 3600000);
-			break;
-		case O_BLOCK_INT:
-			o->block_ms = (uint32_t)arg_u64("--block-interval",
-			    optarg, 3600000);
-			break;
-		case O_BLOCK_MAX:
-			o->block_max_txs = (uint32_t)arg_u64("--block-max-txs",
-			    optarg, BLOCK_TXS_MAX);
-			break;
-		case O_BLOCK_READS:
-			o->block_reads = (uint32_t)arg_u64("--block-reads",
-			    optarg, 1000000);
-			break;
-		case O_ACCOUNTS:
-			o->accounts = (uint32_t)arg_u64("--accounts", optarg,
-			    100000000);
-			break;
-		case O_SEED:
-			o->seed = arg_u64("--seed", optarg, UINT64_MAX);
-			break;
-		case O_READ_OPT:
-			o->read_mode = arg_mode("--read-options", optarg);
-			break;
-		case O_WRITE_OPT:
-			o->write_mode = arg_mode("--write-options", optarg);
-			break;
-		case O_ROCKS_OPT:
-			o->rocksdb_options = optarg;
-			break;
-		case O_BLOCK_CACHE:
-			if (dn_parse_size(optarg, &o->block_cache, &why) != 0)
-				usage_error("bad value '%s' for --block-cache:"
-				    " %s (e.g. 67108864 or 64MiB)", optarg,
-				    why);
-			break;
-		case O_WORKLOAD:
-			if (workload_parse(optarg, &o->workload) != 0)
-				usage_error("unknown workload '%s': expected "
-				    "transfer, idle, readrandom or cf-churn",
-				    optarg);
-			break;
-		case O_READ_RATE:
-			if (dn_parse_double(optarg, &o->read_rate) != 0 ||
-			    !(o->read_rate >= 0) || o->read_rate > 1e9)
-				usage_error("bad value '%s' for --read-rate: "
-				    "expected reads per second >= 0", optarg);
-			break;
-		case O_READS:
-			o->reads = arg_u64("--reads", optarg, UINT64_MAX);
-			break;
-		case O_KEYS:
-			o->keys = arg_u64("--keys", optarg, 100000000);
-			break;
-		case O_CF_COUNT:
-			o->cf_count = (uint32_t)arg_u64("--cf-count", optarg,
-			    100000);
-			break;
-		case O_CF_OPTIONS:
-			o->cf_options = optarg;
-			break;
-		case O_CF_CYCLES:
-			o->cf_cycles = (uint32_t)arg_u64("--cf-cycles", optarg,
-			    UINT32_MAX);
-			break;
-		case O_HELP:
-			fputs(usage_text, stdout);
-			printf("\nallocation counter: %s (this build)\n",
-			    dn_alloc_enabled() ? "on" : "off");
-			exit(0);
-		case ':':
-			usage_error("option '%s' needs a value",
-			    argv[optind - 1]);
-			break;
-		default:
-			usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
+	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1)
+		parse_one(o, c, optarg, argv, &seen);
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	if (!have_index || !have_nodes || o->dir == NULL)
+	if (!seen.have_index || !seen.have_nodes || o->dir == NULL)
 		usage_error("--index, --nodes and --dir are required");
 	if (o->nodes == 0 || o->index >= o->nodes)
 		usage_error("--index %u is not in 0..%u (--nodes %u)",
@@ -315,8 +330,8 @@ parse_args(int argc, char **argv, struct opts *o)
 	if (o->tcp_base != 0 && o->tcp_base + 2 * o->nodes > 65535)
 		usage_error("--tcp-base %u leaves no room for %u nodes",
 		    o->tcp_base, o->nodes);
-	if (peer_hosts != NULL)
-		o->peer_hosts = split_hosts(peer_hosts, o);
+	if (seen.peer_hosts != NULL)
+		o->peer_hosts = split_hosts(seen.peer_hosts, o);
 	if (o->accounts == 0)
 		usage_error("--accounts must be at least 1");
 	if (o->sample_ms == 0 || o->block_ms == 0)
