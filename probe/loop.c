@@ -39,7 +39,6 @@
  * cost).  A page not whole by then is read again every SETTLE until its
  * timeout.
  */
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
@@ -58,6 +57,7 @@
 #include "http.h"
 #include "metric-table.h"
 #include "probe.h"
+#include "loop-internal.h"
 #include "protocol.h"
 #include "transport.h"
 #include "clock.h"
@@ -66,66 +66,10 @@
 #define READY_POLL_MS		50
 #define FINAL_TIMEOUT_MS	500
 #define HELLO_TIMEOUT_MS	1000
-#define SENDBUF_MSGS		1024
 #define SETTLE_MS		30	/* at most a tenth of the interval */
 
-struct run {
-	struct probe_opts	*o;
-	struct probe_child	 child;
-	struct tree		*tree;
-	struct alloc_page	*page;
-	int			 remove_page;
-	int			 go;		/* COMMAND is a Go binary */
-	struct bin_seen		*seen;		/* or execs one: binkind.c */
-	char			*source;	/* allocation source, once
-						   known (DN-PROBE-ALLOC) */
-	int			 alloc_ok;	/* source is the shim's */
-	char			*page_path;
-	struct logpump		*pump;
-	struct dn_sock		*sock;
-	int			 sigfd;
-	pid_t			 parent;	/* devnet; 0: none watched */
-	struct dn_http		*http;		/* http ready checks, scrape */
-	struct scrape		*scrape;
-	/* The periodic scrape in flight, and its result for sample(). */
-	int			 scraping;
-	uint64_t		 scrape_check_ns;
-	int			 skip_left;	/* samples until the next scrape */
-	uint64_t		 gone_since_ns;	/* no collector pipe since */
-	int			 have_cur_scrape;
-	double			 cs_values[DN_METRIC_COUNT];
-	uint64_t		 cs_present;
-	struct dn_named		*cs_named;
-	size_t			 cs_nn;
-	/* The scrape taken when told to stop, for the final sample. */
-	int			 have_last_scrape;
-	double			 ls_values[DN_METRIC_COUNT];
-	uint64_t		 ls_present;
-	struct dn_named		*ls_named;
-	size_t			 ls_nn;
 
-	uint64_t		 start_ns;
-	uint64_t		 next_sample_ns;
-	uint64_t		 sample_seq;
-	uint64_t		 other_seq;
-	uint64_t		 dropped;
-
-	int			 ready;
-	int			 ready_timed_out;
-	int			 stopping;
-	int			 paused;	/* SIGSTOPped on SIGTSTP */
-	int			 have_scrape;	/* cs_* hold a scrape */
-	uint64_t		 kill_at_ns;	/* 0: no SIGKILL pending */
-	int			 killed;
-	int			 pipe_eof;
-};
-
-static void
-say(const char *id, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* One line on stderr with a stable id tests can grep. */
-static void
+void
 say(const char *id, const char *fmt, ...)
 {
 	va_list	ap;
@@ -585,213 +529,6 @@ on_signal(struct run *r)
 	}
 }
 
-/* The shim's path: --alloc-lib, $DN_ALLOC_LIB, or beside the probe. */
-static char *
-find_shim(const struct probe_opts *o)
-{
-	char		 exe[PATH_MAX], *slash, *p;
-	const char	*env = getenv("DN_ALLOC_LIB");
-	ssize_t		 n;
-
-	if (o->alloc_lib != NULL)
-		return (dn_xstrdup(o->alloc_lib));
-	if (env != NULL && *env != '\0')
-		return (dn_xstrdup(env));
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return (NULL);
-	exe[n] = '\0';
-	if ((slash = strrchr(exe, '/')) == NULL)
-		return (NULL);
-	*slash = '\0';
-	p = dn_xasprintf("%s/../lib/libdevnet-alloc.so", exe);
-	if (access(p, R_OK) == 0)
-		return (p);
-	free(p);
-	return (dn_xasprintf("%s/libdevnet-alloc.so", exe));
-}
-
-/* LD_PRELOAD and DN_ALLOC_SHM for COMMAND (*ENV, two entries + NULL). */
-static int
-setup_allocs(struct run *r, char **env, char **cause)
-{
-	const char	*pre = NULL;
-	char		*lib;
-	size_t		 i;
-
-	if ((lib = find_shim(r->o)) == NULL || access(lib, R_OK) != 0) {
-		*cause = dn_xasprintf("--count-allocs: cannot find the shim "
-		    "'%s' (use --alloc-lib)", lib ? lib : "libdevnet-alloc.so");
-		free(lib);
-		return (-1);
-	}
-	if (lib[0] != '/') {
-		char	cwd[PATH_MAX], *abs;
-
-		if (getcwd(cwd, sizeof(cwd)) == NULL) {
-			*cause = dn_xstrdup("getcwd failed");
-			free(lib);
-			return (-1);
-		}
-		abs = dn_xasprintf("%s/%s", cwd, lib);
-		free(lib);
-		lib = abs;
-	}
-	if (r->o->alloc_shm != NULL)
-		r->page_path = dn_xstrdup(r->o->alloc_shm);
-	else {
-		r->page_path = dn_xasprintf("%s/devnet-alloc.%d",
-		    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
-		    (int)getpid());
-		r->remove_page = 1;
-	}
-	if (alloc_page_create(&r->page, r->page_path, cause) != 0) {
-		free(lib);
-		return (-1);
-	}
-	/* keep a preload COMMAND's environment already asks for, after ours */
-	for (i = 0; i < r->o->nenv; i++) {
-		if (strncmp(r->o->env_add[i], "LD_PRELOAD=", 11) == 0)
-			pre = r->o->env_add[i] + 11;
-	}
-	if (pre == NULL)
-		pre = getenv("LD_PRELOAD");
-	if (pre != NULL && *pre != '\0')
-		env[0] = dn_xasprintf("LD_PRELOAD=%s:%s", lib, pre);
-	else
-		env[0] = dn_xasprintf("LD_PRELOAD=%s", lib);
-	env[1] = dn_xasprintf("%s=%s", "DN_ALLOC_SHM", r->page_path);
-	free(lib);
-	return (0);
-}
-
-/* A Go node's allocation metrics, from the Go runtime's own counters
- * (docs/probe.md, "Allocation source"). */
-static const char *const go_maps[][2] = {
-	{ "allocs", "go_memstats_mallocs_total" },
-	{ "frees", "go_memstats_frees_total" },
-	{ "alloc_bytes", "go_memstats_alloc_bytes_total" },
-	{ "heap_live_bytes", "go_memstats_heap_alloc_bytes" },
-};
-
-static int
-setup(struct run *r, char **cause)
-{
-	char		*env[3] = { NULL, NULL, NULL }, *bin;
-	const char	*ctx, *why;
-	sigset_t	 set;
-	size_t		 i;
-	int		 pfd[2] = { -1, -1 }, rv = -1;
-
-	if (tree_open(&r->tree, cause) != 0)
-		return (-1);
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1) == -1) {
-		*cause = dn_xasprintf("cannot become a child subreaper: %s",
-		    strerror(errno));
-		return (-1);
-	}
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGQUIT);
-	sigaddset(&set, SIGTSTP);
-	sigaddset(&set, SIGCONT);
-	sigaddset(&set, SIGUSR1);	/* devnet gone: child_watch_parent */
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	r->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (r->sigfd == -1) {
-		*cause = dn_xasprintf("signalfd: %s", strerror(errno));
-		return (-1);
-	}
-	r->parent = child_watch_parent(SIGUSR1);
-	for (i = 0; i < r->o->nready; i++) {
-		if (r->o->ready[i].kind == READY_HTTP && r->http == NULL &&
-		    dn_http_open(&r->http, cause) != 0)
-			return (-1);
-	}
-	if (r->o->count_allocs && (bin = bin_find(r->o->argv[0])) != NULL) {
-		r->go = bin_is_go(bin);
-		free(bin);
-	}
-	/* Go's heap is not malloc's: its own counters, if it shows them;
-	 * mapped for any program, since a wrapper may exec a Go binary
-	 * later (a page without them leaves them absent). */
-	for (i = 0; r->o->count_allocs && r->o->prom_url != NULL &&
-	    i < sizeof(go_maps) / sizeof(go_maps[0]); i++) {
-		if (probe_args_add_prom(r->o, go_maps[i][0], go_maps[i][1],
-		    cause) < 0)
-			return (-1);
-	}
-	if (r->o->prom_url != NULL) {
-		if (r->http == NULL && dn_http_open(&r->http, cause) != 0)
-			return (-1);
-		if (scrape_open(&r->scrape, r->o, r->http, cause) != 0)
-			return (-1);
-	}
-	if (r->o->count_allocs && !r->go && setup_allocs(r, env, cause) != 0)
-		goto out;
-	if (pipe2(pfd, O_CLOEXEC) == -1) {
-		*cause = dn_xasprintf("pipe: %s", strerror(errno));
-		goto out;
-	}
-	if (logpump_open(&r->pump, pfd[0], r->o, cause) != 0) {
-		close(pfd[0]);
-		goto out;
-	}
-	pfd[0] = -1;
-	/* Fork before nng starts its threads (PLATFORM.md). */
-	r->start_ns = dn_now_ns();
-	if (child_start(&r->child, r->o, env, pfd[1], cause) != 0)
-		goto out;
-	/* ctx: where context switches come from (taskstats or /proc) */
-	ctx = tree_ctx_source(r->tree, &why);
-	say("DN-PROBE-START", "pid=%d child=%d command=%s allocs=%s "
-	    "ctx=%s%s%s%s", (int)getpid(), (int)r->child.pid,
-	    r->o->argv[0], r->page != NULL ? r->page_path : "off", ctx,
-	    why != NULL ? " (" : "", why != NULL ? why : "",
-	    why != NULL ? ")" : "");
-	if (r->o->metrics_url != NULL) {
-		if (dn_sock_open(&r->sock, DN_SOCK_PUSH, cause) != 0)
-			goto out;
-		dn_sock_set_bufs(r->sock, SENDBUF_MSGS, 0);
-		if (dn_sock_dial(r->sock, r->o->metrics_url, cause) != 0)
-			goto out;
-	}
-	rv = 0;
-out:
-	if (pfd[1] != -1)
-		close(pfd[1]);
-	free(env[0]);
-	free(env[1]);
-	return (rv);
-}
-
-static void
-teardown(struct run *r)
-{
-	if (r->sock != NULL) {
-		/* nng gives no linger on close: let the final sample reach
-		 * the wire first. */
-		dn_msleep(50);
-		dn_sock_close(r->sock);
-	}
-	logpump_close(r->pump);
-	alloc_page_destroy(r->page, r->remove_page);
-	free(r->page_path);
-	free(r->source);
-	bin_seen_free(r->seen);
-	tree_free(r->tree);
-	scrape_close(r->scrape);
-	free(r->ls_named);
-	free(r->cs_named);
-	dn_http_close(r->http);
-	if (r->sigfd >= 0)
-		close(r->sigfd);
-}
-
 /* "status 3" / "killed by SIGKILL" into BUF. */
 static const char *
 status_str(int status, char *buf, size_t len)
@@ -829,14 +566,14 @@ probe_run(struct probe_opts *o)
 	memset(&r, 0, sizeof(r));
 	r.o = o;
 	r.sigfd = -1;
-	if (setup(&r, &cause) != 0) {
+	if (loop_setup(&r, &cause) != 0) {
 		say("DN-PROBE-ERROR", "%s", cause);
 		free(cause);
 		if (r.child.pid > 0) {
 			child_signal(&r.child, SIGKILL);
 			(void)waitpid(r.child.pid, NULL, 0);
 		}
-		teardown(&r);
+		loop_teardown(&r);
 		return (PROBE_EXIT_ERROR);
 	}
 	r.next_sample_ns = r.start_ns + (uint64_t)o->interval_ms * 1000000u;
@@ -939,6 +676,6 @@ probe_run(struct probe_opts *o)
 	    (unsigned long long)(r.scrape ? scrape_failures(r.scrape) : 0),
 	    (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec) * 1e3 +
 	    (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e3);
-	teardown(&r);
+	loop_teardown(&r);
 	return (code);
 }
