@@ -12,7 +12,7 @@
 
 #include "child-setup.h"
 
-void
+DN_CHILD_FN void
 dn_child_setup(pid_t parent)
 {
 	setpgid(0, 0);
@@ -45,7 +45,7 @@ struct spawn_arg {
 	void	 *arg;
 };
 
-static int
+DN_CHILD_FN static int
 spawn_child(void *p)
 {
 	struct spawn_arg	*sa = p;

@@ -11,13 +11,21 @@
 #include <sys/types.h>
 
 /*
+ * For dn_child_spawn's FN and what it calls before its exec or _exit:
+ * not instrumented by AddressSanitizer, which takes a noreturn call
+ * (_exit) on a stack it did not make for a stack switch and writes a
+ * warning into the child's output (the node's post-mortem).
+ */
+#define DN_CHILD_FN	__attribute__((no_sanitize_address))
+
+/*
  * In the child, right after fork: make it the leader of its own process
  * group (so a signal to the group reaches whatever it starts), have the
  * kernel SIGKILL it when the parent dies, and _exit(126) if PARENT (the
  * parent's pid, taken before fork) died before that took hold.  Only
  * async-signal-safe calls; returns only in a child whose parent lives.
  */
-void	 dn_child_setup(pid_t parent);
+DN_CHILD_FN void dn_child_setup(pid_t parent);
 
 /*
  * fork(2) a child into its own process group: in the child (0 returned)
@@ -40,5 +48,6 @@ pid_t	 dn_child_fork(void);
  * execve or _exit.  The child's pid, or -1 with errno.
  */
 pid_t	 dn_child_spawn(int (*fn)(void *), void *arg);
+
 
 #endif

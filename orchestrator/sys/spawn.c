@@ -76,7 +76,7 @@ struct child_plan {
  * The child, in the parent's memory until its exec (dn_child_spawn):
  * async-signal-safe calls only, nothing written that the parent reads.
  */
-static int
+DN_CHILD_FN static int
 child_main(void *arg)
 {
 	const struct child_plan	*cp = arg;

@@ -22,7 +22,9 @@ logged() {
 	grep -q "$2" "$T/n$1/node.log" 2>/dev/null
 }
 
-strace -f -qq --seccomp-bpf -e trace=connect -e signal=none \
+# LeakSanitizer cannot run under ptrace (an ASan build's node would exit 1)
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+    strace -f -qq --seccomp-bpf -e trace=connect -e signal=none \
     -o "$T/trace" "$NODE" "${common[@]}" --index 0 --dir "$T/n0" \
     >"$T/n0.out" 2>&1 &
 tracer=$!
