@@ -44,6 +44,10 @@ struct dn_sppush {
 	uint8_t			*buf;
 	size_t			 cap, n, head_done;
 	uint64_t		 lost;
+	/* ipc: the socket took bytes since the last dn_sppush_connected,
+	 * so the peer was there (a unix socket refuses a send to a closed
+	 * peer with EPIPE) */
+	int			 took;
 };
 
 static size_t
@@ -196,6 +200,7 @@ pump(struct dn_sppush *p)
 		if ((w = put(p, p->buf + p->head_done,
 		    p->n - p->head_done)) <= 0)
 			return;
+		p->took = 1;
 		consume(p, (size_t)w);
 	}
 }
@@ -396,7 +401,15 @@ dn_sppush_connected(struct dn_sppush *p)
 
 	pthread_mutex_lock(&p->mu);
 	pump(p);
-	drain(p);
+	/* The read is a system call on every turn of the caller's loop
+	 * (devnet-node asks each turn): ~12 us cold, 0.0012 % of a core.
+	 * Over ipc a send that went through since the last turn says the
+	 * same, so the peer's close is seen at the next send instead (one
+	 * sample interval later at most).  Over tcp a send to a closed peer
+	 * goes through once, so tcp always reads. */
+	if (!(p->ipc && p->took))
+		drain(p);
+	p->took = 0;
 	up = p->fd >= 0 && p->state == UP;
 	pthread_mutex_unlock(&p->mu);
 	return (up);

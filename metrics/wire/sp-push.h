@@ -54,7 +54,9 @@ int	 dn_sppush_flush(struct dn_sppush *p, int max_ms);
 /*
  * 1 while connected (the peer not seen gone).  Also the heartbeat of a
  * caller that sends rarely: it reads what the peer sent (its SP header,
- * or its close) and reconnects when it is time to.
+ * or its close) and reconnects when it is time to.  Over ipc, when a
+ * send went through since the last call, that is proof enough and
+ * nothing is read: a peer that closed is then seen at the next send.
  */
 int	 dn_sppush_connected(struct dn_sppush *p);
 /* Messages dropped so far because their connection went mid-write. */

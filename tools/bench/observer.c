@@ -9,7 +9,8 @@
  *	IDLE_WAIT_MS; $DN_LOOP_MS sets it) at most, waited in poll(2)
  *	(dn_sock_recv_idle) as devnet-node does.  MODE
  *	tick (the default): the loop ticks the agent and waits no longer
- *	than it says, as devnet-node does; thread: a thread of its own
+ *	than it says, and asks it whether it is connected every turn
+ *	(devnet_gone), as devnet-node does; thread: a thread of its own
  *	ticks it at each due time (the agent before issue 26's third
  *	round); none: the loop alone, the floor.  The collector is a child
  *	process (its CPU is not the agent's) that reports how far apart
@@ -34,7 +35,9 @@
  *	dn_sock_send before); then ROUNDS more of each of the sampler's
  *	reads alone, 20 ms apart (status_us, getrusage_us, io_us, fds_us:
  *	the fstat of /proc/self/fd; parse_us: finding status's three fields
- *	in its text); prints the median
+ *	in its text; connected_us: dn_sppush_connected with no send since
+ *	the last, i.e. its recv(2); connected_sent_us, measured in the
+ *	first rounds: the same right after a send); prints the median
  *	and mean thread CPU of each in microseconds.
  *   dn-observer-bench wake SECONDS [INTERVAL_MS [THREADS FDS]]
  *	The floor beside the agent: a thread that waits on a condition
@@ -401,13 +404,19 @@ control_loop(struct dn_sock *ctl, struct ticker *t, int tick, int seconds,
 	while (dn_now_ns() < end) {
 		wait = loop_ms;
 		/* the thread CPU of the ticks that sample (the clock read
-		 * is a system call: only where a sample is due) */
+		 * is a system call: only where a sample is due), with the
+		 * question devnet-node's loop asks the agent every turn
+		 * (devnet_gone): a recv(2) on its socket since the agent
+		 * writes its own SP framing (issue 26, fourth round) */
 		if (tick && sampling) {
 			w0 = now_thread_us();
+			(void)dn_agent_connected(t->a);
 			due = dn_agent_tick(t->a);
 			work_us += now_thread_us() - w0;
-		} else if (tick)
+		} else if (tick) {
+			(void)dn_agent_connected(t->a);
 			due = dn_agent_tick(t->a);
+		}
 		if (tick && due < wait)
 			wait = due;
 		sampling = tick && due <= wait;
@@ -608,12 +617,13 @@ run_wake(int seconds, int interval_ms, int threads, int fds)
  * 1 Hz: measured in the same round after the others, a read finds their
  * caches warm): round i times read i % NREADS.  Into US[read][round].
  */
-#define NREADS	5
+#define NREADS	6
 static const char *const read_names[NREADS] = { "status", "getrusage",
-    "io", "fds", "parse" };
+    "io", "fds", "parse", "connected" };
 
 static void
-parts_split(struct dn_sampler *sp, int rounds, double **us)
+parts_split(struct dn_sampler *sp, struct dn_sppush *push, int rounds,
+    double **us)
 {
 	struct rusage	ru;
 	struct stat	st;
@@ -639,6 +649,10 @@ parts_split(struct dn_sampler *sp, int rounds, double **us)
 		case 3:
 			(void)fstat(sp->fd_fds, &st);
 			break;
+		case 5:	/* devnet-node's question each turn, no send since
+			 * the last: the read of the peer's side */
+			(void)dn_sppush_connected(push);
+			break;
 		default:	/* the status text's three fields */
 			(void)dn_procfs_read(sp->fd_status, buf, sizeof(buf));
 			t0 = now_thread_us();
@@ -660,7 +674,8 @@ run_parts(const char *dir, int rounds, int threads, int fds)
 	struct dn_sppush	*push = NULL;
 	struct sink		 k;
 	pthread_t		 th;
-	double			 v[DN_METRIC_COUNT], *rd, *snd, t0, t1, t2;
+	double			 v[DN_METRIC_COUNT], *rd, *snd, *cn, t0, t1,
+				 t2;
 	uint8_t			 msg[DN_HDR_SIZE + 8 + 8 * DN_METRIC_COUNT];
 	char			*url, *cause = NULL;
 	int			 i, rv = 1;
@@ -668,6 +683,7 @@ run_parts(const char *dir, int rounds, int threads, int fds)
 	url = dn_xasprintf("ipc://%s/c", dir);
 	rd = dn_xcalloc((size_t)rounds, sizeof(*rd));
 	snd = dn_xcalloc((size_t)rounds, sizeof(*snd));
+	cn = dn_xcalloc((size_t)rounds, sizeof(*cn));
 	memset(msg, 1, sizeof(msg));
 	if (sink_start(&k, &th, url) != 0)
 		goto out_nosink;
@@ -686,6 +702,10 @@ run_parts(const char *dir, int rounds, int threads, int fds)
 		t1 = now_thread_us();
 		(void)dn_sppush_send(push, msg, sizeof(msg), 0);
 		t2 = now_thread_us();
+		/* the loop's question after a turn that sent: over ipc
+		 * the send answered it, no read */
+		(void)dn_sppush_connected(push);
+		cn[i] = now_thread_us() - t2;
 		rd[i] = t1 - t0;
 		snd[i] = t2 - t1;
 	}
@@ -695,9 +715,11 @@ run_parts(const char *dir, int rounds, int threads, int fds)
 	    dn_stats_mean(rd, (size_t)rounds),
 	    dn_stats_quantile(snd, (size_t)rounds, 0.5),
 	    dn_stats_mean(snd, (size_t)rounds));
+	printf(" connected_sent_us_median=%.1f",
+	    dn_stats_quantile(cn, (size_t)rounds, 0.5));
 	for (i = 0; i < NREADS; i++)
 		split[i] = dn_xcalloc((size_t)rounds, sizeof(double));
-	parts_split(&sp, rounds, split);
+	parts_split(&sp, push, rounds, split);
 	for (i = 0; i < NREADS; i++) {
 		printf(" %s_us_median=%.1f", read_names[i],
 		    dn_stats_quantile(split[i], (size_t)rounds, 0.5));
@@ -713,6 +735,7 @@ out:
 out_nosink:
 	free(rd);
 	free(snd);
+	free(cn);
 	free(url);
 	return (rv);
 }
