@@ -241,6 +241,71 @@ finish(struct node *n)
 	free(n->clock_other);
 }
 
+/*
+ * The control loop, until a signal, devnet gone or a halt: peers dialled
+ * as they come to listen, readiness, the metrics agent's samples and the
+ * control requests, one receive a turn.
+ */
+static void
+control_loop(struct node *n)
+{
+	char	*cause = NULL;
+	void	*msg;
+	size_t	 len;
+	int	 rv, wait, due;
+
+	while (!atomic_load(&n->stop)) {
+		int	sig = atomic_load(&got_signal);
+
+		if (sig != 0) {
+			nlog(n, "DN-NODE-SIGNAL", "%s: stopping",
+			    sig == SIGTERM ? "SIGTERM" : "SIGINT");
+			break;
+		}
+		if (devnet_gone(n)) {
+			nlog(n, "DN-NODE-SIGNAL", "no collector for %d ms: "
+			    "devnet is gone, stopping", GONE_MS);
+			break;
+		}
+		if (n->dials_pending > 0 && dial_peers(n, &cause) != 0) {
+			nlog(n, "DN-NODE-ERROR", "%s", cause);
+			free(cause);
+			cause = NULL;
+		}
+		check_ready(n);
+		/* Until ready, every new peer pipe wakes this receive
+		 * (net.c), so that the HELLO leaves as soon as the last one
+		 * connects, not up to IDLE_WAIT_MS later (issue 26); the
+		 * collector's connection is made on this thread (the agent:
+		 * at once when it listens, else tried again each turn), and
+		 * READY_POLL_MS is the fallback (a HELLO that could not be
+		 * sent, a collector not listening yet). */
+		/* Once ready, what needs this loop wakes it (a control
+		 * request, the signal thread, a pipe), and what it checks by
+		 * time, devnet_gone, is good to a second; a shorter wait is
+		 * a wake for nothing.  The wait is a poll(2), not nng's
+		 * timer, which spins up to 1 ms for every timed receive that
+		 * runs out: ~0.8 % of a core at 10 a second
+		 * (dn_sock_recv_idle; docs/benchmarks.md, issue 26). */
+		wait = atomic_load(&n->ready) ? IDLE_WAIT_MS : READY_POLL_MS;
+		if (n->dials_pending > 0)
+			wait = DIAL_POLL_MS;
+		/* The metrics agent samples here, on a wake this loop has
+		 * anyway: no thread of its own to wake (issue 26). */
+		if (n->agent != NULL && (due = dn_agent_tick(n->agent)) < wait)
+			wait = due;
+		rv = dn_sock_recv_idle(n->ctl, &msg, &len, wait);
+		if (rv == 0) {
+			on_control(n, msg, len);
+			dn_msg_free(msg, len);
+		} else if (rv != DN_EAGAIN) {
+			nlog(n, "DN-NODE-ERROR", "control receive failed: %s",
+			    dn_sock_strerror(rv));
+			dn_msleep(CTL_POLL_MS);
+		}
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -248,9 +313,7 @@ main(int argc, char **argv)
 	sigset_t		 sigs;
 	pthread_t		 sigthread;
 	char			*logpath, *cause = NULL;
-	void			*msg;
-	size_t			 len;
-	int			 rv, code = 0, sigthread_on = 0, wait, due;
+	int			 code = 0, sigthread_on = 0;
 	uint32_t		 i;
 
 	memset(&n, 0, sizeof(n));
@@ -309,56 +372,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	sigthread_on = 1;
-	while (!atomic_load(&n.stop)) {
-		int	sig = atomic_load(&got_signal);
-
-		if (sig != 0) {
-			nlog(&n, "DN-NODE-SIGNAL", "%s: stopping",
-			    sig == SIGTERM ? "SIGTERM" : "SIGINT");
-			break;
-		}
-		if (devnet_gone(&n)) {
-			nlog(&n, "DN-NODE-SIGNAL", "no collector for %d ms: "
-			    "devnet is gone, stopping", GONE_MS);
-			break;
-		}
-		if (n.dials_pending > 0 && dial_peers(&n, &cause) != 0) {
-			nlog(&n, "DN-NODE-ERROR", "%s", cause);
-			free(cause);
-			cause = NULL;
-		}
-		check_ready(&n);
-		/* Until ready, every new peer pipe wakes this receive
-		 * (net.c), so that the HELLO leaves as soon as the last one
-		 * connects, not up to IDLE_WAIT_MS later (issue 26); the
-		 * collector's connection is made on this thread (the agent:
-		 * at once when it listens, else tried again each turn), and
-		 * READY_POLL_MS is the fallback (a HELLO that could not be
-		 * sent, a collector not listening yet). */
-		/* Once ready, what needs this loop wakes it (a control
-		 * request, the signal thread, a pipe), and what it checks by
-		 * time, devnet_gone, is good to a second; a shorter wait is
-		 * a wake for nothing.  The wait is a poll(2), not nng's
-		 * timer, which spins up to 1 ms for every timed receive that
-		 * runs out: ~0.8 % of a core at 10 a second
-		 * (dn_sock_recv_idle; docs/benchmarks.md, issue 26). */
-		wait = atomic_load(&n.ready) ? IDLE_WAIT_MS : READY_POLL_MS;
-		if (n.dials_pending > 0)
-			wait = DIAL_POLL_MS;
-		/* The metrics agent samples here, on a wake this loop has
-		 * anyway: no thread of its own to wake (issue 26). */
-		if (n.agent != NULL && (due = dn_agent_tick(n.agent)) < wait)
-			wait = due;
-		rv = dn_sock_recv_idle(n.ctl, &msg, &len, wait);
-		if (rv == 0) {
-			on_control(&n, msg, len);
-			dn_msg_free(msg, len);
-		} else if (rv != DN_EAGAIN) {
-			nlog(&n, "DN-NODE-ERROR", "control receive failed: %s",
-			    dn_sock_strerror(rv));
-			dn_msleep(CTL_POLL_MS);
-		}
-	}
+	control_loop(&n);
 out:
 	/* the signal thread wakes the control socket: gone before it is */
 	if (sigthread_on) {

@@ -5,9 +5,9 @@
 #   - includes run one way: a file in folder F includes orchestrator headers
 #     only from F or from the folders below F in LOWER[F]; a *-internal.h
 #     only from its own folder; no .c file is ever included;
-#   - no .c file over 800 lines;
-#   - no function over 120 lines unless the comment above it says why it
-#     "stays whole";
+#   - no .c file over 800 lines and no function over 120 lines unless the
+#     comment above it says why it "stays whole", in every C folder
+#     (orchestrator/, node/, probe/, metrics/);
 #   - no strcpy, strcat, sprintf, vsprintf or strtok in any C folder
 #     (STYLE.md, git's banned.h);
 #   - with --exports BUILD: every function dn_orch exports is called from
@@ -88,7 +88,21 @@ for f in $(files | grep -E '\.[ch]$'); do
 	done < <(grep -n '^#include "' "$f")
 done
 
-for f in $(files | grep -E '\.c$'); do
+# The size rules hold in every C folder, not only orchestrator/.
+c_files() {
+	local d
+	for d in orchestrator node probe metrics; do
+		[ -d "$d" ] || continue
+		if git rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
+		    [ -z "${DN_LAYERS_ROOT:-}" ]; then
+			git ls-files "$d"
+		else
+			find "$d" -type f | sort
+		fi
+	done | grep -E '\.[ch]$'
+}
+
+for f in $(c_files | grep -E '\.c$'); do
 	n=$(wc -l < "$f")
 	[ "$n" -le 800 ] || say "$f: $n lines (at most 800)"
 	# Functions start with their name in column 0 ("return type on its own
@@ -110,15 +124,7 @@ done
 # The functions STYLE.md bans (git's banned.h): unbounded copies and
 # formats, and strtok's hidden state.  Over every C folder, not only
 # orchestrator/.
-for d in orchestrator node probe metrics; do
-	[ -d "$d" ] || continue
-	if git rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
-	    [ -z "${DN_LAYERS_ROOT:-}" ]; then
-		git ls-files "$d"
-	else
-		find "$d" -type f | sort
-	fi
-done | grep -E '\.[ch]$' | while read -r f; do
+c_files | while read -r f; do
 	grep -nE '(^|[^a-z_.>])(strcpy|strcat|sprintf|strtok|vsprintf)[[:space:]]*\(' "$f" |
 		awk -v F="$f" -F: '{ match($0, /(strcpy|strcat|vsprintf|sprintf|strtok)/)
 			printf "layers: %s:%s: %s is banned (STYLE.md): use snprintf, dn_xasprintf or memcpy with a length\n", F, $1, substr($0, RSTART, RLENGTH) }'
