@@ -38,7 +38,6 @@ struct dn_sock {
 	 * dn_sock_wake writes (made by the first call; -1 until then) */
 	int		 recvfd;
 	atomic_int	 wakefd;
-	atomic_uint_fast64_t sent;	/* messages the socket took */
 };
 
 static void
@@ -374,8 +373,6 @@ dn_sock_send(struct dn_sock *s, const void *buf, size_t len, int nonblock)
 	if (pthread_mutex_trylock(&s->smu) != 0) {
 		rv = nng_send(s->sock, (void *)buf, len, nonblock ?
 		    NNG_FLAG_NONBLOCK : 0);
-		if (rv == 0)
-			atomic_fetch_add(&s->sent, 1);
 		return (map_err(rv));
 	}
 	if ((rv = nng_msg_alloc(&m, len)) != 0)
@@ -390,49 +387,10 @@ dn_sock_send(struct dn_sock *s, const void *buf, size_t len, int nonblock)
 	/* on failure the message is still ours */
 	if ((rv = nng_aio_result(s->saio)) != 0)
 		nng_msg_free(nng_aio_get_msg(s->saio));
-	else
-		atomic_fetch_add(&s->sent, 1);
 	nng_aio_set_msg(s->saio, NULL);
 out:
 	pthread_mutex_unlock(&s->smu);
 	return (map_err(rv));
-}
-
-/* Messages S's pipes have written, by nng's statistics (tx_msgs of each
- * pipe of S: counted once the transport's write of it is done). */
-static uint64_t
-pipes_written(struct dn_sock *s)
-{
-	nng_stat	*all, *st, *id, *tx;
-	uint64_t	 n = 0;
-
-	if (nng_stats_get(&all) != 0)
-		return (0);
-	for (st = nng_stat_child(all); st != NULL; st = nng_stat_next(st)) {
-		if (strcmp(nng_stat_name(st), "pipe") != 0)
-			continue;
-		id = nng_stat_find(st, "socket");
-		tx = nng_stat_find(st, "tx_msgs");
-		if (id != NULL && tx != NULL && nng_stat_value(id) ==
-		    (uint64_t)nng_socket_id(s->sock))
-			n += nng_stat_value(tx);
-	}
-	nng_stats_free(all);
-	return (n);
-}
-
-int
-dn_sock_flush(struct dn_sock *s, int max_ms)
-{
-	uint64_t	deadline = dn_now_ns() + (uint64_t)max_ms * 1000000u;
-
-	for (;;) {
-		if (pipes_written(s) >= atomic_load(&s->sent))
-			return (0);
-		if (dn_now_ns() >= deadline)
-			return (DN_EAGAIN);
-		nng_msleep(1);
-	}
 }
 
 /*

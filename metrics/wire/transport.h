@@ -29,14 +29,6 @@ void	 dn_sock_close(struct dn_sock *s);
  * sockets cost about one close, not N.  V itself stays the caller's. */
 void	 dn_sock_close_all(struct dn_sock **v, size_t n);
 /*
- * Wait until every message S took has been written by one of its pipes
- * (nng's pipe statistics), at most MAX_MS: 0 when written, DN_EAGAIN at
- * MAX_MS (no pipe, or one that went with messages unwritten).  nng 1.5
- * has no linger: a process that exits right after a send loses what is
- * still queued (the agent's final sample, issue 26).
- */
-int	 dn_sock_flush(struct dn_sock *s, int max_ms);
-/*
  * The process exits next: from now on dn_sock_close and dn_sock_close_all
  * leave the socket open, nothing torn down or freed, for the exit to
  * close.  nng 1.5 tears every pipe down through one reaper thread per

@@ -230,50 +230,6 @@ close_all_closes_each(void **state)
 	dn_sock_close(in);
 }
 
-/* What a socket took is written before dn_sock_flush returns 0: a
- * receiver that reads only afterwards gets all of it. */
-static void
-flush_waits_for_writes(void **state)
-{
-	struct dn_sock	*in, *out;
-	void		*buf;
-	size_t		 len;
-	int		 k;
-
-	in = pull_on(*state, "g");
-	dial_into(state, in, "g", &out, 1);
-	dn_sock_set_bufs(out, 64, 0);
-	for (k = 0; k < 3; k++)
-		assert_int_equal(dn_sock_send(out, "abc", 3, 1), 0);
-	assert_int_equal(dn_sock_flush(out, BOUND_MS), 0);
-	for (k = 0; k < 3; k++) {
-		assert_int_equal(dn_sock_recv(in, &buf, &len, BOUND_MS), 0);
-		dn_msg_free(buf, len);
-	}
-	dn_sock_close(out);
-	dn_sock_close(in);
-}
-
-/* With nowhere to write (no listener), dn_sock_flush says so after its
- * limit, not before. */
-static void
-flush_without_pipe(void **state)
-{
-	struct dn_sock	*out;
-	char		 url[256], *cause = NULL;
-	uint64_t	 t0;
-
-	snprintf(url, sizeof(url), "ipc://%s/nobody", (char *)*state);
-	assert_int_equal(dn_sock_open(&out, DN_SOCK_PUSH, &cause), 0);
-	dn_sock_set_bufs(out, 64, 0);
-	assert_int_equal(dn_sock_dial(out, url, &cause), 0);
-	assert_int_equal(dn_sock_send(out, "abc", 3, 1), 0);
-	t0 = dn_now_ns();
-	assert_int_equal(dn_sock_flush(out, 100), DN_EAGAIN);
-	assert_true(dn_now_ns() - t0 >= 100 * 1000000ull);
-	dn_sock_close(out);
-}
-
 /* After dn_sock_exiting a close returns at once and tears nothing down:
  * the peer's pipe stays until the process exits.  Last in the table:
  * the setting is for the rest of the process. */
@@ -514,8 +470,6 @@ main(void)
 		cmocka_unit_test(idle_pipe_wakes),
 		cmocka_unit_test(idle_takes_message),
 		cmocka_unit_test(close_all_closes_each),
-		cmocka_unit_test(flush_waits_for_writes),
-		cmocka_unit_test(flush_without_pipe),
 		cmocka_unit_test(ipc_in_order),
 		cmocka_unit_test(tcp_in_order),
 		cmocka_unit_test(before_listener),
