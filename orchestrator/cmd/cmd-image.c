@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/spawn.h"
 #include "cmd/cmd.h"
 #include "sys/docker.h"
 #include "provider/image.h"
@@ -24,7 +25,7 @@ cmd_image_exec(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char	*binary = cmd_default_node_binary(), *tag = NULL;
+	const char	*binary = spawn_default_node_binary(), *tag = NULL;
 	char		*deftag = NULL, *cause = NULL, *version = NULL;
 	char		*abs = NULL;
 	int		 c, rc = 1;

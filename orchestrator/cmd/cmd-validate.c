@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/spawn.h"
 #include "cmd/cmd.h"
 #include "net/topo.h"
 #include "node-kind/node-kind.h"
@@ -212,7 +213,7 @@ cmd_validate_exec(int argc, char **argv)
 		sets[nsets++] = pset;
 	}
 	if (scenario_load(&s, argv[optind], sets, nsets,
-	    cmd_default_node_binary(), &cause) != 0) {
+	    spawn_default_node_binary(), &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		goto out;
 	}

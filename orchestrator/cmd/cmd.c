@@ -1,5 +1,4 @@
 /* cmd.c: helpers shared by the command files (see cmd.h). */
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +7,6 @@
 
 #include "cmd/cmd.h"
 #include "verdict/compare.h"
-#include "sys/spawn.h"
 
 void
 cmd_usage(const struct cmd_entry *e, FILE *out)
@@ -28,16 +26,6 @@ cmd_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-const char *
-cmd_default_node_binary(void)
-{
-	static char	path[PATH_MAX];
-
-	if (path[0] != '\0')
-		return (path);
-	return (spawn_beside_self("devnet-node", path, sizeof(path)));
 }
 
 int

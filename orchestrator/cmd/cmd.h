@@ -62,9 +62,6 @@ int	 cmd_add_metric(const char **metrics, size_t *n, const char *arg);
  * takes and returns CMD_EXIT_USAGE. */
 int	 cmd_list_format(const char *arg, int *format);
 
-/* The devnet-node installed beside this devnet executable (static
- * storage). */
-const char *cmd_default_node_binary(void);
 /* Default database path. */
 #define CMD_DEFAULT_DB	"devnet.db"
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/spawn.h"
 #include "cmd/cmd.h"
 #include "cmd/relative.h"
 #include "run/runner.h"
@@ -201,7 +202,7 @@ relative_sides(struct dn_store *s, const char *side_a, const char *side_b,
 	/* the text as the runs stored it: no --set is replayed, and a
 	 * relative claim names variants and a metric, not settings */
 	if (scenario_load_buffer(scn, pair[0], pair[1], strlen(pair[1]),
-	    NULL, 0, cmd_default_node_binary(), &why) != 0) {
+	    NULL, 0, spawn_default_node_binary(), &why) != 0) {
 		*cause = dn_xasprintf("the scenario stored with run %lld does "
 		    "not load: %s", (long long)r->a.runs[0].id, why);
 		free(why);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/spawn.h"
 #include "cmd/cmd.h"
 #include "cmd/run-args.h"
 #include "plan/rev-build.h"
@@ -366,7 +367,7 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 	/* Before any thread or socket exists (runner.h). */
 	signals_block();
 	if (scenario_load(&scn, a->scenario, a->sets, a->nsets,
-	    cmd_default_node_binary(), &cause) != 0) {
+	    spawn_default_node_binary(), &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
 		return (1);

@@ -11,7 +11,6 @@
 #include <netinet/in.h>
 
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,17 +116,6 @@ override_of(const struct scenario *s, int k)
 			return (&s->network.overrides[i].set);
 	}
 	return (NULL);
-}
-
-/* The holders' image is devnet's own built around the devnet-node beside
- * devnet, not around the nodes' binary: a foreign node's program (etcd)
- * is no node binary, and one image serves every variant. */
-static const char *
-holder_binary(void)
-{
-	static char	path[PATH_MAX];
-
-	return (spawn_beside_self("devnet-node", path, sizeof(path)));
 }
 
 /* The binary node K runs (an override's, else the variant's). */
@@ -255,20 +243,23 @@ provider_check_images(const struct scenario *s, int quiet, char **cause)
 		if (rv == 0 && s->provider == SCN_PROV_DOCKER &&
 		    scenario_has_conditions(s)) {
 			img = provider_holder_image();
-			rv = check_image(img, 1, holder_binary(), v, 0, quiet,
-			    cause);
+			rv = check_image(img, 1, spawn_default_node_binary(), v,
+			    0, quiet, cause);
 			free(img);
 		}
 	}
 	return (rv);
 }
 
+/* Built around the devnet-node beside devnet, never the nodes' binary:
+ * a foreign node's program (etcd) is no node binary, and one image
+ * serves every variant. */
 char *
 provider_holder_image(void)
 {
 	char	*tag, *cause = NULL;
 
-	tag = image_default_tag(holder_binary(), &cause);
+	tag = image_default_tag(spawn_default_node_binary(), &cause);
 	free(cause);
 	return (tag != NULL ? tag : dn_xstrdup("devnet-node:missing"));
 }

@@ -245,6 +245,16 @@ spawn_beside_self(const char *name, char *buf, size_t cap)
 	return (buf);
 }
 
+const char *
+spawn_default_node_binary(void)
+{
+	static char	path[PATH_MAX];
+
+	if (path[0] != '\0')
+		return (path);
+	return (spawn_beside_self("devnet-node", path, sizeof(path)));
+}
+
 char *
 spawn_tail(const char *path, int nlines)
 {

@@ -59,6 +59,10 @@ const char *spawn_status_str(int status, char *buf, size_t len);
  * NAME itself (left to PATH) when /proc/self/exe cannot be read.
  */
 const char *spawn_beside_self(const char *name, char *buf, size_t cap);
+/* The devnet-node installed beside this devnet executable (static
+ * storage): the default node binary, and what docker's namespace
+ * holders' image is built around. */
+const char *spawn_default_node_binary(void);
 
 /* The last NLINES lines of PATH as a new string (caller frees), or NULL;
  * control bytes shown escaped (dn_escape_ctl). */
