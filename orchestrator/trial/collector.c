@@ -343,11 +343,8 @@ on_included(struct collector *c, const uint8_t *p, size_t len,
 		return;
 	}
 	/* the proposer's block time on our clock (collector-clock.c) */
-	if (t->nodes[node].remote_clock) {
-		pthread_mutex_lock(&t->mu);
-		proposed_ns += (uint64_t)t->nodes[node].clock_d;
-		pthread_mutex_unlock(&t->mu);
-	}
+	if (t->nodes[node].remote_clock)
+		proposed_ns = collector_clock_ours(c, node, proposed_ns);
 	/* All or nothing: a message naming one transaction we never sent
 	 * is not from an honest node, and none of it is counted. */
 	limit = submitted_ids(c);
@@ -465,7 +462,8 @@ handle(struct collector *c, const uint8_t *buf, size_t len)
 			release(c, now, 1);	/* what came before it */
 		else if (!collector_clock_settled(c, h.node, now) ||
 		    c->nheld > 0) {
-			/* (behind a held one of its node: in order) */
+			/* (also while any is held: a node's messages keep
+			 * their order, release takes each node's oldest) */
 			collector_hold(c, &h, buf, len, now);
 			release(c, now, 0);
 			return;
