@@ -28,7 +28,18 @@
 enum { DOWN, CONNECTING, UP };
 
 /* push0 (protocol 0x50) as nng's transports open a connection with */
-static const uint8_t	sp_hdr[8] = { 0, 'S', 'P', 0, 0x00, 0x50, 0, 0 };
+const uint8_t	dn_sp_push0_hdr[8] = { 0, 'S', 'P', 0, 0x00, 0x50, 0, 0 };
+
+size_t
+dn_sp_frame_hdr(uint8_t *out, size_t len, int ipc)
+{
+	size_t	i, o = ipc ? 1 : 0;
+
+	out[0] = 1;	/* ipc: message type 1; tcp: overwritten below */
+	for (i = 0; i < 8; i++)
+		out[o + i] = (uint8_t)((uint64_t)len >> (56 - 8 * i));
+	return (o + 8);
+}
 
 struct dn_sppush {
 	pthread_mutex_t		 mu;
@@ -38,7 +49,7 @@ struct dn_sppush {
 	int			 fd;	/* -1: no connection */
 	int			 state;
 	uint64_t		 tried_ns;
-	size_t			 hdr_left; /* of sp_hdr, this connection */
+	size_t			 hdr_left; /* of dn_sp_push0_hdr, this connection */
 	/* framed messages not yet written, whole: buf starts a frame, of
 	 * which head_done bytes went out on this connection */
 	uint8_t			*buf;
@@ -117,7 +128,7 @@ dial(struct dn_sppush *p)
 		return;
 	}
 	p->fd = fd;
-	p->hdr_left = sizeof(sp_hdr);
+	p->hdr_left = sizeof(dn_sp_push0_hdr);
 }
 
 /* A TCP connect under way: UP once done, gone if it failed. */
@@ -189,7 +200,7 @@ pump(struct dn_sppush *p)
 	if (p->fd < 0 || p->state != UP)
 		return;
 	if (p->hdr_left > 0) {
-		if ((w = put(p, sp_hdr + sizeof(sp_hdr) - p->hdr_left,
+		if ((w = put(p, dn_sp_push0_hdr + sizeof(dn_sp_push0_hdr) - p->hdr_left,
 		    p->hdr_left)) < 0)
 			return;
 		p->hdr_left -= (size_t)w;
@@ -346,7 +357,7 @@ dn_sppush_send(struct dn_sppush *p, const void *buf, size_t len,
 {
 	uint64_t	deadline = dn_now_ns() + (uint64_t)(timeout_ms > 0 ?
 			    timeout_ms : 0) * 1000000u;
-	size_t		need = frame_hdr(p) + len, i, o;
+	size_t		need = frame_hdr(p) + len;
 	uint8_t		*f;
 	int		rv = 0, left;
 
@@ -361,11 +372,7 @@ dn_sppush_send(struct dn_sppush *p, const void *buf, size_t len,
 		pump(p);
 	}
 	f = p->buf + p->n;
-	o = p->ipc ? 1 : 0;
-	f[0] = 1;	/* ipc: message type 1; tcp: overwritten below */
-	for (i = 0; i < 8; i++)
-		f[o + i] = (uint8_t)((uint64_t)len >> (56 - 8 * i));
-	memcpy(f + frame_hdr(p), buf, len);
+	memcpy(f + dn_sp_frame_hdr(f, len, p->ipc), buf, len);
 	p->n += need;
 	pump(p);
 out:

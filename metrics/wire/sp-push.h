@@ -29,6 +29,16 @@
 
 struct dn_sppush;
 
+/* nng's connection header for a push0 end (the 8 bytes above). */
+extern const uint8_t dn_sp_push0_hdr[8];
+/*
+ * nng's frame header for a LEN-byte message, written at OUT: over ipc
+ * (IPC 1) the type byte 1 and the length as a big-endian u64, 9 bytes;
+ * over tcp the length alone, 8.  Returns the header's size.  Also the
+ * load's own TCP connections (orchestrator/trial/loadgen-tcp.c).
+ */
+size_t	 dn_sp_frame_hdr(uint8_t *out, size_t len, int ipc);
+
 /*
  * Parse URL (ipc:///path or tcp://HOST:PORT, HOST a name or an address)
  * and start the first connection (not waited for).  Bytes not yet

@@ -9,10 +9,10 @@
  * the host's namespace).  So the load thread makes each connection itself
  * from inside the load generator's namespace (trial_load_ns; a socket
  * stays in the namespace it was made in) and speaks what nng's TCP
- * transport speaks to the node's PULL socket: the 8-byte SP header
- * (0, 'S', 'P', 0, protocol PUSH0 big-endian, 0, 0), then each message as
- * a 64-bit big-endian length and the bytes.  The node cannot tell it from
- * an nng PUSH.
+ * transport speaks to the node's PULL socket: the 8-byte SP header, then
+ * each message as a 64-bit big-endian length and the bytes (the framing
+ * sp-push.h writes for the node's agent too).  The node cannot tell it
+ * from an nng PUSH.
  *
  * Never blocks the load thread: connect and writes are non-blocking; what
  * the socket does not take waits in a per-node buffer (LG_TCP_PEND at
@@ -36,11 +36,11 @@
 #include "net/topo.h"
 #include "trial/loadgen-internal.h"
 #include "clock.h"
+#include "sp-push.h"
 #include "xalloc.h"
 
 #define LG_TCP_PEND	(4u << 20)	/* bytes waiting per node, at most */
 #define RETRY_NS	100000000ull	/* between two connects to a node */
-#define SP_PUSH0	0x50		/* nng's protocol number of push0 */
 
 struct lg_tcp {
 	int		 fd;		/* -1: not connected */
@@ -49,16 +49,6 @@ struct lg_tcp {
 	size_t		 npend;
 	uint64_t	 tried_ns;	/* last connect */
 };
-
-/* nng's TCP frame length: big-endian, unlike devnet's own wire. */
-static void
-put_be64(uint8_t *p, uint64_t v)
-{
-	int	i;
-
-	for (i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
 
 /* Parse "tcp://A.B.C.D:PORT" into SA; -1 when it is not one. */
 static int
@@ -122,8 +112,6 @@ drop(struct lg_tcp *c)
 static void
 dial(struct loadgen *l, int k)
 {
-	static const uint8_t	 hdr[8] = { 0, 'S', 'P', 0, 0, SP_PUSH0,
-				    0, 0 };
 	struct lg_tcp		*c = &l->tcp[k];
 	uint64_t		 now = dn_now_ns();
 
@@ -133,8 +121,8 @@ dial(struct loadgen *l, int k)
 	c->fd = dn_net_in_ns(trial_load_ns(l->t), connect_cb, &c->sa);
 	if (c->fd < 0)
 		return;
-	memcpy(c->pend, hdr, sizeof(hdr));
-	c->npend = sizeof(hdr);
+	memcpy(c->pend, dn_sp_push0_hdr, sizeof(dn_sp_push0_hdr));
+	c->npend = sizeof(dn_sp_push0_hdr);
 }
 
 /* Write what waits for node K, as much as its socket takes now. */
@@ -198,9 +186,9 @@ loadgen_tcp_send(struct loadgen *l, int k, const uint8_t *msg, size_t len)
 	pump_one(l, k);
 	if (c->fd < 0 || c->npend + 8 + len > LG_TCP_PEND)
 		return (-1);
-	put_be64(c->pend + c->npend, (uint64_t)len);
-	memcpy(c->pend + c->npend + 8, msg, len);
-	c->npend += 8 + len;
+	c->npend += dn_sp_frame_hdr(c->pend + c->npend, len, 0);
+	memcpy(c->pend + c->npend, msg, len);
+	c->npend += len;
 	pump_one(l, k);
 	return (0);
 }
