@@ -16,14 +16,16 @@ set -eu
 # netlink, delay in devnet's own NFQUEUE emulator); nftables: the nft
 # binary, for reading rules by hand when a test fails.  libmicrohttpd-dev:
 # the live view (--serve); prometheus and chromium: the real scraper and
-# browser its tests check it with.
+# browser its tests check it with.  strace: tests/node/dial.sh counts a
+# node's connect(2) calls; python3 and libxml2-utils (xmllint): the tests
+# read JSON, JUnit XML and the report's SVG with them.
 PKGS="build-essential cmake pkg-config git
 librocksdb-dev rocksdb-tools libnng-dev libsqlite3-dev sqlite3 libyaml-dev
 libcmocka-dev clang libclang-rt-14-dev libcurl4-openssl-dev docker.io
 etcd-server iproute2 iptables libjemalloc-dev libgoogle-perftools-dev
 libmimalloc-dev redis-server redis-tools busybox
 libnftables-dev libnftnl-dev libmnl-dev libnetfilter-queue-dev nftables
-libmicrohttpd-dev prometheus chromium"
+libmicrohttpd-dev prometheus chromium strace python3 libxml2-utils"
 
 missing=""
 for p in $PKGS; do
