@@ -1,9 +1,9 @@
 /*
  * child.c: the probe's child, COMMAND (see probe.h).  Fork/exec with an
- * argv (PATH searched, never a shell) into its own process group with the
- * same death signal as orchestrator/spawn.c (dn_child_fork), signals to
- * the group, and reaping without and with WNOWAIT.  Knows nothing of
- * metrics.
+ * argv (PATH searched, never a shell) into its own process group with
+ * the same death signal as orchestrator/sys/spawn.c (dn_child_setup),
+ * signals to the group, and reaping without and with WNOWAIT.  Knows
+ * nothing of metrics.
  */
 #include <sys/prctl.h>
 #include <sys/resource.h>

@@ -49,5 +49,4 @@ pid_t	 dn_child_fork(void);
  */
 pid_t	 dn_child_spawn(int (*fn)(void *), void *arg);
 
-
 #endif
