@@ -172,8 +172,7 @@ dn_agent_start(struct dn_agent **ap, const struct dn_agent_config *c,
 	a->c.url = a->url;
 	if (a->c.interval_ms <= 0)
 		a->c.interval_ms = 1000;
-	a->sampler.fd_status = a->sampler.fd_io = a->sampler.fd_fds =
-	    a->sampler.fd_cgmem = -1;
+	a->sampler.fd_status = a->sampler.fd_fds = a->sampler.fd_cgmem = -1;
 	atomic_init(&a->dropped, 0);
 	pthread_mutex_init(&a->lock, NULL);
 	if (dn_sampler_open(&a->sampler, cause) != 0)

@@ -1,8 +1,9 @@
 /*
  * sampler.h: the process half of a metrics sample, read from /proc/self
  * and getrusage(2) without allocating.  The files are opened once and
- * re-read with pread at offset 0; /proc/self/stat is not read at all
- * (getrusage has its faults and CPU times for less).
+ * re-read with pread at offset 0; /proc/self/stat and /proc/self/io are
+ * not read at all (getrusage has their faults, CPU times and I/O bytes
+ * for less).
  *
  * Fills rss_bytes, hwm_bytes, threads, minflt, majflt, cpu_user_s,
  * cpu_sys_s, ctx_vol, ctx_invol, io_read_bytes, io_write_bytes, fds
@@ -18,7 +19,6 @@
 
 struct dn_sampler {
 	int	fd_status;	/* /proc/self/status */
-	int	fd_io;		/* /proc/self/io, -1 when not readable */
 	int	fd_fds;		/* /proc/self/fd (directory) */
 	int	fd_cgmem;	/* $DN_CGROUP_MEM_FILE, -1 when unset */
 };

@@ -4,8 +4,11 @@
  * CPU times as /proc/self/stat sums them over every thread (the sampler
  * takes them from getrusage since issue 26), threads, RSS and HWM as
  * /proc/self/status, open files as /proc/self/fd.  Work done on another
- * thread, which has ended, must count too.  What it cannot read (no
- * container's cgroup file) it reports absent, never as a 0.
+ * thread, which has ended, must count too.  Storage I/O as
+ * /proc/self/io gives it, byte for byte, though the sampler reads it
+ * from getrusage since issue 26 (a thread's that has ended included; a
+ * reaped child's not, as for CPU and faults).  What it cannot read (no container's cgroup file) it
+ * reports absent, never as a 0.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -18,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +33,7 @@
 #include "sampler.h"
 
 #define PAGES	2000
+#define TMPFS_MAGIC	0x01021994
 
 /* Spin for MS of this thread's CPU, partly in the kernel. */
 static void
@@ -88,7 +94,7 @@ stat_fields(unsigned long long *f)
 static void
 figures_as_proc_gives_them(void **state)
 {
-	struct dn_sampler	sp = { -1, -1, -1, -1 };
+	struct dn_sampler	sp = { -1, -1, -1 };
 	double			v[DN_METRIC_COUNT];
 	unsigned long long	f0[20] = { 0 }, f1[20] = { 0 };
 	char			buf[4096], *cause = NULL;
@@ -152,6 +158,120 @@ figures_as_proc_gives_them(void **state)
 	assert_int_equal(sp.fd_status, -1);
 }
 
+/*
+ * Write LEN bytes to PATH and sync them (write_bytes, counted when the
+ * pages are dirtied), drop them from the page cache and read them back
+ * (read_bytes, counted when the block layer is asked).
+ */
+static int
+disk_io(const char *path, size_t len)
+{
+	char	buf[8192];
+	size_t	done;
+	int	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600), ok = 1;
+
+	if (fd == -1)
+		return (0);
+	memset(buf, 'x', sizeof(buf));
+	for (done = 0; ok && done < len; done += sizeof(buf))
+		ok = write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf);
+	ok = ok && fsync(fd) == 0 &&
+	    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
+	for (done = 0; ok && done < len; done += sizeof(buf))
+		ok = pread(fd, buf, sizeof(buf), (off_t)done) ==
+		    (ssize_t)sizeof(buf);
+	close(fd);
+	unlink(path);
+	return (ok);
+}
+
+static char	io_path[64];
+
+static void *
+io_worker(void *arg)
+{
+	(void)arg;
+	return ((void *)(intptr_t)disk_io(io_path, 1 << 20));
+}
+
+/* /proc/self/io's field NAME */
+static double
+proc_io(const char *name)
+{
+	char	buf[1024];
+	int	fd = open("/proc/self/io", O_RDONLY);
+	double	v;
+
+	assert_true(dn_procfs_read(fd, buf, sizeof(buf)) > 0);
+	close(fd);
+	v = (double)dn_procfs_field(buf, name);
+	return (v);
+}
+
+/*
+ * Storage I/O of a thread that has ended, on a real file system
+ * (/var/tmp: never a tmpfs on Debian, whose pages no disk sees): the
+ * sampler's figures are /proc/self/io's, to the byte.  Then a child's,
+ * reaped: /proc/self/io adds it, the sampler does not (the process's own
+ * threads, as its CPU and faults).
+ */
+static void
+io_as_proc_gives_it(void **state)
+{
+	struct dn_sampler	sp;
+	struct statfs		fs;
+	double			v[DN_METRIC_COUNT], rd, wr;
+	char			dir[] = "/var/tmp/dn-sampler-io-XXXXXX";
+	char			*cause = NULL;
+	pthread_t		w;
+	void			*ok;
+	pid_t			pid;
+	int			st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(statfs(dir, &fs), 0);
+	if (fs.f_type == TMPFS_MAGIC) {
+		rmdir(dir);
+		skip();	/* no disk below: every I/O figure is 0 */
+	}
+	snprintf(io_path, sizeof(io_path), "%s/thread", dir);
+	rd = proc_io("read_bytes:");
+	wr = proc_io("write_bytes:");
+	pthread_create(&w, NULL, io_worker, NULL);
+	pthread_join(w, &ok);
+	assert_true(ok != NULL);
+
+	assert_int_equal(dn_sampler_open(&sp, &cause), 0);
+	memset(v, 0, sizeof(v));
+	assert_true((dn_sampler_read(&sp, v) &
+	    (1ull << DN_M_IO_READ_BYTES | 1ull << DN_M_IO_WRITE_BYTES)) == 0);
+	/* the ended thread's 1 MiB each way, and just what /proc says */
+	assert_true(v[DN_M_IO_WRITE_BYTES] - wr >= 1 << 20);
+	assert_true(v[DN_M_IO_READ_BYTES] - rd >= 1 << 20);
+	assert_true(v[DN_M_IO_READ_BYTES] == proc_io("read_bytes:"));
+	assert_true(v[DN_M_IO_WRITE_BYTES] == proc_io("write_bytes:"));
+
+	rd = v[DN_M_IO_READ_BYTES];
+	wr = v[DN_M_IO_WRITE_BYTES];
+	pid = fork();
+	if (pid == 0) {
+		char	p[80];
+
+		snprintf(p, sizeof(p), "%s/child", dir);
+		_exit(disk_io(p, 256 << 10) ? 0 : 1);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	rmdir(dir);
+	(void)dn_sampler_read(&sp, v);
+	dn_sampler_close(&sp);
+	assert_true(proc_io("read_bytes:") >= rd + (256 << 10));
+	assert_true(v[DN_M_IO_READ_BYTES] == rd);
+	assert_true(v[DN_M_IO_WRITE_BYTES] == wr);
+}
+
 /* With $DN_CGROUP_MEM_FILE, its number is the figure, and nothing is
  * absent; a file that cannot be opened is absent again, never a 0. */
 static void
@@ -186,6 +306,7 @@ main(void)
 {
 	const struct CMUnitTest	tests[] = {
 		cmocka_unit_test(figures_as_proc_gives_them),
+		cmocka_unit_test(io_as_proc_gives_it),
 		cmocka_unit_test(cgroup_file_read_or_absent),
 	};
 
