@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "run/runner-internal.h"
+#include "sys/wake.h"
 
 /* Signals seen so far: the first stops gracefully, the second skips the
  * grace period. */
@@ -85,11 +86,13 @@ signals_block(void)
 	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
 		hup_ignored = 1;
 	stop_set(&set);
+	wake_init(&set);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* Sleep up to MS, returning early on a stop signal (counted). */
+/* Sleep up to MS, returning early on a stop signal (counted) or on news
+ * from another thread (sys/wake.h). */
 void
 signals_tick(int ms)
 {
@@ -98,8 +101,9 @@ signals_tick(int ms)
 	int		sig;
 
 	stop_set(&set);
+	sigaddset(&set, WAKE_SIG);
 	sig = sigtimedwait(&set, NULL, &ts);
-	if (sig > 0) {
+	if (sig > 0 && sig != WAKE_SIG) {
 		if (signals_count++ == 0)
 			signals_first = sig;
 		if (progress_tty)

@@ -79,7 +79,7 @@ watch_ready(struct trial **ts, int nt, int timeout_ms)
 			}
 			return (-1);
 		}
-		signals_tick(READY_TICK_MS);
+		signals_tick(READY_WAIT_MS);
 	}
 }
 

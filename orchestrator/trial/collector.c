@@ -29,6 +29,7 @@
 #include "transport.h"
 #include "trial/trial.h"
 #include "trial/snapshot.h"
+#include "sys/wake.h"
 #include "clock.h"
 #include "xalloc.h"
 
@@ -64,6 +65,7 @@ on_hello(struct collector *c, const struct dn_hdr *h, uint32_t pid)
 {
 	struct trial		*t = c->t;
 	struct trial_node	*n = &t->nodes[h->node];
+	int			 first;
 
 	pthread_mutex_lock(&t->mu);
 	/* Only the first HELLO since devnet (re)started the node (the
@@ -71,13 +73,16 @@ on_hello(struct collector *c, const struct dn_hdr *h, uint32_t pid)
 	 * from its own start.  A second one, forged or not, neither resets
 	 * the sequence tracking (that would hide lost samples) nor changes
 	 * the command's pid. */
-	if (n->hello++ == 0) {
+	if ((first = n->hello++ == 0)) {
 		n->cmd_pid = (pid_t)pid;
 		n->have_seq = 0;
 		n->final_seen = 0;	/* the new process's last word */
 	}
 	n->last_msg_ns = c->rx_ns;
 	pthread_mutex_unlock(&t->mu);
+	/* the runner waits for every node's first (run/watch.c) */
+	if (first)
+		wake_main();
 }
 
 static void

@@ -11,6 +11,10 @@
  * ours, sent at the same moments, the first one too though it arrives 30
  * ms late (the offset is the least delay of all, not of the first).
  *
+ * And a node's first HELLO ends the runner's wait for readiness at once
+ * (the collector wakes the main thread, orchestrator/sys/wake.h); a
+ * second HELLO of the same process does not.
+ *
  * And the load generator's samples (node -1): its latencies' p50, p99
  * and max and its send lag's p99 per interval are the quantiles compare
  * takes (dn_stats_quantile, type 7), not another definition.
@@ -38,6 +42,8 @@
 #include "trial/trial.h"
 #include "clock.h"
 #include "trial/collector.h"
+#include "run/runner.h"
+#include "run/runner-internal.h"
 #include "xalloc.h"
 
 #define NODES		3
@@ -186,6 +192,87 @@ fixture_down(struct fixture *f)
 	free(rm);
 	free(f->dbpath);
 	free(f->url);
+}
+
+/* Node K's HELLO (pid PID). */
+static void
+fixture_hello(struct fixture *f, int k, uint32_t pid)
+{
+	uint8_t		buf[DN_HDR_SIZE + DN_HELLO_SIZE];
+	struct dn_hdr	h = { .kind = DN_MSG_HELLO, .token = TOKEN,
+			    .node = (uint32_t)k, .len = DN_HELLO_SIZE,
+			    .t_ns = dn_now_ns() };
+
+	dn_hdr_put(buf, &h);
+	dn_put_u32(buf + DN_HDR_SIZE, pid);
+	dn_put_u32(buf + DN_HDR_SIZE + 4, 0);
+	assert_int_equal(dn_sock_send(f->sock[k], buf, sizeof(buf), 0), 0);
+}
+
+static struct fixture	*late_f;
+
+/* Node 0's first HELLO, 100 ms after the runner began to wait. */
+static void *
+late_hello(void *arg)
+{
+	(void)arg;
+	nanosleep(&(struct timespec){ 0, 100 * 1000 * 1000 }, NULL);
+	fixture_hello(late_f, 0, 4242);
+	return (NULL);
+}
+
+static double
+since_ms(uint64_t t0)
+{
+	return ((double)(dn_now_ns() - t0) / 1e6);
+}
+
+/*
+ * The runner's main thread waits for the nodes' HELLOs in
+ * signals_tick (run/watch.c); a node's first HELLO ends that wait at once
+ * (the collector wakes it, sys/wake.h), not at the next tick: the wait is
+ * 10 s here.  A wake is not a stop signal, and only the first HELLO of a
+ * process wakes: after a second one the wait runs its time.
+ */
+static void
+hello_wakes_the_runner(void **state)
+{
+	struct fixture	f;
+	pthread_t	th;
+	uint64_t	t0;
+	double		ms;
+
+	(void)state;
+	fixture_up(&f, 1, 10, 10000, "wake-test");
+	fixture_start(&f);
+	late_f = &f;
+	t0 = dn_now_ns();
+	pthread_create(&th, NULL, late_hello, NULL);
+	signals_tick(10000);
+	ms = since_ms(t0);
+	pthread_join(th, NULL);
+	print_message("first HELLO 100 ms in: the wait ended after %.1f ms\n",
+	    ms);
+	assert_true(ms >= 90 && ms < 5000);
+	pthread_mutex_lock(&f.t.mu);
+	assert_int_equal(f.t.nodes[0].hello, 1);
+	pthread_mutex_unlock(&f.t.mu);
+	assert_int_equal(signals_count, 0);
+
+	fixture_hello(&f, 0, 4243);
+	t0 = dn_now_ns();
+	signals_tick(300);
+	ms = since_ms(t0);
+	print_message("second HELLO: the wait ended after %.1f ms\n", ms);
+	assert_true(ms >= 250);
+	pthread_mutex_lock(&f.t.mu);
+	assert_int_equal(f.t.nodes[0].hello, 2);
+	assert_int_equal(f.t.nodes[0].cmd_pid, 4242);
+	pthread_mutex_unlock(&f.t.mu);
+	assert_int_equal(signals_count, 0);
+	fixture_send(&f, 0, 1, 1, dn_now_ns(), 1);
+	fixture_stop(&f);
+	fixture_down(&f);
 }
 
 static void
@@ -402,10 +489,14 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_sample_under_its_node),
+		cmocka_unit_test(hello_wakes_the_runner),
 		cmocka_unit_test(remote_clock_on_ours),
 		cmocka_unit_test(remote_clock_not_moved),
 		cmocka_unit_test(load_quantiles_as_compare),
 	};
 
+	/* as `devnet run` does before any thread: the stop signals and the
+	 * runner's wake blocked, taken by signals_tick only */
+	signals_block();
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }
