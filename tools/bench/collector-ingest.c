@@ -15,8 +15,12 @@
  * cpu_s is the collector process (collector thread, nng's threads and
  * sqlite), excluding the sender processes (sender_cpu_s).
  *
- * usage: dn-collector-ingest-bench [-s SENDERS] [-m MSGS_PER_SENDER]
+ * usage: dn-collector-ingest-bench [-N] [-s SENDERS] [-m MSGS_PER_SENDER]
  *	    [-d DIR] [-S POLL_MS]
+ * The senders write as devnet-node's metrics agent does, nng's SP framing
+ * on a plain socket (metrics/wire/sp-push.c, since issue 26); -N: through
+ * nng PUSH sockets instead, as the agent sent until then (each sender
+ * process then runs nng's threads too).
  * -S: as under `devnet run --serve`: the collector publishes into a live
  * snapshot (trial/snapshot.c), the server (serve/) runs on a loopback
  * port, and a client process asks it every POLL_MS for what the live page
@@ -40,6 +44,7 @@
 #include <unistd.h>
 
 #include "protocol.h"
+#include "sp-push.h"
 #include "trial/collector.h"
 #include "store.h"
 #include "transport.h"
@@ -54,6 +59,7 @@ struct opts {
 	int		 msgs;
 	const char	*dir;
 	int		 poll_ms;	/* -S: 0 = no server */
+	int		 nng;		/* -N: nng PUSH senders */
 };
 
 /* One GET of PATH on 127.0.0.1:PORT, the answer read whole: 1 if 200. */
@@ -123,6 +129,46 @@ node_metrics(void)
 	return (n);
 }
 
+/* What a sender writes with: the node's metrics agent's own connection
+ * (sp-push.h, since issue 26's fourth round), or with -N an nng PUSH
+ * socket, as the agent sent before. */
+struct conn {
+	struct dn_sppush	*push;
+	struct dn_sock		*sock;
+};
+
+static int
+conn_dial(struct conn *cn, const char *url, int nng, char **cause)
+{
+	int	k;
+
+	if (nng) {
+		if (dn_sock_open(&cn->sock, DN_SOCK_PUSH, cause) != 0)
+			return (-1);
+		dn_sock_set_bufs(cn->sock, 1024, 0);
+		if (dn_sock_dial(cn->sock, url, cause) != 0)
+			return (-1);
+		for (k = 0; k < 10000 && dn_sock_npipes(cn->sock) == 0; k++)
+			usleep(1000);
+		return (0);
+	}
+	/* the agent's: 512 KiB held while the socket is full */
+	if (dn_sppush_open(&cn->push, url, 512u << 10, cause) != 0)
+		return (-1);
+	for (k = 0; k < 10000 && !dn_sppush_connected(cn->push); k++)
+		usleep(1000);
+	return (0);
+}
+
+/* Send LEN bytes of BUF, waiting for room as long as it takes. */
+static int
+conn_send(struct conn *cn, const void *buf, size_t len)
+{
+	if (cn->sock != NULL)
+		return (dn_sock_send(cn->sock, buf, len, 0));
+	return (dn_sppush_send(cn->push, buf, len, 60000));
+}
+
 /*
  * One sender: open its socket, wait for a byte on DIAL_FD, dial URL and
  * wait until connected, say so with a byte on READY_FD, wait for the go
@@ -132,9 +178,9 @@ node_metrics(void)
  */
 static int
 sender(const char *url, uint64_t token, int node, int msgs, uint64_t t0,
-    int dial_fd, int go_fd, int ready_fd, int done_fd)
+    int nng, int dial_fd, int go_fd, int ready_fd, int done_fd)
 {
-	struct dn_sock		*sock = NULL;
+	struct conn		 cn = { NULL, NULL };
 	struct dn_sample	 s;
 	struct dn_hdr		 h;
 	uint8_t			 buf[DN_HDR_SIZE + 8 + DN_SAMPLE_MAX * 8];
@@ -142,26 +188,17 @@ sender(const char *url, uint64_t token, int node, int msgs, uint64_t t0,
 	size_t			 len;
 	int			 k, i, rv = 1;
 
-	/* Socket and connection before the clock, as a node has them before
-	 * t=0: a node's start (nng's threads, ~10 ms of CPU per process, and
-	 * its dial) is not ingest.  The dial waits for the collector to
-	 * listen (DIAL_FD): one made before spins in nng 1.5.2's poller,
-	 * seconds of CPU per sender. */
-	if (dn_sock_open(&sock, DN_SOCK_PUSH, &cause) != 0) {
-		fprintf(stderr, "sender %d: %s\n", node, cause);
-		free(cause);
-		goto out;
-	}
-	dn_sock_set_bufs(sock, 1024, 0);
+	/* Connection before the clock, as a node has it before t=0: a
+	 * node's start is not ingest.  The dial waits for the collector to
+	 * listen (DIAL_FD): an nng dial made before spins in nng 1.5.2's
+	 * poller, seconds of CPU per sender. */
 	if (read(dial_fd, &go, 1) != 1)
 		goto out;
-	if (dn_sock_dial(sock, url, &cause) != 0) {
+	if (conn_dial(&cn, url, nng, &cause) != 0) {
 		fprintf(stderr, "sender %d: %s\n", node, cause);
 		free(cause);
 		goto out;
 	}
-	for (k = 0; k < 10000 && dn_sock_npipes(sock) == 0; k++)
-		usleep(1000);
 	if (write(ready_fd, "r", 1) != 1 || read(go_fd, &go, 1) != 1)
 		goto out;
 	memset(&s, 0, sizeof(s));
@@ -177,18 +214,25 @@ sender(const char *url, uint64_t token, int node, int msgs, uint64_t t0,
 		h.seq = (uint64_t)k;
 		h.t_ns = t0 + (uint64_t)(k + 1) * 1000000u;
 		len = dn_sample_encode(buf, sizeof(buf), &h, &s);
-		if (len == 0 || dn_sock_send(sock, buf, len, 0) != 0) {
+		if (len == 0 || conn_send(&cn, buf, len) != 0) {
 			fprintf(stderr, "sender %d: send failed\n", node);
 			goto out;
 		}
 	}
-	/* Closing drops what is still queued: wait for the parent to close
-	 * the pipe (the collector has every final sample by then). */
+	/* what the agent's connection still holds goes out before the
+	 * wait; closing either drops what is still queued: wait for the
+	 * parent to close the pipe (the collector has every final sample
+	 * by then) */
+	if (cn.push != NULL && dn_sppush_flush(cn.push, 60000) != 0) {
+		fprintf(stderr, "sender %d: flush failed\n", node);
+		goto out;
+	}
 	while (read(done_fd, &go, 1) > 0)
 		;
 	rv = 0;
 out:
-	dn_sock_close(sock);
+	dn_sock_close(cn.sock);
+	dn_sppush_close(cn.push);
 	return (rv);
 }
 
@@ -210,7 +254,7 @@ tv_s(struct timeval tv)
 static int
 usage(void)
 {
-	fprintf(stderr, "usage: dn-collector-ingest-bench [-s SENDERS] "
+	fprintf(stderr, "usage: dn-collector-ingest-bench [-N] [-s SENDERS] "
 	    "[-m MSGS_PER_SENDER] [-d DIR] [-S POLL_MS]\n");
 	return (2);
 }
@@ -256,7 +300,7 @@ serve_begin(struct trial *t, const struct opts *o, struct snapshot **snap,
 int
 main(int argc, char **argv)
 {
-	struct opts		 o = { 10, 3000, NULL, 0 };
+	struct opts		 o = { 10, 3000, NULL, 0, 0 };
 	struct scenario		 scn;
 	struct scn_variant	 var;
 	struct trial		 t;
@@ -279,8 +323,11 @@ main(int argc, char **argv)
 	struct snapshot		*snap = NULL;
 	struct serve		*srv = NULL;
 
-	while ((c = getopt(argc, argv, "s:m:d:S:")) != -1) {
+	while ((c = getopt(argc, argv, "Ns:m:d:S:")) != -1) {
 		switch (c) {
+		case 'N':
+			o.nng = 1;
+			break;
 		case 'S':
 			o.poll_ms = atoi(optarg);
 			break;
@@ -353,7 +400,8 @@ main(int argc, char **argv)
 			close(ready[0]);
 			close(dial[1]);
 			_exit(sender(t.metrics_url, t.token, i, o.msgs,
-			    go_ns, dial[0], fds[0], ready[1], done[0]));
+			    go_ns, o.nng, dial[0], fds[0], ready[1],
+			    done[0]));
 		}
 	}
 	close(fds[0]);

@@ -4,7 +4,8 @@
 # the same durability, at 10 and at 100 senders").
 # Each round runs dn-collector-ingest-bench (tools/bench/collector-ingest.c:
 # the real collector thread and sqlite store, SENDERS processes pushing
-# real SAMPLE messages over ipc) and dn-ingest-floor (tools/bench/
+# real SAMPLE messages over ipc the way devnet-node's metrics agent writes
+# them, metrics/wire/sp-push.c) and dn-ingest-floor (tools/bench/
 # ingest-floor.c: the same rows into devnet's samples table with devnet's
 # journal_mode and synchronous, plain sqlite), one after the other in the
 # same window, the order swapped every round; it prints each result with
@@ -14,6 +15,8 @@
 # SERVE_POLL_MS=N: each round with the live server and a client polling
 # every N ms (dn-collector-ingest-bench -S N; docs/benchmarks.md, "--serve").
 # FLOOR_ARGS: more options for dn-ingest-floor (e.g. -a, -D: its --help).
+# SENDER_NNG=1: the senders push through nng PUSH sockets instead, as the
+# agent did until issue 26's fourth round (-N).
 # BUILD (default build-bench) holds bin/dn-collector-ingest-bench and
 # bin/dn-ingest-floor; without the floor program the rounds run alone.
 set -eu
@@ -31,7 +34,8 @@ rate_all= cpu_all= floor_all= ratio_all=
 
 collector() {
 	echo "  load $(cut -d' ' -f1-3 /proc/loadavg): collector"
-	line=$("$drv" -s "$senders" -m "$msgs" ${SERVE_POLL_MS:+-S "$SERVE_POLL_MS"})
+	line=$("$drv" ${SENDER_NNG:+-N} -s "$senders" -m "$msgs" \
+	    ${SERVE_POLL_MS:+-S "$SERVE_POLL_MS"})
 	echo "    $line"
 	rate=$(echo "$line" | sed 's/.*samples_per_s=\([^ ]*\).*/\1/')
 	rate_all="$rate_all $rate"
