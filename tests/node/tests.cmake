@@ -22,3 +22,8 @@ dn_script_test(node workloads ${DN_TEST_DIR}/workloads.sh TIMEOUT 60)
 # A peer is dialled only once its ipc listener is there: counted with
 # strace (connect(2)), since each failed dial spins nng 1.5.2's poller.
 dn_script_test(node dial ${DN_TEST_DIR}/dial.sh TIMEOUT 60)
+# The epoll_ctl devnet-node links for nng (metrics/wire/epoll-oneshot.c):
+# the kernel's EPOLLHUP that nng 1.5.2's poller spun on, reported once
+# through it; arming, other events and nng's own traffic unchanged.
+dn_test(node epoll SOURCES ${DN_TEST_DIR}/test-epoll.c
+    LIBS dn_wire dn_epoll_oneshot TIMEOUT 30)
