@@ -18,8 +18,9 @@
 # `devnet report` against `devnet compare` of the long case's shape
 # (dn-store-synth: 10 nodes, 4 + 4 trials, SYNTH_S seconds each), wall,
 # user CPU and peak RSS beside the file's size; the node's metrics agent
-# at 1 Hz in a node-like process (dn-observer-bench agent, 25 threads, 40
-# files; steady: after its first 2 s), ticked from a control loop like
+# at 1 Hz in a node-like process (dn-observer-bench agent, 19 threads and
+# 44 files in all, as a devnet-node of a 10-node devnet has them; steady:
+# after its first 2 s), ticked from a control loop like
 # devnet-node's, beside that loop without it; devnet-probe per node at 1 Hz
 # (probe-cost.sh: the process tree, and with one scrape of etcd's page
 # when etcd is installed).
@@ -180,17 +181,17 @@ rm -f "$db" "$db"-* "$T/r.html"
 # 5. the node's metrics agent, ticked from a node-like control loop,
 # beside the same loop without it (the floor)
 if [ -x "$BIN/dn-observer-bench" ]; then
-	echo "== agent: dn-observer-bench agent DIR $AGENT_S 1000 25 40 tick" \
+	echo "== agent: dn-observer-bench agent DIR $AGENT_S 1000 19 44 tick" \
 	    "and ... none, $ROUNDS rounds"
 	ag= dp= fl=
 	kv() { echo "$2" | sed -n "s/.* $1=\([0-9.]*\).*/\1/p"; }
 	for r in $(seq "$ROUNDS"); do
 		mkdir -p "$T/obs$r"
 		tk=$("$BIN/dn-observer-bench" agent "$T/obs$r" "$AGENT_S" \
-		    1000 25 40 tick) || { failed=1; continue; }
+		    1000 19 44 tick) || { failed=1; continue; }
 		echo "   round $r: $tk"
 		no=$("$BIN/dn-observer-bench" agent "$T/obs$r" "$AGENT_S" \
-		    1000 25 40 none) || { failed=1; continue; }
+		    1000 19 44 none) || { failed=1; continue; }
 		echo "   round $r: $no"
 		# its work on the loop's thread and its sends on nng's
 		ag="$ag $(kv agent_core_pct "$tk")"
@@ -199,7 +200,7 @@ if [ -x "$BIN/dn-observer-bench" ]; then
 		fl="$fl $(kv process_core_pct "$no")"
 	done
 	mag=$(bench_median $ag) mdp=$(bench_median $dp) mfl=$(bench_median $fl)
-	row "the node's metrics agent at 1 Hz, steady (25 threads, 40 files)" \
+	row "the node's metrics agent at 1 Hz, steady (19 threads, 44 files)" \
 	    "${mag:-?} % of a core (work + its sends)" \
 	    "the loop without it: ${mfl:-?} %; process with - without: ${mdp:-?} %" \
 	    "$(ratio "$mag" 0.01) the target" "<= 0.01 %"

@@ -23,10 +23,12 @@
  *	the ticks that sampled; agent_core_pct, the agent's own cost: its
  *	work (tick) or its thread (thread) plus nng's other threads; and
  *	the RSS the process grew by from just before dn_agent_start.
- *	With THREADS and FDS, the process first looks like a node: THREADS
- *	idle threads and FDS more open files (a devnet-node with RocksDB has
- *	about 25 and 40), since /proc/self/{status,fd} and getrusage cost
- *	grow with both.
+ *	With THREADS and FDS, the process looks like a node: idle threads
+ *	and open files until it has THREADS and FDS in all (a devnet-node
+ *	of a 10-node devnet has 19 and 44; tools/bench/all.sh passes
+ *	those), since /proc/self/{status,fd} and getrusage cost grow with
+ *	both.  Totals since 2026-12-05; before, they were added to the
+ *	bench's own ~15 threads and ~16 files.
  *   dn-observer-bench parts DIR ROUNDS [THREADS FDS]
  *	The agent's two parts alone, on this thread: ROUNDS times, 20 ms
  *	apart (cold caches, as at 1 Hz), one dn_sampler_read and one
@@ -162,20 +164,46 @@ idle_main(void *arg)
 	return (NULL);
 }
 
-/* Make the process look like a node: THREADS idle threads (left to the
- * process's exit) and FDS open files. */
+/* Entries of directory PATH, "." and ".." left out. */
+static int
+count_entries(const char *path)
+{
+	DIR		*d = opendir(path);
+	struct dirent	*e;
+	int		 n = 0;
+
+	if (d == NULL)
+		return (-1);
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return (n);
+}
+
+/*
+ * Make the process look like a node: idle threads (left to the process's
+ * exit) until it has THREADS, and /dev/null files until it has FDS open
+ * (the sampler's reads cost more with both; a devnet-node of a 10-node
+ * devnet has 19 threads and 44 files, measured 2026-12-05).  Totals, not
+ * additions: until then THREADS and FDS were added to the bench's own 15
+ * threads (main and nng's) and ~16 files, which modelled a node of ~40
+ * threads.  0 leaves that count alone.
+ */
 static int
 look_like_node(int threads, int fds)
 {
 	pthread_t	t;
-	int		i;
+	int		i, n;
 
-	for (i = 0; i < threads; i++) {
+	n = threads > 0 ? count_entries("/proc/self/task") : 0;
+	for (i = n; i < threads; i++) {
 		if (pthread_create(&t, NULL, idle_main, NULL) != 0)
 			return (-1);
 		pthread_detach(t);
 	}
-	for (i = 0; i < fds; i++) {
+	/* the directory's own fd was open while counting */
+	n = fds > 0 ? count_entries("/proc/self/fd") - 1 : 0;
+	for (i = n; i < fds; i++) {
 		if (open("/dev/null", O_RDONLY | O_CLOEXEC) == -1)
 			return (-1);
 	}
@@ -487,9 +515,13 @@ run_agent(const char *dir, int seconds, int interval_ms, int threads,
 	cfg.url = url;
 	cfg.interval_ms = interval_ms;
 	cfg.fill = fill_nothing;
-	if (look_like_node(threads, fds) != 0 ||
-	    dn_sock_open(&ctl, DN_SOCK_REP, &cause) != 0 ||
-	    dn_sock_listen(ctl, ctl_url, &cause) != 0) {
+	/* nng's threads first (the REP socket starts them), then the
+	 * node's count of threads; its count of files once the agent has
+	 * its own (a thread's stack would count in the RSS growth, a file
+	 * does not) */
+	if (dn_sock_open(&ctl, DN_SOCK_REP, &cause) != 0 ||
+	    dn_sock_listen(ctl, ctl_url, &cause) != 0 ||
+	    look_like_node(threads, 0) != 0) {
 		fprintf(stderr, "dn-observer-bench: %s\n",
 		    cause != NULL ? cause : "cannot look like a node");
 		goto out;
@@ -499,6 +531,10 @@ run_agent(const char *dir, int seconds, int interval_ms, int threads,
 	if (strcmp(mode, "none") != 0 &&
 	    dn_agent_start(&t.a, &cfg, &cause) != 0) {
 		fprintf(stderr, "dn-observer-bench: %s\n", cause);
+		goto out;
+	}
+	if (look_like_node(0, fds) != 0) {
+		fprintf(stderr, "dn-observer-bench: cannot open files\n");
 		goto out;
 	}
 	if (strcmp(mode, "thread") == 0) {
@@ -692,9 +728,9 @@ run_parts(const char *dir, int rounds, int threads, int fds)
 	memset(msg, 1, sizeof(msg));
 	if (sink_start(&k, &th, url) != 0)
 		goto out_nosink;
-	if (look_like_node(threads, fds) != 0 ||
-	    dn_sampler_open(&sp, &cause) != 0 ||
-	    dn_sppush_open(&push, url, 1u << 19, &cause) != 0) {
+	if (dn_sampler_open(&sp, &cause) != 0 ||
+	    dn_sppush_open(&push, url, 1u << 19, &cause) != 0 ||
+	    look_like_node(threads, fds) != 0) {
 		fprintf(stderr, "dn-observer-bench: %s\n",
 		    cause != NULL ? cause : "cannot look like a node");
 		goto out;
