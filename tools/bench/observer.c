@@ -168,15 +168,11 @@ idle_main(void *arg)
 static int
 count_entries(const char *path)
 {
-	DIR		*d = opendir(path);
-	struct dirent	*e;
-	int		 n = 0;
+	int	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), n;
 
-	if (d == NULL)
-		return (-1);
-	while ((e = readdir(d)) != NULL)
-		n += e->d_name[0] != '.';
-	closedir(d);
+	n = dn_procfs_dirents(fd, NULL, NULL);
+	if (fd >= 0)
+		close(fd);
 	return (n);
 }
 
