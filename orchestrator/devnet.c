@@ -25,6 +25,7 @@ static const struct cmd_entry *cmd_table[] = {
 	&cmd_query_entry,
 	&cmd_export_entry,
 	&cmd_image_entry,
+	&cmd_metrics_entry,
 };
 #define NCMDS	(sizeof(cmd_table) / sizeof(cmd_table[0]))
 

@@ -10,6 +10,8 @@
 #     (orchestrator/, node/, probe/, metrics/);
 #   - no strcpy, strcat, sprintf, vsprintf or strtok in any C folder
 #     (STYLE.md, git's banned.h);
+#   - no provider named (SCN_PROV_*) outside provider/, node-kind/ and
+#     scenario/: what differs between providers is behind their ops;
 #   - with --exports BUILD: every function dn_orch exports is called from
 #     another object (another file of dn_orch, devnet.c, a test or a tool),
 #     else it should be static; and no two files of dn_orch call each other.
@@ -129,6 +131,17 @@ c_files | while read -r f; do
 		awk -v F="$f" -F: '{ match($0, /(strcpy|strcat|vsprintf|sprintf|strtok)/)
 			printf "layers: %s:%s: %s is banned (STYLE.md): use snprintf, dn_xasprintf or memcpy with a length\n", F, $1, substr($0, RSTART, RLENGTH) }'
 done | grep . && bad=1
+
+# What differs between providers lives behind their ops (provider/), and
+# what the scenario says of them in scenario/; node-kind/ may ask which
+# provider runs a foreign node.  A provider named anywhere else is a
+# switch on the kind waiting to miss a new provider (issue 34).
+files | grep -E '^orchestrator/.*\.[ch]$' |
+	grep -vE '^orchestrator/(provider|node-kind|scenario)/' |
+	while read -r f; do
+		grep -n 'SCN_PROV_' "$f" | awk -v F="$f" -F: '{
+			printf "layers: %s:%s: a provider named outside provider/ (SCN_PROV_*): ask its ops (provider.h)\n", F, $1 }'
+	done | grep . && bad=1
 
 if [ "${1:-}" = "--exports" ]; then
 	B=${2:?usage: --exports BUILD_DIR}

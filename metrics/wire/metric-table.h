@@ -62,6 +62,85 @@
 	X(CGROUP_MEM_BYTES, "cgroup_mem_bytes", "bytes", G, L, N, "memory charged to the node's container cgroup, page cache included (0 outside a container; docs/providers.md)") \
 	X(BLOCK_PROP_MS, "block_prop_ms", "ms", G, L, N, "block propagation: from a block's proposal (its proposer's CLOCK_MONOTONIC) to its arrival here, mean over the blocks of other proposers that arrived in the interval; absent when none did (docs/node.md)")
 
+/*
+ * The verdict's metrics: what `devnet compare` and `ab` judge, one value
+ * per node per trial from a trial's steady-state window.  The same names
+ * are written in `--metric`, assertions (value and relative), history,
+ * the live page and /metrics; `devnet metrics` prints this table and the
+ * one above, and docs/metrics.md is its output (a test keeps it so).
+ *
+ * X(name, unit, better, M1, M2, fold, agg_max, description)
+ *   M1, M2:  base metrics (DN_M_*); M2 is -1, or a second counter summed
+ *            with M1 (cpu user + system)
+ *   fold:    what one node's window gives: MAX, MEAN, P99, MEDIAN,
+ *            SLOPE_MIN (least-squares slope per minute), RATE (counter
+ *            increase per second, restarts handled)
+ *   agg_max: across the nodes of a trial, 1 the max, 0 the mean
+ */
+#define DN_VERDICT_METRICS(X)                                                 \
+	X("rss_max", "bytes", "lower", DN_M_RSS_BYTES, -1, MAX, 1,           \
+	    "maximum resident set size")                                     \
+	X("rss_avg", "bytes", "lower", DN_M_RSS_BYTES, -1, MEAN, 0,          \
+	    "average resident set size")                                     \
+	X("hwm_max", "bytes", "lower", DN_M_HWM_BYTES, -1, MAX, 1,           \
+	    "peak resident set size (VmHWM)")                                \
+	X("rss_growth", "bytes/min", "lower", DN_M_RSS_BYTES, -1, SLOPE_MIN, \
+	    0, "least-squares slope of RSS")                                 \
+	X("heap_live_avg", "bytes", "lower", DN_M_HEAP_LIVE_BYTES, -1, MEAN, \
+	    0, "average live heap bytes")                                    \
+	X("allocs_per_s", "allocs/s", "lower", DN_M_ALLOCS, -1, RATE, 0,     \
+	    "heap allocations per second")                                   \
+	X("alloc_bytes_per_s", "bytes/s", "lower", DN_M_ALLOC_BYTES, -1,     \
+	    RATE, 0, "heap bytes requested per second")                      \
+	X("threads_avg", "threads", "lower", DN_M_THREADS, -1, MEAN, 0,      \
+	    "average thread count")                                          \
+	X("threads_max", "threads", "lower", DN_M_THREADS, -1, MAX, 1,       \
+	    "maximum thread count")                                          \
+	X("minflt_per_s", "faults/s", "lower", DN_M_MINFLT, -1, RATE, 0,     \
+	    "minor page faults per second")                                  \
+	X("majflt_per_s", "faults/s", "lower", DN_M_MAJFLT, -1, RATE, 0,     \
+	    "major page faults per second")                                  \
+	X("cpu_s_per_s", "s/s", "lower", DN_M_CPU_USER_S, DN_M_CPU_SYS_S,    \
+	    RATE, 0, "CPU seconds (user + system) per second")               \
+	X("ctx_per_s", "switches/s", "lower", DN_M_CTX_VOL, DN_M_CTX_INVOL,  \
+	    RATE, 0, "context switches (voluntary + involuntary) per s")     \
+	X("lag_blocks_mean", "blocks", "lower", DN_M_LAG_BLOCKS, -1, MEAN,   \
+	    0, "mean block lag")                                             \
+	X("lag_blocks_p99", "blocks", "lower", DN_M_LAG_BLOCKS, -1, P99, 1,  \
+	    "p99 of block lag samples")                                      \
+	X("lag_blocks_max", "blocks", "lower", DN_M_LAG_BLOCKS, -1, MAX, 1,  \
+	    "maximum block lag")                                             \
+	X("lag_ms_mean", "ms", "lower", DN_M_LAG_MS, -1, MEAN, 0,            \
+	    "mean block lag in time")                                        \
+	X("lag_ms_p99", "ms", "lower", DN_M_LAG_MS, -1, P99, 1,              \
+	    "p99 of block lag samples in time")                              \
+	X("lag_ms_max", "ms", "lower", DN_M_LAG_MS, -1, MAX, 1,              \
+	    "maximum block lag in time")                                     \
+	X("block_prop_ms_mean", "ms", "lower", DN_M_BLOCK_PROP_MS, -1, MEAN, \
+	    0, "mean block propagation time (proposal to arrival)")          \
+	X("block_prop_ms_max", "ms", "lower", DN_M_BLOCK_PROP_MS, -1, MAX,   \
+	    1, "highest interval mean of block propagation time")            \
+	X("log_lines_per_s", "lines/s", "neutral", DN_M_LOG_LINES, -1, RATE, \
+	    0, "log lines per second")                                       \
+	X("txs_applied_per_s", "txs/s", "higher", DN_M_TXS_APPLIED, -1,      \
+	    RATE, 0, "transactions applied per second")                      \
+	X("reads_per_s", "reads/s", "neutral", DN_M_READS, -1, RATE, 0,      \
+	    "RocksDB point reads per second")                                \
+	X("writes_per_s", "writes/s", "neutral", DN_M_WRITES, -1, RATE, 0,   \
+	    "RocksDB keys written per second")                               \
+	X("wl_ops_per_s", "ops/s", "higher", DN_M_WL_OPS, -1, RATE, 0,       \
+	    "workload operations per second")                                \
+	X("wl_op_us", "us", "lower", DN_M_WL_OP_US, -1, MEDIAN, 0,           \
+	    "median of the per-interval mean workload latency")              \
+	X("tx_latency_p50_ms", "ms", "lower", DN_M_TX_LATENCY_P50_MS, -1,    \
+	    MEDIAN, 0, "median of the per-interval p50 latency")             \
+	X("tx_latency_p99_ms", "ms", "lower", DN_M_TX_LATENCY_P99_MS, -1,    \
+	    MEDIAN, 0, "median of the per-interval p99 latency")             \
+	X("tx_latency_max_ms", "ms", "lower", DN_M_TX_LATENCY_MAX_MS, -1,    \
+	    MAX, 1, "maximum of the per-interval max latency")               \
+	X("achieved_tps", "tx/s", "higher", DN_M_ACHIEVED_TPS, -1, MEAN, 0,  \
+	    "transactions sent per second")
+
 enum dn_metric_id {
 #define DN_METRIC_ENUM(id, name, unit, kind, better, source, desc) DN_M_##id,
 	DN_METRICS(DN_METRIC_ENUM)
@@ -87,5 +166,36 @@ extern const struct dn_metric_def dn_metric_defs[DN_METRIC_COUNT];
 
 /* Id of the metric called NAME, or -1. */
 int dn_metric_lookup(const char *name);
+
+/* What one node's window of a verdict metric gives (DN_VERDICT_METRICS). */
+enum dn_fold { DN_FOLD_MAX, DN_FOLD_MEAN, DN_FOLD_P99, DN_FOLD_MEDIAN,
+	DN_FOLD_SLOPE_MIN, DN_FOLD_RATE };
+
+struct dn_verdict_def {
+	const char	*name;
+	const char	*unit;
+	const char	*better;	/* "lower", "higher", "neutral" */
+	int		 m1, m2;	/* base metrics; m2 -1 or summed */
+	enum dn_fold	 fold;
+	int		 agg_max;	/* across nodes: 1 max, 0 mean */
+	const char	*desc;
+};
+
+enum {
+#define DN_VERDICT_COUNT_ONE(...) +1
+	DN_VERDICT_COUNT = 0 DN_VERDICT_METRICS(DN_VERDICT_COUNT_ONE)
+#undef DN_VERDICT_COUNT_ONE
+};
+
+/* The verdict's metrics, in the order compare prints them. */
+extern const struct dn_verdict_def dn_verdict_defs[DN_VERDICT_COUNT];
+
+/* Index in dn_verdict_defs of the verdict metric NAME, or -1. */
+int dn_verdict_lookup(const char *name);
+
+/* The verdict metric that is base metric ID folded by FOLD on its own
+ * (rss_bytes by MEAN: rss_avg), or -1: the name a value form of an
+ * assertion has among the verdict's rows. */
+int dn_verdict_of(int id, enum dn_fold fold);
 
 #endif

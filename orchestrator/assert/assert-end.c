@@ -72,10 +72,12 @@ fold(const struct trial *t, const struct scn_assert *a,
 	case SCN_FOLD_MAX:
 	case SCN_FOLD_MIN:
 	case SCN_FOLD_P99:
+	case SCN_FOLD_MEDIAN:
 		qsort(v, m, sizeof(double), cmp_double);
 		*out = a->fold == SCN_FOLD_MAX ? v[m - 1] : a->fold ==
-		    SCN_FOLD_MIN ? v[0] : v[(size_t)ceil(0.99 * (double)m) -
-		    1];
+		    SCN_FOLD_MIN ? v[0] : a->fold == SCN_FOLD_MEDIAN ?
+		    (m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2) :
+		    v[(size_t)ceil(0.99 * (double)m) - 1];
 		break;
 	case SCN_FOLD_GROWTH: {
 		double	d = (double)m * stt - st * st;
@@ -96,13 +98,34 @@ out:
 	return (rc);
 }
 
+/* A's fold of node NODE's series among SR2 (the second counter of a
+ * verdict metric such as cpu_s_per_s) added to *V; -1 when it has none. */
+static int
+add_second(const struct trial *t, const struct scn_assert *a,
+    const struct dn_series *sr2, size_t n2, int node, int64_t from,
+    int64_t to, double *v, size_t *used)
+{
+	double	w;
+	size_t	i, u;
+
+	for (i = 0; i < n2; i++) {
+		if (sr2[i].node != node || fold(t, a, &sr2[i], from, to, &w,
+		    &u) != 0)
+			continue;
+		*v += w;
+		*used += u;
+		return (0);
+	}
+	return (-1);
+}
+
 /* Judge value assertion X on the stored samples. */
 static void
 judge_value(struct trial *t, struct ast *x)
 {
 	const struct scn_assert	*a = x->a;
-	struct dn_series	*sr = NULL;
-	size_t			 nsr = 0, i, used, total = 0;
+	struct dn_series	*sr = NULL, *sr2 = NULL;
+	size_t			 nsr = 0, nsr2 = 0, i, used, total = 0;
 	int64_t			 from, to;
 	double			 v = NAN, lo = INFINITY, hi = -INFINITY;
 	double			 worst = NAN;
@@ -125,11 +148,17 @@ judge_value(struct trial *t, struct ast *x)
 	if (id >= 0 && dn_store_series(t->store, t->run_id, id, from, &sr,
 	    &nsr, &cause) != 0)
 		nsr = 0;
+	if (nsr > 0 && a->metric_id2 >= 0 && dn_store_series(t->store,
+	    t->run_id, a->metric_id2, from, &sr2, &nsr2, &cause) != 0)
+		nsr2 = 0;	/* every node then "not measured" */
 	pthread_mutex_unlock(t->store_mu);
 	free(cause);
 	for (i = 0; i < nsr; i++) {
 		if ((sr[i].node < 0) != (a->scope == SCN_AS_LOAD) ||
 		    fold(t, a, &sr[i], from, to, &v, &used) != 0)
+			continue;
+		if (a->metric_id2 >= 0 && add_second(t, a, sr2, nsr2,
+		    sr[i].node, from, to, &v, &used) != 0)
 			continue;
 		total += used;
 		nvals++;
@@ -149,6 +178,7 @@ judge_value(struct trial *t, struct ast *x)
 		}
 	}
 	dn_series_free(sr, nsr);
+	dn_series_free(sr2, nsr2);
 	ast_cond(cond, sizeof(cond), a);
 	if (nvals == 0) {
 		x->status = AST_INCONCLUSIVE;

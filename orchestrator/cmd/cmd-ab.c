@@ -292,5 +292,6 @@ const struct cmd_entry cmd_ab_entry = {
 	    "[--max-trials N] [--budget DUR]] [--require not-worse:PCT]",
 	.summary = "run variants A and B as one group and print the verdict",
 	.help = ab_help,
+	.help_more = cmd_help_metrics,
 	.exec = cmd_ab_exec,
 };

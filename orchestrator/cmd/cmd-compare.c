@@ -60,13 +60,7 @@ static const char compare_help[] =
     "side, no data, a store error), 2 usage, 3 --fail-on tripped, 4 a\n"
     "relative assertion failed, 5 none failed but one was inconclusive,\n"
     "6 --fail-on refuses to pass: a side has no runs, or the runs differ\n"
-    "in setup or machine class (printed first).\n\n"
-    "metrics: rss_max rss_avg hwm_max rss_growth heap_live_avg\n"
-    "  allocs_per_s alloc_bytes_per_s threads_avg threads_max minflt_per_s\n"
-    "  majflt_per_s cpu_s_per_s ctx_per_s lag_blocks_mean lag_blocks_p99\n"
-    "  lag_blocks_max lag_ms_mean lag_ms_p99 lag_ms_max log_lines_per_s\n"
-    "  txs_applied_per_s reads_per_s writes_per_s wl_ops_per_s wl_op_us\n"
-    "  tx_latency_p50_ms tx_latency_p99_ms tx_latency_max_ms achieved_tps\n";
+    "in setup or machine class (printed first).\n";
 
 static int	cmd_compare_exec(int, char **);
 
@@ -143,6 +137,7 @@ const struct cmd_entry cmd_compare_entry = {
 	    "[--fail-on worse|changed|not-shown] [--machine FP] A B",
 	.summary = "compare two runs or sets of runs: the A/B verdict",
 	.help = compare_help,
+	.help_more = cmd_help_metrics,
 	.exec = cmd_compare_exec,
 };
 

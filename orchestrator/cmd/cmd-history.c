@@ -52,6 +52,7 @@ const struct cmd_entry cmd_history_entry = {
 	.summary = "a scenario's runs in commit order and where metrics "
 	    "changed",
 	.help = history_help,
+	.help_more = cmd_help_metrics,
 	.exec = cmd_history_exec,
 };
 

@@ -48,6 +48,7 @@ const struct cmd_entry cmd_report_entry = {
 	    "-o FILE",
 	.summary = "write an HTML report: verdict table and charts",
 	.help = report_help,
+	.help_more = cmd_help_metrics,
 	.exec = cmd_report_exec,
 };
 

@@ -165,11 +165,14 @@ cmd_validate_exec(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "set", required_argument, NULL, 's' },
 		{ "provider", required_argument, NULL, 'p' },
+		{ "order", required_argument, NULL, 'o' },
+		{ "repeats", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct scenario	 *s = NULL;
 	char		**sets = NULL, *cause = NULL, *pset = NULL;
+	int		  order = -1, repeats = 0;
 	size_t		  nsets = 0;
 	int		  ch, rc = 1;
 
@@ -178,6 +181,11 @@ cmd_validate_exec(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "s:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'p':
+			if (cmd_provider_arg(optarg) != 0) {
+				free(sets);
+				free(pset);
+				return (CMD_EXIT_USAGE);
+			}
 			/* --set provider=X, after the others (it wins) */
 			free(pset);
 			pset = dn_xasprintf("provider=%s", optarg);
@@ -186,6 +194,18 @@ cmd_validate_exec(int argc, char **argv)
 			sets = dn_xreallocarray(sets, nsets + 1,
 			    sizeof(*sets));
 			sets[nsets++] = optarg;
+			break;
+		case 'o':
+		case 'r':
+			/* run's --order and --repeats, parsed as run parses
+			 * them and applied after the load as run applies
+			 * them (over the file's order: and repeats:) */
+			if ((ch == 'o' ? cmd_order_arg(optarg, &order) :
+			    cmd_repeats_arg(optarg, &repeats)) != 0) {
+				free(sets);
+				free(pset);
+				return (CMD_EXIT_USAGE);
+			}
 			break;
 		case 'h':
 			cmd_usage(&cmd_validate_entry, stdout);
@@ -217,6 +237,15 @@ cmd_validate_exec(int argc, char **argv)
 		fprintf(stderr, "%s\n", cause);
 		goto out;
 	}
+	if (repeats > 0)
+		s->repeats = repeats;
+	if (order >= 0)
+		s->order = (enum scn_order)order;
+	/* The one check, as run and ab make it before anything starts. */
+	if (run_check(s, &cause) != 0) {
+		cmd_error("%s", cause);
+		goto out;
+	}
 	if (print_plan(stdout, s, &cause) != 0 ||
 	    provider_describe(stdout, s, &cause) != 0) {
 		cmd_error("%s", cause);
@@ -242,9 +271,14 @@ const struct cmd_entry cmd_validate_entry = {
 "  --provider local|docker|swarm\n"
 "                        where the nodes run (--set provider=X); with\n"
 "                        swarm the generated Compose file is printed\n"
+"  --order abba|concurrent, --repeats N\n"
+"                        as run and ab take them (over the file's\n"
+"                        order: and repeats:)\n"
 "  --help                this text\n"
 "\nPrints the trials in run order and each node's command line per\n"
-"variant; exits 0 when the scenario is valid, 1 when it is not\n"
+"variant.  Makes the one check 'devnet run' and 'ab' make before\n"
+"anything starts, with the same words ('devnet run --dry-run' makes\n"
+"it too); exits 0 when the scenario is valid, 1 when it is not\n"
 "(the message names FILE:LINE:COL), 2 on a usage error.\n"
 "Reference: docs/scenarios.md.\n",
 	.exec = cmd_validate_exec,

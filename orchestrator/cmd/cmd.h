@@ -24,6 +24,8 @@ struct cmd_entry {
 	const char	*usage;		/* after "usage: devnet " */
 	const char	*summary;
 	const char	*help;		/* option descriptions, may be NULL */
+	void		(*help_more)(FILE *);	/* printed after help: lists
+						   from a table; may be NULL */
 	int		(*exec)(int argc, char **argv);
 };
 
@@ -40,6 +42,11 @@ extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_image_entry;
 extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_import_entry;
+extern const struct cmd_entry cmd_metrics_entry;
+
+/* The verdict's metric names, wrapped, for the --help of a command that
+ * takes --metric (cmd-metrics.c, from metric-table.h). */
+void	 cmd_help_metrics(FILE *out);
 
 /* Print "usage: devnet USAGE" and the help text of E to OUT. */
 void	 cmd_usage(const struct cmd_entry *e, FILE *out);
@@ -61,6 +68,16 @@ int	 cmd_add_metric(const char **metrics, size_t *n, const char *arg);
  * or json; no markdown) into *FORMAT (COMPARE_*).  0, or says what it
  * takes and returns CMD_EXIT_USAGE. */
 int	 cmd_list_format(const char *arg, int *format);
+
+/* Is ARG a provider's name (--provider of run, ab, validate)?  0, or
+ * says which names there are and returns CMD_EXIT_USAGE. */
+int	 cmd_provider_arg(const char *arg);
+
+/* --order ARG (abba|concurrent) into *ORDER (enum scn_order), --repeats
+ * ARG (1..1000) into *REPEATS, as run, ab and validate take them.  0, or
+ * says what they take and returns CMD_EXIT_USAGE. */
+int	 cmd_order_arg(const char *arg, int *order);
+int	 cmd_repeats_arg(const char *arg, int *repeats);
 
 /* Default database path. */
 #define CMD_DEFAULT_DB	"devnet.db"

@@ -42,6 +42,10 @@ const char run_args_help[] =
     "                       (Prometheus) and /api (docs/live.md); a bare\n"
     "                       port listens on 127.0.0.1 only\n"
     "  --quiet              no progress and no summaries\n"
+    "  --dry-run            load and check the scenario with these\n"
+    "                       options as the run would, say what would\n"
+    "                       run, and start nothing (exit 0 or 1, with\n"
+    "                       the words 'devnet validate' prints)\n"
     "  --help               this text\n";
 
 enum {
@@ -49,7 +53,7 @@ enum {
 	OPT_READY, OPT_GRACE, OPT_QUIET, OPT_HELP, OPT_METRIC, OPT_FORMAT,
 	OPT_THRESHOLD, OPT_UNIT, OPT_TARGET, OPT_STRICT, OPT_PROVIDER,
 	OPT_FAIL_ON, OPT_SERVE, OPT_UNTIL, OPT_MAX_TRIALS, OPT_BUDGET,
-	OPT_REQUIRE, OPT_COMMIT
+	OPT_REQUIRE, OPT_COMMIT, OPT_DRY_RUN
 };
 
 static int
@@ -125,7 +129,7 @@ parse_one(struct run_args *a, const struct cmd_entry *e, int c, char **argv,
     int *exit_status)
 {
 	const char	*why;
-	int64_t		 v, ms;
+	int64_t		 ms;
 
 	if (c == OPT_COMMIT)
 		return (parse_commit(a, e, exit_status));
@@ -150,22 +154,14 @@ parse_one(struct run_args *a, const struct cmd_entry *e, int c, char **argv,
 		a->ro.run_dir = optarg;
 		break;
 	case OPT_REPEATS:
-		if (dn_parse_i64(optarg, &v) != 0 || v < 1 ||
-		    v > 1000) {
-			*exit_status = usage_error(e, "--repeats takes "
-			    "a number from 1 to 1000, not", optarg);
+		if (cmd_repeats_arg(optarg, &a->repeats) != 0) {
+			*exit_status = CMD_EXIT_USAGE;
 			return (-1);
 		}
-		a->repeats = (int)v;
 		break;
 	case OPT_ORDER:
-		if (strcmp(optarg, "abba") == 0)
-			a->order = SCN_ORDER_ABBA;
-		else if (strcmp(optarg, "concurrent") == 0)
-			a->order = SCN_ORDER_CONCURRENT;
-		else {
-			*exit_status = usage_error(e, "--order takes "
-			    "abba or concurrent, not", optarg);
+		if (cmd_order_arg(optarg, &a->order) != 0) {
+			*exit_status = CMD_EXIT_USAGE;
 			return (-1);
 		}
 		break;
@@ -187,16 +183,15 @@ parse_one(struct run_args *a, const struct cmd_entry *e, int c, char **argv,
 	case OPT_QUIET:
 		a->ro.quiet = 1;
 		break;
+	case OPT_DRY_RUN:
+		a->dry_run = 1;
+		break;
 	case OPT_SERVE:
 		a->serve = optarg;
 		break;
 	case OPT_PROVIDER:
-		if (strcmp(optarg, "local") != 0 &&
-		    strcmp(optarg, "docker") != 0 &&
-		    strcmp(optarg, "swarm") != 0) {
-			*exit_status = usage_error(e, "--provider "
-			    "takes local, docker or swarm, not",
-			    optarg);
+		if (cmd_provider_arg(optarg) != 0) {
+			*exit_status = CMD_EXIT_USAGE;
 			return (-1);
 		}
 		/* The same as --set provider=X (added after the
@@ -258,6 +253,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		{ "ready-timeout", required_argument, NULL, OPT_READY },
 		{ "grace", required_argument, NULL, OPT_GRACE },
 		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -376,6 +372,22 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		scn->repeats = a->repeats;
 	if (a->order >= 0)
 		scn->order = (enum scn_order)a->order;
+	/* The one check, as validate makes it, before anything starts. */
+	if (run_check(scn, &cause) != 0) {
+		cmd_error("%s", cause);
+		free(cause);
+		scenario_free(scn);
+		return (1);
+	}
+	if (a->dry_run) {
+		fprintf(stderr, "devnet: dry run: scenario '%s' passes the "
+		    "checks of 'devnet validate'; it would run %zu variant(s) "
+		    "x %d trial(s) with provider %s; nothing started\n",
+		    scn->name, scn->nvariants, scn->repeats,
+		    scenario_provider_names[scn->provider]);
+		scenario_free(scn);
+		return (0);
+	}
 	/* Every rev is built before the first trial: a revision that does
 	 * not build stops here, with the build's last lines. */
 	if (build_variants(scn, a->ro.quiet ? NULL : stderr, &cause) != 0) {

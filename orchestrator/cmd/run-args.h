@@ -17,6 +17,7 @@ struct run_args {
 	char		**sets;
 	size_t		 nsets;
 	int		 repeats;	/* 0 = the scenario's */
+	int		 dry_run;	/* --dry-run: check, start nothing */
 	int		 order;		/* -1 = the scenario's */
 	struct runner_opts ro;
 	char		*provider_set;	/* "provider=X" from --provider */

@@ -133,8 +133,24 @@ dn_facts(struct trial *t)
 	free(line);
 }
 
+/* Network conditions move devnet-node's gossip and sync to TCP between
+ * the nodes' namespaces, on ports of its own choosing. */
+static int
+dn_check(const struct scenario *s, const struct scn_variant *v, char **cause)
+{
+	(void)v;
+	if (scenario_has_conditions(s) && s->network.tcp_base_port > 0) {
+		*cause = dn_xstrdup("network conditions switch devnet-node's "
+		    "gossip and sync to TCP between the nodes' namespaces "
+		    "themselves; remove network.listen/tcp_base_port");
+		return (-1);
+	}
+	return (0);
+}
+
 const struct node_kind_ops node_kind_devnet = {
 	.name = "devnet-node",
+	.check = dn_check,
 	.declare = dn_declare,
 	.prepare = dn_prepare,
 	.columns = dn_trial,

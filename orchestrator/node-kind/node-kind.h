@@ -20,6 +20,11 @@ struct dn_store;
 
 struct node_kind_ops {
 	const char	*name;
+	/* What this kind cannot do in variant V of S, said before anything
+	 * starts (run/check.c); no side effect.  0, or -1 with *CAUSE.  May
+	 * be NULL. */
+	int	(*check)(const struct scenario *s, const struct scn_variant *v,
+		    char **cause);
 	/* Declare the named metrics' directions of S's variants of this
 	 * kind in ST, before any trial: 0, or -1 with *CAUSE. */
 	int	(*declare)(const struct scenario *s, struct dn_store *st,

@@ -775,6 +775,7 @@ swarm_teardown(struct trial *t)
 
 const struct provider_ops provider_swarm = {
 	.name = "swarm",
+	.check = swarm_check,
 	.prepare = swarm_prepare,
 	.start = swarm_start,
 	.poll = swarm_poll,

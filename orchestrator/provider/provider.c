@@ -76,18 +76,26 @@ const struct provider_ops provider_local = {
 
 /* --- the calls --------------------------------------------------------- */
 
+/* Indexed by enum scn_provider, as scenario_provider_names is. */
+static const struct provider_ops *const providers[] = {
+	[SCN_PROV_LOCAL] = &provider_local,
+	[SCN_PROV_DOCKER] = &provider_docker,
+	[SCN_PROV_SWARM] = &provider_swarm,
+};
+
 static const struct provider_ops *
 provider_of(const struct scenario *s)
 {
-	switch (s->provider) {
-	case SCN_PROV_DOCKER:
-		return (&provider_docker);
-	case SCN_PROV_SWARM:
-		return (&provider_swarm);
-	case SCN_PROV_LOCAL:
-		break;
-	}
-	return (&provider_local);
+	if ((size_t)s->provider >= sizeof(providers) / sizeof(providers[0]) ||
+	    providers[s->provider] == NULL)
+		return (&provider_local);
+	return (providers[s->provider]);
+}
+
+const char *
+provider_name(const struct scenario *s)
+{
+	return (provider_of(s)->name);
 }
 
 int
@@ -113,12 +121,7 @@ provider_choose_ports(struct scenario *s, int quiet, char **cause)
 
 	if (s->provider != SCN_PROV_SWARM || s->network.tcp_base_port > 0)
 		return (0);
-	if (span > 20000) {
-		*cause = dn_xasprintf("provider swarm: %d nodes need %d TCP "
-		    "ports; set network.tcp_base_port", s->network.nodes,
-		    span);
-		return (-1);
-	}
+	/* more than 20000 ports: refused by swarm's check op */
 	for (i = 0; i < 200; i++) {
 		base = 30000 + (int)(((unsigned)getpid() * 7919u +
 		    (unsigned)i * 104729u) % (unsigned)(30000 - span));
@@ -179,20 +182,11 @@ provider_teardown(struct trial *t)
 }
 
 int
-provider_conditions_check(const struct scenario *s, char **cause)
+provider_check(const struct scenario *s, char **cause)
 {
-	if (s->provider != SCN_PROV_SWARM)
-		return (0);
-	/* The conditions live in this host's kernel (namespaces, rules,
-	 * the emulator); a swarm's nodes may be on other hosts, on the
-	 * host network, which devnet must not touch. */
-	*cause = dn_xstrdup("provider swarm does not carry out network "
-	    "conditions (network.links, partition, heal, link): its nodes "
-	    "share their hosts' own network, on hosts whose kernels devnet "
-	    "does not reach; run them with --provider docker (one host, each "
-	    "container in its own emulated network) or local, or drop the "
-	    "conditions (docs/providers.md)");
-	return (-1);
+	const struct provider_ops *p = provider_of(s);
+
+	return (p->check != NULL ? p->check(s, cause) : 0);
 }
 
 int

@@ -30,6 +30,10 @@ struct provider_opts {
 
 struct provider_ops {
 	const char	*name;
+	/* What this provider cannot do of S, said before anything starts
+	 * (run/check.c: the one check `validate` and `run` share); no side
+	 * effect.  0, or -1 with *CAUSE.  May be NULL. */
+	int	(*check)(const struct scenario *s, char **cause);
 	/* Once per `devnet run`, before any trial: check the engine and
 	 * images, remove what killed devnets left.  May be NULL. */
 	int	(*prepare)(const struct scenario *,
@@ -78,9 +82,11 @@ int	 provider_poll(struct trial *t, int k);
 int	 provider_signal(struct trial *t, int k, int sig);
 int	 provider_stop_all(struct trial *t, int grace_ms);
 void	 provider_teardown(struct trial *t);
-/* Can S's provider carry out network conditions?  0, or -1 with *CAUSE
- * saying why not and what to do (swarm). */
-int	 provider_conditions_check(const struct scenario *s, char **cause);
+/* S's provider's name ("local", "docker", "swarm"). */
+const char *provider_name(const struct scenario *s);
+/* What S's provider cannot do of S (its check op): 0, or -1 with *CAUSE
+ * saying why not and what to do. */
+int	 provider_check(const struct scenario *s, char **cause);
 /* provider_ops.netns of T's provider; 0 with *FDS NULL when it has
  * none. */
 int	 provider_netns(struct trial *t, int **fds, char **cause);

@@ -3,7 +3,9 @@
  * also printed by `devnet validate --provider swarm`): one service per
  * node (one replica, no restarts, host network, the trial dir bound at
  * the same path, limits, placement, devnet labels on services and
- * containers).
+ * containers); and what a swarm cannot do of a scenario whatever its
+ * hosts (swarm_check, the provider's check op).  Both read the scenario
+ * only: no host is asked.
  *
  * Not here: deploying it, task states, signals, stack rm
  * (provider-swarm.c).
@@ -249,4 +251,39 @@ swarm_describe(FILE *out, const struct scenario *s, char **cause)
 	}
 	free(url);
 	return (rc);
+}
+
+/* What a swarm cannot do of S, whatever its hosts (run/check.c). */
+int
+swarm_check(const struct scenario *s, char **cause)
+{
+	int	span = 2 * s->network.nodes + 1;
+
+	if (scenario_has_conditions(s)) {
+		/* The conditions live in this host's kernel (namespaces,
+		 * rules, the emulator); a swarm's nodes may be on other
+		 * hosts, on the host network, which devnet must not
+		 * touch. */
+		*cause = dn_xstrdup("provider swarm does not carry out "
+		    "network conditions (network.links, partition, heal, "
+		    "link): its nodes share their hosts' own network, on "
+		    "hosts whose kernels devnet does not reach; run them "
+		    "with --provider docker (one host, each container in "
+		    "its own emulated network) or local, or drop the "
+		    "conditions (docs/providers.md)");
+		return (-1);
+	}
+	if (s->order == SCN_ORDER_CONCURRENT) {
+		/* a swarm's nodes are reached over TCP (ports chosen) */
+		*cause = dn_xstrdup("order 'concurrent' needs ipc endpoints "
+		    "(two devnets cannot share one tcp_base_port)");
+		return (-1);
+	}
+	if (s->network.tcp_base_port <= 0 && span > 20000) {
+		*cause = dn_xasprintf("provider swarm: %d nodes need %d TCP "
+		    "ports; set network.tcp_base_port", s->network.nodes,
+		    span);
+		return (-1);
+	}
+	return (0);
 }

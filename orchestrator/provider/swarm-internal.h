@@ -25,5 +25,8 @@ int	 swarm_check_engines(const struct scenario *, const struct dk_host *,
 /* swarm-compose.c: provider_ops.describe: each variant's Compose file,
  * with placeholders for what is chosen at run time. */
 int	 swarm_describe(FILE *out, const struct scenario *, char **cause);
+/* What a swarm cannot do of S whatever its hosts: conditions, order
+ * concurrent, more ports than there are (the check op).  0, or -1. */
+int	 swarm_check(const struct scenario *s, char **cause);
 
 #endif

@@ -149,32 +149,15 @@ out:
 	return (rv);
 }
 
-static int
-refuse(const struct scenario *s, const struct scn_variant *v, char **cause)
-{
-	if (provider_conditions_check(s, cause) != 0)
-		return (-1);
-	if (!plan_is_foreign(v) && s->network.tcp_base_port > 0) {
-		*cause = dn_xstrdup("network conditions switch devnet-node's "
-		    "gossip and sync to TCP between the nodes' namespaces "
-		    "themselves; remove network.listen/tcp_base_port");
-		return (-1);
-	}
-	return (0);
-}
-
 int
 netcond_prepare(const struct scenario *s, int quiet, char **cause)
 {
 	char	err[256];
-	size_t	i;
 	int	swept;
 
+	/* what cannot be done was refused by run/check.c */
 	if (!scenario_has_conditions(s))
 		return (0);
-	for (i = 0; i < s->nvariants; i++)
-		if (refuse(s, &s->variants[i], cause) != 0)
-			return (-1);
 	if ((swept = dn_net_sweep(err, sizeof(err))) < 0) {
 		*cause = dn_xasprintf("emulated network: %s", err);
 		return (-1);

@@ -276,19 +276,6 @@ slot_results(struct runner_result *res, struct trial **slot, int nt)
 	}
 }
 
-/* What SCN asks that devnet run cannot do: -1 with *CAUSE. */
-static int
-refuse(const struct scenario *scn, char **cause)
-{
-	if (scn->order == SCN_ORDER_CONCURRENT &&
-	    scn->network.tcp_base_port > 0) {
-		*cause = dn_xstrdup("order 'concurrent' needs ipc endpoints "
-		    "(two devnets cannot share one tcp_base_port)");
-		return (-1);
-	}
-	return (0);
-}
-
 int
 runner_run(struct scenario *scn, struct dn_store *store,
     const struct runner_opts *o, struct runner_result *res, char **cause)
@@ -302,8 +289,8 @@ runner_run(struct scenario *scn, struct dn_store *store,
 	memset(res, 0, sizeof(*res));
 	progress_tty = isatty(STDERR_FILENO);
 	signals_count = 0;
+	/* SCN passed run_check (check.c) before it came here */
 	if (provider_choose_ports(scn, o->quiet, cause) != 0 ||
-	    refuse(scn, cause) != 0 ||
 	    netcond_prepare(scn, o->quiet, cause) != 0)
 		return (-1);
 	if (dn_store_reap_stale(store, &reaped, cause) != 0)

@@ -52,6 +52,16 @@ struct runner_result {
 #define RUNNER_EXIT_ASSERT_INCONCLUSIVE	5
 
 /*
+ * The one check of a loaded scenario S (with the run's options already
+ * applied: --set, --provider, --order, --repeats) before anything starts:
+ * what its provider and its nodes' kinds cannot do, and what the runner
+ * cannot (check.c).  `devnet validate` and `devnet run`/`ab` call it, so
+ * that what validate accepts, run runs, and what run refuses, validate
+ * refuses with the same words.  No side effect.  0, or -1 with *CAUSE.
+ */
+int	 run_check(const struct scenario *s, char **cause);
+
+/*
  * Block the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) in the calling
  * (main) thread: call before any thread or nng socket exists, so that
  * every thread inherits the mask and the runner takes the signals

@@ -171,7 +171,6 @@ static void
 fill_machine(struct dn_machine_info *mi, struct machine *m,
     const struct trial *t)
 {
-	static const char *const provs[] = { "local", "docker", "swarm" };
 	const struct scenario	*scn = t->scn;
 	double			 cpus = scn->container.cpus;
 	uint64_t		 mem = scn->container.memory;
@@ -184,7 +183,7 @@ fill_machine(struct dn_machine_info *mi, struct machine *m,
 	if (cpus > 0 || mem > 0)
 		snprintf(lim, sizeof(lim), "cpus=%g memory=%llu", cpus,
 		    (unsigned long long)mem);
-	machine_probe(m, provs[scn->provider], cpus > 0 || mem > 0 ? lim :
+	machine_probe(m, provider_name(scn), cpus > 0 || mem > 0 ? lim :
 	    NULL, DN_VERSION);
 	memset(mi, 0, sizeof(*mi));
 	mi->fingerprint = m->fingerprint;

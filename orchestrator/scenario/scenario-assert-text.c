@@ -181,8 +181,8 @@ scn_assert_describe(char *buf, size_t cap, const struct scenario *s,
 		"the load generator" };
 	static const char *const fold_text[] = { "", "mean of ", "max of ",
 		"min of ", "p99 of ", "growth per minute (slope) of ",
-		"rate per second of " };
-	char	w[32], what[96];
+		"rate per second of ", "median of " };
+	char	w[32], what[160];
 	size_t	u = 0;
 
 #define PUT(...) do {							\
@@ -191,7 +191,11 @@ scn_assert_describe(char *buf, size_t cap, const struct scenario *s,
 		u += (size_t)n_ >= cap - u ? cap - u - 1 : (size_t)n_;	\
 } while (0)
 	snprintf(what, sizeof(what), "%s", a->metric);
-	if (a->fold != SCN_FOLD_NONE && a->metric_id >= 0 &&
+	if (a->fold != SCN_FOLD_NONE && a->metric_id2 >= 0)
+		snprintf(what, sizeof(what), "%s (%s%s + %s)", a->metric,
+		    fold_text[a->fold], dn_metric_defs[a->metric_id].name,
+		    dn_metric_defs[a->metric_id2].name);
+	else if (a->fold != SCN_FOLD_NONE && a->metric_id >= 0 &&
 	    strcmp(a->metric, dn_metric_defs[a->metric_id].name) != 0)
 		snprintf(what, sizeof(what), "%s (%s%s)", a->metric,
 		    fold_text[a->fold], dn_metric_defs[a->metric_id].name);

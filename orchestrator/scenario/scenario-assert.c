@@ -98,7 +98,7 @@ static const char *
 nearest(const char *word, const char *const *named, int value_forms,
     char *buf, size_t cap)
 {
-	const char	*cand[DN_METRIC_COUNT * 7 + 64];
+	const char	*cand[DN_METRIC_COUNT * 7 + DN_VERDICT_COUNT + 64];
 	char		 pool[DN_METRIC_COUNT * 7][NAME_MAX_LEN];
 	size_t		 n = 0, p = 0, i, f;
 
@@ -111,6 +111,8 @@ nearest(const char *word, const char *const *named, int value_forms,
 			cand[n++] = pool[p++];
 		}
 	}
+	for (i = 0; value_forms && i < DN_VERDICT_COUNT; i++)
+		cand[n++] = dn_verdict_defs[i].name;
 	for (i = 0; named[i] != NULL && n + 1 < sizeof(cand) /
 	    sizeof(cand[0]); i++)
 		cand[n++] = named[i];
@@ -214,6 +216,82 @@ fold_unit(int id, enum scn_afold fold)
 	return (dn_xstrdup(u));
 }
 
+/* The assertion's fold of a verdict metric's fold. */
+static enum scn_afold
+verdict_fold(enum dn_fold f)
+{
+	switch (f) {
+	case DN_FOLD_MAX:
+		return (SCN_FOLD_MAX);
+	case DN_FOLD_P99:
+		return (SCN_FOLD_P99);
+	case DN_FOLD_MEDIAN:
+		return (SCN_FOLD_MEDIAN);
+	case DN_FOLD_SLOPE_MIN:
+		return (SCN_FOLD_GROWTH);
+	case DN_FOLD_RATE:
+		return (SCN_FOLD_RATE);
+	case DN_FOLD_MEAN:
+		break;
+	}
+	return (SCN_FOLD_MEAN);
+}
+
+/* The verdict metric NAME stands for as a value form (rss_mean, a base
+ * name with a fold suffix, is rss_avg), or -1. */
+static int
+verdict_of_value_form(const char *name)
+{
+	static const int of[] = { DN_FOLD_MEAN, DN_FOLD_MEAN,
+		DN_FOLD_MAX, -1, DN_FOLD_P99, DN_FOLD_SLOPE_MIN, DN_FOLD_RATE };
+	size_t	l = strlen(name), f, fl;
+	int	id;
+
+	if ((id = dn_metric_lookup(name)) >= 0)
+		return (dn_verdict_of(id, dn_metric_defs[id].kind ==
+		    DN_KIND_C ? DN_FOLD_RATE : DN_FOLD_MEAN));
+	for (f = 1; folds[f] != NULL; f++) {
+		fl = strlen(folds[f]);
+		if (l <= fl || strcmp(name + l - fl, folds[f]) != 0 ||
+		    of[f] < 0 || (id = lookup_base(name, l - fl)) < 0)
+			continue;
+		return (dn_verdict_of(id, (enum dn_fold)of[f]));
+	}
+	return (-1);
+}
+
+/*
+ * A relative assertion is judged by the verdict (compare's rows), so its
+ * metric is one of them or a node's named metric: say so, with the row
+ * a value form stands for (rss_mean: rss_avg) or the nearest name.
+ */
+static int
+relative_unknown(struct ctx *c, const struct ynode *n, const char *name,
+    const char *const *named)
+{
+	const char	*cand[DN_VERDICT_COUNT + 1];
+	char		 hint[NAME_MAX_LEN] = "", sug[128] = "";
+	int		 v;
+	size_t		 i;
+
+	if ((v = verdict_of_value_form(name)) >= 0)
+		snprintf(sug, sizeof(sug), " (it is the verdict's '%s')",
+		    dn_verdict_defs[v].name);
+	else {
+		for (i = 0; i < DN_VERDICT_COUNT; i++)
+			cand[i] = dn_verdict_defs[i].name;
+		cand[i] = NULL;
+		if (scn_nearest(name, cand, hint, sizeof(hint)) == 0 ||
+		    nearest(name, named, 0, hint, sizeof(hint)) != NULL)
+			snprintf(sug, sizeof(sug), " (did you mean '%s'?)",
+			    hint);
+	}
+	return (scn_fail(c, n, "relative: '%s' is not a metric the verdict "
+	    "judges%s; a relative assertion takes a verdict metric or a "
+	    "node's named metric (node.metrics); 'devnet metrics' lists "
+	    "them all (docs/metrics.md)", name, sug));
+}
+
 /* Fill A's metric from NAME: a metric of the table, a named metric, or
  * (value and relative) a table metric with a fold suffix. */
 static int
@@ -228,6 +306,17 @@ resolve_metric(struct ctx *c, const struct ynode *n, const char *name,
 
 	a->metric = dn_xstrdup(name);
 	a->metric_id = -1;
+	a->metric_id2 = -1;
+	if (valued && (id = dn_verdict_lookup(name)) >= 0) {
+		/* the verdict's own row: the same value compare judges */
+		a->metric_id = dn_verdict_defs[id].m1;
+		a->metric_id2 = dn_verdict_defs[id].m2;
+		a->fold = verdict_fold(dn_verdict_defs[id].fold);
+		a->unit = dn_xstrdup(dn_verdict_defs[id].unit);
+		return (0);
+	}
+	if (a->form == SCN_AF_RELATIVE && !is_named(named, name))
+		return (relative_unknown(c, n, name, named));
 	if ((id = dn_metric_lookup(name)) >= 0) {
 		a->metric_id = id;
 		a->fold = SCN_FOLD_NONE;
@@ -268,9 +357,9 @@ resolve_metric(struct ctx *c, const struct ynode *n, const char *name,
 	}
 	if (nearest(name, named, valued, hint, sizeof(hint)) != NULL)
 		snprintf(sug, sizeof(sug), " (did you mean '%s'?)", hint);
-	return (scn_fail(c, n, "unknown metric '%s'%s; the metrics are in "
-	    "docs/metrics.md, named ones come from node.metrics", name,
-	    sug));
+	return (scn_fail(c, n, "unknown metric '%s'%s; 'devnet metrics' "
+	    "lists them (docs/metrics.md), named ones come from "
+	    "node.metrics", name, sug));
 }
 
 /* Parse "METRIC OP NUMBER[UNIT]" (N's text) into A. */

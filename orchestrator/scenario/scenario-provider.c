@@ -15,8 +15,10 @@
 #include "xalloc.h"
 
 static const char *const resource_keys[] = { "cpus", "memory", NULL };
-static const char *const provider_names[] = { "local", "docker", "swarm",
-	NULL };
+const char *const scenario_provider_names[] = {
+	[SCN_PROV_LOCAL] = "local", [SCN_PROV_DOCKER] = "docker",
+	[SCN_PROV_SWARM] = "swarm", NULL
+};
 
 /* An image reference: no spaces or control characters, not an option. */
 static int
@@ -127,7 +129,7 @@ scn_load_provider(struct ctx *c, struct scenario *s,
 	int		    k = SCN_PROV_LOCAL;
 
 	if ((v = ymap_get(root, "provider")) != NULL &&
-	    scn_get_enum(c, v, "provider", provider_names, &k) != 0)
+	    scn_get_enum(c, v, "provider", scenario_provider_names, &k) != 0)
 		return (-1);
 	s->provider = (enum scn_provider)k;
 	if (scn_load_container(c, root, "", &s->container) != 0)

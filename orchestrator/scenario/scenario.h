@@ -28,6 +28,9 @@ enum scn_order { SCN_ORDER_ABBA, SCN_ORDER_CONCURRENT };
 /* Where the nodes run (docs/providers.md): processes of this machine, a
  * container each on the local Docker engine, or a Docker Swarm stack. */
 enum scn_provider { SCN_PROV_LOCAL, SCN_PROV_DOCKER, SCN_PROV_SWARM };
+/* The providers' names, indexed by enum scn_provider, NULL-terminated:
+ * the one list the loader, --provider and the run's records read. */
+extern const char *const scenario_provider_names[];
 enum scn_action {
 	SCN_EV_KILL,	/* SIGKILL */
 	SCN_EV_TERM,	/* SIGTERM */
@@ -199,7 +202,7 @@ enum scn_acmp { SCN_CMP_LT, SCN_CMP_LE, SCN_CMP_GT, SCN_CMP_GE,
  * gauge's mean (or max, min, p99, growth per minute as the least-squares
  * slope), a counter's rate per second; NONE = the live sample. */
 enum scn_afold { SCN_FOLD_NONE, SCN_FOLD_MEAN, SCN_FOLD_MAX, SCN_FOLD_MIN,
-	SCN_FOLD_P99, SCN_FOLD_GROWTH, SCN_FOLD_RATE };
+	SCN_FOLD_P99, SCN_FOLD_GROWTH, SCN_FOLD_RATE, SCN_FOLD_MEDIAN };
 enum scn_anchor_kind { SCN_ANC_START, SCN_ANC_WARMUP, SCN_ANC_END,
 	SCN_ANC_EVENT };
 
@@ -218,6 +221,9 @@ struct scn_assert {
 	enum scn_ascope	 scope;
 	char		*metric;	/* as written: "rss_growth" */
 	int		 metric_id;	/* the metric-table row read */
+	int		 metric_id2;	/* -1, or a second counter whose rate
+					   adds to METRIC_ID's (a verdict
+					   metric such as cpu_s_per_s) */
 	char		*named;		/* or a named metric (log, prom) */
 	enum scn_afold	 fold;
 	char		*unit;		/* of the value compared: "bytes/min" */

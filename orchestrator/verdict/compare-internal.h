@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "verdict/compare.h"
+#include "metric-table.h"
 #include "stats.h"
 
 struct dn_store;
@@ -29,7 +30,7 @@ struct derived {
 
 /* The derived metrics, NDERIVED of them (compare-derive.c checks the
  * count at compile time). */
-#define NDERIVED	31
+#define NDERIVED	DN_VERDICT_COUNT
 extern const struct derived compare_derived[];
 
 /* Observations of one derived metric on one side: per (trial, node)
