@@ -31,6 +31,17 @@ plan_is_foreign(const struct scn_variant *v)
 	return (v->node.kind == SCN_NODE_COMMAND);
 }
 
+const struct scn_settings *
+plan_node_override(const struct scenario *s, int node)
+{
+	size_t	i;
+
+	for (i = 0; i < s->network.noverrides; i++)
+		if (s->network.overrides[i].node == node)
+			return (&s->network.overrides[i].set);
+	return (NULL);
+}
+
 int
 plan_node_port(const struct scenario *s, const struct scn_variant *v,
     int node)
@@ -84,12 +95,13 @@ fill(void *arg, const struct load_part *pt, struct load_buf *b)
 	case LPH_RUN_DIR:
 		load_buf_add(b, x->ep->run_dir, strlen(x->ep->run_dir));
 		break;
-	case LPH_ADDR:
-		v = dn_xstrdup(node_addr(x->ep, x->node));
+	case LPH_ADDR:		/* {addr}, or {addr:K}: node K's */
+		v = dn_xstrdup(node_addr(x->ep, pt->node >= 0 ? pt->node :
+		    x->node));
 		break;
 	case LPH_PORT:
-		v = dn_xasprintf("%ld", plan_node_port(x->s, x->v, x->node) +
-		    pt->off);
+		v = dn_xasprintf("%ld", plan_node_port(x->s, x->v,
+		    pt->node >= 0 ? pt->node : x->node) + pt->off);
 		break;
 	case LPH_PEERS:
 		for (k = 0; k < x->s->network.nodes && x->v->node.peer !=
@@ -143,6 +155,7 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
     char **cause)
 {
 	const struct scn_node	*o = &var->node;
+	const struct scn_settings *ov = plan_node_override(s, node);
 	const char		*rd = ep->run_dir;
 	const char		*sig, *bin, *slash;
 	struct strv		 a = { 0 }, e = { 0 };
@@ -196,6 +209,10 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 	for (i = 0; i < o->nenv; i++)
 		strv_flag(&a, "--env", expand_tmpl(s, var, node, ep,
 		    o->env[i]));
+	/* network.overrides[].env: after the node's, so it wins */
+	for (i = 0; ov != NULL && i < ov->nenv; i++)
+		strv_flag(&a, "--env", expand_tmpl(s, var, node, ep,
+		    ov->env[i]));
 	if (o->cwd != NULL)
 		strv_flag(&a, "--cwd", expand_tmpl(s, var, node, ep, o->cwd));
 	if (o->prom_url != NULL) {
@@ -217,7 +234,8 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 	 * what the user wrote: multi-call programs choose by it); else the
 	 * path resolved at load time (relative paths, variants.X.binary),
 	 * its symlinks kept. */
-	bin = var->set.binary;
+	bin = ov != NULL && ov->binary != NULL ? ov->binary :
+	    var->set.binary;
 	if (bin == NULL || (strchr(o->command[0], '/') == NULL &&
 	    (slash = strrchr(bin, '/')) != NULL &&
 	    strcmp(slash + 1, o->command[0]) == 0))
@@ -225,6 +243,9 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 	strv_add(&a, dn_xstrdup(bin));
 	for (i = 1; i < o->ncommand; i++)
 		strv_add(&a, expand_tmpl(s, var, node, ep, o->command[i]));
+	/* network.overrides[].args: this node's, after the command's */
+	for (i = 0; ov != NULL && i < ov->nargs; i++)
+		strv_add(&a, expand_tmpl(s, var, node, ep, ov->args[i]));
 	/* The token in the environment, not on the command line that any
 	 * local user can read in /proc/PID/cmdline (the probe reads it and
 	 * does not pass it on to the command). */

@@ -56,17 +56,6 @@ plan_trials(const struct scenario *s, struct plan_trial **trials,
 	return (0);
 }
 
-static const struct scn_settings *
-find_override(const struct scenario *s, int node)
-{
-	size_t	i;
-
-	for (i = 0; i < s->network.noverrides; i++)
-		if (s->network.overrides[i].node == node)
-			return (&s->network.overrides[i].set);
-	return (NULL);
-}
-
 const char *
 plan_binary(const struct scenario *s, const struct scn_variant *v)
 {
@@ -140,7 +129,7 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
     int node, const struct plan_endpoints *ep, char ***argvp, char ***envp,
     char **cause)
 {
-	const struct scn_settings	*o = find_override(s, node);
+	const struct scn_settings	*o = plan_node_override(s, node);
 	const struct scn_settings	 none = { 0 };
 	const struct scn_settings	*vs = &var->set;
 	struct strv			 a = { 0 }, e = { 0 };

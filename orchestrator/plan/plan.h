@@ -65,6 +65,9 @@ void	 plan_argv_free(char **);
 
 /* 1 if VARIANT's nodes are programs run by devnet-probe. */
 int	 plan_is_foreign(const struct scn_variant *);
+/* Node NODE's network.overrides[] settings, or NULL (plan-foreign.c). */
+const struct scn_settings *plan_node_override(const struct scenario *s,
+	    int node);
 /* The TCP port base of node NODE in VARIANT's trial (foreign nodes):
  * node.port_base + NODE * node.ports_per_node, shifted per variant in
  * concurrent order. */

@@ -162,6 +162,12 @@ int	 scn_load_node(struct ctx *c, struct scenario *s,
 	    const struct ynode *top, const struct ynode *own,
 	    struct scn_variant *var);
 void	 scn_node_release(struct scn_node *node);
+/* network.overrides (OV, the list's node; may be NULL) on the foreign
+ * nodes of VAR: binary, args and env apply (args and env are node
+ * templates, checked here); devnet-node's own settings are refused at
+ * their FILE:LINE:COL.  0, or -1. */
+int	 scn_check_foreign_overrides(struct ctx *c, const struct scenario *s,
+	    const struct ynode *ov, const struct scn_variant *var);
 /* After network, duration and variants are loaded. */
 int	 scn_load_events(struct ctx *c, struct scenario *s,
 	    const struct ynode *n);		/* scenario-events.c */

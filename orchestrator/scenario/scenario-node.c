@@ -49,15 +49,16 @@ static const char *const prom_keys[] = { "url", "map", "keep", "every",
 /* --- templates --------------------------------------------------------- */
 
 /* Check node template N (a scalar) in the one template language
- * (template.c): {peers} only where PEERS allows, {port+N} below PORTS. */
+ * (template.c): {peers} only where PEERS allows, {port+N} below PORTS,
+ * {addr:K} and {port:K} below NODES. */
 static int
 check_tmpl(struct ctx *c, const struct ynode *n, const char *what,
-    int peers, int ports, const struct scn_variant *var)
+    int peers, int ports, int nodes, const struct scn_variant *var)
 {
 	char	*why = NULL, *x = scn_vars_expand(var, n->value);
 	int	 rv;
 
-	rv = load_tmpl_check_node(x, peers, ports, &why);
+	rv = load_tmpl_check_node(x, peers, ports, nodes, &why);
 	free(x);
 	if (rv == 0)
 		return (0);
@@ -627,7 +628,7 @@ scn_load_node(struct ctx *c, struct scenario *s, const struct ynode *top,
 	}
 	for (i = 0; i < l.nt; i++)
 		if (check_tmpl(c, l.t[i].n, "node", l.t[i].peers,
-		    o->ports_per_node, var) != 0)
+		    o->ports_per_node, s->network.nodes, var) != 0)
 			goto out;
 	expand_vars(o, var);
 	for (i = 0; i < l.nt; i++) {
@@ -686,4 +687,43 @@ scn_node_release(struct scn_node *o)
 	free(o->prom_url);
 	list_free(o->prom_map, o->nprom_map);
 	list_free(o->prom_keep, o->nprom_keep);
+}
+
+int
+scn_check_foreign_overrides(struct ctx *c, const struct scenario *s,
+    const struct ynode *ov, const struct scn_variant *var)
+{
+	static const char *const dn_only[] = { "read_options",
+		"write_options", "rocksdb", NULL };
+	const struct ynode	*e, *v;
+	size_t			 i, j;
+
+	if (var->node.kind != SCN_NODE_COMMAND || ov == NULL ||
+	    ov->type != Y_SEQ)
+		return (0);
+	for (i = 0; i < ov->nkids; i++) {
+		e = ov->kids[i];
+		for (j = 0; dn_only[j] != NULL; j++)
+			if ((v = ymap_get(e, dn_only[j])) != NULL)
+				return (scn_fail(c, v, "network.overrides[%zu]."
+				    "%s is a devnet-node setting, but variant "
+				    "%s runs node.command; give that node its "
+				    "own args or env here instead", i,
+				    dn_only[j], var->name));
+		if ((v = ymap_get(e, "args")) != NULL && v->type == Y_SEQ)
+			for (j = 0; j < v->nkids; j++)
+				if (check_tmpl(c, v->kids[j],
+				    "network.overrides[].args", 0,
+				    var->node.ports_per_node,
+				    s->network.nodes, var) != 0)
+					return (-1);
+		if ((v = ymap_get(e, "env")) != NULL && v->type == Y_MAP)
+			for (j = 1; j < v->nkids; j += 2)
+				if (check_tmpl(c, v->kids[j],
+				    "network.overrides[].env", 0,
+				    var->node.ports_per_node,
+				    s->network.nodes, var) != 0)
+					return (-1);
+	}
+	return (0);
 }

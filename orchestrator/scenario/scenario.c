@@ -99,7 +99,9 @@ load_nodes(struct ctx *c, struct scenario *s, const struct ynode *root)
 		own = own != NULL && own->type == Y_MAP ? ymap_get(own,
 		    "node") : NULL;
 		if (scn_load_node(c, s, top, own, &s->variants[i]) != 0 ||
-		    check_directions(c, s, i, top, own) != 0)
+		    check_directions(c, s, i, top, own) != 0 ||
+		    scn_check_foreign_overrides(c, s, ymap_get(ymap_get(root,
+		    "network"), "overrides"), &s->variants[i]) != 0)
 			return (-1);
 		if (s->variants[i].node.kind == SCN_NODE_COMMAND &&
 		    s->workload.kind != SCN_WL_IDLE &&

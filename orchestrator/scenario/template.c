@@ -47,7 +47,7 @@ static const char *const known[] = {
 	"{nodes}, {tps}, {duration_s}, {duration_ms}, {dir}, {addr}, "
 	"{port}, {port+N}, {addrs}, {ports}",
 	"{index}, {nodes}, {dir}, {run_dir}, {addr}, {port}, {port+N}, "
-	"{peers}"
+	"{peers}; another node's: {addr:K}, {port:K}, {port+N:K}"
 };
 /* What an unknown placeholder's message adds after the known ones. */
 static const char *const hint[] = {
@@ -56,14 +56,38 @@ static const char *const hint[] = {
 	""
 };
 
-/* The placeholder NAME (LEN bytes) of SET, or LPH_LIT if unknown. */
+/* The placeholder NAME (LEN bytes) of SET, or LPH_LIT if unknown; a
+ * node template's {addr:K}, {port:K} and {port+N:K} name node K (*NODE;
+ * -1 for the node itself). */
 static enum load_ph
-lookup(const char *name, size_t len, enum load_tmpl_set set, long *off)
+lookup(const char *name, size_t len, enum load_tmpl_set set, long *off,
+    int *node)
 {
-	char	*end;
-	size_t	 i;
+	const char	*colon;
+	char		*end;
+	size_t		 i;
+	long		 k;
 
 	*off = 0;
+	*node = -1;
+	colon = memchr(name, ':', len);
+	if (colon != NULL) {
+		enum load_ph	ph;
+		int		inner;
+
+		if (set != LOAD_TMPL_NODE || colon + 1 == name + len ||
+		    !isdigit((unsigned char)colon[1]))
+			return (LPH_LIT);
+		errno = 0;
+		k = strtol(colon + 1, &end, 10);
+		if (errno != 0 || end != name + len || k > 65535)
+			return (LPH_LIT);
+		ph = lookup(name, (size_t)(colon - name), set, off, &inner);
+		if (ph != LPH_ADDR && ph != LPH_PORT)
+			return (LPH_LIT);
+		*node = (int)k;
+		return (ph);
+	}
 	for (i = 0; i < NNAMES; i++) {
 		if (strlen(names[i].name) != len ||
 		    strncmp(names[i].name, name, len) != 0)
@@ -89,11 +113,12 @@ lookup(const char *name, size_t len, enum load_tmpl_set set, long *off)
  */
 static int
 check(const char *s, enum load_tmpl_set set, int peers, int ports,
-    char **why)
+    int nodes, char **why)
 {
 	const char	*p = s, *e;
 	enum load_ph	 ph;
 	long		 off;
+	int		 node;
 
 	while ((p = strpbrk(p, "{}")) != NULL) {
 		if (p[0] == p[1]) {
@@ -105,11 +130,17 @@ check(const char *s, enum load_tmpl_set set, int peers, int ports,
 			    "{{ or }} for a literal brace)", *p, s);
 			return (-1);
 		}
-		if ((ph = lookup(p + 1, (size_t)(e - p - 1), set, &off)) ==
-		    LPH_LIT) {
+		if ((ph = lookup(p + 1, (size_t)(e - p - 1), set, &off,
+		    &node)) == LPH_LIT) {
 			*why = dn_xasprintf("unknown placeholder '%.*s' "
 			    "(known: %s%s)", (int)(e - p + 1), p, known[set],
 			    hint[set]);
+			return (-1);
+		}
+		if (node >= 0 && nodes > 0 && node >= nodes) {
+			*why = dn_xasprintf("'%.*s' names node %d, but the "
+			    "devnet has %d (0..%d)", (int)(e - p + 1), p,
+			    node, nodes, nodes - 1);
 			return (-1);
 		}
 		if (ph == LPH_PEERS && !peers) {
@@ -130,18 +161,19 @@ check(const char *s, enum load_tmpl_set set, int peers, int ports,
 int
 load_tmpl_check(const char *s, enum load_tmpl_set set, char **why)
 {
-	return (check(s, set, 0, -1, why));
+	return (check(s, set, 0, -1, 0, why));
 }
 
 int
-load_tmpl_check_node(const char *s, int peers, int ports, char **why)
+load_tmpl_check_node(const char *s, int peers, int ports, int nodes,
+    char **why)
 {
-	return (check(s, LOAD_TMPL_NODE, peers, ports, why));
+	return (check(s, LOAD_TMPL_NODE, peers, ports, nodes, why));
 }
 
 static void
 add_part(struct load_tmpl *t, enum load_ph ph, const char *lit, size_t len,
-    long off)
+    long off, int node)
 {
 	struct load_part	*pt;
 
@@ -154,6 +186,7 @@ add_part(struct load_tmpl *t, enum load_ph ph, const char *lit, size_t len,
 	pt->lit = ph == LPH_LIT ? dn_xstrndup(lit, len) : NULL;
 	pt->len = len;
 	pt->off = off;
+	pt->node = node;
 }
 
 void
@@ -162,6 +195,7 @@ load_tmpl_compile(struct load_tmpl *t, const char *s, enum load_tmpl_set set)
 	struct load_buf	 lit = { 0 };
 	const char	*p = s, *e;
 	long		 off;
+	int		 node;
 
 	memset(t, 0, sizeof(*t));
 	while (*p != '\0') {
@@ -174,18 +208,18 @@ load_tmpl_compile(struct load_tmpl *t, const char *s, enum load_tmpl_set set)
 			continue;
 		}
 		if (*p != '{' || (e = strchr(p, '}')) == NULL ||
-		    (ph = lookup(p + 1, (size_t)(e - p - 1), set, &off)) ==
-		    LPH_LIT) {
+		    (ph = lookup(p + 1, (size_t)(e - p - 1), set, &off,
+		    &node)) == LPH_LIT) {
 			load_buf_add(&lit, p, 1);
 			p++;
 			continue;
 		}
-		add_part(t, LPH_LIT, lit.s, lit.len, 0);
+		add_part(t, LPH_LIT, lit.s, lit.len, 0, -1);
 		lit.len = 0;
-		add_part(t, ph, NULL, 0, off);
+		add_part(t, ph, NULL, 0, off, node);
 		p = e + 1;
 	}
-	add_part(t, LPH_LIT, lit.s, lit.len, 0);
+	add_part(t, LPH_LIT, lit.s, lit.len, 0, -1);
 	free(lit.s);
 }
 

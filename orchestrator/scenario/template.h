@@ -7,7 +7,9 @@
  *                        {run_dir}, {addr} (the node's address: 127.0.0.1,
  *                        10.99.I.2 under network conditions, a swarm
  *                        host's), {port}, {port+N}, {peers} (node.peer
- *                        for every node, comma-separated)
+ *                        for every node, comma-separated); {addr:K},
+ *                        {port:K}, {port+N:K}: node K's (a primary
+ *                        that replicas name)
  *   http (per request):  {index} {node} (the same: the node's index),
  *                        {nodes}, {addr}, {port}, {port+N}, {seq}, {key},
  *                        {key_b64}, {value_b64}
@@ -41,15 +43,17 @@ enum load_tmpl_set { LOAD_TMPL_HTTP, LOAD_TMPL_COMMAND, LOAD_TMPL_NODE };
  */
 int	 load_tmpl_check(const char *s, enum load_tmpl_set set, char **why);
 /* The same for a node template, which also keeps {port+N} below PORTS
- * (node.ports_per_node) and allows {peers} only when PEERS is 1. */
+ * (node.ports_per_node), the K of {addr:K} and {port:K} below NODES, and
+ * allows {peers} only when PEERS is 1. */
 int	 load_tmpl_check_node(const char *s, int peers, int ports,
-	    char **why);
+	    int nodes, char **why);
 
 struct load_part {
 	enum load_ph	 ph;
 	char		*lit;	/* LPH_LIT */
 	size_t		 len;
 	long		 off;	/* {port+N}: N */
+	int		 node;	/* {addr:K}, {port+N:K}: K; -1: this node */
 };
 
 struct load_tmpl {
