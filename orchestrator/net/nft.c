@@ -42,11 +42,15 @@ open_cb(void *arg)
 {
 	struct mnl_socket **sp = arg;
 	struct timeval	    tv = { 5, 0 };
+	int		    on = 1;
 
 	if ((*sp = mnl_socket_open(NETLINK_NETFILTER)) == NULL)
 		return (-1);
 	setsockopt(mnl_socket_get_fd(*sp), SOL_SOCKET, SO_RCVTIMEO, &tv,
 	    sizeof(tv));
+	/* an error's answer without the message it refuses (batch_send) */
+	setsockopt(mnl_socket_get_fd(*sp), SOL_NETLINK, NETLINK_CAP_ACK, &on,
+	    sizeof(on));
 	if (mnl_socket_bind(*sp, 0, MNL_SOCKET_AUTOPID) != 0) {
 		mnl_socket_close(*sp);
 		*sp = NULL;
@@ -67,10 +71,21 @@ sock_open(int hubfd)
 
 /* ---- a batch of messages in one growing buffer ---- */
 
+/*
+ * The kernel runs a whole batch inside our one send and queues every
+ * answer on the socket before we read any: one ack per message asked
+ * for one (NLM_F_ACK), one error per message refused.  An ack per rule
+ * overflowed the socket's receive buffer (212992 bytes take about 200
+ * of them; a 15-endpoint network has 210 links) and the send failed
+ * with ENOBUFS (issue 40).  So only the batch's last message asks for
+ * an ack: with nothing refused that is the one answer, with something
+ * refused the errors come first, in order (and errors come without the
+ * message they refuse: NETLINK_CAP_ACK).
+ */
 struct batch {
 	char	*buf;
-	size_t	 len, cap;
-	unsigned seq, first, nack;	/* messages that will be acked */
+	size_t	 len, cap, last;	/* last: offset of the last message */
+	unsigned seq, first;
 };
 
 static char *
@@ -85,24 +100,33 @@ batch_room(struct batch *b)
 }
 
 static void
-batch_done(struct batch *b, int acked)
+batch_done(struct batch *b)
 {
 	struct nlmsghdr *nlh = (struct nlmsghdr *)(b->buf + b->len);
 
+	b->last = b->len;
 	b->len += NLMSG_ALIGN(nlh->nlmsg_len);
 	b->seq++;
-	if (acked)
-		b->nack++;
 }
 
-/* Send B and wait for every ack; the first error ends it. */
+/* Ask for an ack of the last message put, the one the batch waits for. */
+static unsigned
+batch_ack_last(struct batch *b)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)(b->buf + b->last);
+
+	nlh->nlmsg_flags |= NLM_F_ACK;
+	return (nlh->nlmsg_seq);
+}
+
+/* Send B and wait for the ack of message WANT; the first error ends it. */
 static int
-batch_send(struct mnl_socket *s, struct batch *b, char *err, size_t errlen)
+batch_send(struct mnl_socket *s, struct batch *b, unsigned want_seq,
+    char *err, size_t errlen)
 {
 	char		 buf[RECV_BUF];
 	ssize_t		 len;
-	int		 want = (int)b->len + MSG_ROOM;
-	unsigned	 acks = 0;
+	int		 want = (int)b->len + MSG_ROOM, overrun = 0;
 	struct nlmsghdr	*r;
 
 	if (setsockopt(mnl_socket_get_fd(s), SOL_SOCKET, SO_SNDBUFFORCE,
@@ -113,8 +137,14 @@ batch_send(struct mnl_socket *s, struct batch *b, char *err, size_t errlen)
 		dn_net_seterr(err, errlen, "nf_tables: send: %s", strerror(errno));
 		return (-1);
 	}
-	while (acks < b->nack) {
+	for (;;) {
 		if ((len = mnl_socket_recvfrom(s, buf, sizeof(buf))) < 0) {
+			/* only errors can overflow it: read on to the
+			 * first, which is still queued */
+			if (errno == ENOBUFS && !overrun) {
+				overrun = 1;
+				continue;
+			}
 			dn_net_seterr(err, errlen, "nf_tables: no answer: %s",
 			    strerror(errno));
 			return (-1);
@@ -127,15 +157,16 @@ batch_send(struct mnl_socket *s, struct batch *b, char *err, size_t errlen)
 				continue;
 			if (e->error != 0) {
 				dn_net_seterr(err, errlen, "nf_tables refused "
-				    "message %u of the batch: %s",
-				    r->nlmsg_seq - b->first,
+				    "message %u of the batch%s: %s",
+				    r->nlmsg_seq - b->first, overrun ?
+				    " (and more)" : "",
 				    strerror(-e->error));
 				return (-1);
 			}
-			acks++;
+			if (r->nlmsg_seq == want_seq)
+				return (0);
 		}
 	}
-	return (0);
 }
 
 /* ---- expressions ---- */
@@ -244,10 +275,10 @@ put_table(struct batch *b, uint16_t type)
 
 	nftnl_table_set_str(t, NFTNL_TABLE_NAME, DN_NFT_TABLE);
 	nlh = nftnl_table_nlmsg_build_hdr(batch_room(b), type, NFPROTO_IPV4,
-	    NLM_F_CREATE | NLM_F_ACK, b->seq);
+	    NLM_F_CREATE, b->seq);
 	nftnl_table_nlmsg_build_payload(nlh, t);
 	nftnl_table_free(t);
-	batch_done(b, 1);
+	batch_done(b);
 }
 
 static void
@@ -263,10 +294,10 @@ put_chain(struct batch *b)
 	nftnl_chain_set_s32(c, NFTNL_CHAIN_PRIO, 0);
 	nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY, NF_ACCEPT);
 	nlh = nftnl_chain_nlmsg_build_hdr(batch_room(b), NFT_MSG_NEWCHAIN,
-	    NFPROTO_IPV4, NLM_F_CREATE | NLM_F_ACK, b->seq);
+	    NFPROTO_IPV4, NLM_F_CREATE, b->seq);
 	nftnl_chain_nlmsg_build_payload(nlh, c);
 	nftnl_chain_free(c);
-	batch_done(b, 1);
+	batch_done(b);
 }
 
 static uint32_t
@@ -298,10 +329,10 @@ put_rule(struct batch *b, const struct dn_nft_link *l, enum dn_nft_kind k,
 		drop(r);
 	}
 	nlh = nftnl_rule_nlmsg_build_hdr(batch_room(b), NFT_MSG_NEWRULE,
-	    NFPROTO_IPV4, NLM_F_CREATE | NLM_F_APPEND | NLM_F_ACK, b->seq);
+	    NFPROTO_IPV4, NLM_F_CREATE | NLM_F_APPEND, b->seq);
 	nftnl_rule_nlmsg_build_payload(nlh, r);
 	nftnl_rule_free(r);
-	batch_done(b, 1);
+	batch_done(b);
 }
 
 int
@@ -311,6 +342,7 @@ dn_nft_apply(int hubfd, const struct dn_nft_link *links, size_t n,
 	struct mnl_socket *s;
 	struct batch	   b = { NULL, 0, 0, 0, 0, 0 };
 	size_t		   i;
+	unsigned	   want;
 	int		   k, rv;
 
 	if ((s = sock_open(hubfd)) == NULL) {
@@ -320,7 +352,7 @@ dn_nft_apply(int hubfd, const struct dn_nft_link *links, size_t n,
 	}
 	b.seq = b.first = (unsigned)time(NULL);
 	nftnl_batch_begin(batch_room(&b), b.seq);
-	batch_done(&b, 0);
+	batch_done(&b);
 	/* create-if-missing, delete, create: a fresh table either way */
 	put_table(&b, NFT_MSG_NEWTABLE);
 	put_table(&b, NFT_MSG_DELTABLE);
@@ -336,9 +368,10 @@ dn_nft_apply(int hubfd, const struct dn_nft_link *links, size_t n,
 			    (k == DN_NFT_DELAY && !l->blocked && l->mark))
 				put_rule(&b, l, (enum dn_nft_kind)k, queue);
 		}
+	want = batch_ack_last(&b);
 	nftnl_batch_end(batch_room(&b), b.seq);
-	batch_done(&b, 0);
-	rv = batch_send(s, &b, err, errlen);
+	batch_done(&b);
+	rv = batch_send(s, &b, want, err, errlen);
 	free(b.buf);
 	mnl_socket_close(s);
 	return (rv);
