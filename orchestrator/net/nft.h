@@ -2,14 +2,17 @@
  * nft.h: the conditions on a network's links as nf_tables rules in the hub
  * namespace (net/topo.h), through libnftnl: the only nf_tables caller.
  *
- * One table "devnet" (family ip), one chain on the forward hook.  Every
- * directed link src -> dst with a condition gets rules that match its
- * addresses, each with a counter: a partition drops all, loss drops a
- * share drawn by numgen, a link with a mark gets it on its packets (the
- * shaper's classes match it, net/shape.h), and latency hands them to
- * NFQUEUE QUEUE (xt NFQUEUE through nft_compat: this
- * kernel has no nft queue expression), where the emulator holds it
- * (net/delay.h).  Drops come first, so a dropped packet is never queued.
+ * One table "devnet" (family ip).  Its chain on the forward hook holds
+ * one rule, "ip saddr vmap @src": a packet jumps to its source K's chain
+ * "sK" (or passes), so it meets its source's rules only, never all
+ * N * (N - 1) links' (issue 40).  There every directed link src -> dst
+ * with a condition gets rules that match its addresses, each with a
+ * counter: a partition drops all, loss drops a share drawn by numgen, a
+ * link with a mark gets it on its packets (the shaper's classes match
+ * it, net/shape.h), and latency hands them to NFQUEUE QUEUE (xt NFQUEUE
+ * through nft_compat: this kernel has no nft queue expression), where
+ * the emulator holds it (net/delay.h).  Drops come first, so a dropped
+ * packet is never queued.  Up to DN_NET_MAX endpoints (net/topo.h).
  */
 #ifndef DN_NET_NFT_H
 #define DN_NET_NFT_H
@@ -46,8 +49,9 @@ struct dn_nft_counter {
 int	 dn_nft_apply(int hubfd, const struct dn_nft_link *links, size_t n,
 	    unsigned queue, char *err, size_t errlen);
 /*
- * Every rule's counter.  *OUT (malloc'd, the caller frees it) holds *N
- * entries.  Returns 0, or -1 with ERR (the table missing is an error).
+ * Every rule's counter (read a source's chain at a time).  *OUT (malloc'd,
+ * the caller frees it) holds *N entries.  Returns 0, or -1 with ERR (the
+ * table or its hook's chain missing is an error).
  */
 int	 dn_nft_counters(int hubfd, struct dn_nft_counter **out, size_t *n,
 	    char *err, size_t errlen);

@@ -4,7 +4,8 @@
  * measured by the probe and by the rules' counters, healed, then removed
  * with nothing left (no namespace, no nft table); a thread that enters an
  * endpoint's namespace for good (the http load's way) and reaches a node
- * through the hub from there; and the sweep of a network whose owner was
+ * through the hub from there; rules on every link of the largest network
+ * the address plan holds; and the sweep of a network whose owner was
  * SIGKILLed.  Needs root (namespaces); skips
  * (77) without it.
  */
@@ -284,6 +285,107 @@ test_enter(void **state)
 	assert_nothing_left(getpid());
 }
 
+/* A UDP socket made in the namespace at ARG's fd, into it. */
+static int
+udp_cb(void *arg)
+{
+	int *fd = arg;
+
+	return ((*fd = socket(AF_INET, SOCK_DGRAM, 0)) < 0 ? -1 : 0);
+}
+
+/* COUNT datagrams from endpoint S to endpoint D's port 9 (discarded). */
+static void
+send_udp(struct dn_net *net, int s, int d, int count)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(9) };
+	int		   fd = -1, i;
+
+	to.sin_addr.s_addr = dn_net_addr(d);
+	assert_int_equal(dn_net_in_ns(dn_net_ns_fd(net, s), udp_cb, &fd), 0);
+	for (i = 0; i < count; i++)
+		assert_int_equal(sendto(fd, "x", 1, 0,
+		    (struct sockaddr *)&to, sizeof(to)), 1);
+	close(fd);
+}
+
+static double
+secs_since(uint64_t t0)
+{
+	return ((double)(dn_now_ns() - t0) / 1e9);
+}
+
+/*
+ * The address plan's most, DN_NET_MAX endpoints, with a rule on every
+ * one of their 64,770 directed links (issue 40: an ack per rule
+ * overflowed the hub's socket from 15 endpoints on, and the one dump of
+ * every rule took the square of their number).  Applied twice (the
+ * second replaces the first), every counter read back, and a packet
+ * meets its own link's rules from the first source to the last.
+ */
+static void
+test_full_mesh(void **state)
+{
+	struct dn_net		*net;
+	struct dn_nft_link	*l;
+	struct dn_nft_counter	*cv;
+	const int		 n = DN_NET_MAX, last = DN_NET_MAX - 1;
+	size_t			 nl = 0, ncv, i;
+	char			 err[256];
+	uint64_t		 t0;
+	int			 s, d, rep;
+
+	(void)state;
+	t0 = dn_now_ns();
+	if (dn_net_create(&net, n, err, sizeof(err)) != 0)
+		fail_msg("create: %s", err);
+	printf("  %d namespaces in %.2f s\n", n + 1, secs_since(t0));
+	l = calloc((size_t)n * (size_t)n, sizeof(*l));
+	assert_non_null(l);
+	for (s = 0; s < n; s++)
+		for (d = 0; d < n; d++) {
+			if (s == d)
+				continue;
+			l[nl].src = s;
+			l[nl].dst = d;
+			l[nl].mark = (uint32_t)(s * n + d + 1);
+			/* the last source's last link blocked */
+			l[nl].blocked = s == last && d == last - 1;
+			nl++;
+		}
+	for (rep = 0; rep < 2; rep++) {
+		t0 = dn_now_ns();
+		if (dn_nft_apply(dn_net_ns_fd(net, -1), l, nl, 0, err,
+		    sizeof(err)) != 0)
+			fail_msg("apply %zu links: %s", nl, err);
+		printf("  %zu links' rules applied in %.2f s\n", nl,
+		    secs_since(t0));
+	}
+	send_udp(net, 0, 1, 7);
+	send_udp(net, last, last - 1, 5);
+	send_udp(net, last, 0, 3);
+	sleep_ms(100);
+	t0 = dn_now_ns();
+	if (dn_nft_counters(dn_net_ns_fd(net, -1), &cv, &ncv, err,
+	    sizeof(err)) != 0)
+		fail_msg("counters: %s", err);
+	printf("  %zu counters read in %.2f s\n", ncv, secs_since(t0));
+	assert_int_equal(ncv, nl);
+	assert_int_equal(counter(cv, ncv, DN_NFT_DELAY, 0, 1), 7);
+	assert_int_equal(counter(cv, ncv, DN_NFT_BLOCK, last, last - 1), 5);
+	assert_int_equal(counter(cv, ncv, DN_NFT_DELAY, last, 0), 3);
+	/* and no other link (but the ICMP "port unreachable" back) */
+	for (i = 0; i < ncv; i++)
+		if (cv[i].packets > 0 && cv[i].src + cv[i].dst != 1 &&
+		    cv[i].src != last && cv[i].dst != last)
+			fail_msg("%d->%d counted %llu packets", cv[i].src,
+			    cv[i].dst, (unsigned long long)cv[i].packets);
+	free(cv);
+	free(l);
+	dn_net_destroy(net);
+	assert_nothing_left(getpid());
+}
+
 /* A child builds a network and is SIGKILLed; the sweep removes it all. */
 static void
 test_sweep(void **state)
@@ -323,6 +425,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conditions),
 		cmocka_unit_test(test_enter),
+		cmocka_unit_test(test_full_mesh),
 		cmocka_unit_test(test_sweep),
 	};
 	char err[256];
