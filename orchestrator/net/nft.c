@@ -1,9 +1,9 @@
 /*
  * nft.c: the hub's nf_tables rules (net/nft.h), built with libnftnl and
  * sent as one batch over a netfilter netlink socket opened in the hub
- * namespace; and their counters, read back by a rule dump per source chain.  Not here:
- * which links get which conditions (the caller), the delay itself
- * (net/delay.c).
+ * namespace; and their counters, read back by a rule dump per source
+ * chain.  Not here: which links get which conditions (the caller), the
+ * delay itself (net/delay.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
