@@ -174,6 +174,21 @@ loopback_in(const struct ynode *n)
  * node, or the wrong one, and the trial would end in a ready timeout or
  * a cluster that never forms.  Refused where it is written, with what to
  * write instead. */
+/* Under conditions each node and the load take an address 10.99.K.2 of
+ * the emulated network: K is 0..254 (net/topo.h's DN_NET_MAX). */
+static int
+check_net_size(struct ctx *c, const struct scenario *s,
+    const struct ynode *root)
+{
+	if (!scenario_has_conditions(s) ||
+	    s->network.nodes <= SCN_NET_NODES_MAX)
+		return (0);
+	return (scn_fail(c, path_get(root, "network.nodes"), "network.nodes "
+	    "%d under network conditions: at most %d (each node and the "
+	    "load take an address 10.99.K.2, K up to 254); run fewer "
+	    "nodes", s->network.nodes, SCN_NET_NODES_MAX));
+}
+
 static int
 check_loopback(struct ctx *c, const struct scenario *s,
     const struct ynode *root)
@@ -313,7 +328,8 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 	    scn_load_events(c, s, v) != 0)
 		return (-1);
 	if (scn_load_provider(c, s, root) != 0 ||
-	    load_nodes(c, s, root) != 0 || check_loopback(c, s, root) != 0)
+	    load_nodes(c, s, root) != 0 || check_net_size(c, s, root) != 0 ||
+	    check_loopback(c, s, root) != 0)
 		return (-1);
 	if ((v = ymap_get(root, "assert")) != NULL &&
 	    scn_load_asserts(c, s, v) != 0)

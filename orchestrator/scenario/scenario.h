@@ -378,6 +378,9 @@ void	 scn_event_span(const struct scenario *s, size_t i,
 /* Does S ask for an emulated network (a condition in network.links, or
  * a partition, heal or link event)? */
 int	 scenario_has_conditions(const struct scenario *s);
+/* The most nodes an emulated network takes: its address plan's 255
+ * endpoints (net/topo.h), one of them the load's (issue 40). */
+#define SCN_NET_NODES_MAX	254
 /* The network conditions a trial of VARIANT (NULL: any) runs under, as
  * one line ("default: latency 2 ms; eu-us: latency 80 ms jitter 5 ms;
  * events: partition at 60 s, heal at 90 s"), stored as the run fact

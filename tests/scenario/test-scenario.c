@@ -127,6 +127,11 @@ static const struct bad bad_files[] = {
 	  NULL, ":6:19:", "unknown placeholder '{prot}'" },
 	/* under network conditions a foreign node is in its own namespace:
 	 * loopback in a peer, a command, a check or the load is refused */
+	/* the emulated network's address plan: 254 nodes and the load */
+	{ "255 nodes under conditions", "name: t\nduration: 10s\nnetwork:\n"
+	  "  nodes: 255\n  links: {default: {latency: 1ms}}\n", NULL,
+	  ":4:10:", "network.nodes 255 under network conditions: at most "
+	  "254" },
 	{ "node peer on loopback", BASE "  links: {default: {latency: 1ms}}\n"
 	  "node:\n  command: [true, '{peers}']\n"
 	  "  peer: 'n{index}=http://127.0.0.1:{port}'\n", NULL, ":8:9:",
