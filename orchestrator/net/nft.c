@@ -131,7 +131,7 @@ batch_ack_last(struct batch *b)
 	return (nlh->nlmsg_seq);
 }
 
-/* Send B and wait for the ack of message WANT; the first error ends it. */
+/* Send B and wait for the ack of message WANT_SEQ; an error ends it. */
 static int
 batch_send(struct mnl_socket *s, struct batch *b, unsigned want_seq,
     char *err, size_t errlen)
