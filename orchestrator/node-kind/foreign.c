@@ -198,7 +198,7 @@ foreign_exited(struct trial *t, int k)
 	}
 	n->crashed = 1;
 	t->unplanned++;
-	trial_event(t, k, "crash", "%s", st);
+	trial_crash_event(t, k, st);
 	m = trial_post_mortem(t, k, node_of(t)->exit_expected ?
 	    "failed" : "exited");
 	trial_fail(t, "%s", m);

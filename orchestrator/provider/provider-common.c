@@ -175,6 +175,40 @@ provider_node_limits(const struct scenario *s, const struct scn_variant *v,
 		*mem = o->memory;
 }
 
+const char *
+provider_node_cpuset(const struct scenario *s, const struct scn_variant *v,
+    int k)
+{
+	const struct scn_settings *o = override_of(s, k);
+
+	if (o != NULL && o->cpuset != NULL)
+		return (o->cpuset);
+	if (v->set.cpuset != NULL)
+		return (v->set.cpuset);
+	return (s->container.cpuset);
+}
+
+int
+provider_any_limits(const struct scenario *s, int *cpuset)
+{
+	const char	*cs;
+	double		 cpus;
+	uint64_t	 mem;
+	size_t		 i;
+	int		 k, any = 0;
+
+	*cpuset = 0;
+	for (i = 0; i < s->nvariants; i++)
+		for (k = 0; k < s->network.nodes; k++) {
+			provider_node_limits(s, &s->variants[i], k, &cpus,
+			    &mem);
+			cs = provider_node_cpuset(s, &s->variants[i], k);
+			any |= cpus > 0 || mem > 0 || cs != NULL;
+			*cpuset |= cs != NULL;
+		}
+	return (any);
+}
+
 char **
 provider_labels(const struct trial *t)
 {

@@ -1,7 +1,9 @@
 /*
  * provider.c: the provider calls the runner makes (see provider.h), the
  * `local` provider (fork/exec through spawn.h, devnet's behaviour without
- * Docker).
+ * Docker; `resources` through a control group per node, sys/cgroup.h:
+ * made at the node's first start, joined by the child before its exec,
+ * read and removed at teardown, swept by prepare after a killed devnet).
  *
  * Not here: Docker containers (provider-docker.c), swarm stacks
  * (provider-swarm.c), what those two share (provider-common.c), the
@@ -13,6 +15,7 @@
 #include <netinet/in.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,19 +28,101 @@
 #include "net/topo.h"
 #include "provider/image.h"
 #include "provider/provider.h"
+#include "sys/cgroup.h"
 #include "sys/spawn.h"
 #include "xalloc.h"
 
 /* --- local ------------------------------------------------------------- */
 
 static int
+local_prepare(const struct scenario *s, const struct provider_opts *o,
+    char **cause)
+{
+	const char	*why = NULL;
+	int		 n = 0, cpuset;
+
+	if (dn_cgroup_mode(&why) != 0 && dn_cgroup_sweep(&n, cause) != 0)
+		return (-1);
+	if (n > 0 && !o->quiet)
+		fprintf(stderr, "devnet: removed %d cgroup(s) left by a "
+		    "devnet that was killed\n", n);
+	/* resources that would not be applied are refused, never taken
+	 * and recorded (issue 36) */
+	if (provider_any_limits(s, &cpuset) && dn_cgroup_mode(&why) == 0) {
+		*cause = dn_xasprintf("resources (cpus, memory, cpuset) on "
+		    "provider local need cgroups: %s; drop resources or use "
+		    "--provider docker", why);
+		return (-1);
+	}
+	return (0);
+}
+
+/* CPU K modulo the CPUs devnet may run on ("auto"). */
+static int
+auto_cpu(int k)
+{
+	cpu_set_t	set;
+	int		c, n = 0, cnt;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0 ||
+	    (cnt = CPU_COUNT(&set)) == 0)
+		return (0);
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set) && n++ == k % cnt)
+			return (c);
+	return (0);
+}
+
+/* Node K's control group, at its first start, when it has resources;
+ * its memory file to its sampler (cgroup_mem_bytes, as in a
+ * container). */
+static int
+local_cgroup(struct trial *t, int k, char **cause)
+{
+	struct trial_node	*n = &t->nodes[k];
+	struct dn_cg_limits	 l;
+	const char		*cs, *mf;
+	char			 name[64], cpu[16];
+	size_t			 ne = 0;
+
+	if (n->cg != NULL)
+		return (0);
+	memset(&l, 0, sizeof(l));
+	provider_node_limits(t->scn, t->var, k, &l.cpus, &l.memory);
+	cs = provider_node_cpuset(t->scn, t->var, k);
+	if (cs != NULL && strcmp(cs, "auto") == 0) {
+		snprintf(cpu, sizeof(cpu), "%d", auto_cpu(k));
+		cs = cpu;
+	}
+	l.cpuset = cs;
+	if (l.cpus <= 0 && l.memory == 0 && l.cpuset == NULL)
+		return (0);
+	snprintf(name, sizeof(name), "%lld-%d", (long long)t->run_id, k);
+	if (dn_cgroup_create(name, &l, &n->cg, cause) != 0)
+		return (-1);
+	trial_event(t, k, "cgroup", "%s", dn_cgroup_applied(n->cg));
+	if ((mf = dn_cgroup_mem_file(n->cg)) != NULL) {
+		while (n->env != NULL && n->env[ne] != NULL)
+			ne++;
+		n->env = dn_xreallocarray(n->env, ne + 2, sizeof(*n->env));
+		n->env[ne] = dn_xasprintf("DN_CGROUP_MEM_FILE=%s", mf);
+		n->env[ne + 1] = NULL;
+	}
+	return (0);
+}
+
+static int
 local_start(struct trial *t, int k, char **cause)
 {
 	struct trial_node	*n = &t->nodes[k];
+	int			 fds[4], nfd;
 
+	if (local_cgroup(t, k, cause) != 0)
+		return (-1);
+	nfd = dn_cgroup_join_fds(n->cg, fds, 4);
 	/* the emulated network: the node runs in its own namespace */
-	return (spawn_start_in(&n->proc, n->argv, n->env, n->out_path,
-	    t->net != NULL ? dn_net_ns_fd(t->net, k) : -1, cause));
+	return (spawn_start_cg(&n->proc, n->argv, n->env, n->out_path,
+	    t->net != NULL ? dn_net_ns_fd(t->net, k) : -1, fds, nfd, cause));
 }
 
 static int
@@ -66,12 +151,75 @@ local_stop_all(struct trial *t, int grace_ms)
 	return (killed);
 }
 
+/* The nodes' groups: their counters kept, then removed (anything still
+ * in one is SIGKILLed: a child that left its node's process group). */
+static void
+local_teardown(struct trial *t)
+{
+	int	k;
+
+	for (k = 0; k < t->nnodes && t->nodes != NULL; k++) {
+		struct trial_node *n = &t->nodes[k];
+
+		if (n->cg == NULL)
+			continue;
+		n->have_cgc = dn_cgroup_read(n->cg, &n->cgc) == 0;
+		dn_cgroup_destroy(n->cg);
+		n->cg = NULL;
+	}
+}
+
+static char *
+local_exit_note(struct trial *t, int k)
+{
+	struct trial_node	*n = &t->nodes[k];
+	struct dn_cg_counters	 c;
+	double			 cpus;
+	uint64_t		 mem;
+
+	if (n->cg == NULL || dn_cgroup_read(n->cg, &c) != 0 ||
+	    c.oom_kills <= n->oom_told)
+		return (NULL);
+	n->oom_told = c.oom_kills;
+	provider_node_limits(t->scn, t->var, k, &cpus, &mem);
+	return (dn_xasprintf("out of memory: the kernel's OOM killer ended "
+	    "a task of the node's cgroup (resources.memory %.1f MiB, "
+	    "high-water %.1f MiB, oom_kill %llu)", mem / 1048576.0,
+	    c.mem_peak / 1048576.0, (unsigned long long)c.oom_kills));
+}
+
+static void
+local_facts(struct trial *t)
+{
+	int	k;
+
+	for (k = 0; k < t->nnodes; k++) {
+		const struct trial_node *n = &t->nodes[k];
+
+		if (!n->have_cgc)
+			continue;
+		trial_fact(t, k, "cgroup_cpu_s", "%.3f", n->cgc.cpu_s);
+		trial_fact(t, k, "cgroup_throttled_s", "%.3f",
+		    n->cgc.throttled_s);
+		trial_fact(t, k, "cgroup_nr_throttled", "%llu",
+		    (unsigned long long)n->cgc.nr_throttled);
+		trial_fact(t, k, "cgroup_mem_peak_bytes", "%llu",
+		    (unsigned long long)n->cgc.mem_peak);
+		trial_fact(t, k, "cgroup_oom_kills", "%llu",
+		    (unsigned long long)n->cgc.oom_kills);
+	}
+}
+
 const struct provider_ops provider_local = {
 	.name = "local",
 	.start = local_start,
 	.poll = local_poll,
 	.signal = local_signal,
 	.stop_all = local_stop_all,
+	.prepare = local_prepare,
+	.teardown = local_teardown,
+	.exit_note = local_exit_note,
+	.facts = local_facts,
 };
 
 /* --- the calls --------------------------------------------------------- */
@@ -181,11 +329,35 @@ provider_teardown(struct trial *t)
 		p->teardown(t);
 }
 
+char *
+provider_exit_note(struct trial *t, int k)
+{
+	const struct provider_ops *p = provider_of(t->scn);
+
+	return (p->exit_note != NULL ? p->exit_note(t, k) : NULL);
+}
+
+void
+provider_facts(struct trial *t)
+{
+	const struct provider_ops *p = provider_of(t->scn);
+
+	if (p->facts != NULL)
+		p->facts(t);
+}
+
 int
 provider_check(const struct scenario *s, char **cause)
 {
 	const struct provider_ops *p = provider_of(s);
+	int	cpuset;
 
+	if (p != &provider_local && provider_any_limits(s, &cpuset) &&
+	    cpuset) {
+		*cause = dn_xasprintf("resources.cpuset is carried out by "
+		    "provider local only; drop it for provider %s", p->name);
+		return (-1);
+	}
 	return (p->check != NULL ? p->check(s, cause) : 0);
 }
 

@@ -62,6 +62,14 @@ struct provider_ops {
 	/* The address node K's host is reached at, for every trial of
 	 * the run (after prepare); NULL: 127.0.0.1.  May be NULL. */
 	const char *(*node_addr)(int k);
+	/* What node K's exit that nobody asked for owes to the provider
+	 * (local: "out of memory" when its cgroup's OOM killer ended a
+	 * task), as a new string, or NULL.  May be NULL. */
+	char	*(*exit_note)(struct trial *t, int k);
+	/* After teardown, inside finish.c's commit: what the provider
+	 * measured of each node, as facts (local: its cgroup's counters).
+	 * May be NULL. */
+	void	(*facts)(struct trial *t);
 	/* What `devnet validate` prints of the provider after the plan
 	 * (swarm: each variant's Compose file) to OUT; 0, or -1 with
 	 * *CAUSE.  May be NULL. */
@@ -87,6 +95,10 @@ const char *provider_name(const struct scenario *s);
 /* What S's provider cannot do of S (its check op): 0, or -1 with *CAUSE
  * saying why not and what to do. */
 int	 provider_check(const struct scenario *s, char **cause);
+/* provider_ops.exit_note and .facts of T's provider (NULL, nothing when
+ * it has none). */
+char	*provider_exit_note(struct trial *t, int k);
+void	 provider_facts(struct trial *t);
 /* provider_ops.netns of T's provider; 0 with *FDS NULL when it has
  * none. */
 int	 provider_netns(struct trial *t, int **fds, char **cause);
@@ -118,6 +130,12 @@ char	*provider_holder_image(void);
 /* resources.cpus and resources.memory of node K (0 = not set). */
 void	 provider_node_limits(const struct scenario *,
 	    const struct scn_variant *, int k, double *cpus, uint64_t *mem);
+/* resources.cpuset of node K ("0-1", "auto"), or NULL: not set. */
+const char *provider_node_cpuset(const struct scenario *,
+	    const struct scn_variant *, int k);
+/* Does some node of some variant of S have resources (cpus, memory,
+ * cpuset)?  *CPUSET: does one have a cpuset. */
+int	 provider_any_limits(const struct scenario *s, int *cpuset);
 /* The labels of every object of T: "K=V", NULL-terminated; caller frees
  * with dk_argv_free. */
 char	**provider_labels(const struct trial *t);

@@ -271,6 +271,7 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 		    (long long)t->nodes[k].samples);
 	}
 	node_kind(t)->facts(t);
+	provider_facts(t);
 	netcond_finish(t);
 	trial_fact(t, -1, "lost_samples", "%lld", (long long)lost);
 	trial_fact(t, -1, "rejected_msgs", "%lld", (long long)t->rejected);

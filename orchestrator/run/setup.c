@@ -23,6 +23,7 @@
 #include "provider/provider.h"
 #include "run/runner-internal.h"
 #include "store.h"
+#include "sys/cgroup.h"
 #include "sys/machine.h"
 #include "clock.h"
 #include "mkdirs.h"
@@ -108,6 +109,9 @@ setup_release(struct trial *t)
 		free(n->in_url);
 		free(n->addr);
 		free(n->nlast);
+		free(n->exit_note);
+		dn_cgroup_destroy(n->cg);	/* teardown did, unless it
+						   never ran */
 	}
 	if (t->own_net_dir && t->net_dir != NULL) {
 		for (i = 0; i < t->nnodes; i++) {
@@ -174,17 +178,23 @@ fill_machine(struct dn_machine_info *mi, struct machine *m,
 	const struct scenario	*scn = t->scn;
 	double			 cpus = scn->container.cpus;
 	uint64_t		 mem = scn->container.memory;
+	const char		*cs = provider_node_cpuset(scn, t->var, 0);
 	char			 lim[64];
 
 	if (t->var->set.cpus > 0)
 		cpus = t->var->set.cpus;
 	if (t->var->set.memory > 0)
 		mem = t->var->set.memory;
-	if (cpus > 0 || mem > 0)
-		snprintf(lim, sizeof(lim), "cpus=%g memory=%llu", cpus,
-		    (unsigned long long)mem);
-	machine_probe(m, provider_name(scn), cpus > 0 || mem > 0 ? lim :
-	    NULL, DN_VERSION);
+
+	/* What is applied, and only that: provider local refuses
+	 * resources it cannot apply (provider.c, issue 36); a cpuset
+	 * (local only) is part of the machine the nodes had. */
+	if (cpus > 0 || mem > 0 || cs != NULL)
+		snprintf(lim, sizeof(lim), "cpus=%g memory=%llu%s%s", cpus,
+		    (unsigned long long)mem, cs != NULL ? " cpuset=" : "",
+		    cs != NULL ? cs : "");
+	machine_probe(m, provider_name(scn), cpus > 0 || mem > 0 ||
+	    cs != NULL ? lim : NULL, DN_VERSION);
 	memset(mi, 0, sizeof(*mi));
 	mi->fingerprint = m->fingerprint;
 	mi->cpu_model = m->cpu_model[0] ? m->cpu_model : NULL;

@@ -181,6 +181,41 @@ fire_event(struct trial *t, const struct scn_event *ev)
 	}
 }
 
+/* Node K of T has exited: planned, or a crash (with what the provider
+ * says of it: "out of memory ..."), unless its kind handles it. */
+static void
+node_exited(struct trial *t, int k)
+{
+	struct trial_node	*n = &t->nodes[k];
+	char			 st[64], *m;
+
+	free(n->exit_note);
+	n->exit_note = provider_exit_note(t, k);
+	if (node_kind(t)->exited(t, k)) {
+		free(n->exit_note);
+		n->exit_note = NULL;
+		return;
+	}
+	atomic_store(&n->up, 0);
+	spawn_status_str(n->proc.status, st, sizeof(st));
+	if (n->down) {
+		trial_event(t, k, "exit", "%s (planned)", st);
+		return;
+	}
+	m = trial_post_mortem(t, k, "exited");
+	n->crashed = 1;
+	n->down = 1;
+	t->unplanned++;
+	trial_crash_event(t, k, st);
+	if (!signals_count) {
+		if (progress_tty)
+			fputc('\n', stderr);
+		fprintf(stderr, "devnet: run %lld: %s\n", (long long)t->run_id,
+		    m);
+	}
+	free(m);
+}
+
 /* Look at every node once: exits, stalls, rejoins; fire due events. */
 void
 watch_trial(struct trial *t, char *fired)
@@ -214,33 +249,12 @@ watch_trial(struct trial *t, char *fired)
 	netcond_tick(t);
 	for (k = 0; k < t->nnodes; k++) {
 		struct trial_node	*n = &t->nodes[k];
-		char			 st[64];
 		uint64_t		 last;
 		int			 hello, have_h, in_step;
 		double			 h, best, lag;
 
 		if (!n->proc.exited && provider_poll(t, k)) {
-			if (node_kind(t)->exited(t, k))
-				continue;
-			atomic_store(&n->up, 0);
-			spawn_status_str(n->proc.status, st, sizeof(st));
-			if (n->down) {
-				trial_event(t, k, "exit", "%s (planned)", st);
-			} else {
-				char	*m = trial_post_mortem(t, k, "exited");
-
-				n->crashed = 1;
-				n->down = 1;
-				t->unplanned++;
-				trial_event(t, k, "crash", "%s", st);
-				if (!signals_count) {
-					if (progress_tty)
-						fputc('\n', stderr);
-					fprintf(stderr, "devnet: run %lld: %s\n",
-					    (long long)t->run_id, m);
-				}
-				free(m);
-			}
+			node_exited(t, k);
 			continue;
 		}
 		if (n->proc.exited)

@@ -1,6 +1,7 @@
 /*
  * scenario-provider.c: where the nodes run: the top-level `provider:`
- * (local | docker | swarm), `image:`, `resources: {cpus, memory}` and
+ * (local | docker | swarm), `image:`, `resources: {cpus, memory,
+ * cpuset}` and
  * `placement:`, `swarm: {engines: {HOST: URL}}`, and the `image` and
  * `resources` keys a variant or a per-node override may set.
  * Reference: docs/providers.md.
@@ -14,11 +15,44 @@
 #include "scenario/scenario-internal.h"
 #include "xalloc.h"
 
-static const char *const resource_keys[] = { "cpus", "memory", NULL };
+static const char *const resource_keys[] = { "cpus", "memory", "cpuset",
+	NULL };
 const char *const scenario_provider_names[] = {
 	[SCN_PROV_LOCAL] = "local", [SCN_PROV_DOCKER] = "docker",
 	[SCN_PROV_SWARM] = "swarm", NULL
 };
+
+/* A CPU list as the kernel writes one ("0-1,3"), or "auto". */
+static int
+valid_cpuset(const char *s)
+{
+	const char	*p = s;
+	char		*end;
+	long		 a, b;
+
+	if (strcmp(s, "auto") == 0)
+		return (1);
+	for (;;) {
+		if (*p < '0' || *p > '9')
+			return (0);
+		a = strtol(p, &end, 10);
+		p = end;
+		if (*p == '-') {
+			if (p[1] < '0' || p[1] > '9')
+				return (0);
+			b = strtol(p + 1, &end, 10);
+			if (b < a)
+				return (0);
+			p = end;
+		}
+		if (a > 4095)
+			return (0);
+		if (*p == '\0')
+			return (1);
+		if (*p++ != ',')
+			return (0);
+	}
+}
 
 /* An image reference: no spaces or control characters, not an option. */
 static int
@@ -73,6 +107,19 @@ scn_load_container(struct ctx *c, const struct ynode *n, const char *what,
 		    scn_get_size(c, v, w, 6 * 1024 * 1024,
 		    (uint64_t)1 << 50, &set->memory) != 0)
 			goto out;
+		free(w);
+		w = dn_xasprintf("%s%sresources.cpuset", what,
+		    what[0] ? "." : "");
+		if ((v = ymap_get(r, "cpuset")) != NULL) {
+			if (scn_get_str(c, v, w, &set->cpuset) != 0)
+				goto out;
+			if (!valid_cpuset(set->cpuset)) {
+				scn_fail(c, v, "%s '%s' is not a CPU list "
+				    "(e.g. 0, 0-1, 0,2) or 'auto'", w,
+				    set->cpuset);
+				goto out;
+			}
+		}
 	}
 	rc = 0;
 out:

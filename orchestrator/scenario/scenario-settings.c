@@ -193,4 +193,5 @@ scn_settings_release(struct scn_settings *set)
 		free(set->env[i]);
 	free(set->env);
 	free(set->image);
+	free(set->cpuset);
 }

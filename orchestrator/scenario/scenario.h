@@ -79,6 +79,8 @@ struct scn_settings {
 	char		*image;		/* container image */
 	double		 cpus;		/* resources.cpus, 0 = not set */
 	uint64_t	 memory;	/* resources.memory bytes, 0 = not set */
+	char		*cpuset;	/* resources.cpuset: "0-1,3", "auto";
+					   NULL = not set (local only) */
 };
 
 /* How a node is run (scenario-node.c; docs/foreign-nodes.md): devnet's

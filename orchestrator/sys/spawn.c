@@ -70,6 +70,8 @@ struct child_plan {
 	char		**env;
 	int		  out_fd;
 	int		  netns_fd;
+	const int	 *cg_fds;	/* cgroup.procs files to join */
+	int		  ncg;
 };
 
 /*
@@ -93,6 +95,17 @@ child_main(void *arg)
 	fd = open("/dev/null", O_RDONLY);
 	if (fd != -1)
 		dup2(fd, STDIN_FILENO);
+	/* into the node's control groups, before anything runs that they
+	 * should count or limit (sys/cgroup.h) */
+	for (fd = 0; fd < cp->ncg; fd++)
+		if (write(cp->cg_fds[fd], "0", 1) != 1) {
+			static const char msg[] = "devnet: cannot join the "
+			    "node's cgroup\n";
+
+			if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+				_exit(127);
+			_exit(127);
+		}
 	if (cp->netns_fd >= 0 && setns(cp->netns_fd, CLONE_NEWNET) != 0) {
 		static const char msg[] = "devnet: cannot enter the "
 		    "node's network namespace\n";
@@ -120,6 +133,15 @@ int
 spawn_start_in(struct proc *p, char *const *argv, char *const *env_add,
     const char *out_path, int netns_fd, char **cause)
 {
+	return (spawn_start_cg(p, argv, env_add, out_path, netns_fd, NULL, 0,
+	    cause));
+}
+
+int
+spawn_start_cg(struct proc *p, char *const *argv, char *const *env_add,
+    const char *out_path, int netns_fd, const int *cg_fds, int ncg,
+    char **cause)
+{
 	struct child_plan	cp;
 	pid_t			pid;
 
@@ -133,6 +155,8 @@ spawn_start_in(struct proc *p, char *const *argv, char *const *env_add,
 	cp.argv = argv;
 	cp.env = make_env(env_add);
 	cp.netns_fd = netns_fd;
+	cp.cg_fds = cg_fds;
+	cp.ncg = ncg;
 	/* not fork: see dn_child_spawn (issue 26) */
 	pid = dn_child_spawn(child_main, &cp);
 	if (pid == -1)

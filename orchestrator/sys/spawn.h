@@ -36,6 +36,14 @@ int	 spawn_start_in(struct proc *p, char *const *argv,
 	    char *const *env_add, const char *out_path, int netns_fd,
 	    char **cause);
 
+/* The same, the child writing "0" into each of the NCG cgroup.procs
+ * files CG_FDS first (sys/cgroup.h): it and all it starts run in those
+ * groups from before its exec.  A write refused: exit 127, the reason
+ * in OUT_PATH. */
+int	 spawn_start_cg(struct proc *p, char *const *argv,
+	    char *const *env_add, const char *out_path, int netns_fd,
+	    const int *cg_fds, int ncg, char **cause);
+
 /* Reap P if it has exited (non-blocking).  Returns 1 if it has exited
  * (now or before), 0 if still running. */
 int	 spawn_poll(struct proc *p);

@@ -90,6 +90,17 @@ trial_event(struct trial *t, int node, const char *kind, const char *fmt,
 }
 
 void
+trial_crash_event(struct trial *t, int k, const char *st)
+{
+	struct trial_node	*n = &t->nodes[k];
+
+	trial_event(t, k, "crash", "%s%s%s", st, n->exit_note != NULL ?
+	    ": " : "", n->exit_note != NULL ? n->exit_note : "");
+	free(n->exit_note);
+	n->exit_note = NULL;
+}
+
+void
 trial_fail(struct trial *t, const char *fmt, ...)
 {
 	va_list	ap;

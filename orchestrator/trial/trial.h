@@ -26,6 +26,7 @@
 #include "protocol.h"
 #include "plan/plan.h"
 #include "scenario/scenario.h"
+#include "sys/cgroup.h"
 #include "sys/spawn.h"
 
 struct dn_store;
@@ -57,6 +58,16 @@ struct trial_node {
 					   not ours (set before the start) */
 	int		 port;		/* {port} of the http and command
 					   workloads; 0 = the node has none */
+	/* The local provider's control group of the node (resources:
+	 * sys/cgroup.h), NULL without one; made at the first start, kept
+	 * over restarts; its counters as teardown last read them. */
+	struct dn_cgroup *cg;
+	struct dn_cg_counters cgc;
+	int		 have_cgc;
+	uint64_t	 oom_told;	/* OOM kills a crash event named */
+	/* What the provider says of the exit being handled ("out of
+	 * memory: ..."), for its crash event; NULL (watch.c, main thread) */
+	char		*exit_note;
 
 	/* Written by the collector under trial.mu. */
 	int		 hello;		/* HELLOs received */
@@ -242,6 +253,11 @@ void	 trial_event(struct trial *t, int node, const char *kind,
  * stored under its own kind (a heal first writes the closing window's
  * proofs, a millisecond or more earlier). */
 void	 trial_event_capture(int64_t *ms, const char *kind);
+
+/* The crash event of node K: its exit status ST and what the provider
+ * said of it (node.exit_note: "exit 137: out of memory: ..."), then
+ * that note freed. */
+void	 trial_crash_event(struct trial *t, int k, const char *st);
 
 /* Record a run fact (takes store_mu); a store error marks T's store as
  * failed. */
