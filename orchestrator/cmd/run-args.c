@@ -41,6 +41,12 @@ const char run_args_help[] =
     "  --serve [ADDR:]PORT  while the run lasts, serve a live page, /metrics\n"
     "                       (Prometheus) and /api (docs/live.md); a bare\n"
     "                       port listens on 127.0.0.1 only\n"
+    "  --interference-max CORES\n"
+    "                       other programs' CPU beside a trial (cores, on\n"
+    "                       average) above which it is named in events,\n"
+    "                       compare and report (default 0.25)\n"
+    "  --strict             fail a trial that ran beside more than that\n"
+    "                       (with ab: also compare --strict)\n"
     "  --quiet              no progress and no summaries\n"
     "  --dry-run            load and check the scenario with these\n"
     "                       options as the run would, say what would\n"
@@ -53,7 +59,7 @@ enum {
 	OPT_READY, OPT_GRACE, OPT_QUIET, OPT_HELP, OPT_METRIC, OPT_FORMAT,
 	OPT_THRESHOLD, OPT_UNIT, OPT_TARGET, OPT_STRICT, OPT_PROVIDER,
 	OPT_FAIL_ON, OPT_SERVE, OPT_UNTIL, OPT_MAX_TRIALS, OPT_BUDGET,
-	OPT_REQUIRE, OPT_COMMIT, OPT_DRY_RUN
+	OPT_REQUIRE, OPT_COMMIT, OPT_DRY_RUN, OPT_ITF_MAX
 };
 
 static int
@@ -62,6 +68,29 @@ usage_error(const struct cmd_entry *e, const char *msg, const char *arg)
 	cmd_error("%s%s%s%s (see 'devnet %s --help')", msg, arg ? " '" : "",
 	    arg ? arg : "", arg ? "'" : "", e->name);
 	return (CMD_EXIT_USAGE);
+}
+
+/* The options about the machine the trials share with other programs
+ * (--strict, --interference-max; issue 36), as parse_one. */
+static int
+parse_machine(struct run_args *a, const struct cmd_entry *e, int c,
+    int *exit_status)
+{
+	if (c == OPT_STRICT) {
+		/* ab: compare's --strict too */
+		a->strict = 1;
+		a->ro.strict = 1;
+		return (0);
+	}
+	if (c == OPT_ITF_MAX) {
+		if (dn_parse_double(optarg, &a->ro.itf_max) != 0 ||
+		    !(a->ro.itf_max > 0) || a->ro.itf_max > 4096) {
+			*exit_status = usage_error(e, "--interference-max "
+			    "takes a number of cores like 0.25, not", optarg);
+			return (-1);
+		}
+	}
+	return (0);
 }
 
 /* The sequential options of devnet ab (--until, --max-trials, --budget,
@@ -221,8 +250,8 @@ parse_one(struct run_args *a, const struct cmd_entry *e, int c, char **argv,
 		a->target = optarg;
 		break;
 	case OPT_STRICT:
-		a->strict = 1;
-		break;
+	case OPT_ITF_MAX:
+		return (parse_machine(a, e, c, exit_status));
 	case OPT_FAIL_ON:
 		a->fail_on = optarg;
 		break;
@@ -268,6 +297,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		{ "max-trials", required_argument, NULL, OPT_MAX_TRIALS },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
+		{ "interference-max", required_argument, NULL, OPT_ITF_MAX },
 		{ NULL, 0, NULL, 0 }
 	};
 	int		 c;
@@ -281,7 +311,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (!ab && (c == OPT_METRIC ||
 		    c == OPT_THRESHOLD || c == OPT_UNIT || c == OPT_TARGET ||
-		    c == OPT_STRICT || c == OPT_FAIL_ON || c == OPT_UNTIL ||
+		    c == OPT_FAIL_ON || c == OPT_UNTIL ||
 		    c == OPT_MAX_TRIALS || c == OPT_BUDGET ||
 		    c == OPT_REQUIRE))
 			c = '?';

@@ -252,6 +252,9 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 	char			*cause = NULL, *reason = NULL;
 	int			 k;
 
+	/* the end of the window, before the nodes' stop */
+	if (t->itf_n > 0)
+		dn_itf_read(&t->itf_end);
 	stop_nodes(t, o);
 
 	/* The facts, events and end of the run in one commit: a few pages,
@@ -279,6 +282,7 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 		trial_fact(t, -1, "drain_unread", "%lld",
 		    (long long)t->drain_unread);
 	own_facts(t);
+	interference_finish(t, o);
 	if (t->lg != NULL && t->load != NULL) {
 		double	achieved;
 

@@ -158,6 +158,24 @@ void	 endcheck_drain_txs(struct trial **ts, int nt);
 /* Halt the nodes and check that they agree on the state (endcheck.c). */
 void	 endcheck_state(struct trial *t);
 
+/* --- interference.c ----------------------------------------------------- */
+
+/* Cores other programs may use beside a trial, on average over its
+ * window, before the trial is named (docs/scenarios.md, "Interference");
+ * steal counts from a twentieth of a core. */
+#define INTERFERENCE_MAX	0.25
+#define INTERFERENCE_STEAL_MAX	0.05
+
+/* At t = 0: the first read.  Each tick: a read a second, and an event
+ * `interference_now` once the last 5 s pass the threshold (the live page
+ * shows it then).  At the end, inside finish.c's commit: the facts
+ * interference_*, and the event `interference` (compare and report name
+ * the trial) when the window passed it; with O->strict the trial
+ * fails. */
+void	 interference_begin(struct trial *t);
+void	 interference_tick(struct trial *t, const struct runner_opts *o);
+void	 interference_finish(struct trial *t, const struct runner_opts *o);
+
 /* --- finish.c ----------------------------------------------------------- */
 
 /* Stop the load, check, stop the nodes, record the outcome. */

@@ -193,6 +193,7 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 		for (k = 0; k < ts[i]->nnodes; k++)
 			atomic_store(&ts[i]->nodes[k].up, 1);
 		snapshot_trial_start(ts[i]);
+		interference_begin(ts[i]);
 		trial_event(ts[i], -1, "start", "%d node(s) ready in %.0f ms",
 		    ts[i]->nnodes, (double)(t0 - ts[i]->spawn_ns) / 1e6);
 		assert_begin(ts[i]);
@@ -215,6 +216,7 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 			if (j == nleft)
 				continue;	/* finished early */
 			watch_trial(ts[i], fired[i]);
+			interference_tick(ts[i], o);
 			snapshot_trial_watch(ts[i]);
 			failed |= ts[i]->failed;
 		}

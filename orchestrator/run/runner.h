@@ -26,6 +26,11 @@ struct runner_opts {
 	int		 grace_ms;	/* SIGTERM -> SIGKILL, 0 = default */
 	FILE		*out;		/* per-run summaries, NULL = stdout */
 	struct snapshot	*snap;		/* --serve: published to, or NULL */
+	/* Interference (run/interference.c): the cores other programs may
+	 * use beside a trial before it is named (0 = INTERFERENCE_MAX);
+	 * STRICT: such a trial fails. */
+	double		 itf_max;
+	int		 strict;
 	/* Called after every slot with the runs so far (devnet ab --until
 	 * decided looks at the data here); nonzero stops the plan there,
 	 * as if it had ended.  NULL: none. */

@@ -27,6 +27,7 @@
 #include "plan/plan.h"
 #include "scenario/scenario.h"
 #include "sys/cgroup.h"
+#include "sys/interference.h"
 #include "sys/spawn.h"
 
 struct dn_store;
@@ -189,6 +190,15 @@ struct trial {
 	 * between one trial's end and the next one's start (issue 26). */
 	int64_t				 t0_wall_ms, end_wall_ms;
 	double				 cpu0_s;	/* process CPU at spawn */
+	/* What else used the machine (run/interference.c, main thread):
+	 * the reads at t = 0 and a second apart since (ring of the last
+	 * ITF_RING), the highest load average, the live event given. */
+#define ITF_RING	6
+	struct dn_itf_read		 itf0, itf_end;
+	struct dn_itf_read		 itf_ring[ITF_RING];
+	int				 itf_n;		/* reads in the ring */
+	double				 itf_load_max;
+	int				 itf_told;
 
 	/* The load generator's last interval, as stored with node -1
 	 * (under mu, collector): bit i of load_have says load_last[i] is

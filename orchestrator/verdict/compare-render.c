@@ -250,6 +250,16 @@ json_side(FILE *out, const char *key, const struct compare_side *sd)
 		fputs("}", out);
 		first = 0;
 	}
+	fputs("], \"interference_runs\": [", out);
+	for (i = 0, first = 1; i < sd->nruns; i++) {
+		if (sd->runs[i].interference == NULL)
+			continue;
+		fprintf(out, "%s{\"run\": %lld, \"detail\": ",
+		    first ? "" : ", ", (long long)sd->runs[i].id);
+		compare_json_str(out, sd->runs[i].interference);
+		fputs("}", out);
+		first = 0;
+	}
 	fputs("]}", out);
 }
 

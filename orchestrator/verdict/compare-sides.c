@@ -2,7 +2,8 @@
  * compare-sides.c: resolve one side of a comparison (a run id, a comma
  * list of run ids, or GROUP:VARIANT) to its runs, with their warmup,
  * duration, setup (scenario, nodes, rate), unplanned faults (crash,
- * stalled, lost_samples events) and missed load rates (rate_missed);
+ * stalled, lost_samples events), missed load rates (rate_missed) and
+ * other programs' CPU beside them (interference);
  * runs that did not finish are left out of a group with a warning; the
  * sides alone (compare_resolve) and a result's release.
  *
@@ -90,6 +91,20 @@ rate_row(void *arg, int ncols, const char *const *names,
 	return (0);
 }
 
+static int
+itf_row(void *arg, int ncols, const char *const *names,
+    const char *const *v, const int *types)
+{
+	struct compare_run	*r = arg;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	if (r->interference == NULL)
+		r->interference = dn_xstrdup(v[0] ? v[0] : "interference");
+	return (0);
+}
+
 /* Only finished runs stand for a group: the others are left out with a
  * warning. */
 static void
@@ -155,6 +170,7 @@ machine_only(struct compare_side *side, struct compare_result *res,
 		free(r0->status);
 		free(r0->scenario);
 		free(r0->rate_missed);
+		free(r0->interference);
 		free(r0->machine);
 		free(r0->faults);
 		memmove(r0, r0 + 1, (side->nruns - i - 1) * sizeof(*r0));
@@ -268,6 +284,11 @@ faults:
 		    "LIMIT 1", params, 1, rate_row, &side->runs[i],
 		    cause) != 0)
 			return (-1);
+		if (dn_store_query(s, "SELECT detail FROM events WHERE "
+		    "run_id = ?1 AND kind = 'interference' ORDER BY t_ms, id "
+		    "LIMIT 1", params, 1, itf_row, &side->runs[i],
+		    cause) != 0)
+			return (-1);
 	}
 	return (0);
 fail:
@@ -372,6 +393,7 @@ compare_side_release(struct compare_side *side)
 		free(side->runs[i].faults);
 		free(side->runs[i].scenario);
 		free(side->runs[i].rate_missed);
+		free(side->runs[i].interference);
 		free(side->runs[i].machine);
 	}
 	free(side->runs);

@@ -289,6 +289,11 @@ check_comparable(struct compare_result *r, char **strict)
 		for (i = 0; i < sd[side]->nruns; i++) {
 			const struct compare_run *run = &sd[side]->runs[i];
 
+			if (run->interference != NULL)
+				add_mismatch(r, dn_xasprintf("run %lld (%s) "
+				    "ran beside other work: %s; its figures "
+				    "may be off", (long long)run->id, side ?
+				    "B" : "A", run->interference), strict);
 			if (run->rate_missed == NULL)
 				continue;
 			add_mismatch(r, dn_xasprintf("run %lld (%s) missed "

@@ -137,6 +137,9 @@ struct compare_run {
 	char		*rate_missed;	/* the rate_missed event's detail,
 					   NULL if none */
 	char		*machine;	/* runs.machine, NULL unknown */
+	char		*interference;	/* the interference event's detail
+					   (other programs' CPU beside it,
+					   issue 36), NULL if none */
 };
 
 struct compare_side {

@@ -11,6 +11,9 @@ endforeach()
 # limit and its OOM kill, nothing left after a run, Ctrl-C, SIGKILL and
 # the next run (issue 36; root and cgroups, 77 = skip)
 dn_script_test(e2e cgroup ${DN_TEST_DIR}/cgroup.sh TIMEOUT 300)
+# other programs' CPU beside a trial: facts, events, the live page,
+# compare's warnings, run --strict (issue 36)
+dn_script_test(e2e interference ${DN_TEST_DIR}/interference.sh TIMEOUT 300)
 
 # many-variants starts 64 nodes at once: alone, so that it neither starves
 # nor is starved by the tests beside it.
