@@ -209,6 +209,65 @@ provider_any_limits(const struct scenario *s, int *cpuset)
 	return (any);
 }
 
+int
+provider_auto_cpu(int k)
+{
+	cpu_set_t	set;
+	int		c, n = 0, cnt;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0 ||
+	    (cnt = CPU_COUNT(&set)) == 0)
+		return (0);
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set) && n++ == k % cnt)
+			return (c);
+	return (0);
+}
+
+/* Add the CPUs of LIST ("0-1,3", checked by the loader) to SET. */
+static void
+add_cpus(cpu_set_t *set, const char *list)
+{
+	const char	*p = list;
+	char		*end;
+	long		 a, b;
+
+	while (*p != '\0') {
+		a = b = strtol(p, &end, 10);
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			p = end;
+		}
+		for (; a <= b && a < CPU_SETSIZE; a++)
+			CPU_SET((int)a, set);
+		if (*p == ',')
+			p++;
+		else if (*p != '\0')
+			break;
+	}
+}
+
+void
+provider_cpus_used(const struct scenario *s, cpu_set_t *set)
+{
+	const char	*cs;
+	size_t		 i;
+	int		 k;
+
+	CPU_ZERO(set);
+	for (i = 0; i < s->nvariants; i++)
+		for (k = 0; k < s->network.nodes; k++) {
+			cs = provider_node_cpuset(s, &s->variants[i], k);
+			if (cs == NULL)
+				continue;
+			if (strcmp(cs, "auto") == 0)
+				CPU_SET(provider_auto_cpu(k), set);
+			else
+				add_cpus(set, cs);
+		}
+}
+
 char **
 provider_labels(const struct trial *t)
 {

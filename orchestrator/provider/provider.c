@@ -15,7 +15,6 @@
 #include <netinet/in.h>
 
 #include <errno.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,22 +56,6 @@ local_prepare(const struct scenario *s, const struct provider_opts *o,
 	return (0);
 }
 
-/* CPU K modulo the CPUs devnet may run on ("auto"). */
-static int
-auto_cpu(int k)
-{
-	cpu_set_t	set;
-	int		c, n = 0, cnt;
-
-	if (sched_getaffinity(0, sizeof(set), &set) != 0 ||
-	    (cnt = CPU_COUNT(&set)) == 0)
-		return (0);
-	for (c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set) && n++ == k % cnt)
-			return (c);
-	return (0);
-}
-
 /* Node K's control group, at its first start, when it has resources;
  * its memory file to its sampler (cgroup_mem_bytes, as in a
  * container). */
@@ -91,7 +74,7 @@ local_cgroup(struct trial *t, int k, char **cause)
 	provider_node_limits(t->scn, t->var, k, &l.cpus, &l.memory);
 	cs = provider_node_cpuset(t->scn, t->var, k);
 	if (cs != NULL && strcmp(cs, "auto") == 0) {
-		snprintf(cpu, sizeof(cpu), "%d", auto_cpu(k));
+		snprintf(cpu, sizeof(cpu), "%d", provider_auto_cpu(k));
 		cs = cpu;
 	}
 	l.cpuset = cs;

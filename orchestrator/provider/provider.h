@@ -18,6 +18,7 @@
 #ifndef DN_PROVIDER_H
 #define DN_PROVIDER_H
 
+#include <sched.h>
 #include <stdio.h>
 
 #include "trial/trial.h"
@@ -136,6 +137,11 @@ const char *provider_node_cpuset(const struct scenario *,
 /* Does some node of some variant of S have resources (cpus, memory,
  * cpuset)?  *CPUSET: does one have a cpuset. */
 int	 provider_any_limits(const struct scenario *s, int *cpuset);
+/* "auto": node K on the K-th CPU devnet may run on, modulo their
+ * number. */
+int	 provider_auto_cpu(int k);
+/* Every CPU some node of S is pinned to (resources.cpuset) into SET. */
+void	 provider_cpus_used(const struct scenario *s, cpu_set_t *set);
 /* The labels of every object of T: "K=V", NULL-terminated; caller frees
  * with dk_argv_free. */
 char	**provider_labels(const struct trial *t);

@@ -158,6 +158,15 @@ void	 endcheck_drain_txs(struct trial **ts, int nt);
 /* Halt the nodes and check that they agree on the state (endcheck.c). */
 void	 endcheck_state(struct trial *t);
 
+/* --- machine-lock.c ----------------------------------------------------- */
+
+/* Before any trial: take the machine's locks for S's network conditions
+ * and pinned CPUs, waiting for (and naming) a devnet that holds one, up
+ * to O->machine_wait_ms.  0 (nothing needed, or taken), or -1 with
+ * *CAUSE naming the holder (pid, db). */
+int	 machine_take(const struct scenario *s, const struct runner_opts *o,
+	    char **cause);
+
 /* --- interference.c ----------------------------------------------------- */
 
 /* Cores other programs may use beside a trial, on average over its

@@ -29,6 +29,7 @@
 #include "provider/provider.h"
 #include "run/runner-internal.h"
 #include "store.h"
+#include "sys/machlock.h"
 #include "clock.h"
 #include "xalloc.h"
 
@@ -301,7 +302,8 @@ runner_run(struct scenario *scn, struct dn_store *store,
 		fprintf(stderr, "devnet: marked %d run(s) of a dead "
 		    "orchestrator as interrupted\n", reaped);
 	if (provider_prepare(scn, &(struct provider_opts){
-	    .run_dir = o->run_dir, .quiet = o->quiet }, cause) != 0)
+	    .run_dir = o->run_dir, .quiet = o->quiet }, cause) != 0 ||
+	    machine_take(scn, o, cause) != 0)
 		return (-1);
 	if (node_kind_declare(scn, store, cause) != 0 ||
 	    dn_store_commit(store, cause) != 0)
@@ -390,6 +392,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 	rv = 0;
 out:
 	reserve_release();
+	dn_machlock_release();
 	res->signal = signals_count ? signals_first : 0;
 	for (i = 0; trials != NULL && i < n; i++) {
 		if (trials[i].scn != NULL)

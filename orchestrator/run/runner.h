@@ -31,6 +31,9 @@ struct runner_opts {
 	 * STRICT: such a trial fails. */
 	double		 itf_max;
 	int		 strict;
+	/* The machine lock (sys/machlock.h): how long to wait for another
+	 * devnet that holds it, ms; 0 = refuse at once, -1 = default. */
+	int		 machine_wait_ms;
 	/* Called after every slot with the runs so far (devnet ab --until
 	 * decided looks at the data here); nonzero stops the plan there,
 	 * as if it had ended.  NULL: none. */

@@ -56,3 +56,6 @@ set_tests_properties(dn.net.topo dn.net.partition dn.net.conditions
     dn.net.assert-windows dn.net.etcd dn.net.docker dn.net.docker-foreign
     dn.net.zones dn.net.ab-zones dn.net.scale
     PROPERTIES RESOURCE_LOCK devnet-killed-netns)
+# two devnets with network conditions at once: the second refuses or
+# waits, naming the first one's pid and database (issue 36)
+dn_script_test(net machine-lock ${DN_TEST_DIR}/machine-lock.sh TIMEOUT 180)
