@@ -436,6 +436,74 @@ check_access(const char *path, int rdonly, char **cause)
 	return (0);
 }
 
+/* An untrusted file is read only if it and its -wal and -shm (when
+ * there) are regular files: sqlite's open of a FIFO waits for a writer
+ * forever, and a device is no database. */
+static int
+untrusted_file(const char *path, char **cause)
+{
+	static const char *const	 tail[] = { "", "-wal", "-shm" };
+	struct stat			 sb;
+	char				*p;
+	size_t				 i;
+	int				 rc = 0;
+
+	for (i = 0; i < sizeof(tail) / sizeof(tail[0]) && rc == 0; i++) {
+		p = dn_xasprintf("%s%s", path, tail[i]);
+		if (stat(p, &sb) != 0) {
+			if (i == 0 || errno != ENOENT) {
+				*cause = dn_xasprintf("cannot read '%s': %s; "
+				    "check the path", p, strerror(errno));
+				rc = -1;
+			}
+		} else if (!S_ISREG(sb.st_mode)) {
+			*cause = dn_xasprintf("'%s' is not a regular file "
+			    "(a %s): only devnet database files can be "
+			    "read; copy it to a file first", p,
+			    S_ISFIFO(sb.st_mode) ? "FIFO" :
+			    S_ISDIR(sb.st_mode) ? "directory" :
+			    S_ISSOCK(sb.st_mode) ? "socket" : "device");
+			rc = -1;
+		}
+		free(p);
+	}
+	return (rc);
+}
+
+/* What DN_STORE_UNTRUSTED asks (store.h), before the file's schema is
+ * read: its views, triggers and the functions in them stay unused. */
+static int
+untrusted_harden(struct dn_store *s, char **cause)
+{
+	static const int	 off[] = { SQLITE_DBCONFIG_TRUSTED_SCHEMA,
+				    SQLITE_DBCONFIG_ENABLE_VIEW,
+				    SQLITE_DBCONFIG_ENABLE_TRIGGER,
+				    SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION };
+	size_t			 i;
+
+	for (i = 0; i < sizeof(off) / sizeof(off[0]); i++)
+		if (sqlite3_db_config(s->db, off[i], 0, NULL) != SQLITE_OK)
+			goto fail;
+	if (sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1,
+	    NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_limit(s->db, SQLITE_LIMIT_LENGTH, DN_STORE_UNTRUSTED_LEN);
+	sqlite3_progress_handler(s->db, PROGRESS_OPS, store_progress_check, s);
+	store_deadline(s, DN_STORE_UNTRUSTED_MS);
+	return (0);
+fail:
+	*cause = sql_cause(s, "turn off trusted_schema");
+	return (-1);
+}
+
+void
+store_deadline(struct dn_store *s, int64_t limit_ms)
+{
+	s->limit_ms = limit_ms;
+	s->timed_out = 0;
+	s->deadline_ns = dn_now_ns() + (uint64_t)limit_ms * 1000000u;
+}
+
 int
 dn_store_open(struct dn_store **sp, const char *path, int flags,
     char **cause)
@@ -444,6 +512,13 @@ dn_store_open(struct dn_store **sp, const char *path, int flags,
 	int		 oflags, rc;
 
 	*sp = NULL;
+	if ((flags & DN_STORE_UNTRUSTED) && (!(flags & DN_STORE_RDONLY) ||
+	    untrusted_file(path, cause) != 0)) {
+		if (!(flags & DN_STORE_RDONLY))
+			*cause = dn_xasprintf("database '%s': an untrusted "
+			    "file is opened read-only (a devnet bug)", path);
+		return (-1);
+	}
 	if (check_access(path, flags & DN_STORE_RDONLY, cause) != 0)
 		return (-1);
 	s = dn_xcalloc(1, sizeof(*s));
@@ -482,6 +557,8 @@ dn_store_open(struct dn_store **sp, const char *path, int flags,
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	if ((flags & DN_STORE_UNTRUSTED) && untrusted_harden(s, cause) != 0)
+		goto fail;
 	/* Touch the schema first: a file that is not a database says so
 	 * here, not in the middle of a write. */
 	if (sql_exec(s, "SELECT count(*) FROM sqlite_master", "read schema",
@@ -498,8 +575,12 @@ dn_store_open(struct dn_store **sp, const char *path, int flags,
 		    reader_compat(s, version, cause) != 0))
 			goto fail;
 		/* mmap: readers scan millions of rows (compare); it halves
-		 * their system time against pread of every page. */
-		if (sql_exec(s, "PRAGMA query_only = 1; "
+		 * their system time against pread of every page.  Not for
+		 * an untrusted file: one cut short while mapped is SIGBUS;
+		 * its small cache keeps many open sources small. */
+		if (sql_exec(s, (flags & DN_STORE_UNTRUSTED) ?
+		    "PRAGMA query_only = 1; PRAGMA cache_size = -8192; "
+		    "PRAGMA mmap_size = 0" : "PRAGMA query_only = 1; "
 		    "PRAGMA cache_size = -65536; "
 		    "PRAGMA mmap_size = 1073741824", "pragmas", cause) != 0)
 			goto fail;

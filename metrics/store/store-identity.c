@@ -142,6 +142,7 @@ store_samples_digest(struct dn_store *s, const char *db, int64_t run_id,
 	struct dn_sha256	 c;
 	uint8_t			 h[32];
 	char			*sql;
+	int64_t			 prev_node, prev_t;
 	int			 rc = -1, r, q;
 
 	sql = dn_xasprintf("SELECT m.id, m.name FROM %s.metrics m WHERE "
@@ -160,18 +161,36 @@ store_samples_digest(struct dn_store *s, const char *db, int64_t run_id,
 	dn_sha256_init(&c);
 	sqlite3_bind_int64(met, 1, run_id);
 	while ((r = sqlite3_step(met)) == SQLITE_ROW) {
-		const char	*name = (const char *)sqlite3_column_text(met, 1);
+		const char *name = (const char *)sqlite3_column_text(met, 1);
 
 		dn_sha256_update(&c, name, strlen(name) + 1);
 		sqlite3_bind_int64(row, 1, run_id);
 		sqlite3_bind_int(row, 2, sqlite3_column_int(met, 0));
+		prev_node = -1;
+		prev_t = INT64_MIN;
 		while ((q = sqlite3_step(row)) == SQLITE_ROW) {
 			double		v = sqlite3_column_double(row, 2);
 			uint64_t	bits;
+			int64_t		node = sqlite3_column_int64(row, 0);
+			int64_t		t = sqlite3_column_int64(row, 1);
 
+			/* A key twice (a file whose samples lost their
+			 * primary key): its copy would keep one of them,
+			 * and differ from what was digested. */
+			if (node == prev_node && t == prev_t) {
+				*cause = dn_xasprintf("database '%s': run "
+				    "%lld has two samples of metric '%s' at "
+				    "node %lld, t_ms %lld (a damaged or "
+				    "hand-made file?)", s->path,
+				    (long long)run_id, name, (long long)node,
+				    (long long)t);
+				goto out;
+			}
+			prev_node = node;
+			prev_t = t;
 			put_le(&c, (uint64_t)(uint32_t)sqlite3_column_int(row,
 			    0), 4);
-			put_le(&c, (uint64_t)sqlite3_column_int64(row, 1), 8);
+			put_le(&c, (uint64_t)t, 8);
 			if (sqlite3_column_type(row, 2) == SQLITE_NULL) {
 				dn_sha256_update(&c, "\xff", 1);
 				continue;

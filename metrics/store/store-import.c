@@ -2,15 +2,17 @@
  * store-import.c: runs of another devnet database merged into this one
  * (`devnet import`, store.h dn_store_import; docs/schema.md, "Import").
  *
- * The source is opened read-only, as any reader opens it: a file of an
- * older schema version is seen in today's shape (columns added since read
- * NULL, a run without a uuid gets the one a migration would give it), so
- * it is never copied nor changed.  Everything of one file lands in one
- * IMMEDIATE transaction of the target: a failure anywhere rolls all of
- * it back.
+ * The source comes opened and checked whole by store-import-src.c
+ * (hostile files are refused there, before the target is touched); a
+ * file of an older schema version is seen in today's shape (columns added
+ * since read NULL, a run without a uuid gets the one a migration would
+ * give it), so it is never copied nor changed.  Everything of one file
+ * lands in one IMMEDIATE transaction of the target, taken only now: a
+ * failure anywhere rolls all of it back.
  *
  * A run is the same run when its uuid is; it is then skipped if its
- * samples digest matches the target's and refused if not.  Ids are the
+ * samples digest (recomputed from the file's samples, never the file's
+ * word) matches the target's and refused if not.  Ids are the
  * target's: runs and groups get new ones (a group whose runs are already
  * partly here is the one they are in), metrics are mapped by name
  * (dn_store_metric_named, refusing a direction that contradicts the
@@ -26,15 +28,6 @@
 #include "clock.h"
 #include "store-internal.h"
 #include "xalloc.h"
-
-/* One run of the source. */
-struct src_run {
-	int64_t	 id;
-	int64_t	 group;			/* 0: none */
-	char	 uuid[DN_STORE_UUID_LEN + 1];
-	char	*digest;		/* stored, or NULL */
-	int	 running;
-};
 
 /* A copy of one per-run table. */
 struct copy {
@@ -52,15 +45,14 @@ struct copy {
 };
 
 struct import {
-	struct dn_store		*dst, *src;
+	struct dn_store		*dst;
+	struct dn_import_src	*src;
 	struct dn_import_stats	*st;
-	struct src_run		*runs;
-	size_t			 nruns;
 	struct copy		 run_copy;
 	struct copy		*copies;
 	size_t			 ncopies;
-	int			*mmap;		/* source metric id -> ours */
-	size_t			 nmmap;
+	int			*mmap;		/* per src->metrics: ours,
+						   or -1 */
 	int64_t			*gmap;		/* pairs: source, ours */
 	size_t			 ngmap;
 	dn_import_progress_fn	 progress;
@@ -136,7 +128,7 @@ copy_prepare(struct import *im, const char *table, const char *key,
 	    "\"node\", \"metric_id\", \"t_ms\", \"value\"") == 0;
 	sql = dn_xasprintf("SELECT %s FROM \"%s\" WHERE \"%s\" = ?1", cols,
 	    table, key);
-	r = sql_prepare(im->src, sql, &c->sel, cause);
+	r = sql_prepare(im->src->db, sql, &c->sel, cause);
 	free(sql);
 	if (r != 0)
 		goto out;
@@ -185,66 +177,59 @@ out:
 	return (rc);
 }
 
-/* Our id of the source's metric SID: by name, the direction checked. */
+/* Whether the source's metric M may join the target: a named metric
+ * there whose declared direction contradicts M's may not.  *ID: the
+ * target's id of M's name, or -1. */
 static int
-metric_map(struct import *im, int sid, int *out, char **cause)
+metric_fits(struct import *im, const struct src_metric *m, int *id,
+    char **cause)
 {
-	sqlite3_stmt		*st = NULL;
 	struct dn_metric_info	 have;
-	const char		*name, *kind, *better;
-	int			 id, rc = -1, r;
-	size_t			 i;
 
-	if (sid >= 0 && (size_t)sid < im->nmmap && im->mmap[sid] >= 0) {
-		*out = im->mmap[sid];
-		return (0);
-	}
-	if (sql_prepare(im->src, "SELECT name, kind, better FROM metrics "
-	    "WHERE id = ?1", &st, cause) != 0)
+	if (dn_store_metric_find(im->dst, m->name, id, &have, cause) != 0)
 		return (-1);
-	sqlite3_bind_int(st, 1, sid);
-	if ((r = sqlite3_step(st)) != SQLITE_ROW) {
-		*cause = r == SQLITE_DONE ? dn_xasprintf("database '%s': "
-		    "samples of metric id %d, which its dictionary does not "
-		    "have (a damaged file?)", im->src->path, sid) :
-		    sql_cause(im->src, "read the dictionary");
-		goto out;
-	}
-	name = (const char *)sqlite3_column_text(st, 0);
-	kind = (const char *)sqlite3_column_text(st, 1);
-	better = (const char *)sqlite3_column_text(st, 2);
-	if (dn_store_metric_find(im->dst, name, &id, &have, cause) != 0)
-		goto out;
-	if (id >= DN_STORE_NAMED_BASE && better != NULL &&
-	    strcmp(better, "neutral") != 0 &&
+	if (*id >= DN_STORE_NAMED_BASE && strcmp(m->better, "neutral") != 0 &&
 	    strcmp(have.better, "neutral") != 0 &&
-	    strcmp(have.better, better) != 0) {
+	    strcmp(have.better, m->better) != 0) {
 		*cause = dn_xasprintf("metric '%s' is better: %s in '%s' but "
 		    "better: %s in '%s': a named metric's direction is fixed "
 		    "per database, so that every comparison of its runs means "
 		    "the same; nothing of '%s' was imported (rename the "
 		    "metric in one of them, or import into another --db)",
-		    name, better, im->src->path, have.better, im->dst->path,
-		    im->src->path);
-		goto out;
+		    m->name, m->better, im->src->path, have.better,
+		    im->dst->path, im->src->path);
+		return (-1);
 	}
-	if (dn_store_metric_named(im->dst, name, kind != NULL &&
-	    strcmp(kind, "counter") == 0, better, &id, cause) != 0)
-		goto out;
-	if (sid >= 0 && (size_t)sid >= im->nmmap) {
-		im->mmap = dn_xreallocarray(im->mmap, (size_t)sid + 1,
-		    sizeof(*im->mmap));
-		for (i = im->nmmap; i <= (size_t)sid; i++)
-			im->mmap[i] = -1;
-		im->nmmap = (size_t)sid + 1;
+	return (0);
+}
+
+/* Our id of the source's metric SID: by name, the direction checked. */
+static int
+metric_map(struct import *im, int64_t sid, int *out, char **cause)
+{
+	const struct src_metric	*m = import_src_metric(im->src, sid);
+	size_t			 k;
+	int			 id;
+
+	if (m == NULL) {	/* dn_store_import_open refuses it */
+		*cause = dn_xasprintf("database '%s': samples of metric id "
+		    "%lld, which its dictionary does not have (a damaged "
+		    "file?)", im->src->path, (long long)sid);
+		return (-1);
 	}
-	if (sid >= 0)
-		im->mmap[sid] = id;
+	k = (size_t)(m - im->src->metrics);
+	if (im->mmap[k] >= 0) {
+		*out = im->mmap[k];
+		return (0);
+	}
+	if (metric_fits(im, m, &id, cause) != 0)
+		return (-1);
+	if (dn_store_metric_named(im->dst, m->name, m->counter, m->better,
+	    &id, cause) != 0)
+		return (-1);
+	im->mmap[k] = id;
 	*out = id;
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	return (rc);
+	return (0);
 }
 
 /* Our group for the source's group SG: the one a run of it already
@@ -265,10 +250,10 @@ group_map(struct import *im, int64_t sg, int64_t *out, char **cause)
 	if (sql_prepare(im->dst, "SELECT ab_group FROM main.runs WHERE uuid "
 	    "= ?1 AND ab_group IS NOT NULL", &st, cause) != 0)
 		return (-1);
-	for (i = 0; i < im->nruns && *out == 0; i++) {
-		if (im->runs[i].group != sg)
+	for (i = 0; i < im->src->nruns && *out == 0; i++) {
+		if (im->src->runs[i].group != sg)
 			continue;
-		sql_bind_text(st, 1, im->runs[i].uuid);
+		sql_bind_text(st, 1, im->src->runs[i].uuid);
 		if ((r = sqlite3_step(st)) == SQLITE_ROW)
 			*out = sqlite3_column_int64(st, 0);
 		else if (r != SQLITE_DONE) {
@@ -282,8 +267,9 @@ group_map(struct import *im, int64_t sg, int64_t *out, char **cause)
 	if (*out == 0) {
 		sqlite3_stmt	*ins = NULL;
 
-		if (sql_prepare(im->src, "SELECT scenario, label, created_ms "
-		    "FROM ab_groups WHERE id = ?1", &st, cause) != 0 ||
+		if (sql_prepare(im->src->db, "SELECT scenario, label, "
+		    "created_ms FROM ab_groups WHERE id = ?1", &st,
+		    cause) != 0 ||
 		    sql_prepare(im->dst, "INSERT INTO main.ab_groups "
 		    "(scenario, label, created_ms) VALUES (?1, ?2, ?3)", &ins,
 		    cause) != 0)
@@ -315,45 +301,6 @@ out:
 	return (rc);
 }
 
-/* The source's runs, with the uuid each has or would get. */
-static int
-runs_load(struct import *im, char **cause)
-{
-	sqlite3_stmt	*st = NULL;
-	int		 r, rc = -1;
-
-	if (sql_prepare(im->src, "SELECT id, ab_group, uuid, samples_digest, "
-	    "status = 'running', " STORE_UUID_COLS " FROM runs ORDER BY id",
-	    &st, cause) != 0)
-		return (-1);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		struct src_run	*sr;
-		const char	*u = (const char *)sqlite3_column_text(st, 2);
-		const char	*d = (const char *)sqlite3_column_text(st, 3);
-
-		im->runs = dn_xreallocarray(im->runs, im->nruns + 1,
-		    sizeof(*im->runs));
-		sr = &im->runs[im->nruns++];
-		memset(sr, 0, sizeof(*sr));
-		sr->id = sqlite3_column_int64(st, 0);
-		sr->group = sqlite3_column_int64(st, 1);
-		if (u != NULL && strlen(u) == DN_STORE_UUID_LEN)
-			memcpy(sr->uuid, u, DN_STORE_UUID_LEN + 1);
-		else
-			store_uuid_derive(st, 5, sr->uuid);
-		sr->digest = d != NULL ? dn_xstrdup(d) : NULL;
-		sr->running = sqlite3_column_int(st, 4);
-	}
-	if (r != SQLITE_DONE) {
-		*cause = sql_cause(im->src, "read runs");
-		goto out;
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	return (rc);
-}
-
 /*
  * The samples of source run SR as run NEW_ID through the store's sample
  * buffer (sorted, INS_ROWS rows per statement: the ingest path, twice as
@@ -372,7 +319,7 @@ copy_samples(struct import *im, struct copy *c, const struct src_run *sr,
 		d->pend = dn_xreallocarray(NULL, PENDING_MAX, sizeof(*p));
 	sqlite3_bind_int64(c->sel, 1, sr->id);
 	while ((r = sqlite3_step(c->sel)) == SQLITE_ROW) {
-		if (metric_map(im, sqlite3_column_int(c->sel, 2), &mid,
+		if (metric_map(im, sqlite3_column_int64(c->sel, 2), &mid,
 		    cause) != 0)
 			goto fail;
 		if (sqlite3_column_type(c->sel, 4) == SQLITE_NULL) {
@@ -400,7 +347,7 @@ copy_samples(struct import *im, struct copy *c, const struct src_run *sr,
 		(*n)++;
 	}
 	if (r != SQLITE_DONE) {
-		*cause = sql_cause(im->src, c->table);
+		*cause = sql_cause(im->src->db, c->table);
 		goto fail;
 	}
 	sqlite3_reset(c->sel);
@@ -427,8 +374,8 @@ copy_rows(struct import *im, struct copy *c, const struct src_run *sr,
 			if (i == c->run_col)
 				sqlite3_bind_int64(c->ins, i + 1, new_id);
 			else if (i == c->metric_col) {
-				if (metric_map(im, sqlite3_column_int(c->sel,
-				    i), &mid, cause) != 0)
+				if (metric_map(im, sqlite3_column_int64(
+				    c->sel, i), &mid, cause) != 0)
 					goto fail;
 				sqlite3_bind_int(c->ins, i + 1, mid);
 			} else if (i == c->group_col) {
@@ -450,7 +397,7 @@ copy_rows(struct import *im, struct copy *c, const struct src_run *sr,
 		(*n)++;
 	}
 	if (r != SQLITE_DONE) {
-		*cause = sql_cause(im->src, c->table);
+		*cause = sql_cause(im->src->db, c->table);
 		goto fail;
 	}
 	sqlite3_reset(c->sel);
@@ -466,7 +413,7 @@ static int
 run_present(struct import *im, struct src_run *sr, int *here, char **cause)
 {
 	sqlite3_stmt	*st = NULL;
-	char		 theirs[65], ours[65];
+	char		 ours[65];
 	int64_t		 id = 0;
 	int		 r, rc = -1;
 
@@ -489,12 +436,6 @@ run_present(struct import *im, struct src_run *sr, int *here, char **cause)
 		    (const char *)sqlite3_column_text(st, 1));
 	else if (store_samples_digest(im->dst, "main", id, ours, cause) != 0)
 		goto out;
-	if (sr->digest == NULL) {
-		if (store_samples_digest(im->src, "main", sr->id, theirs,
-		    cause) != 0)
-			goto out;
-		sr->digest = dn_xstrdup(theirs);
-	}
 	if (strcmp(sr->digest, ours) != 0) {
 		*cause = dn_xasprintf("run %lld of '%s' (uuid %s) is run %lld "
 		    "of '%s' with other samples (digest %.12s, here %.12s); "
@@ -515,7 +456,6 @@ out:
 static int
 run_import(struct import *im, struct src_run *sr, char **cause)
 {
-	char	 dg[65];
 	int64_t	 group = 0, new_id, n = 0, samples = 0;
 	size_t	 i;
 	int	 here;
@@ -527,14 +467,10 @@ run_import(struct import *im, struct src_run *sr, char **cause)
 	if (run_present(im, sr, &here, cause) != 0)
 		return (-1);
 	if (here) {
-		im->st->runs_present++;
+		if (im->st->runs_present++ == 0)
+			memcpy(im->st->present_uuid, sr->uuid,
+			    sizeof(sr->uuid));
 		return (0);
-	}
-	if (sr->digest == NULL) {
-		if (store_samples_digest(im->src, "main", sr->id, dg,
-		    cause) != 0)
-			return (-1);
-		sr->digest = dn_xstrdup(dg);
 	}
 	if (sr->group > 0 && group_map(im, sr->group, &group, cause) != 0)
 		return (-1);
@@ -562,9 +498,6 @@ import_release(struct import *im)
 {
 	size_t	i;
 
-	for (i = 0; i < im->nruns; i++)
-		free(im->runs[i].digest);
-	free(im->runs);
 	copy_release(&im->run_copy);
 	for (i = 0; i < im->ncopies; i++)
 		copy_release(&im->copies[i]);
@@ -573,30 +506,106 @@ import_release(struct import *im)
 	free(im->gmap);
 }
 
-/* Refuse a source that is damaged anywhere, before reading it. */
+/* Whether the metrics of source run SR (its samples' and series') fit
+ * the target (metric_fits); FITS marks those seen, per src->metrics. */
 static int
-src_check(struct dn_store *src, char **cause)
+run_metrics_fit(struct import *im, sqlite3_stmt *st,
+    const struct src_run *sr, char *fits, char **cause)
 {
-	return (sql_quick_check(src, "nothing of it was imported", cause));
+	const struct src_metric	*m;
+	int			 r, id;
+
+	sqlite3_bind_int64(st, 1, sr->id);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		m = import_src_metric(im->src, sqlite3_column_int64(st, 0));
+		if (m == NULL || fits[m - im->src->metrics])
+			continue;
+		if (metric_fits(im, m, &id, cause) != 0)
+			goto fail;
+		fits[m - im->src->metrics] = 1;
+	}
+	if (r != SQLITE_DONE) {
+		*cause = sql_cause(im->src->db, "read a run's metrics");
+		goto fail;
+	}
+	sqlite3_reset(st);
+	return (0);
+fail:
+	sqlite3_reset(st);
+	return (-1);
+}
+
+int
+dn_store_import_conflicts(struct dn_store *dst, struct dn_import_src *src,
+    char **cause)
+{
+	struct import		 im;
+	struct dn_import_stats	 st;
+	sqlite3_stmt		*ids = NULL;
+	char			*fits;
+	size_t			 i;
+	int			 here, rc = -1;
+
+	memset(&im, 0, sizeof(im));
+	memset(&st, 0, sizeof(st));
+	im.dst = dst;
+	im.src = src;
+	im.st = &st;
+	fits = dn_xcalloc(src->nmetrics + 1, 1);
+	store_deadline(src->db, src->limit_ms);
+	if (sql_prepare(src->db, "SELECT metric_id FROM samples WHERE run_id "
+	    "= ?1 UNION SELECT metric_id FROM series WHERE run_id = ?1", &ids,
+	    cause) != 0)
+		goto out;
+	for (i = 0; i < src->nruns; i++) {
+		struct src_run	*sr = &src->runs[i];
+
+		if (sr->running)
+			continue;
+		if (run_present(&im, sr, &here, cause) != 0)
+			goto out;
+		if (!here && run_metrics_fit(&im, ids, sr, fits, cause) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(ids);
+	free(fits);
+	return (rc);
 }
 
 int
 dn_store_import_check(const char *path, char **cause)
 {
-	struct dn_store	*src;
-	int		 rc;
+	struct dn_import_src	*src;
 
-	if (dn_store_open(&src, path, DN_STORE_RDONLY, cause) != 0)
+	if (dn_store_import_open(&src, path, 0, cause) != 0)
 		return (-1);
-	rc = src_check(src, cause);
-	dn_store_close(src);
-	return (rc);
+	dn_store_import_close(src);
+	return (0);
 }
 
 int
 dn_store_import(struct dn_store *dst, const char *path, int dry_run,
     struct dn_import_stats *st, dn_import_progress_fn progress, void *arg,
     char **cause)
+{
+	struct dn_import_src	*src;
+	int			 rc;
+
+	memset(st, 0, sizeof(*st));
+	if (dn_store_import_open(&src, path, 0, cause) != 0)
+		return (-1);
+	rc = dn_store_import_from(dst, src, dry_run, st, progress, arg,
+	    cause);
+	dn_store_import_close(src);
+	return (rc);
+}
+
+int
+dn_store_import_from(struct dn_store *dst, struct dn_import_src *src,
+    int dry_run, struct dn_import_stats *st, dn_import_progress_fn progress,
+    void *arg, char **cause)
 {
 	struct import	 im;
 	size_t		 i;
@@ -605,6 +614,7 @@ dn_store_import(struct dn_store *dst, const char *path, int dry_run,
 	memset(st, 0, sizeof(*st));
 	memset(&im, 0, sizeof(im));
 	im.dst = dst;
+	im.src = src;
 	im.st = st;
 	im.progress = progress;
 	im.arg = arg;
@@ -613,22 +623,21 @@ dn_store_import(struct dn_store *dst, const char *path, int dry_run,
 		    "with nothing pending (a devnet bug)", dst->path);
 		return (-1);
 	}
-	if (dn_store_open(&im.src, path, DN_STORE_RDONLY, cause) != 0)
-		return (-1);
-	/* One snapshot of the source, even while a devnet writes it. */
-	if (src_check(im.src, cause) != 0 ||
-	    sql_exec(im.src, "BEGIN", "begin reading", cause) != 0 ||
-	    runs_load(&im, cause) != 0)
-		goto out;
-	st->runs_total = (int64_t)im.nruns;
+	st->runs_total = (int64_t)src->nruns;
+	im.mmap = dn_xreallocarray(NULL, src->nmetrics + 1,
+	    sizeof(*im.mmap));
+	for (i = 0; i < src->nmetrics; i++)
+		im.mmap[i] = -1;
+	/* the copy reads what was checked: the same time bound again */
+	store_deadline(src->db, src->limit_ms);
 	if (sql_exec(dst, "BEGIN IMMEDIATE", "begin import", cause) != 0)
 		goto out;
 	dst->in_txn = 1;
 	if (copies_prepare(&im, cause) != 0)
 		goto out;
 	im.next_ns = dn_now_ns() + 1000000000ull;
-	for (i = 0; i < im.nruns; i++) {
-		if (run_import(&im, &im.runs[i], cause) != 0)
+	for (i = 0; i < src->nruns; i++) {
+		if (run_import(&im, &src->runs[i], cause) != 0)
 			goto out;
 		st->runs_done = (int64_t)i + 1;
 		if (progress != NULL && dn_now_ns() >= im.next_ns) {
@@ -648,8 +657,5 @@ out:
 		sqlite3_exec(dst->db, "ROLLBACK", NULL, NULL, NULL);
 		dst->in_txn = 0;
 	}
-	if (im.src != NULL)
-		sqlite3_exec(im.src->db, "ROLLBACK", NULL, NULL, NULL);
-	dn_store_close(im.src);
 	return (rc);
 }

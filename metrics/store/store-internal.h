@@ -67,7 +67,20 @@ struct dn_store {
 	int64_t		 timeout_ms;	/* dn_store_query's limit, 0: none */
 	uint64_t	 deadline_ns;	/* while a dn_store_query runs */
 	int		 timed_out;	/* the last dn_store_query hit it */
+	int64_t		 limit_ms;	/* DN_STORE_UNTRUSTED: the limit
+					   deadline_ns was set from */
 };
+
+/* sqlite's progress handler on S (ARG): stops the running statement once
+ * S->deadline_ns (when not 0) is past, setting S->timed_out
+ * (store-read.c). */
+int	 store_progress_check(void *arg);
+/* Every this many sqlite VM instructions, store_progress_check looks at
+ * the clock. */
+#define PROGRESS_OPS	1000
+/* A deadline LIMIT_MS from now for every later statement of S (a store
+ * opened DN_STORE_UNTRUSTED). */
+void	 store_deadline(struct dn_store *s, int64_t limit_ms);
 
 /*
  * One run's steady-state aggregates per (metric, node): what node_summary
@@ -128,6 +141,39 @@ int	 store_machine_add(struct dn_store *s, int64_t run_id,
 /* Insert the buffered samples (sorted, INS_ROWS per statement) in the
  * open transaction, opening one if none is (store-write.c). */
 int	 store_pending_flush(struct dn_store *s, char **cause);
+
+/*
+ * The file an import reads (store-import-src.c), checked whole before the
+ * target is touched and kept in its read transaction until the copy
+ * (store-import.c) is done.
+ */
+struct src_metric {
+	int64_t	 id;
+	char	*name;
+	int	 counter;
+	char	 better[16];		/* lower | higher | neutral */
+};
+struct src_run {
+	int64_t	 id;
+	int64_t	 group;			/* 0: none */
+	char	 uuid[DN_STORE_UUID_LEN + 1];
+	char	 stored[65];		/* the file's digest, or "" */
+	char	 digest[65];		/* its samples' (not running) */
+	int	 running;
+};
+struct dn_import_src {
+	struct dn_store		*db;	/* DN_STORE_UNTRUSTED, in a read
+					   transaction */
+	char			*path;
+	int64_t			 limit_ms;
+	struct src_metric	*metrics;	/* by id */
+	size_t			 nmetrics;
+	struct src_run		*runs;		/* by id */
+	size_t			 nruns;
+};
+/* The file's metric ID, or NULL. */
+const struct src_metric *import_src_metric(const struct dn_import_src *src,
+	    int64_t id);
 
 /* sqlite call helpers (store-sql.c). */
 /* A message for the last error on S's connection, naming the file and

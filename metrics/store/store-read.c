@@ -12,14 +12,12 @@
 #include "store-internal.h"
 #include "xalloc.h"
 
-/* Every this many sqlite VM instructions, look at the clock: well under a
- * millisecond of work between looks, and one clock read per look. */
-#define PROGRESS_OPS	1000
-
 /* sqlite's progress handler: nonzero stops the running statement with
- * SQLITE_INTERRUPT.  Only a dn_store_query sets a deadline. */
-static int
-progress_check(void *arg)
+ * SQLITE_INTERRUPT.  A dn_store_query sets a deadline, and the reads of
+ * an untrusted file (store_deadline).  PROGRESS_OPS instructions between
+ * looks: well under a millisecond of work, one clock read per look. */
+int
+store_progress_check(void *arg)
 {
 	struct dn_store	*s = arg;
 
@@ -34,7 +32,7 @@ dn_store_set_timeout(struct dn_store *s, int64_t ms)
 {
 	s->timeout_ms = ms > 0 ? ms : 0;
 	sqlite3_progress_handler(s->db, s->timeout_ms ? PROGRESS_OPS : 0,
-	    s->timeout_ms ? progress_check : NULL, s);
+	    s->timeout_ms ? store_progress_check : NULL, s);
 }
 
 int

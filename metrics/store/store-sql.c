@@ -31,6 +31,15 @@ sql_cause(struct dn_store *s, const char *what)
 	if (prim == SQLITE_FULL)
 		return (dn_xasprintf("database '%s': disk full; free space "
 		    "or use --db elsewhere", s->path));
+	if (prim == SQLITE_INTERRUPT && s->timed_out)
+		return (dn_xasprintf("database '%s': %s: stopped at the time "
+		    "limit for reading it, %lld s (a hostile or damaged "
+		    "file? if it is sound, allow it longer: --time-limit)",
+		    s->path, what, (long long)(s->limit_ms / 1000)));
+	if (prim == SQLITE_TOOBIG)
+		return (dn_xasprintf("database '%s': %s: a value over %d "
+		    "bytes (a hostile or damaged file?)", s->path, what,
+		    sqlite3_limit(s->db, SQLITE_LIMIT_LENGTH, -1)));
 	return (dn_xasprintf("database '%s': %s: %s", s->path, what,
 	    sqlite3_errmsg(s->db)));
 }

@@ -20,6 +20,15 @@ struct dn_store;
 #define DN_STORE_UUID_LEN	36
 
 #define DN_STORE_RDONLY	0x1	/* open read-only (query_only as well) */
+/* With RDONLY: a file nobody vouches for (devnet import's sources): a
+ * regular file only (a FIFO would hang the open), with trusted_schema
+ * off, defensive mode, no views or triggers of the file's own schema,
+ * values of at most DN_STORE_UNTRUSTED_LEN bytes, a small page cache, and
+ * the store's deadline (dn_store_set_deadline) on every statement, the
+ * open's own reads included (DN_STORE_UNTRUSTED_MS). */
+#define DN_STORE_UNTRUSTED	0x2
+#define DN_STORE_UNTRUSTED_LEN	(16 * 1024 * 1024)
+#define DN_STORE_UNTRUSTED_MS	60000
 
 /*
  * Returned by dn_store_sample and dn_store_try_commit when another
@@ -224,15 +233,24 @@ int	 dn_store_run_named(struct dn_store *s, int64_t run_id, int **ids,
 	    size_t *n, char **cause);
 
 /*
- * Import (store-import.c, `devnet import`): the runs of the devnet
- * database at PATH, of any schema version this devnet reads, merged into
- * S (a writer with nothing pending) in one IMMEDIATE transaction: all of
- * the file or, on any error, none of it.  A run whose uuid S has is
- * skipped when its samples digest matches and refused when not; runs
- * still `running` are skipped.  Runs and groups get new ids, metrics are
- * mapped by name (a named metric whose declared direction contradicts
- * S's refuses the file).  DRY_RUN: the same work, rolled back.  PROGRESS
- * (may be NULL) is called about once a second.
+ * Import (store-import-src.c, store-import.c, `devnet import`): the runs
+ * of the devnet database at PATH, of any schema version this devnet
+ * reads, merged into S (a writer with nothing pending) in one IMMEDIATE
+ * transaction: all of the file or, on any error, none of it.
+ *
+ * The file is checked whole first, before S is touched
+ * (dn_store_import_open; docs/security.md, "Files to import"): opened
+ * DN_STORE_UNTRUSTED, every table the copy reads a real one, every value
+ * of the type, range and NULL-ness of its column, numbers finite, metric
+ * ids in its dictionary, uuids well-formed and unique, each finished
+ * run's samples digest recomputed (a stored one that differs refuses the
+ * file).  Only then is S's write lock taken.
+ *
+ * A run whose uuid S has is skipped when its samples digest matches and
+ * refused when not; runs still `running` are skipped.  Runs and groups
+ * get new ids, metrics are mapped by name (a named metric whose declared
+ * direction contradicts S's refuses the file).  DRY_RUN: the same work,
+ * rolled back.  PROGRESS (may be NULL) is called about once a second.
  */
 struct dn_import_stats {
 	int64_t	 runs_total;	/* runs in the file */
@@ -243,14 +261,35 @@ struct dn_import_stats {
 	int64_t	 groups;	/* groups added */
 	int64_t	 samples;	/* samples added */
 	int64_t	 rows;		/* rows added in all per-run tables */
+	char	 present_uuid[DN_STORE_UUID_LEN + 1];	/* the first run
+				   already here ("" if none) */
 };
 typedef void (*dn_import_progress_fn)(void *arg,
     const struct dn_import_stats *st);
+struct dn_import_src;
+/* Open and check the file at PATH (above), reading it for at most
+ * LIMIT_MS (0: 60 s and 1 s per 2 MiB of it).  *SRCP is the caller's:
+ * dn_store_import_close.  An error says why the file is refused. */
+int	 dn_store_import_open(struct dn_import_src **srcp, const char *path,
+	    int64_t limit_ms, char **cause);
+/* Close; accepts NULL. */
+void	 dn_store_import_close(struct dn_import_src *src);
+/* Import SRC (opened, checked) into S. */
+int	 dn_store_import_from(struct dn_store *s, struct dn_import_src *src,
+	    int dry_run, struct dn_import_stats *st,
+	    dn_import_progress_fn progress, void *arg, char **cause);
+/* The refusals of dn_store_import_from that depend on S (a run whose
+ * uuid S has with other samples, a named metric's direction), asked of
+ * S opened read-only: `devnet import` asks before it opens S for writing
+ * (which rewrites its header), so that a refused file leaves S as it
+ * was, byte for byte. */
+int	 dn_store_import_conflicts(struct dn_store *s,
+	    struct dn_import_src *src, char **cause);
+/* dn_store_import_open, dn_store_import_from and close in one. */
 int	 dn_store_import(struct dn_store *s, const char *path, int dry_run,
 	    struct dn_import_stats *st, dn_import_progress_fn progress,
 	    void *arg, char **cause);
-/* Whether PATH can be imported at all: a devnet database this devnet
- * reads, with no damage found by quick_check. */
+/* Whether PATH can be imported at all: dn_store_import_open's checks. */
 int	 dn_store_import_check(const char *path, char **cause);
 
 /*

@@ -6,6 +6,8 @@ dn_test(store store SOURCES ${DN_TEST_DIR}/test-store.c
 dn_test(store import SOURCES ${DN_TEST_DIR}/test-import.c
     ${DN_TEST_DIR}/store-testlib.c LIBS dn_store TIMEOUT 60)
 dn_script_test(store import-cli ${DN_TEST_DIR}/import.sh TIMEOUT 90)
+# devnet import of hostile files (issue 38; docs/security.md).
+dn_script_test(store import-hostile ${DN_TEST_DIR}/import-hostile.sh TIMEOUT 120)
 dn_script_test(store identity-cli ${DN_TEST_DIR}/identity.sh TIMEOUT 60)
 # Run identity: uuid, samples digest, machines; the version-2 fixture.
 dn_test(store identity SOURCES ${DN_TEST_DIR}/test-identity.c
