@@ -341,8 +341,10 @@ run_row(void *arg, int ncols, const char *const *names,
 		fprintf(rw->out, "%s\"%s\":", i ? "," : "", names[i]);
 		if (values[i] == NULL)
 			fputs("null", rw->out);
-		else if (types[i] == 1 || types[i] == 2)
+		else if (types[i] == 1)
 			fputs(values[i], rw->out);
+		else if (types[i] == 2)		/* never a bare Inf */
+			compare_json_numtext(rw->out, values[i]);
 		else
 			compare_json_str(rw->out, values[i]);
 	}

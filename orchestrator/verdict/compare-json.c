@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "verdict/compare.h"
 
 /* V as a JSON number; NaN and infinities (no value) as null. */
@@ -17,6 +18,21 @@ compare_json_num(FILE *out, double v)
 		fputs("null", out);
 	else
 		fprintf(out, "%.10g", v);
+}
+
+/* TEXT, sqlite's text of a REAL, as a JSON number: as it is when it
+ * reads as a finite number ("Inf" and "-Inf", stored by a hand-made file,
+ * are none: JSON has no infinities), else null. */
+void
+compare_json_numtext(FILE *out, const char *text)
+{
+	char	*end;
+	double	 v = strtod(text, &end);
+
+	if (end != text && *end == '\0' && isfinite(v))
+		fputs(text, out);
+	else
+		fputs("null", out);
 }
 
 /* JSON string with the escapes RFC 8259 requires. */

@@ -289,6 +289,9 @@ void	 compare_fmt_value(double v, const char *unit, char *buf,
 /* compare-json.c: V to OUT as a JSON number (%.10g; NaN and infinities,
  * no value, as null). */
 void	 compare_json_num(FILE *out, double v);
+/* TEXT (sqlite's text of a REAL) to OUT as a JSON number, or null when it
+ * is not a finite one ("Inf"). */
+void	 compare_json_numtext(FILE *out, const char *text);
 /* Write S to OUT as a JSON string, with the escapes RFC 8259 requires
  * (also used by qtab.c). */
 void	 compare_json_str(FILE *out, const char *s);

@@ -5,11 +5,14 @@
 # without a name, metric ids of 250,000,000 and 2^31-1, a view in the
 # place of `events` that never finishes, a run ending at 1e999, samples
 # that are not what the run's digest says, a value that is not a number,
-# two runs of one uuid, a file whose reading takes minutes, and a FIFO.
+# two runs of one uuid, a file whose reading takes minutes, and a FIFO;
+# and /api/runs of a run that ends at 1e999, as an older devnet imported
+# it.
 # Each is refused with a message that says why (or, for the ids, imported
 # in little memory), quickly, with TEAM.db byte for byte as it was and
 # never locked while the file is read.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
+. "$DN_SOURCE_DIR/tests/serve/lib.sh"
 
 TEAM="$T/team.db"
 SYNTH="$DN_BUILD_DIR/bin/dn-store-synth"
@@ -147,4 +150,28 @@ expect_match "again: it names the runs already here" "$out" \
     "added 0 runs .*; 4 already here, skipped \(run $u1 and 3 more\)"
 expect_eq "again: no run twice" \
     "$(tq 'SELECT count(*), count(DISTINCT uuid) FROM runs')" "$n|$n"
+
+# A run with end_ms=1e999 that a devnet before this check imported (made
+# here by hand): /api/runs says its duration is null, never a bare Inf
+# (invalid JSON).
+cp "$T/src.db" "$T/inf.db"
+sqlite3 "$T/inf.db" 'UPDATE runs SET end_ms = 1e999 WHERE id = 1'
+P=$(free_port)
+"$DEVNET" serve --db "$T/inf.db" --serve "127.0.0.1:$P" >"$T/serve.out" 2>&1 &
+srv=$!
+if wait_for 20 up "http://127.0.0.1:$P/api/runs"; then
+	out=$(curl -sf --max-time 5 "http://127.0.0.1:$P/api/runs" |
+	    python3 -c 'import json, sys
+def bad(c):
+	raise ValueError("not JSON: " + c)
+d = json.loads(sys.stdin.read(), parse_constant=bad)
+r = [x for x in d["runs"] if x["id"] == 1][0]
+print(r["duration_s"])' 2>&1)
+	expect_eq "/api/runs: strict JSON, an infinite duration_s as null" \
+	    "$out" "None"
+else
+	fail "devnet serve did not answer: $(cat "$T/serve.out")"
+fi
+kill "$srv"
+wait "$srv" 2>/dev/null
 finish
