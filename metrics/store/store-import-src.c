@@ -102,20 +102,22 @@ metrics_load(struct dn_import_src *src, char **cause)
 	while (why == NULL && (r = sqlite3_step(st)) == SQLITE_ROW) {
 		struct src_metric	*m;
 		const char		*name, *kind, *better;
+		/* the types before the values: asking for text converts */
+		int			 idt = sqlite3_column_type(st, 0);
+		int			 namet = sqlite3_column_type(st, 1);
 		int64_t			 id = sqlite3_column_int64(st, 0);
 
 		name = (const char *)sqlite3_column_text(st, 1);
 		kind = (const char *)sqlite3_column_text(st, 2);
 		better = (const char *)sqlite3_column_text(st, 3);
-		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || id < 0 ||
-		    id > INT32_MAX)
+		if (idt != SQLITE_INTEGER || id < 0 || id > INT32_MAX)
 			why = dn_xasprintf("a metric id that is not an "
 			    "integer from 0 to %d", INT32_MAX);
 		else if (src->nmetrics >= SRC_METRICS_MAX)
 			why = dn_xasprintf("more than %d metrics",
 			    SRC_METRICS_MAX);
-		else if (sqlite3_column_type(st, 1) != SQLITE_TEXT ||
-		    name[0] == '\0' || strlen(name) > SRC_NAME_MAX)
+		else if (namet != SQLITE_TEXT || name[0] == '\0' ||
+		    strlen(name) > SRC_NAME_MAX)
 			why = dn_xasprintf("metric id %lld has no name (or "
 			    "not text, or over %d bytes)", (long long)id,
 			    SRC_NAME_MAX);

@@ -6,7 +6,10 @@
  * apart with every sample under the right name; a named metric whose
  * direction contradicts the target's, a run whose samples differ from
  * its copy, and a damaged file are refused with the target as it was;
- * --dry-run changes nothing; runs still running are skipped.
+ * so is each file whose damage only import's own check of every value
+ * finds (issue 38: sqlite's quick_check finds nothing in them); --dry-run
+ * changes nothing; runs still running are skipped; a run already there
+ * is named by its uuid.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -149,6 +152,21 @@ fix_content(const char *db, char *want, size_t cap)
 	snprintf(want, cap, "%s", c.buf);
 }
 
+/* The first value SQL reads in DB, as text, into OUT. */
+static void
+one_value(const char *db, const char *sql, char *out, size_t cap)
+{
+	struct dn_store	*s;
+	struct collect	 c = { .buf = "" };
+	char		*cause = NULL;
+
+	assert_int_equal(dn_store_open(&s, db, DN_STORE_RDONLY, &cause), 0);
+	assert_int_equal(dn_store_query(s, sql, NULL, 0, collect_row, &c,
+	    &cause), 0);
+	dn_store_close(s);
+	snprintf(out, cap, "%s", c.buf);
+}
+
 /* The same file twice: the second import adds nothing. */
 static void
 same_file_twice(void **state)
@@ -158,7 +176,7 @@ same_file_twice(void **state)
 				    .named = "foo", .better = "higher" };
 	struct dn_import_stats	 st;
 	char			*src = names(t->dir, "a.db"), *cause = NULL;
-	char			 got[1024], again[1024];
+	char			 got[1024], again[1024], uuid[1024];
 	struct dn_store		*s;
 
 	make_db(src, &sp);
@@ -180,6 +198,11 @@ same_file_twice(void **state)
 	assert_int_equal(st.runs_added, 0);
 	assert_int_equal(st.runs_present, 3);
 	assert_int_equal(st.samples, 0);
+	/* the first run skipped is named, by its uuid */
+	one_value(src, "SELECT uuid FROM runs WHERE id = 1", uuid,
+	    sizeof(uuid));
+	assert_int_equal(strlen(uuid), DN_STORE_UUID_LEN);
+	assert_string_equal(st.present_uuid, uuid);
 	fix_content(t->db, again, sizeof(again));
 	assert_string_equal(got, again);
 	/* every run in the target as in the file: uuid, digest, machine */
@@ -396,6 +419,92 @@ damaged_refused(void **state)
 	free(junk);
 }
 
+/* Files whose damage sqlite does not see: each is refused by import's own
+ * check of every value (dn_store_import_open, called here without any
+ * check before it), saying what is wrong, the target as it was. */
+static const struct bad_case {
+	const char	*name;
+	const char	*sql[2];	/* on the good file, in order */
+	const char	*want;		/* in the refusal */
+} bad_cases[] = {
+	{ "a value that is text", { "UPDATE samples SET value = 'abc' WHERE "
+	    "run_id = 1 AND node = 0 AND metric_id = 0 AND t_ms = 0" },
+	    "table 'samples': column 'value' is not a number" },
+	{ "an end at 1e999", { "UPDATE runs SET end_ms = 1e999 WHERE id = 2" },
+	    "column 'end_ms' is inf, not a finite number" },
+	{ "an event time that is text", { "UPDATE events SET t_ms = 'soon'" },
+	    "table 'events': column 't_ms' is not an integer" },
+	{ "a metric id the dictionary lacks", { "UPDATE samples SET "
+	    "metric_id = 999 WHERE run_id = 1 AND metric_id = 0" },
+	    "metric id 999, which the file's metrics dictionary does not "
+	    "have" },
+	{ "a node number out of range", { "UPDATE nodes SET node = "
+	    "5000000000 WHERE run_id = 1" }, "5000000000, not a node number" },
+	{ "a malformed uuid", { "UPDATE runs SET uuid = 'not-a-uuid' WHERE "
+	    "id = 1" }, "run 1 has a malformed uuid" },
+	{ "another run's digest", { "UPDATE runs SET samples_digest = (SELECT "
+	    "samples_digest FROM runs WHERE id = 2) WHERE id = 1" },
+	    "says its samples digest is" },
+	{ "a name that is a blob", { "UPDATE metrics SET name = x'41' WHERE "
+	    "id = 0" }, "metric id 0 has no name" },
+	{ "a view for events", { "DROP TABLE events", "CREATE VIEW events AS "
+	    "SELECT 1 AS id, 1 AS run_id, 0 AS t_ms, 0 AS node, 'k' AS kind, "
+	    "NULL AS detail" }, "'events' is a view, not a table" },
+	{ "a generated column", { "ALTER TABLE run_facts ADD COLUMN g TEXT "
+	    "GENERATED ALWAYS AS (key) VIRTUAL" },
+	    "'run_facts' has generated or hidden columns" },
+};
+
+static void
+validation_refused(void **state)
+{
+	struct tmp		*t = *state;
+	struct spec		 sp = { .runs = 2, .end = 1 };
+	struct dn_import_stats	 st;
+	struct dn_import_src	*src;
+	struct dn_store		*s;
+	char			*good = names(t->dir, "good.db");
+	char			*bad = names(t->dir, "bad.db"), *cause = NULL;
+	char			 before[1024], after[1024], ok[1024];
+	size_t			 i, k;
+
+	make_db(good, &sp);
+	make_db(t->db, &(struct spec){ .runs = 1, .end = 1, .v0 = 3 });
+	fix_content(t->db, before, sizeof(before));
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *b = &bad_cases[i];
+
+		print_message("case: %s\n", b->name);
+		unlink(bad);
+		assert_int_equal(copy_file(good, bad), 0);
+		assert_int_equal(dn_store_open(&s, bad, 0, &cause), 0);
+		for (k = 0; k < 2 && b->sql[k] != NULL; k++)
+			assert_int_equal(dn_store_query(s, b->sql[k], NULL, 0,
+			    NULL, NULL, &cause), 0);
+		dn_store_close(s);
+		one_value(bad, "PRAGMA quick_check", ok, sizeof(ok));
+		assert_string_equal(ok, "ok");
+		assert_int_equal(dn_store_import_open(&src, bad, 0, &cause),
+		    -1);
+		print_message("  refused: %s\n", cause);
+		assert_non_null(strstr(cause, b->want));
+		assert_non_null(strstr(cause, "nothing of it was imported"));
+		free(cause);
+		cause = NULL;
+		assert_int_equal(import(t->db, bad, 0, &st, &cause), -1);
+		assert_non_null(strstr(cause, b->want));
+		free(cause);
+		cause = NULL;
+		fix_content(t->db, after, sizeof(after));
+		assert_string_equal(before, after);
+	}
+	/* and the good file itself comes in */
+	assert_int_equal(import(t->db, good, 0, &st, &cause), 0);
+	assert_int_equal(st.runs_added, 2);
+	free(good);
+	free(bad);
+}
+
 /* --dry-run: the same figures as the import, nothing written; runs still
  * running are skipped. */
 static void
@@ -446,6 +555,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(damaged_refused, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(dry_run_and_running, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(validation_refused, setup,
 		    teardown),
 	};
 
