@@ -1,20 +1,23 @@
 #!/bin/bash
-# run.sh BUILD_DIR SECONDS: run every libFuzzer harness of BUILD_DIR (built
-# with -DDN_FUZZ=ON) for SECONDS each, starting from the seed corpora in
+# run.sh BUILD_DIR SECONDS [NAME...]: run every libFuzzer harness of
+# BUILD_DIR (built with -DDN_FUZZ=ON; or only those NAMEd: scenario, wire,
+# import) for SECONDS each, starting from the seed corpora in
 # tools/fuzz/corpus/NAME.  Fails (exit 1) on a crash, leak, timeout or
 # sanitizer report; the reproducer is kept in BUILD_DIR/fuzz-out/NAME/.
 # New corpus entries go to BUILD_DIR/fuzz-out/NAME/corpus, never into the
 # source tree.
 set -u
-if [ $# -ne 2 ]; then
-	echo "usage: tools/fuzz/run.sh BUILD_DIR SECONDS" >&2
+if [ $# -lt 2 ]; then
+	echo "usage: tools/fuzz/run.sh BUILD_DIR SECONDS [NAME...]" >&2
 	exit 2
 fi
 build=$1
 secs=$2
+shift 2
+names=${*:-scenario wire import}
 here=$(cd "$(dirname "$0")" && pwd)
 fail=0
-for name in scenario wire; do
+for name in $names; do
 	bin=$build/bin/fuzz-$name
 	if [ ! -x "$bin" ]; then
 		echo "run.sh: $bin is missing (configure with -DDN_FUZZ=ON" \
