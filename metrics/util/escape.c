@@ -5,8 +5,9 @@
 #include "escape.h"
 #include "xalloc.h"
 
-char *
-dn_escape_ctl(const char *s)
+/* S escaped; LINE: newline and tab are control bytes too. */
+static char *
+escape(const char *s, int line)
 {
 	const unsigned char	*p;
 	char			*out, *o;
@@ -18,8 +19,8 @@ dn_escape_ctl(const char *s)
 	for (p = (const unsigned char *)s; *p != '\0'; p++) {
 		int	c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
 
-		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f ||
-		    c1) {
+		if ((*p < 0x20 && (line || (*p != '\n' && *p != '\t'))) ||
+		    *p == 0x7f || c1) {
 			snprintf(o, 5, "\\x%02x", *p);
 			o += 4;
 			if (c1) {
@@ -32,4 +33,16 @@ dn_escape_ctl(const char *s)
 	}
 	*o = '\0';
 	return (out);
+}
+
+char *
+dn_escape_ctl(const char *s)
+{
+	return (escape(s, 0));
+}
+
+char *
+dn_escape_line(const char *s)
+{
+	return (escape(s, 1));
 }

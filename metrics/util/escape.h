@@ -1,7 +1,8 @@
 /*
- * escape.h: text from outside (a node's output) made safe to print on a
- * terminal or store as a reason.  Not a general quoting function: only
- * control bytes change.
+ * escape.h: text from outside (a node's output, a stored label, a
+ * scenario's name) made safe to print on a terminal, store as a reason
+ * or write into a generated file's comment.  Not a general quoting
+ * function: only control bytes change.
  */
 #ifndef DN_ESCAPE_H
 #define DN_ESCAPE_H
@@ -14,5 +15,11 @@
  * the caller frees; NULL for NULL.
  */
 char	*dn_escape_ctl(const char *s);
+/*
+ * As dn_escape_ctl, and newline and tab as \x0a and \x09 too: text that
+ * must stay on its one line (a "key value" line on a terminal, a comment
+ * of a generated YAML file).  A new string the caller frees.
+ */
+char	*dn_escape_line(const char *s);
 
 #endif

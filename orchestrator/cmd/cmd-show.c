@@ -9,6 +9,7 @@
 
 #include "cmd/cmd-args.h"
 #include "report/qtab.h"
+#include "escape.h"
 #include "store.h"
 #include "units.h"
 #include "xalloc.h"
@@ -31,18 +32,23 @@ const struct cmd_entry cmd_show_entry = {
 	.exec = cmd_show_exec,
 };
 
-/* Print "key: value" lines of a one-row result. */
+/* Print "key: value" lines of a one-row result; a value (a label, a
+ * reason) stays on its line, its control bytes shown escaped. */
 static int
 print_kv(void *arg, int ncols, const char *const *names,
     const char *const *values, const int *types)
 {
-	int	i;
+	char	*v;
+	int	 i;
 
 	(void)arg;
 	(void)types;
 	for (i = 0; i < ncols; i++) {
-		if (values[i] != NULL)
-			printf("%-18s %s\n", names[i], values[i]);
+		if (values[i] == NULL)
+			continue;
+		v = dn_escape_line(values[i]);
+		printf("%-18s %s\n", names[i], v);
+		free(v);
 	}
 	return (0);
 }
@@ -70,6 +76,7 @@ print_assert(void *arg, int ncols, const char *const *names,
     const char *const *values, const int *types)
 {
 	int	*n = arg;
+	char	*name, *form, *msg;
 
 	(void)names;
 	(void)types;
@@ -77,9 +84,16 @@ print_assert(void *arg, int ncols, const char *const *names,
 		return (1);
 	if ((*n)++ == 0)
 		printf("\nassertions:\n");
-	printf("  %-12s %s (%s): %s\n", strcmp(values[2], "pass") == 0 ?
-	    "pass" : strcmp(values[2], "fail") == 0 ? "FAIL" :
-	    "inconclusive", values[0], values[1], values[7] ? values[7] : "");
+	name = dn_escape_line(values[0] ? values[0] : "");
+	form = dn_escape_line(values[1] ? values[1] : "");
+	msg = dn_escape_line(values[7] ? values[7] : "");
+	printf("  %-12s %s (%s): %s\n", values[2] != NULL &&
+	    strcmp(values[2], "pass") == 0 ? "pass" : values[2] != NULL &&
+	    strcmp(values[2], "fail") == 0 ? "FAIL" : "inconclusive", name,
+	    form, msg);
+	free(name);
+	free(form);
+	free(msg);
 	return (0);
 }
 
@@ -118,12 +132,18 @@ static int
 print_yaml(void *arg, int ncols, const char *const *names,
     const char *const *values, const int *types)
 {
+	char	*path, *text;
+
 	(void)arg;
 	(void)ncols;
 	(void)names;
 	(void)types;
-	printf("\nscenario (%s):\n%s", values[0] ? values[0] : "?",
-	    values[1] ? values[1] : "(not stored)\n");
+	/* the text keeps its lines; only control bytes are escaped */
+	path = dn_escape_line(values[0] ? values[0] : "?");
+	text = dn_escape_ctl(values[1] ? values[1] : "(not stored)\n");
+	printf("\nscenario (%s):\n%s", path, text);
+	free(path);
+	free(text);
 	return (0);
 }
 

@@ -19,6 +19,7 @@
 #include "sys/docker.h"
 #include "provider/provider.h"
 #include "provider/swarm-internal.h"
+#include "escape.h"
 #include "xalloc.h"
 
 /* S as a YAML double-quoted scalar, with `$` as `$$`: Compose replaces
@@ -39,6 +40,18 @@ put_q(FILE *out, const char *s)
 			fputc(*s, out);
 	}
 	fputc('"', out);
+}
+
+/* S inside a YAML comment: a newline in a scenario's name would end the
+ * comment and start a key of the file (a service of its own), so every
+ * control byte, newline included, is shown as \xHH (issue 38). */
+static void
+put_comment(FILE *out, const char *s)
+{
+	char	*e = dn_escape_line(s);
+
+	fputs(e, out);
+	free(e);
 }
 
 /* With PINS (node K's swarm node ID, one per node; after prepare, or
@@ -91,8 +104,11 @@ swarm_compose_pinned(FILE *out, const struct scenario *s,
 	size_t		  j;
 	int		  k;
 
-	fprintf(out, "# devnet: the stack of one trial of '%s', variant %s "
-	    "(generated)\nversion: \"3.8\"\nservices:\n", s->name, v->name);
+	fputs("# devnet: the stack of one trial of '", out);
+	put_comment(out, s->name);
+	fputs("', variant ", out);
+	put_comment(out, v->name);
+	fputs(" (generated)\nversion: \"3.8\"\nservices:\n", out);
 	for (k = 0; k < s->network.nodes; k++) {
 		char	*img;
 
@@ -108,8 +124,11 @@ swarm_compose_pinned(FILE *out, const struct scenario *s,
 			}
 		}
 		fprintf(out, "  n%d:\n", k);
-		if (resolve)
-			fprintf(out, "    # %s\n", img);
+		if (resolve) {
+			fputs("    # ", out);
+			put_comment(out, img);
+			fputc('\n', out);
+		}
 		fputs("    image: ", out);
 		put_q(out, resolve ? id : img);
 		free(prev);
@@ -153,10 +172,12 @@ swarm_compose_pinned(FILE *out, const struct scenario *s,
 				    (unsigned long long)mem);
 		}
 		if (pins != NULL) {
-			fprintf(out, "      placement:\n        constraints:\n"
-			    "          # host %s\n"
-			    "          - \"node.id == %s\"\n", pin_names[k],
-			    pins[k]);
+			fputs("      placement:\n        constraints:\n"
+			    "          # host ", out);
+			put_comment(out, pin_names[k]);
+			fputs("\n          - \"node.id == ", out);
+			fputs(pins[k], out);
+			fputs("\"\n", out);
 		} else if (s->placement == NULL ||
 		    strcmp(s->placement, "spread") == 0)
 			fputs("      placement:\n        preferences:\n"

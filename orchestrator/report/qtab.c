@@ -1,7 +1,10 @@
 /*
  * qtab.c: query results kept as text and printed as a table, markdown,
  * CSV or JSON, for `devnet runs`, `devnet show` and `devnet query`.
- * The formats are compare's (enum compare_format in compare.h).
+ * The formats are compare's (enum compare_format in compare.h).  The
+ * table and markdown are for a terminal: their cells show control bytes
+ * escaped (a stored label's ESC sequences show, never act); CSV and JSON
+ * keep the text as stored (JSON escapes what it must).
  *
  * Not here: the A/B comparison and its output (compare*.c); the store
  * itself (metrics/store/ (schema.c, store-write.c, store-read.c)).
@@ -13,6 +16,7 @@
 
 #include "verdict/compare.h"
 #include "report/qtab.h"
+#include "escape.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -90,6 +94,7 @@ void
 qtab_print(const struct qtab *t, int format, FILE *out)
 {
 	size_t	 r, w, *width;
+	char	**shown;
 	int	 c;
 
 	if (format == COMPARE_JSON) {
@@ -133,11 +138,14 @@ qtab_print(const struct qtab *t, int format, FILE *out)
 		}
 		return;
 	}
+	shown = dn_xcalloc(t->nrows * t->ncols + 1, sizeof(char *));
+	for (r = 0; r < t->nrows * t->ncols; r++)
+		shown[r] = dn_escape_ctl(t->cells[r]);
 	width = dn_xcalloc(t->ncols, sizeof(size_t));
 	for (c = 0; c < t->ncols; c++) {
 		width[c] = cell_width(t->names[c]);
 		for (r = 0; r < t->nrows; r++) {
-			w = cell_width(t->cells[r * t->ncols + c]);
+			w = cell_width(shown[r * t->ncols + c]);
 			if (w > width[c])
 				width[c] = w;
 		}
@@ -154,7 +162,7 @@ qtab_print(const struct qtab *t, int format, FILE *out)
 		fputs(c + 1 < t->ncols ? "|---" : "|---|\n", out);
 	for (r = 0; r < t->nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
-			const char	*v = t->cells[r * t->ncols + c];
+			const char	*v = shown[r * t->ncols + c];
 			int		 ty = t->types[r * t->ncols + c];
 			int		 len = (int)cell_width(v);
 
@@ -172,5 +180,8 @@ qtab_print(const struct qtab *t, int format, FILE *out)
 		}
 		fputs(format == COMPARE_MARKDOWN ? "|\n" : "\n", out);
 	}
+	for (r = 0; r < t->nrows * t->ncols; r++)
+		free(shown[r]);
+	free(shown);
 	free(width);
 }
