@@ -8,6 +8,7 @@
  * stored runs), /api/runs (the stored runs, as `devnet runs`).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,11 +198,11 @@ series_stored(struct serve *s, int64_t run, const char *metric,
 }
 
 void
-serve_api_series(struct serve *s, struct MHD_Connection *c,
+serve_api_series(struct serve *s, const struct serve_req *q,
     struct reply *r)
 {
-	const char		*run_s = serve_arg(c, "run");
-	const char		*metric = serve_arg(c, "metric");
+	const char		*run_s = serve_req_arg(q, "run");
+	const char		*metric = serve_req_arg(q, "metric");
 	struct snap_series	*v = NULL;
 	size_t			 n = 0, i;
 	int64_t			 run;
@@ -304,14 +305,19 @@ verdict_live(struct serve *s, struct reply *r)
 }
 
 void
-serve_api_verdict(struct serve *s, struct MHD_Connection *c,
+serve_api_verdict(struct serve *s, const struct serve_req *q,
     struct reply *r)
 {
-	const char	*a = serve_arg(c, "a"), *b = serve_arg(c, "b");
+	const char	*a, *b, *why;
 	char		*j;
+	int		 st;
 
 	r->type = JSON;
-	if (a != NULL && b != NULL) {
+	if (serve_req_arg(q, "a") != NULL || serve_req_arg(q, "b") != NULL) {
+		if ((st = serve_req_sides(q, &a, &b, &why)) != 0) {
+			serve_error(r, st, "%s", why);
+			return;
+		}
 		if ((j = verdict_of(s, a, b, r)) != NULL)
 			fputs(j, r->body);
 		free(j);
@@ -321,7 +327,10 @@ serve_api_verdict(struct serve *s, struct MHD_Connection *c,
 		serve_error(r, 400, "want ?a=SIDE&b=SIDE (as devnet compare)");
 		return;
 	}
+	/* one verdict at a time: the cache is shared by every request */
+	pthread_mutex_lock(&s->verdict_mu);
 	verdict_live(s, r);
+	pthread_mutex_unlock(&s->verdict_mu);
 }
 
 struct rows {

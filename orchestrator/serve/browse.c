@@ -139,7 +139,9 @@ serve_browse_index(struct serve *s, struct reply *r)
 	for (i = 0; i < l.ng; i++) {
 		struct group	*g = &l.g[i];
 
-		fprintf(r->body, "<tr><td>%s</td><td class=l>", g->id);
+		fputs("<tr><td>", r->body);
+		compare_markup_str(r->body, g->id, 0);
+		fputs("</td><td class=l>", r->body);
 		compare_markup_str(r->body, g->scenario, 0);
 		fputs("</td><td class=l>", r->body);
 		if (g->vb != NULL) {
@@ -173,18 +175,19 @@ serve_browse_index(struct serve *s, struct reply *r)
 }
 
 void
-serve_browse_report(struct serve *s, struct MHD_Connection *c,
+serve_browse_report(struct serve *s, const struct serve_req *q,
     struct reply *r)
 {
-	const char		*a = serve_arg(c, "a"), *b = serve_arg(c, "b");
+	const char		*a, *b, *why;
 	struct compare_opts	 o = { .named = 1 };
 	struct compare_result	*res = NULL;
 	struct report_charts	*charts;
 	struct dn_store		*st;
 	char			*cause = NULL;
+	int			 rc;
 
-	if (a == NULL || b == NULL || *a == '\0' || *b == '\0') {
-		serve_error(r, 400, "want ?a=SIDE&b=SIDE (as devnet compare)");
+	if ((rc = serve_req_sides(q, &a, &b, &why)) != 0) {
+		serve_error(r, rc, "%s", why);
 		return;
 	}
 	if ((st = serve_store(s, r)) == NULL)

@@ -1,8 +1,10 @@
 /*
  * page.c: the live page (/) and its charts (/chart.svg?metric=NAME).
  *
- * The page is one self-contained HTML file (the style sheet of `devnet
- * report`, report/style.c; a short script; nothing from elsewhere) that
+ * The page is one HTML file (the style sheet of `devnet report`,
+ * report/style.c; nothing from elsewhere) and its script, /live.js (not
+ * inline: the CSP runs only scripts of the server's own, so markup that
+ * slipped into the page could not run), that
  * polls /api/live every 2 s for the clock, the plan, the nodes and the
  * events, /api/verdict when a trial has ended, and redraws each chart
  * every 4 s from /chart.svg: the chart of the A/B page (report/
@@ -53,7 +55,7 @@ static const char page_script[] =
 "let p='<tr><th>trial</th><th class=l>variant</th><th>run</th><th "
 "class=l>state</th></tr>';for(const t of d.trials)p+='<tr><td>'+t.trial+"
 "'</td><td class=l>'+esc(t.variant)+'</td><td>'+(t.run||'')+'</td><td "
-"class=l><span class=\"pill '+(t.status||t.state)+'\">'+esc(t.status||"
+"class=l><span class=\"pill '+esc(t.status||t.state)+'\">'+esc(t.status||"
 "t.state)+'</span></td></tr>';$('#plan').innerHTML=p;\n"
 "const c=cur(d);if(c){$('#clock').textContent=clock(c.t_ms)+' / '+"
 "clock(c.duration_ms);$('#trial').textContent='trial '+c.trial+', "
@@ -62,8 +64,8 @@ static const char page_script[] =
 "'fds','mempool_txs','peers'];let h='<tr><th>node</th><th class=l>"
 "host</th><th class=l>state</th><th>samples</th>'+keys.map(k=>'<th>'+k+"
 "'</th>').join('')+'</tr>';for(const n of c.nodes)h+='<tr><td>'+n.node+"
-"'</td><td class=l>'+esc(n.host)+'</td><td class=\"l '+n.state+'\">'+"
-"n.state+'</td><td>'+n.samples+'</td>'+keys.map(k=>'<td>'+(k in n.last"
+"'</td><td class=l>'+esc(n.host)+'</td><td class=\"l '+esc(n.state)+'\">'+"
+"esc(n.state)+'</td><td>'+n.samples+'</td>'+keys.map(k=>'<td>'+(k in n.last"
 "||!n.samples?fmt(n.last[k]):'<span class=na title=\"absent from its "
 "samples, not 0\">not measured</span>')+'</td>').join('')+'</tr>';"
 "$('#nodes').innerHTML=h;\n"
@@ -83,8 +85,8 @@ static const char page_script[] =
 "</tr>';for(const m of v.metrics)h+='<tr><td class=l>'+esc(m.name)+"
 "'</td><td>'+fmt(m.a.median)+'</td><td>'+fmt(m.b.median)+'</td><td>'+("
 "m.delta_pct==null?'':m.delta_pct.toFixed(1)+' %')+'</td><td>'+(m.p=="
-"null?'':m.p.toFixed(3))+'</td><td class=\"l '+m.verdict+'\">'+"
-"m.verdict+'</td></tr>';$('#verdict').innerHTML=h+'</table>'}\n"
+"null?'':m.p.toFixed(3))+'</td><td class=\"l '+esc(m.verdict)+'\">'+"
+"esc(m.verdict)+'</td></tr>';$('#verdict').innerHTML=h+'</table>'}\n"
 "async function draw(){for(const el of document.querySelectorAll("
 "'.chart[data-m]')){try{const r=await fetch('/chart.svg?metric='+"
 "el.dataset.m);if(r.ok)el.querySelector('.svg').innerHTML=await "
@@ -126,8 +128,15 @@ serve_page_live(struct serve *s, struct reply *r)
 		compare_markup_str(out, dn_metric_defs[id].desc, 0);
 		fputs("</p><div class=\"svg\"></div></div>\n", out);
 	}
-	fprintf(out, "</main>\n<script>\n%s</script>\n</body></html>\n",
-	    page_script);
+	fputs("</main>\n<script src=\"/live.js\"></script>\n</body></html>\n",
+	    out);
+}
+
+void
+serve_page_script(struct reply *r)
+{
+	r->type = "text/javascript; charset=utf-8";
+	fputs(page_script, r->body);
 }
 
 /* The series of METRIC of every trial of V so far, each on its
@@ -211,9 +220,9 @@ chart_note(const struct snap_view *v, int cur, int metric, size_t nsv,
 }
 
 void
-serve_chart(struct serve *s, struct MHD_Connection *c, struct reply *r)
+serve_chart(struct serve *s, const struct serve_req *q, struct reply *r)
 {
-	const char		 *m = serve_arg(c, "metric");
+	const char		 *m = serve_req_arg(q, "metric");
 	int			  id = m != NULL ? dn_metric_lookup(m) : -1;
 	struct snap_view	 *v;
 	struct report_live_series *sv = NULL;

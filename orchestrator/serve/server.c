@@ -1,16 +1,17 @@
 /*
- * server.c: the HTTP server (serve.h) on libmicrohttpd: one internal
- * thread polling with epoll, so the handlers never run two at a time and
- * share the read-only store and the verdict cache without a lock.
+ * server.c: the HTTP server (serve.h) on libmicrohttpd: a listening
+ * thread at nice 10 and a thread per connection (they inherit its nice),
+ * so a long /report does not hold up /metrics; what the handlers share is
+ * under the locks of serve-internal.h.
  *
- * Bounds: at most SERVE_CONNS connections, SERVE_PER_IP from one address
- * (more are closed at accept),
- * SERVE_TIMEOUT_S of silence closes one (a slowloris gets no further), a
- * request's line and headers must fit in SERVE_MEM bytes (a huge URL is
- * answered 414 by the library), only GET and HEAD, and only the paths of
- * the table below: nothing is read from the file system, so `..` has
- * nothing to climb.  The thread runs at nice 10: a busy scraper takes CPU
- * from devnet's page before it takes any from the trial.
+ * Bounds (docs/security.md): SERVE_CONNS places, the longest idle giving
+ * its place to a newcomer (conns.c), so no local process can keep
+ * Prometheus out; the library's hard limit twice that; SERVE_TIMEOUT_S of
+ * silence closes one; a request's line and headers must fit in SERVE_MEM
+ * bytes (414/431 by the library), its URL in SERVE_URL_MAX; GET and HEAD
+ * only (405 with Allow, a body never read); a Host that names this server
+ * (421 otherwise: DNS rebinding); only the paths of request.c's table,
+ * nothing read from the file system, so `..` has nothing to climb.
  */
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -31,8 +32,6 @@
 #include "store.h"
 #include "xalloc.h"
 
-#define SERVE_CONNS	256
-#define SERVE_PER_IP	128	/* one address cannot take them all */
 #define SERVE_TIMEOUT_S	10
 #define SERVE_MEM	(32 * 1024)
 
@@ -47,31 +46,86 @@ wants_openmetrics(struct MHD_Connection *c)
 	    NULL);
 }
 
-/* The answer to PATH into R. */
+/* The answer to Q into R. */
 static void
-route(struct serve *s, struct MHD_Connection *c, const char *path,
+route(struct serve *s, struct MHD_Connection *c, const struct serve_req *q,
     struct reply *r)
 {
-	if (strcmp(path, "/metrics") == 0)
+	switch (serve_route_find(q->path)) {
+	case SERVE_R_METRICS:
 		serve_metrics(s, wants_openmetrics(c), r);
-	else if (strcmp(path, "/api/live") == 0)
+		return;
+	case SERVE_R_LIVE:
 		serve_api_live(s, r);
-	else if (strcmp(path, "/api/series") == 0)
-		serve_api_series(s, c, r);
-	else if (strcmp(path, "/api/verdict") == 0)
-		serve_api_verdict(s, c, r);
-	else if (strcmp(path, "/api/runs") == 0)
+		return;
+	case SERVE_R_SERIES:
+		serve_api_series(s, q, r);
+		return;
+	case SERVE_R_VERDICT:
+		serve_api_verdict(s, q, r);
+		return;
+	case SERVE_R_RUNS_JSON:
 		serve_api_runs(s, r);
-	else if (strcmp(path, "/chart.svg") == 0 && s->snap != NULL)
-		serve_chart(s, c, r);
-	else if (strcmp(path, "/") == 0 && s->snap != NULL)
-		serve_page_live(s, r);
-	else if (strcmp(path, "/") == 0 || strcmp(path, "/runs") == 0)
+		return;
+	case SERVE_R_CHART:
+		if (s->snap != NULL) {
+			serve_chart(s, q, r);
+			return;
+		}
+		break;
+	case SERVE_R_SCRIPT:
+		if (s->snap != NULL) {
+			serve_page_script(r);
+			return;
+		}
+		break;
+	case SERVE_R_ROOT:
+		if (s->snap != NULL)
+			serve_page_live(s, r);
+		else
+			serve_browse_index(s, r);
+		return;
+	case SERVE_R_RUNS:
 		serve_browse_index(s, r);
-	else if (strcmp(path, "/report") == 0)
-		serve_browse_report(s, c, r);
-	else
-		serve_error(r, 404, "not found");
+		return;
+	case SERVE_R_REPORT:
+		serve_browse_report(s, q, r);
+		return;
+	}
+	serve_error(r, 404, "not found");
+}
+
+/* The place of C in conns.c (its socket context), or NULL. */
+static struct serve_conn *
+place_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c,
+	    MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return (ci != NULL ? ci->socket_context : NULL);
+}
+
+/* The raw URI as sent, before the library splits and unescapes it: kept
+ * for request.c as the request's state (freed in completed()). */
+static void *
+uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	(void)cls;
+	(void)c;
+	return (dn_xstrdup(uri));
+}
+
+/* The request is over: its raw URI freed, its connection idle again. */
+static void
+completed(void *cls, struct MHD_Connection *c, void **state,
+    enum MHD_RequestTerminationCode code)
+{
+	struct serve	*s = cls;
+
+	(void)code;
+	free(*state);
+	*state = NULL;
+	serve_conns_busy(s->conns, place_of(c), 0);
 }
 
 static enum MHD_Result
@@ -81,28 +135,34 @@ answer(void *cls, struct MHD_Connection *c, const char *url,
 {
 	struct serve		*s = cls;
 	struct MHD_Response	*resp;
-	struct reply		 r = { 200, "text/plain; charset=utf-8", NULL };
+	struct reply		 r = { 200, "text/plain; charset=utf-8", NULL,
+				    -1 };
+	struct serve_req	 q;
+	const char		*why;
 	char			*buf = NULL;
 	size_t			 len = 0;
 	enum MHD_Result		 rv;
-	static int		 first;
+	int			 st;
 
+	(void)url;
 	(void)version;
 	(void)upload;
-	if (*state == NULL) {
-		/* the headers only: wait for the (empty) body */
-		*state = &first;
-		return (MHD_YES);
-	}
-	if (*upload_len != 0)
-		return (MHD_NO);	/* a body: not ours to read */
+	(void)upload_len;
+	serve_conns_busy(s->conns, place_of(c), 1);
+	/* answered at once, on the headers: a body is never read (the
+	 * library closes the connection after the answer) */
 	r.body = open_memstream(&buf, &len);
 	if (r.body == NULL)
 		return (MHD_NO);
-	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
-		serve_error(&r, 405, "read-only: GET and HEAD only");
-	else
-		route(s, c, url, &r);
+	st = serve_req_parse(&q, method, *state, MHD_lookup_connection_value(
+	    c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST), &s->hosts, &why);
+	if (st != 0)
+		serve_error(&r, st, "%s", why);
+	else {
+		route(s, c, &q, &r);
+		serve_req_release(&q);
+	}
+	serve_store_release(s, &r);
 	fclose(r.body);
 	resp = MHD_create_response_from_buffer(len, buf, MHD_RESPMEM_MUST_FREE);
 	if (resp == NULL) {
@@ -113,10 +173,12 @@ answer(void *cls, struct MHD_Connection *c, const char *url,
 	MHD_add_response_header(resp, "Cache-Control", "no-store");
 	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(resp, "Content-Security-Policy",
-	    "default-src 'self'; script-src 'self' 'unsafe-inline'; "
+	    "default-src 'self'; script-src 'self'; "
 	    "style-src 'unsafe-inline'; img-src 'self' data:");
 	if (r.status == 405)
 		MHD_add_response_header(resp, "Allow", "GET, HEAD");
+	if (r.status == 503)
+		MHD_add_response_header(resp, "Retry-After", "1");
 	rv = MHD_queue_response(c, (unsigned)r.status, resp);
 	MHD_destroy_response(resp);
 	return (rv);
@@ -162,20 +224,59 @@ parse_addr(const char *addr, struct sockaddr_storage *sa, socklen_t *salen,
 	return (0);
 }
 
-/* The server thread's first connection lowers its priority (nice 10). */
+/*
+ * A connection opens (in the listening thread, before the library makes
+ * the connection's thread): it takes a place (conns.c); the first also
+ * lowers the listening thread's priority to nice 10, which the threads it
+ * makes inherit.  It closes (before its descriptor is): the place is let
+ * go.
+ */
 static void
-lower_priority(void *cls, struct MHD_Connection *c, void **sock,
+notify(void *cls, struct MHD_Connection *c, void **sock,
     enum MHD_ConnectionNotificationCode code)
 {
-	static int	done;
+	struct serve			*s = cls;
+	const union MHD_ConnectionInfo	*ci;
+	static int			 done;
 
-	(void)cls;
-	(void)c;
-	(void)sock;
-	if (code == MHD_CONNECTION_NOTIFY_STARTED && !done) {
-		done = 1;
-		setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		if (!done) {
+			done = 1;
+			setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid),
+			    10);
+		}
+		ci = MHD_get_connection_info(c,
+		    MHD_CONNECTION_INFO_CONNECTION_FD);
+		if (ci != NULL)
+			*sock = serve_conns_add(s->conns, ci->connect_fd);
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		serve_conns_remove(s->conns, *sock);
+		*sock = NULL;
 	}
+}
+
+/* The names a Host may say (serve-internal.h) for ADDR's host part H,
+ * listening on SA. */
+static void
+hosts_init(struct serve_hosts *hs, const char *h,
+    const struct sockaddr_storage *sa)
+{
+	const struct sockaddr_in	*v4 = (const void *)sa;
+	const struct sockaddr_in6	*v6 = (const void *)sa;
+
+	size_t				 n = strlen(h);
+
+	memset(hs, 0, sizeof(*hs));
+	if (h[0] == '[' && n > 1 && h[n - 1] == ']')	/* "[::1]" */
+		snprintf(hs->names[0], sizeof(hs->names[0]), "%.*s",
+		    (int)(n - 2), h + 1);
+	else
+		snprintf(hs->names[0], sizeof(hs->names[0]), "%s", h);
+	hs->any_addr = sa->ss_family == AF_INET ? v4->sin_addr.s_addr ==
+	    htonl(INADDR_ANY) : IN6_IS_ADDR_UNSPECIFIED(&v6->sin6_addr);
+	if (hs->any_addr && gethostname(hs->names[1],
+	    sizeof(hs->names[1]) - 1) != 0)
+		hs->names[1][0] = '\0';
 }
 
 int
@@ -188,7 +289,8 @@ serve_start(struct serve **sp, const char *addr, struct snapshot *snap,
 	const union MHD_DaemonInfo *di;
 	char			 host[300];
 	unsigned		 flags = MHD_USE_INTERNAL_POLLING_THREAD |
-				    MHD_USE_EPOLL;
+				    MHD_USE_THREAD_PER_CONNECTION |
+				    MHD_USE_POLL;
 
 	*sp = NULL;
 	if (parse_addr(addr, &sa, &salen, host, sizeof(host), cause) != 0)
@@ -199,19 +301,24 @@ serve_start(struct serve **sp, const char *addr, struct snapshot *snap,
 	s->snap = snap;
 	s->db = db != NULL ? dn_xstrdup(db) : NULL;
 	s->verdict_ended = -1;
+	hosts_init(&s->hosts, host, &sa);
+	s->conns = serve_conns_new(SERVE_CONNS);
+	pthread_mutex_init(&s->store_mu, NULL);
+	pthread_cond_init(&s->store_cv, NULL);
+	pthread_mutex_init(&s->verdict_mu, NULL);
 	s->d = MHD_start_daemon(flags, 0, NULL, NULL, answer, s,
 	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_CONNS,
-	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)SERVE_PER_IP,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)(2 * SERVE_CONNS),
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_TIMEOUT_S,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_MEM,
-	    MHD_OPTION_NOTIFY_CONNECTION, lower_priority, NULL,
+	    MHD_OPTION_NOTIFY_CONNECTION, notify, s,
+	    MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL,
+	    MHD_OPTION_NOTIFY_COMPLETED, completed, s,
 	    MHD_OPTION_END);
 	if (s->d == NULL) {
 		*cause = dn_xasprintf("--serve %s: cannot listen there (in "
 		    "use, or not an address of this host)", addr);
-		free(s->db);
-		free(s);
+		serve_stop(s);
 		return (-1);
 	}
 	di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
@@ -231,10 +338,18 @@ serve_url(const struct serve *s)
 void
 serve_stop(struct serve *s)
 {
+	int	i;
+
 	if (s == NULL)
 		return;
-	MHD_stop_daemon(s->d);
-	dn_store_close(s->store);
+	if (s->d != NULL)
+		MHD_stop_daemon(s->d);
+	for (i = 0; i < SERVE_STORES; i++)
+		dn_store_close(s->stores[i]);
+	serve_conns_free(s->conns);
+	pthread_cond_destroy(&s->store_cv);
+	pthread_mutex_destroy(&s->store_mu);
+	pthread_mutex_destroy(&s->verdict_mu);
 	free(s->verdict_json);
 	free(s->db);
 	free(s);

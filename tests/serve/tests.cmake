@@ -9,3 +9,7 @@ dn_script_test(serve hostile ${DN_TEST_DIR}/hostile.sh TIMEOUT 150)
 # build's) is said "not measured" on the live page's chart and table.
 dn_script_test(serve absent ${DN_TEST_DIR}/absent.sh TIMEOUT 240
     LABELS service)
+# The attacks of issue 38 on `devnet serve --db` and a live page: DNS
+# rebinding, a costly /report, a local connection flood, POST, %00,
+# markup in stored text, the CSP (docs/security.md).
+dn_script_test(serve attacks ${DN_TEST_DIR}/attacks.sh TIMEOUT 120)
