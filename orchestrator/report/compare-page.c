@@ -290,9 +290,12 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 	char			 when[64], *seq, base[128];
 	const char		*metric;
 	time_t			 now = time(NULL);
+	struct tm		 tm;
 	int			 rc = -1;
 
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+	/* gmtime_r: the server makes two reports at once */
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime_r(&now,
+	    &tm));
 	if (events_load(s, r, &ev, cause) != 0 ||
 	    marks_load(s, r, &marks, cause) != 0 ||
 	    report_charts_grid(charts, cd, cause) != 0)
