@@ -202,7 +202,11 @@ serve_req_parse(struct serve_req *r, const char *method, const char *uri,
 
 	memset(r, 0, sizeof(*r));
 	r->head = method != NULL && strcmp(method, "HEAD") == 0;
-	if (uri == NULL || (len = strlen(uri)) > SERVE_URL_MAX) {
+	if (uri == NULL) {
+		*why = "bad request: no URL";
+		return (400);
+	}
+	if ((len = strlen(uri)) > SERVE_URL_MAX) {
 		*why = "URL too long (at most 4096 bytes)";
 		return (414);
 	}
