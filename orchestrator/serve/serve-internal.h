@@ -28,7 +28,7 @@ struct dn_store;
 #define SERVE_SIDE_RUNS	100	/* run ids of one side of /report */
 #define SERVE_STORES	2	/* database connections, one per request */
 #define SERVE_STORE_WAITERS 8	/* requests waiting for one; more: 503 */
-#define SERVE_HOST_NAMES 3
+#define SERVE_HOST_NAMES 2
 
 /* The names a request's Host may say, besides localhost and loopback
  * addresses: the address it listens on as given, this host's name when
