@@ -23,14 +23,15 @@ for i in range(260):
 time.sleep(0.3)
 asks = []
 for k in range(5):
-    t0 = time.time()
+    # curl's own time, connect to the answer's end: a loaded machine's
+    # process start does not count
     r = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w",
-        "%{http_code}", "--max-time", "3",
+        "%{http_code} %{time_total}", "--max-time", "3",
         "http://127.0.0.1:%d/metrics" % port], capture_output=True,
         text=True)
-    code = r.stdout.strip()
+    code, secs = (r.stdout.split() + ["", "3"])[:2]
     asks.append([code if code not in ("", "000") else "reset",
-        round(time.time() - t0, 3)])
+        round(float(secs), 3)])
     # the attacker keeps at it: a fresh idle connection after each ask
     try:
         held.append(socket.create_connection(("127.0.0.1", port),

@@ -12,4 +12,4 @@ dn_script_test(serve absent ${DN_TEST_DIR}/absent.sh TIMEOUT 240
 # The attacks of issue 38 on `devnet serve --db` and a live page: DNS
 # rebinding, a costly /report, a local connection flood, POST, %00,
 # markup in stored text, the CSP (docs/security.md).
-dn_script_test(serve attacks ${DN_TEST_DIR}/attacks.sh TIMEOUT 120)
+dn_script_test(serve attacks ${DN_TEST_DIR}/attacks.sh TIMEOUT 300)
