@@ -293,7 +293,6 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 	struct tm		 tm;
 	int			 rc = -1;
 
-	/* gmtime_r: the server makes two reports at once */
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime_r(&now,
 	    &tm));
 	if (events_load(s, r, &ev, cause) != 0 ||
