@@ -45,6 +45,9 @@ const char run_args_help[] =
     "                       other programs' CPU beside a trial (cores, on\n"
     "                       average) above which it is named in events,\n"
     "                       compare and report (default 0.25)\n"
+    "  --machine-wait DUR   how long to wait for another devnet that holds\n"
+    "                       this machine's network conditions or CPUs\n"
+    "                       (default 10m; 0 refuses at once)\n"
     "  --strict             fail a trial that ran beside more than that\n"
     "                       (with ab: also compare --strict)\n"
     "  --quiet              no progress and no summaries\n"
@@ -59,7 +62,7 @@ enum {
 	OPT_READY, OPT_GRACE, OPT_QUIET, OPT_HELP, OPT_METRIC, OPT_FORMAT,
 	OPT_THRESHOLD, OPT_UNIT, OPT_TARGET, OPT_STRICT, OPT_PROVIDER,
 	OPT_FAIL_ON, OPT_SERVE, OPT_UNTIL, OPT_MAX_TRIALS, OPT_BUDGET,
-	OPT_REQUIRE, OPT_COMMIT, OPT_DRY_RUN, OPT_ITF_MAX
+	OPT_REQUIRE, OPT_COMMIT, OPT_DRY_RUN, OPT_ITF_MAX, OPT_MACHINE_WAIT
 };
 
 static int
@@ -80,6 +83,20 @@ parse_machine(struct run_args *a, const struct cmd_entry *e, int c,
 		/* ab: compare's --strict too */
 		a->strict = 1;
 		a->ro.strict = 1;
+		return (0);
+	}
+	if (c == OPT_MACHINE_WAIT) {
+		const char	*why;
+		int64_t		 ms;
+
+		if (dn_parse_duration_ms(optarg, &ms, &why) != 0 || ms < 0 ||
+		    ms > 86400000) {
+			*exit_status = usage_error(e, "--machine-wait takes a "
+			    "duration like 10m (0 refuses at once), not",
+			    optarg);
+			return (-1);
+		}
+		a->ro.machine_wait_ms = (int)ms;
 		return (0);
 	}
 	if (c == OPT_ITF_MAX) {
@@ -251,6 +268,7 @@ parse_one(struct run_args *a, const struct cmd_entry *e, int c, char **argv,
 		break;
 	case OPT_STRICT:
 	case OPT_ITF_MAX:
+	case OPT_MACHINE_WAIT:
 		return (parse_machine(a, e, c, exit_status));
 	case OPT_FAIL_ON:
 		a->fail_on = optarg;
@@ -298,6 +316,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
 		{ "interference-max", required_argument, NULL, OPT_ITF_MAX },
+		{ "machine-wait", required_argument, NULL, OPT_MACHINE_WAIT },
 		{ NULL, 0, NULL, 0 }
 	};
 	int		 c;
@@ -306,6 +325,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 	a->db = CMD_DEFAULT_DB;
 	a->order = -1;
 	a->ro.run_dir = "runs";
+	a->ro.machine_wait_ms = -1;	/* the default wait */
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -325,6 +345,7 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 		return (-1);
 	}
 	a->scenario = argv[optind];
+	a->ro.db_path = a->db;
 	if ((a->max_trials > 0 || a->budget_ms > 0) && !a->until) {
 		*exit_status = usage_error(e, "--max-trials and --budget go "
 		    "with --until decided", NULL);

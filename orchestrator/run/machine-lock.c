@@ -35,7 +35,8 @@ lock_names(const struct scenario *s)
 
 	provider_cpus_used(s, &set);
 	v = dn_xcalloc((size_t)CPU_COUNT(&set) + 2, sizeof(*v));
-	if (s->provider != SCN_PROV_SWARM && scenario_has_conditions(s))
+	/* conditions: this host's (swarm refused them in run_check) */
+	if (scenario_has_conditions(s))
 		v[n++] = dn_xstrdup("conditions");
 	for (c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &set))

@@ -21,8 +21,10 @@
 static int	held[MAX_HELD];
 static int	nheld;
 
-const char *
-dn_machlock_dir(void)
+/* The dir of the lock files: $DN_MACHINE_LOCK_DIR, else /run/devnet (or
+ * /tmp/devnet-locks where /run cannot be written).  Static string. */
+static const char *
+machlock_dir(void)
 {
 	const char	*e = getenv("DN_MACHINE_LOCK_DIR");
 
@@ -73,7 +75,7 @@ int
 dn_machlock_try(const char *const *names, const char *db, char **holder,
     char **cause)
 {
-	const char	*dir = dn_machlock_dir();
+	const char	*dir = machlock_dir();
 	int		 fds[MAX_HELD], n = 0, i, fd, rv = 0;
 	char		*path, *line;
 

@@ -10,10 +10,6 @@
 #ifndef DN_SYS_MACHLOCK_H
 #define DN_SYS_MACHLOCK_H
 
-/* The dir of the lock files: $DN_MACHINE_LOCK_DIR, else /run/devnet (or
- * /tmp/devnet-locks where /run cannot be written).  Static string. */
-const char *dn_machlock_dir(void);
-
 /*
  * Try to take every lock of NAMES (NULL-terminated) at once, for this
  * process, writing DB into them.  0: all taken (held until
