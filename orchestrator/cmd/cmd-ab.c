@@ -21,20 +21,24 @@
 #include "xalloc.h"
 
 static const char ab_help_extra[] =
-    "  --metric NAME        compare only these metrics (repeatable)\n"
+    "  --metric NAME        compare only these metrics, all primary\n"
+    "                       (repeatable; else the scenario's\n"
+    "                       compare.primary, or the node kind's default)\n"
     "  --format table|markdown|csv|json|junit\n"
     "                       comparison output (default table; markdown\n"
     "                       for a pull-request comment, junit for CI)\n"
-    "  --threshold PCT      smallest change that counts (default 1)\n"
+    "  --threshold PCT      smallest change that counts, and the band of\n"
+    "                       'equivalent' (default 1)\n"
     "  --unit auto|trial|node\n"
     "                       unit of the statistical test (docs/statistics.md)\n"
     "  --target-effect PCT  trials per side that would detect a PCT% change\n"
     "  --strict             runs that differ in setup or missed their load\n"
     "                       rate make the comparison an error (exit 1)\n"
-    "  --fail-on worse|changed|not-shown\n"
-    "                       exit 3 after the comparison when a metric is\n"
-    "                       worse (changed: better or worse; not-shown:\n"
-    "                       not shown better or not-worse)\n"
+    "  --fail-on worse|changed|not-shown[:all]\n"
+    "                       exit 3 after the comparison when a primary\n"
+    "                       metric is worse (changed: better or worse;\n"
+    "                       not-shown: not shown better or not-worse);\n"
+    "                       :all counts the secondary metrics too\n"
     "  --until decided      run ABBA blocks until every metric is decided\n"
     "                       (group-sequential, docs/statistics.md section 8)\n"
     "  --max-trials N       with --until: at most N trials of both variants\n"
@@ -200,8 +204,9 @@ cmd_ab_exec(int argc, char **argv)
 	if (a.fail_on != NULL && compare_fail_on_parse(a.fail_on,
 	    &fail_on) != 0)
 		cause = dn_xasprintf("unknown --fail-on '%s' (worse, changed "
-		    "or not-shown)", a.fail_on);
-	co.not_shown = fail_on == COMPARE_FAIL_NOT_SHOWN;
+		    "or not-shown, each with :all to count secondary metrics "
+		    "too)", a.fail_on);
+	co.not_shown = COMPARE_FAIL_KIND(fail_on) == COMPARE_FAIL_NOT_SHOWN;
 	if (cause != NULL || (a.require != NULL && compare_opt_set(&co, 'r',
 	    a.require, &cause) != 0) || (a.threshold != NULL &&
 	    compare_opt_set(&co,
@@ -288,7 +293,7 @@ const struct cmd_entry cmd_ab_entry = {
 	.name = "ab",
 	.usage = "ab SCENARIO [--repeats N] [--order abba|concurrent] "
 	    "[--db PATH] [--format table|markdown|csv|json|junit] "
-	    "[--fail-on worse|changed|not-shown] [--until decided "
+	    "[--fail-on worse|changed|not-shown[:all]] [--until decided "
 	    "[--max-trials N] [--budget DUR]] [--require not-worse:PCT]",
 	.summary = "run variants A and B as one group and print the verdict",
 	.help = ab_help,

@@ -71,12 +71,13 @@ apply(struct cmd_args *a, const struct cmd_entry *e, int c)
 		return (a->exit != 0 ? -1 : 0);
 	case A_FAIL_ON:
 		if (compare_fail_on_parse(optarg, &a->fail_on) == 0) {
-			a->verdict.not_shown = a->fail_on ==
+			a->verdict.not_shown = COMPARE_FAIL_KIND(a->fail_on) ==
 			    COMPARE_FAIL_NOT_SHOWN;
 			return (0);
 		}
 		cmd_error("unknown --fail-on '%s' (worse, changed or "
-		    "not-shown)", optarg);
+		    "not-shown, each with :all to count secondary metrics "
+		    "too)", optarg);
 		a->exit = CMD_EXIT_USAGE;
 		return (-1);
 	case A_FORMAT:

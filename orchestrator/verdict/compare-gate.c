@@ -1,9 +1,11 @@
 /*
  * compare-gate.c: `devnet compare` and `devnet ab` as a CI gate: the
- * --fail-on policy (worse: any metric worse; changed: any metric better
- * or worse; not-shown: any metric neither better nor shown not-worse), the JUnit XML rendering (one test case per metric, a failure
- * per worse), and the markdown heading that makes the table ready for a
- * pull-request comment.  The exit status itself (3) is the commands'.
+ * --fail-on policy over the primary metrics (worse: one is worse;
+ * changed: one is better or worse; not-shown: one is neither better nor
+ * shown not-worse; with ":all" the secondary metrics count too), the
+ * JUnit XML rendering (one test case per metric, a failure per worse
+ * one the gate looks at), and the markdown heading that makes the table
+ * ready for a pull-request comment.  The exit status itself (3) is the commands'.
  *
  * Not here: the analysis and the verdicts (compare.c), the table,
  * markdown, CSV and JSON bodies (compare-render.c).
@@ -19,44 +21,69 @@
 int
 compare_fail_on_parse(const char *s, int *fail_on)
 {
-	if (strcmp(s, "worse") == 0)
+	size_t	l = strlen(s);
+	int	all = 0;
+
+	/* ":all": secondary metrics may trip it too (issue 35) */
+	if (l > 4 && strcmp(s + l - 4, ":all") == 0) {
+		all = COMPARE_FAIL_ALL;
+		l -= 4;
+	}
+	if (l == 5 && strncmp(s, "worse", l) == 0)
 		*fail_on = COMPARE_FAIL_WORSE;
-	else if (strcmp(s, "changed") == 0)
+	else if (l == 7 && strncmp(s, "changed", l) == 0)
 		*fail_on = COMPARE_FAIL_CHANGED;
-	else if (strcmp(s, "not-shown") == 0)
+	else if (l == 9 && strncmp(s, "not-shown", l) == 0)
 		*fail_on = COMPARE_FAIL_NOT_SHOWN;
 	else
 		return (-1);
+	*fail_on |= all;
 	return (0);
 }
 
 const char *
 compare_fail_on_says(int fail_on)
 {
-	switch (fail_on) {
+	int	all = fail_on & COMPARE_FAIL_ALL;
+
+	switch (COMPARE_FAIL_KIND(fail_on)) {
 	case COMPARE_FAIL_WORSE:
-		return ("worse: a metric is worse");
+		return (all ? "worse:all: a metric is worse" : "worse: a "
+		    "primary metric is worse");
 	case COMPARE_FAIL_CHANGED:
-		return ("changed: a metric changed");
+		return (all ? "changed:all: a metric changed" : "changed: a "
+		    "primary metric changed");
 	default:
-		return ("not-shown: a metric is not shown better or "
-		    "not-worse");
+		return (all ? "not-shown:all: a metric is not shown better "
+		    "or not-worse" : "not-shown: a primary metric is not "
+		    "shown better or not-worse");
 	}
 }
 
+/* Whether row I of R counts for FAIL_ON: a primary metric, or any with
+ * :all. */
 static int
-compare_gate_tripped(const struct compare_result *r, int fail_on)
+gated(const struct compare_result *r, size_t i, int fail_on)
 {
+	return (i < r->nprimary || (fail_on & COMPARE_FAIL_ALL));
+}
+
+static int
+compare_gate_tripped(const struct compare_result *r, int fail_on_all)
+{
+	int	fail_on = COMPARE_FAIL_KIND(fail_on_all);
 	size_t	i;
 
 	for (i = 0; i < r->nrows; i++) {
 		const char *v = r->rows[i].verdict;
 
+		if (!gated(r, i, fail_on_all))
+			continue;
 		if (fail_on == COMPARE_FAIL_WORSE && strcmp(v, "worse") == 0)
 			return (1);
-		if (fail_on == COMPARE_FAIL_CHANGED && strcmp(v, "same") != 0 &&
-		    strcmp(v, "equivalent") != 0 && strcmp(v, "undecided") != 0 &&
-		    strcmp(v, "not-worse") != 0)
+		/* a neutral metric that moved never tripped it */
+		if (fail_on == COMPARE_FAIL_CHANGED && (strcmp(v, "better") ==
+		    0 || strcmp(v, "worse") == 0))
 			return (1);
 		/* Proof wanted: better, or not-worse by the margin shown
 		 * (Holm-adjusted, docs/statistics.md section 8). */
@@ -67,20 +94,22 @@ compare_gate_tripped(const struct compare_result *r, int fail_on)
 	return (0);
 }
 
+/* The primary rows' verdicts, counted (the secondary ones are
+ * exploratory). */
 static void
 count_verdicts(const struct compare_result *r, size_t *worse,
-    size_t *better, size_t *same)
+    size_t *better, size_t *other)
 {
 	size_t	i;
 
-	*worse = *better = *same = 0;
-	for (i = 0; i < r->nrows; i++) {
+	*worse = *better = *other = 0;
+	for (i = 0; i < r->nprimary; i++) {
 		if (strcmp(r->rows[i].verdict, "worse") == 0)
 			(*worse)++;
 		else if (strcmp(r->rows[i].verdict, "better") == 0)
 			(*better)++;
 		else
-			(*same)++;
+			(*other)++;
 	}
 }
 
@@ -99,16 +128,22 @@ compare_junit_end(FILE *out)
 
 static void
 compare_junit_render(const struct compare_result *r, const char *name,
-    FILE *out)
+    int fail_on, FILE *out)
 {
 	char	 va[48], vb[48], *msg;
-	size_t	 i, worse, better, same;
+	size_t	 i, worse = 0;
+	int	 fails;
 
-	count_verdicts(r, &worse, &better, &same);
+	for (i = 0; i < r->nrows; i++)
+		worse += gated(r, i, fail_on) &&
+		    strcmp(r->rows[i].verdict, "worse") == 0;
 	fputs("  <testsuite name=\"", out);
 	compare_markup_str(out, name, 1);
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 	    "skipped=\"0\">\n", r->nrows, worse);
+	fputs("    <properties><property name=\"headline\" value=\"", out);
+	compare_markup_str(out, r->headline, 1);
+	fputs("\"/></properties>\n", out);
 	for (i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 
@@ -119,12 +154,15 @@ compare_junit_render(const struct compare_result *r, const char *name,
 		fputs("\" name=\"", out);
 		compare_markup_str(out, row->name, 1);
 		fputs("\">", out);
-		msg = dn_xasprintf("%s: A %s, B %s, delta %+.2f%% "
+		msg = dn_xasprintf("%s%s: A %s, B %s, delta %+.2f%% "
 		    "(95%% CI %+.1f%% to %+.1f%%), p %.3g (Holm), n %zu+%zu, "
-		    "%s is better", row->verdict, va, vb, row->delta_pct,
+		    "%s is better", row->verdict, row->primary ? "" :
+		    " (secondary, exploratory)", va, vb, row->delta_pct,
 		    row->delta_ci_low, row->delta_ci_high, row->p, row->a.n,
 		    row->b.n, row->better);
-		if (strcmp(row->verdict, "worse") == 0) {
+		fails = gated(r, i, fail_on) && strcmp(row->verdict,
+		    "worse") == 0;
+		if (fails) {
 			fputs("\n      <failure type=\"worse\" message=\"",
 			    out);
 			compare_markup_str(out, msg, 1);
@@ -146,12 +184,12 @@ static void
 compare_markdown_heading(const struct compare_result *r, const char *title,
     FILE *out)
 {
-	size_t	worse, better, same;
+	size_t	worse, better, other;
 
-	count_verdicts(r, &worse, &better, &same);
-	fprintf(out, "### %s %s: %zu worse, %zu better, %zu same\n\n",
-	    worse > 0 ? ":x:" : ":white_check_mark:", title, worse, better,
-	    same);
+	count_verdicts(r, &worse, &better, &other);
+	fprintf(out, "### %s %s: %zu worse, %zu better, %zu equivalent or "
+	    "undecided (primary)\n\n", worse > 0 ? ":x:" : ":white_check_mark:",
+	    title, worse, better, other);
 }
 
 /* Whether a side of SIDE_A, SIDE_B has no runs to stand for it: the
@@ -199,7 +237,7 @@ compare_gate_print(struct dn_store *s, const char *side_a,
 		return (-1);
 	}
 	if (junit)
-		compare_junit_render(r, title, out);
+		compare_junit_render(r, title, fail_on, out);
 	else {
 		if (opts->format == COMPARE_MARKDOWN)
 			compare_markdown_heading(r, title, out);

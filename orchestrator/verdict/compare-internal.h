@@ -65,10 +65,28 @@ int	 compare_uses_welch(size_t na, size_t nb, size_t family);
  * Holm family. */
 void	 compare_row_test(struct compare_row *row, const struct obs *oa,
 	    const struct obs *ob, int unit, size_t family);
-/* Decide ROW from its Holm-adjusted p (set by the caller): significant
- * and verdict, at the practical threshold THRESHOLD_PCT (compare-rule.c,
- * for compare.c and compare-seq.c alike). */
+/* Decide ROW from its Holm-adjusted p and p_eq (set by the caller):
+ * significant and verdict, at the practical threshold THRESHOLD_PCT
+ * (compare-rule.c, for compare.c and compare-seq.c alike). */
 void	 compare_row_decide(struct compare_row *row, double threshold_pct);
+/* The p of equivalence within +-THRESHOLD_PCT % of A's mean from trial
+ * values A, B: the larger of the two one-sided Welch tests (the
+ * zero-spread floor where both sides are constant); NAN with fewer than
+ * 2 values a side or a mean of A of 0 (no band). */
+double	 compare_equivalence_p(const double *a, size_t na, const double *b,
+	    size_t nb, double threshold_pct);
+/* Decide the N tested ROWS of one family (the primary metrics, or the
+ * secondary ones): Holm over p_raw into p and over p_eq_raw into p_eq,
+ * then compare_row_decide each. */
+void	 compare_family_decide(struct compare_row *rows, size_t n,
+	    double threshold_pct);
+/* Mark in PRIM[K] the metrics DEFS[K] that are primary (--metric, the
+ * runs' stored compare_primary fact, or all for runs from before it);
+ * R->primary_from says which (compare-primary.c).  0, or -1 with
+ * *CAUSE. */
+int	 compare_primary_mark(struct dn_store *s, struct compare_result *r,
+	    const struct compare_opts *opts, const struct derived *defs,
+	    size_t nd, int *prim, char **cause);
 
 /* Simulated power figures shared by the rows of one analysis
  * (compare-power.c). */
@@ -78,9 +96,11 @@ struct compare_power_cache {
 	size_t	na, nb;				/* the one unequal pair */
 	double	mwu_ab;
 };
-/* Fill ROW's mde_pct, and target_pct / trials_needed when asked for
- * (TARGET_PCT > 0) or when ROW is a `same` whose interval excludes 0
- * (docs/statistics.md, section 4).  ROW must be tested and decided. */
+/* Fill ROW's mde_pct (and mde_note when it is no number), and
+ * target_pct / trials_needed / decide_by when asked for (TARGET_PCT > 0)
+ * or when ROW is undecided (docs/statistics.md, section 4): the trials
+ * per side that would detect its change, or show it equivalent.  ROW
+ * must be tested and decided. */
 void	 compare_row_power(struct compare_row *row, const struct obs *oa,
 	    const struct obs *ob, int unit, size_t family,
 	    double threshold_pct, double target_pct,

@@ -2,9 +2,10 @@
  * compare-power.c: what a comparison could not see (docs/statistics.md,
  * section 4).  For every metric, the minimum detectable effect (MDE) of
  * the test actually used, at the observed spread and trial counts, at
- * Holm's first-step level alpha / family and power COMPARE_POWER; and for
- * a `same` whose interval excludes 0 (or every metric, with
- * --target-effect), the trials per side that would detect the effect.
+ * Holm's first-step level alpha / family and power COMPARE_POWER, or why
+ * there is none; and for an `undecided` (or every metric, with
+ * --target-effect) the trials per side that would decide it: detect its
+ * change, or show it within the threshold.
  *
  * Not here: the tests and the verdict (compare.c); the simulations that
  * calibrate the MDE (metrics/stats/stats.c).
@@ -113,18 +114,47 @@ trials_for(struct compare_power_cache *pc, double sa, double sb,
 	return (n > COMPARE_MAX_TRIALS ? -1 : (long)n);
 }
 
-void
-compare_row_power(struct compare_row *row, const struct obs *oa,
-    const struct obs *ob, int unit, size_t family, double threshold_pct,
-    double target_pct, struct compare_power_cache *pc)
+/* Trials per side that show equivalence within TH (in the values' unit)
+ * when the true difference is D, SDs SA, SB, with two one-sided Welch
+ * tests at level ALPHA each: the smallest k above HAVE with k >= (t_{1 -
+ * alpha} + t_power)^2 (sA^2 + sB^2) / (th - |d|)^2, t at the
+ * Welch-Satterthwaite df of k a side (the normal formula promises too
+ * much at a few trials); -1 out of reach. */
+static long
+trials_equivalent(double alpha, double sa, double sb, double th, double d,
+    size_t have)
+{
+	double	room = th - fabs(d), v = sa * sa + sb * sb, z, df, t;
+	long	k;
+
+	if (!(room > 0) || !(v > 0))
+		return (-1);
+	z = dn_stats_norm_quantile(1 - alpha) +
+	    dn_stats_norm_quantile(COMPARE_POWER);
+	if (z * z * v / (room * room) > COMPARE_MAX_TRIALS)
+		return (-1);
+	for (k = have + 1 > 2 ? (long)have + 1 : 2; k <= COMPARE_MAX_TRIALS;
+	    k++) {
+		df = v * v / ((pow(sa, 4) + pow(sb, 4)) / (double)(k - 1));
+		t = dn_stats_t_crit(2 * alpha, df) +
+		    dn_stats_t_crit(2 * (1 - COMPARE_POWER), df);
+		if ((double)k >= t * t * v / (room * room))
+			return (k);
+	}
+	return (-1);
+}
+
+/* ROW's MDE (mde_pct, mde_note) from values VA, VB of the unit used. */
+static void
+row_mde(struct compare_row *row, const struct obs *oa, const struct obs *ob,
+    int unit, size_t family, struct compare_power_cache *pc)
 {
 	const double	*va = oa->trial_v, *vb = ob->trial_v;
 	size_t		 na = oa->ntrial, nb = ob->ntrial;
-	double		 sa, sb, mde, mean_a, t;
+	double		 sa, sb, mde, mean_a;
 
 	row->mde_pct = NAN;
-	row->target_pct = NAN;
-	row->trials_needed = 0;
+	row->mde_note = NULL;
 	if (unit == COMPARE_UNIT_NODE) {
 		va = oa->node_v;
 		na = oa->nnode;
@@ -138,9 +168,23 @@ compare_row_power(struct compare_row *row, const struct obs *oa,
 		/* Any difference is a complete separation: seen if the
 		 * exact test's floor allows it, never otherwise. */
 		if (dn_stats_mwu_min_p(oa->ntrial, ob->ntrial) * family >=
-		    COMPARE_ALPHA)
+		    COMPARE_ALPHA) {
 			row->mde_pct = INFINITY;
-	} else if (unit == COMPARE_UNIT_NODE) {
+			row->mde_note = "never at these trials (the rank "
+			    "test's smallest p is too large)";
+		} else
+			row->mde_note = "no spread to scale by";
+		return;
+	}
+	if (!(mean_a > 0)) {
+		row->mde_note = "A is 0: a change is no percentage of 0";
+		return;
+	}
+	if (na < 2 || nb < 2) {
+		row->mde_note = "one trial a side: no spread to scale by";
+		return;
+	}
+	if (unit == COMPARE_UNIT_NODE) {
 		/* The clustered test is the normal approximation with its
 		 * variance times the design effect: the same inflation of
 		 * the rank test's asymptotic MDE.  A rough figure, as the
@@ -151,29 +195,78 @@ compare_row_power(struct compare_row *row, const struct obs *oa,
 		mde = sqrt(M_PI / 3 * row->deff) * (dn_stats_norm_quantile(1 -
 		    pc->alpha / 2) + dn_stats_norm_quantile(COMPARE_POWER)) *
 		    pooled * sqrt(1.0 / na + 1.0 / nb);
-		if (mean_a > 0 && na >= 2 && nb >= 2)
-			row->mde_pct = 100 * mde / mean_a;
-	} else if (mean_a > 0) {
-		mde = trial_mde(pc, sa, na, sb, nb, family);
-		row->mde_pct = isinf(mde) ? mde : 100 * mde / mean_a;
+		row->mde_pct = 100 * mde / mean_a;
+		return;
 	}
+	mde = trial_mde(pc, sa, na, sb, nb, family);
+	row->mde_pct = isinf(mde) ? mde : 100 * mde / mean_a;
+	if (isinf(mde))
+		row->mde_note = "never at these trials (the rank test's "
+		    "smallest p is too large)";
+	else if (isnan(mde))
+		row->mde_note = "no spread to scale by";
+}
 
+void
+compare_row_power(struct compare_row *row, const struct obs *oa,
+    const struct obs *ob, int unit, size_t family, double threshold_pct,
+    double target_pct, struct compare_power_cache *pc)
+{
+	double	sa, sb, mean_a, d;
+	size_t	have;
+
+	row->target_pct = NAN;
+	row->trials_needed = 0;
+	row->decide_by = NULL;
+	row_mde(row, oa, ob, unit, family, pc);
+	if (target_pct <= 0 && strcmp(row->verdict, "undecided") != 0)
+		return;
+	have = oa->ntrial < ob->ntrial ? oa->ntrial : ob->ntrial;
+	if (row->constant && target_pct <= 0 && row->a.median == 0) {
+		row->mde_note = "A is 0: a change is no percentage of 0";
+		return;
+	}
+	if (row->constant && target_pct <= 0) {
+		/* No spread: only the exact rank test's floor stands in the
+		 * way, 2 / C(2k, k) for a difference, half that for each
+		 * one-sided test of equivalence, times the family. */
+		size_t	k;
+		int	eq = row->a.median == row->b.median;
+
+		for (k = have + 1; k <= DN_MWU_EXACT_MAX; k++)
+			if (dn_stats_mwu_min_p(k, k) / (eq ? 2 : 1) *
+			    (double)family < COMPARE_ALPHA)
+				break;
+		row->decide_by = eq ? "equivalence" : "difference";
+		row->target_pct = eq ? NAN : fabs(row->delta_pct);
+		row->trials_needed = k <= DN_MWU_EXACT_MAX ? (long)k : -1;
+		return;
+	}
 	/* Trials needed: always from the per-trial spread, the trial unit
 	 * being what more trials buy. */
-	if (target_pct > 0)
-		t = target_pct;
-	else if (!row->significant && !isnan(row->delta_pct) &&
-	    !isnan(row->delta_ci_low) && !isnan(row->delta_ci_high) &&
-	    (row->delta_ci_low > 0 || row->delta_ci_high < 0) &&
-	    fabs(row->delta_pct) >= threshold_pct)
-		t = fabs(row->delta_pct);
-	else
-		return;
 	sa = sd_of(oa->trial_v, oa->ntrial);
 	sb = sd_of(ob->trial_v, ob->ntrial);
 	mean_a = fabs(dn_stats_mean(oa->trial_v, oa->ntrial));
 	if (isnan(sa) || isnan(sb) || !(sa > 0 || sb > 0) || !(mean_a > 0))
 		return;
-	row->target_pct = t;
-	row->trials_needed = trials_for(pc, sa, sb, t / 100 * mean_a, family);
+	if (target_pct > 0 || (!isnan(row->delta_pct) &&
+	    fabs(row->delta_pct) >= threshold_pct)) {
+		row->target_pct = target_pct > 0 ? target_pct :
+		    fabs(row->delta_pct);
+		row->decide_by = "difference";
+		row->trials_needed = trials_for(pc, sa, sb, row->target_pct /
+		    100 * mean_a, family);
+		/* undecided at HAVE: more than that, whatever the
+		 * simulation at the observed spread says */
+		if (target_pct <= 0 && row->trials_needed > 0 &&
+		    (size_t)row->trials_needed <= have)
+			row->trials_needed = (long)have + 1;
+		return;
+	}
+	/* Within the threshold: what would show it is, at this spread. */
+	d = dn_stats_mean(ob->trial_v, ob->ntrial) - dn_stats_mean(oa->trial_v,
+	    oa->ntrial);
+	row->decide_by = "equivalence";
+	row->trials_needed = trials_equivalent(pc->alpha, sa, sb,
+	    threshold_pct / 100 * mean_a, d, have);
 }

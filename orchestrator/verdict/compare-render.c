@@ -80,7 +80,10 @@ fmt_ci(const struct compare_row *row, char *buf, size_t len)
 static void
 fmt_mde(const struct compare_row *row, char *buf, size_t len)
 {
-	if (isnan(row->mde_pct))
+	if (isnan(row->mde_pct) && row->mde_note != NULL &&
+	    strncmp(row->mde_note, "A is 0", 6) == 0)
+		snprintf(buf, len, "A is 0");
+	else if (isnan(row->mde_pct))
 		snprintf(buf, len, "-");
 	else if (isinf(row->mde_pct))
 		snprintf(buf, len, "never");
@@ -92,19 +95,43 @@ fmt_mde(const struct compare_row *row, char *buf, size_t len)
 		snprintf(buf, len, ">1e5%%");
 }
 
-/* The trials_needed notes under the table (section 4 of
+void
+compare_fmt_decide(const struct compare_result *r,
+    const struct compare_row *row, char *buf, size_t len)
+{
+	if (strcmp(row->verdict, "undecided") != 0)
+		snprintf(buf, len, "-");
+	else if (r->seq != NULL && row->seq_needed < 0)
+		snprintf(buf, len, "out of reach");
+	else if (r->seq != NULL && row->seq_needed > 0)
+		snprintf(buf, len, "%ld/side", row->seq_needed);
+	else if (row->a.n < 2 || row->b.n < 2)
+		snprintf(buf, len, ">=2/side");
+	else if (row->decide_by == NULL)
+		snprintf(buf, len, row->a.mean == 0 ? "A is 0" : "?");
+	else if (row->trials_needed < 0)
+		snprintf(buf, len, "out of reach");
+	else
+		snprintf(buf, len, "%ld/side%s", row->trials_needed,
+		    strcmp(row->decide_by, "equivalence") == 0 ? " eq" : "");
+}
+
+/* The --target-effect notes under the table (section 4 of
  * docs/statistics.md). */
 static void
 render_notes(const struct compare_result *r, FILE *out, int md)
 {
-	char	n[64], ci[48];
+	char	n[64];
 	size_t	i;
 	int	any = 0;
 
+	if (!(r->target_pct > 0))
+		return;
 	for (i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 
-		if (row->trials_needed == 0)
+		if (row->trials_needed == 0 || row->decide_by == NULL ||
+		    strcmp(row->decide_by, "difference") != 0)
 			continue;
 		if (row->trials_needed < 0)
 			snprintf(n, sizeof(n), "more than %d trials per side",
@@ -114,52 +141,29 @@ render_notes(const struct compare_result *r, FILE *out, int md)
 			    row->trials_needed);
 		fputs(any ? "" : "\n", out);
 		any = 1;
-		if (r->target_pct > 0) {
-			fprintf(out, "%snote: %s: a %.3g%% change needs %s "
-			    "(power %.0f%%, at this spread)\n", md ? "- " : "",
-			    row->name, row->target_pct, n,
-			    100 * COMPARE_POWER);
-			continue;
-		}
-		fmt_ci(row, ci, sizeof(ci));
-		fprintf(out, "%snote: %s: same, but the 95%% CI %s excludes "
-		    "0; deciding a %.3g%% change needs %s (power %.0f%%, at "
-		    "this spread; --target-effect PCT for another size)\n",
-		    md ? "- " : "", row->name, ci, row->target_pct, n,
-		    100 * COMPARE_POWER);
+		fprintf(out, "%snote: %s: a %.3g%% change needs %s (power "
+		    "%.0f%%, at this spread)\n", md ? "- " : "", row->name,
+		    row->target_pct, n, 100 * COMPARE_POWER);
 	}
 }
 
+/* The rows [I0, I1) of R: a table under its heading. */
 static void
-render_text(const struct compare_result *r, FILE *out, int md)
+render_rows(const struct compare_result *r, size_t i0, size_t i1, FILE *out,
+    int md)
 {
-	char	ra[256], rb[256], va[48], vb[48], d[32], ci[48], pn[48];
-	char	mde[32];
+	char	va[48], vb[48], d[32], ci[48], pn[48], mde[32], dc[32];
 	size_t	i;
 
-	fprintf(out, "%sA = %s (runs %s), B = %s (runs %s)\n", md ? "" : "",
-	    r->a.spec, side_runs(&r->a, ra, sizeof(ra)), r->b.spec,
-	    side_runs(&r->b, rb, sizeof(rb)));
-	fprintf(out, "%s; threshold %.3g%%; Holm over %zu metrics\n",
-	    r->unit_note, r->threshold_pct, r->nrows);
-	if (r->a.alloc_source != NULL || r->b.alloc_source != NULL)
-		fprintf(out, "allocations counted by: A: %s; B: %s\n",
-		    r->a.alloc_source ? r->a.alloc_source : "not recorded",
-		    r->b.alloc_source ? r->b.alloc_source : "not recorded");
-	if (r->a.net_conditions != NULL || r->b.net_conditions != NULL)
-		fprintf(out, "network: A: %s; B: %s\n", r->a.net_conditions ?
-		    r->a.net_conditions : "loopback", r->b.net_conditions ?
-		    r->b.net_conditions : "loopback");
-	fputc('\n', out);
 	if (md)
 		fprintf(out, "| metric | A | B | delta | 95%% CI | p | n "
-		    "| verdict | MDE |\n"
-		    "|---|---:|---:|---:|---:|---:|---:|---|---:|\n");
+		    "| verdict | MDE | to decide |\n"
+		    "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
 	else
-		fprintf(out, "%-18s %17s %17s %8s %18s %7s %6s  %-7s %7s\n",
-		    "metric", "A median", "B median", "delta", "95% CI",
-		    "p", "n", "verdict", "MDE");
-	for (i = 0; i < r->nrows; i++) {
+		fprintf(out, "%-18s %17s %17s %8s %18s %7s %6s  %-10s %7s "
+		    "%12s\n", "metric", "A median", "B median", "delta",
+		    "95% CI", "p", "n", "verdict", "MDE", "to decide");
+	for (i = i0; i < i1; i++) {
 		const struct compare_row *row = &r->rows[i];
 
 		compare_fmt_value(row->a.median, row->unit, va, sizeof(va));
@@ -168,14 +172,48 @@ render_text(const struct compare_result *r, FILE *out, int md)
 		fmt_ci(row, ci, sizeof(ci));
 		snprintf(pn, sizeof(pn), "%zu+%zu", row->a.n, row->b.n);
 		fmt_mde(row, mde, sizeof(mde));
+		compare_fmt_decide(r, row, dc, sizeof(dc));
 		if (md)
 			fprintf(out, "| %s | %s | %s | %s | %s | %.3g | %s "
-			    "| %s | %s |\n", row->name, va, vb, d, ci, row->p,
-			    pn, row->verdict, mde);
+			    "| %s | %s | %s |\n", row->name, va, vb, d, ci,
+			    row->p, pn, row->verdict, mde, dc);
 		else
 			fprintf(out, "%-18s %17s %17s %8s %18s %7.2g %6s  "
-			    "%-7s %7s\n", row->name, va, vb, d, ci, row->p, pn,
-			    row->verdict, mde);
+			    "%-10s %7s %12s\n", row->name, va, vb, d, ci,
+			    row->p, pn, row->verdict, mde, dc);
+	}
+}
+
+static void
+render_text(const struct compare_result *r, FILE *out, int md)
+{
+	char	ra[256], rb[256];
+	size_t	i, nsec = r->nrows - r->nprimary;
+
+	fprintf(out, "%s%s%s\n", md ? "**" : "", r->headline, md ? "**\n" :
+	    "");
+	fprintf(out, "A = %s (runs %s), B = %s (runs %s)\n", r->a.spec,
+	    side_runs(&r->a, ra, sizeof(ra)), r->b.spec,
+	    side_runs(&r->b, rb, sizeof(rb)));
+	fprintf(out, "%s; threshold %.3g%%; primary metrics: %s\n",
+	    r->unit_note, r->threshold_pct, r->primary_from);
+	if (r->a.alloc_source != NULL || r->b.alloc_source != NULL)
+		fprintf(out, "allocations counted by: A: %s; B: %s\n",
+		    r->a.alloc_source ? r->a.alloc_source : "not recorded",
+		    r->b.alloc_source ? r->b.alloc_source : "not recorded");
+	if (r->a.net_conditions != NULL || r->b.net_conditions != NULL)
+		fprintf(out, "network: A: %s; B: %s\n", r->a.net_conditions ?
+		    r->a.net_conditions : "loopback", r->b.net_conditions ?
+		    r->b.net_conditions : "loopback");
+	fprintf(out, "\n%sprimary (%zu metrics, Holm over them)%s\n",
+	    md ? "#### " : "", r->nprimary, md ? "\n" : ":");
+	if (r->nprimary > 0)
+		render_rows(r, 0, r->nprimary, out, md);
+	if (nsec > 0) {
+		fprintf(out, "\n%ssecondary (%zu metrics, exploratory: Holm "
+		    "among themselves; --fail-on ...:all to gate on them)%s\n",
+		    md ? "#### " : "", nsec, md ? "\n" : ":");
+		render_rows(r, r->nprimary, r->nrows, out, md);
 	}
 	render_notes(r, out, md);
 	compare_seq_render_text(r, out, md);
@@ -187,11 +225,14 @@ render_text(const struct compare_result *r, FILE *out, int md)
 	if (!md)
 		fprintf(out, "\n~: not significant (p >= %.2f after Holm, "
 		    "|delta| < %.3g%%, or the CI spans 0); p is "
-		    "Holm-adjusted; n = A+B observations\nMDE: the smallest "
+		    "Holm-adjusted; n = A+B observations\nequivalent: shown "
+		    "within +-%.3g%% (two one-sided tests, Holm); undecided: "
+		    "neither, 'to decide' says the trials per side that would "
+		    "decide it (eq: show it equivalent)\nMDE: the smallest "
 		    "change (%% of A) the test would detect %.0f%% of the "
 		    "time at this spread and n; never: not at this n "
 		    "(docs/statistics.md)\n", COMPARE_ALPHA, r->threshold_pct,
-		    100 * COMPARE_POWER);
+		    r->threshold_pct, 100 * COMPARE_POWER);
 }
 
 static void
@@ -268,7 +309,11 @@ render_json(const struct compare_result *r, FILE *out)
 {
 	size_t	i;
 
-	fputs("{\n  \"version\": 1,\n  \"sides\": {\n", out);
+	fputs("{\n  \"version\": 1,\n  \"headline\": ", out);
+	compare_json_str(out, r->headline);
+	fputs(",\n  \"primary_from\": ", out);
+	compare_json_str(out, r->primary_from);
+	fputs(",\n  \"sides\": {\n", out);
 	json_side(out, "a", &r->a);
 	fputs(",\n", out);
 	json_side(out, "b", &r->b);
@@ -289,7 +334,8 @@ render_json(const struct compare_result *r, FILE *out)
 		const struct compare_row *row = &r->rows[i];
 
 		fprintf(out, "    {\"name\": \"%s\", \"unit\": \"%s\", "
-		    "\"better\": \"%s\", ", row->name, row->unit, row->better);
+		    "\"better\": \"%s\", \"primary\": %s, ", row->name,
+		    row->unit, row->better, row->primary ? "true" : "false");
 		json_stat(out, "a", &row->a);
 		fputs(", ", out);
 		json_stat(out, "b", &row->b);
@@ -310,14 +356,24 @@ render_json(const struct compare_result *r, FILE *out)
 		    row->test, row->significant ? "true" : "false",
 		    row->verdict, row->constant ? "true" : "false");
 		compare_json_num(out, row->mde_pct);
+		fputs(", \"mde_note\": ", out);
+		if (row->mde_note != NULL)
+			compare_json_str(out, row->mde_note);
+		else
+			fputs("null", out);
+		fputs(", \"p_equivalent\": ", out);
+		compare_json_num(out, row->p_eq);
+		fputs(", \"decide_by\": ", out);
+		if (row->decide_by != NULL)
+			fprintf(out, "\"%s\"", row->decide_by);
+		else
+			fputs("null", out);
 		fputs(", \"target_pct\": ", out);
 		compare_json_num(out, row->target_pct);
 		fputs(", \"trials_needed\": ", out);
 		compare_json_num(out, row->trials_needed > 0 ?
 		    (double)row->trials_needed : NAN);
 		if (r->seq != NULL) {
-			fputs(", \"p_equivalent\": ", out);
-			compare_json_num(out, row->p_eq);
 			fputs(", \"p_not_worse\": ", out);
 			compare_json_num(out, r->require_pct > 0 ? row->p_ni : NAN);
 			fputs(", \"trials_to_decide\": ", out);
@@ -341,7 +397,7 @@ render_csv(const struct compare_result *r, FILE *out)
 	fputs("name,unit,better,a_n,a_median,a_mean,a_ci_low,a_ci_high,"
 	    "b_n,b_median,b_mean,b_ci_low,b_ci_high,delta_pct,delta_ci_low,"
 	    "delta_ci_high,p,p_raw,significant,verdict,mde_pct,target_pct,"
-	    "trials_needed\n", out);
+	    "trials_needed,primary,p_equivalent,decide_by\n", out);
 	for (i = 0; i < r->nrows; i++) {
 		const struct compare_row	*row = &r->rows[i];
 		const struct compare_stat	*st[2] = { &row->a, &row->b };
@@ -359,7 +415,8 @@ render_csv(const struct compare_result *r, FILE *out)
 		fprintf(out, ",%.10g,%.10g,", row->mde_pct, row->target_pct);
 		if (row->trials_needed > 0)
 			fprintf(out, "%ld", row->trials_needed);
-		fputc('\n', out);
+		fprintf(out, ",%s,%.10g,%s\n", row->primary ? "true" : "false",
+		    row->p_eq, row->decide_by ? row->decide_by : "");
 	}
 }
 

@@ -40,8 +40,9 @@ compare_seq_format(const struct compare_seq *q, double require_pct)
 	size_t	 i;
 
 	s = dn_xasprintf("design=obf alpha=%g max_per_side=%zu require=%g "
-	    "stop=%s looks=", COMPARE_ALPHA, q->max_per_side, require_pct,
-	    q->stop[0] ? q->stop : "running");
+	    "stop=%s limit=%s looks=", COMPARE_ALPHA, q->max_per_side,
+	    require_pct, q->stop[0] ? q->stop : "running", q->budget_bound ?
+	    "budget" : "max-trials");
 	for (i = 0; i < q->nlooks; i++) {
 		t = dn_xasprintf("%s%s%zu", s, i ? "," : "", q->looks[i]);
 		free(s);
@@ -64,6 +65,8 @@ compare_seq_parse(const char *s, struct compare_seq *q, double *require_pct)
 		return (-1);
 	if (strcmp(q->stop, "running") == 0)
 		q->stop[0] = '\0';
+	/* limit= came later: a fact without it was bound by max-trials */
+	q->budget_bound = strstr(s, " limit=budget ") != NULL;
 	for (l += 7; *l != '\0' && q->nlooks < COMPARE_SEQ_LOOKS; l = end) {
 		v = strtoul(l, &end, 10);
 		if (end == l || v == 0 || (q->nlooks > 0 &&
@@ -301,8 +304,8 @@ decide(struct compare_result *r, size_t i, double margin)
 	row->verdict = difference(row, r->threshold_pct);
 	eq = !isnan(row->p_eq) && row->p_eq < COMPARE_ALPHA;
 	ni = margin > 0 && !isnan(row->p_ni) && row->p_ni < COMPARE_ALPHA;
-	if (row->significant && strcmp(row->better, "neutral") != 0)
-		return (0);	/* better or worse */
+	if (row->significant)
+		return (0);	/* better, worse, or a neutral one changed */
 	if (eq)
 		row->verdict = "equivalent";
 	else if (ni)
@@ -360,11 +363,14 @@ compare_seq_apply(struct dn_store *s, struct compare_result *r,
 	for (i = 0; i < n; i++)
 		metric_looks(&q, &oa[rk[i]], &ob[rk[i]], r->rows[i].better, th,
 		    margin / 100, &ps[i]);
+	/* Holm over each family apart: the primary rows [0, nprimary),
+	 * then the secondary ones among themselves. */
 	for (k = 0; k < 3; k++) {
 		for (i = 0; i < n; i++)
 			v[i] = k == 0 ? ps[i].diff : k == 1 ?
 			    fmax(ps[i].eq_lo, ps[i].eq_hi) : ps[i].ni;
-		holm(v, n, adj);
+		holm(v, r->nprimary, adj);
+		holm(v + r->nprimary, n - r->nprimary, adj + r->nprimary);
 		for (i = 0; i < n; i++) {
 			if (k == 0)
 				r->rows[i].p = adj[i];
@@ -374,15 +380,25 @@ compare_seq_apply(struct dn_store *s, struct compare_result *r,
 				r->rows[i].p_ni = adj[i];
 		}
 	}
-	r->all_decided = n > 0;
-	alpha = COMPARE_ALPHA / (double)n;
+	/* The stopping rule looks at the primary family only: secondary
+	 * metrics are exploratory, and 31 of them would never all be
+	 * decided. */
+	r->all_decided = r->nprimary > 0;
 	for (i = 0; i < n; i++) {
 		struct compare_row *row = &r->rows[i];
+		size_t		    fam = i < r->nprimary ? r->nprimary :
+				    n - r->nprimary;
 
+		alpha = COMPARE_ALPHA / (double)fam;
 		row->test = "welch-seq";
 		row->p_raw = ps[i].last;
 		if (!decide(r, i, margin / 100))
 			continue;
+		if (i >= r->nprimary) {
+			row->seq_needed = needed(row, &oa[rk[i]], &ob[rk[i]],
+			    alpha, th, margin / 100);
+			continue;
+		}
 		r->all_decided = 0;
 		row->seq_needed = needed(row, &oa[rk[i]], &ob[rk[i]], alpha,
 		    th, margin / 100);
@@ -405,12 +421,16 @@ compare_seq_apply(struct dn_store *s, struct compare_result *r,
 }
 
 static const char *
-stop_words(const char *stop)
+stop_words(const struct compare_seq *q)
 {
+	const char	*stop = q->stop;
+
 	if (strcmp(stop, "decided") == 0)
-		return ("every metric decided");
+		return ("every primary metric decided");
 	if (strcmp(stop, "futile") == 0)
-		return ("futile: deciding is out of reach in the budget left");
+		return (q->budget_bound ? "futile: deciding is out of reach "
+		    "in the --budget left" : "futile: deciding is out of "
+		    "reach within --max-trials");
 	if (strcmp(stop, "max-trials") == 0)
 		return ("--max-trials reached");
 	if (strcmp(stop, "budget") == 0)
@@ -459,7 +479,7 @@ compare_seq_note(const struct compare_result *r)
 	    strcmp(q->stop, "fixed") == 0 ? "proof asked for" :
 	    r->seq_stored ? "sequential group" : "sequential", q->nlooks,
 	    q->nlooks == 1 ? "" : "s", lk, q->max_per_side, spent_last(q),
-	    COMPARE_ALPHA, stop_words(q->stop)));
+	    COMPARE_ALPHA, stop_words(q)));
 }
 
 void
@@ -472,7 +492,7 @@ compare_seq_render_text(const struct compare_result *r, FILE *out, int md)
 		return;
 	fprintf(out, "\n%s%s\n", md ? "- " : "", note);
 	free(note);
-	for (i = 0; i < r->nrows; i++) {
+	for (i = 0; i < r->nprimary; i++) {
 		const struct compare_row *row = &r->rows[i];
 
 		if (row->verdict[0] != 'u')	/* undecided */
@@ -527,7 +547,7 @@ compare_seq_render_json(const struct compare_result *r, FILE *out)
 	    r->seq_stored ? "true" : "false", q->max_per_side);
 	/* plain words: no escapes needed */
 	fprintf(out, "\"%s\", \"why\": \"%s\"", q->stop[0] ? q->stop :
-	    "running", stop_words(q->stop));
+	    "running", stop_words(q));
 	fputs(", \"require_not_worse_pct\": ", out);
 	compare_json_num(out, r->require_pct > 0 ? r->require_pct : NAN);
 	fprintf(out, ", \"all_decided\": %s, \"futile\": %s, \"alpha_spent\""

@@ -434,5 +434,7 @@ compare_result_free(struct compare_result *r)
 	free(r->rows);
 	free(r->unit_note);
 	free(r->seq);
+	free(r->primary_from);
+	free(r->headline);
 	free(r);
 }

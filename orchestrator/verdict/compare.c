@@ -152,11 +152,11 @@ too_few(struct compare_result *r)
 	char	*names = NULL, *t;
 	size_t	 i, n = 0, na = 0, nb = 0;
 
-	for (i = 0; i < r->nrows; i++) {
+	for (i = 0; i < r->nprimary; i++) {
 		const struct compare_row *row = &r->rows[i];
 
 		if (strcmp(row->test, "welch") == 0 ||
-		    dn_stats_mwu_min_p(row->a.n, row->b.n) * r->nrows <
+		    dn_stats_mwu_min_p(row->a.n, row->b.n) * r->nprimary <
 		    COMPARE_ALPHA)
 			continue;
 		t = dn_xasprintf("%s%s%s", names ? names : "",
@@ -170,9 +170,10 @@ too_few(struct compare_result *r)
 	if (n == 0)
 		return;
 	add_warning(r, dn_xasprintf("%s: %zu vs %zu observations can never "
-	    "be significant after Holm over %zu metrics (smallest possible "
-	    "p %.3g); run more trials or pick metrics with --metric", names,
-	    na, nb, r->nrows, dn_stats_mwu_min_p(na, nb)));
+	    "be significant after Holm over the %zu primary metrics "
+	    "(smallest possible p %.3g); run more trials or pick metrics "
+	    "with --metric", names, na, nb, r->nprimary,
+	    dn_stats_mwu_min_p(na, nb)));
 	free(names);
 }
 
@@ -604,50 +605,56 @@ choose_unit(struct compare_result *r, const struct compare_opts *opts)
 	return (unit);
 }
 
-/* One row per metric in the family (USE): the test, Holm over the
- * family, the verdict and the power. */
+/* One row per metric in USE, the primary ones (PRIM) first: the test,
+ * Holm over each family apart (the primary metrics; the secondary ones
+ * among themselves), the verdict and the power. */
 static void
 test_rows(struct compare_result *r, const struct derived *defs, size_t nd,
-    const int *use, const struct obs *oa, const struct obs *ob, int unit,
-    size_t family, size_t *rk)
+    const int *use, const int *prim, const struct obs *oa,
+    const struct obs *ob, int unit, size_t family, size_t *rk)
 {
-	struct compare_power_cache pc;
-	double	*praw, *padj;
-	size_t	 i, k;
+	struct compare_power_cache pc[2];
+	size_t	 i, k, fam[2] = { 0, 0 };
+	int	 pass;
 
+	for (k = 0; k < nd; k++)
+		if (use[k])
+			fam[prim[k] ? 0 : 1]++;
 	r->rows = dn_xcalloc(family, sizeof(*r->rows));
-	praw = dn_xcalloc(family, sizeof(double));
-	padj = dn_xcalloc(family, sizeof(double));
-	for (k = 0; k < nd; k++) {
-		struct compare_row	*row;
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < nd; k++) {
+			struct compare_row	*row;
 
-		if (!use[k])
-			continue;
-		row = &r->rows[r->nrows];
-		row->name = defs[k].name;
-		row->unit = defs[k].unit;
-		row->better = defs[k].better;
-		row->desc = defs[k].desc;
-		row->base_metric = defs[k].m1;
-		compare_row_test(row, &oa[k], &ob[k], unit, family);
-		rk[r->nrows] = k;
-		praw[r->nrows++] = row->p_raw;
+			if (!use[k] || (prim[k] ? 0 : 1) != pass)
+				continue;
+			row = &r->rows[r->nrows];
+			row->name = defs[k].name;
+			row->unit = defs[k].unit;
+			row->better = defs[k].better;
+			row->desc = defs[k].desc;
+			row->base_metric = defs[k].m1;
+			row->primary = pass == 0;
+			compare_row_test(row, &oa[k], &ob[k], unit, fam[pass]);
+			row->p_eq_raw = compare_equivalence_p(oa[k].trial_v,
+			    oa[k].ntrial, ob[k].trial_v, ob[k].ntrial,
+			    r->threshold_pct);
+			rk[r->nrows++] = k;
+		}
 	}
-	dn_stats_holm(praw, r->nrows, padj);
+	r->nprimary = fam[0];
+	compare_family_decide(r->rows, fam[0], r->threshold_pct);
+	compare_family_decide(r->rows + fam[0], fam[1], r->threshold_pct);
 	too_few(r);
 	zero_spread(r);
-	memset(&pc, 0, sizeof(pc));
-	pc.alpha = COMPARE_ALPHA / family;
+	memset(pc, 0, sizeof(pc));
+	for (pass = 0; pass < 2; pass++)
+		pc[pass].alpha = COMPARE_ALPHA / (double)(fam[pass] > 0 ?
+		    fam[pass] : 1);
 	for (i = 0; i < r->nrows; i++) {
-		struct compare_row	*row = &r->rows[i];
-
-		row->p = padj[i];
-		compare_row_decide(row, r->threshold_pct);
-		compare_row_power(row, &oa[rk[i]], &ob[rk[i]], unit, family,
-		    r->threshold_pct, r->target_pct, &pc);
+		pass = i < fam[0] ? 0 : 1;
+		compare_row_power(&r->rows[i], &oa[rk[i]], &ob[rk[i]], unit,
+		    fam[pass], r->threshold_pct, r->target_pct, &pc[pass]);
 	}
-	free(praw);
-	free(padj);
 }
 
 /* A warning per run with unplanned faults. */
@@ -678,7 +685,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	const struct compare_feed *feed = opts ? opts->feed : NULL;
 	struct derived		*defs;
 	struct obs		*oa = NULL, *ob = NULL, *os[2];
-	int			*use = NULL, unit;
+	int			*use = NULL, *prim = NULL, unit;
 	size_t			 k, family = 0, nd = NDERIVED, *rk = NULL;
 	char			*strict = NULL;
 
@@ -733,13 +740,19 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		goto fail;
 	}
 	unit = choose_unit(r, opts);
+	prim = dn_xcalloc(nd, sizeof(*prim));
+	if (compare_primary_mark(s, r, opts, defs, nd, prim, cause) != 0)
+		goto fail;
 	rk = dn_xcalloc(family, sizeof(*rk));
-	test_rows(r, defs, nd, use, oa, ob, unit, family, rk);
+	test_rows(r, defs, nd, use, prim, oa, ob, unit, family, rk);
 	if (compare_seq_apply(s, r, opts, rk, oa, ob, cause) != 0)
 		goto fail;
 	free(rk);
 	rk = NULL;
+	free(prim);
+	prim = NULL;
 	warn_faults(r);
+	r->headline = compare_headline(r);
 	for (k = 0; k < nd; k++) {
 		compare_obs_release(&oa[k]);
 		compare_obs_release(&ob[k]);
@@ -753,6 +766,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	return (0);
 fail:
 	free(rk);
+	free(prim);
 	free(strict);
 	for (k = 0; oa != NULL && k < nd; k++) {
 		compare_obs_release(&oa[k]);

@@ -53,6 +53,8 @@ struct compare_seq {
 	size_t	max_per_side;
 	char	stop[32];	/* decided|futile|max-trials|budget|... or
 				   "" while running */
+	int	budget_bound;	/* futile: the --budget left, not the
+				   design's maximum, was the limit */
 };
 
 /* The `sequential` fact of design Q with margin REQUIRE_PCT (0 none), as
@@ -172,15 +174,35 @@ struct compare_row {
 	double			 deff;		/* design effect (node unit) */
 	const char		*test;		/* mwu|welch|mwu-clustered */
 	int			 significant;
-	const char		*verdict;	/* better|worse|same */
+	/* better|worse (a change in the metric's direction), changed (a
+	 * neutral metric moved), equivalent (shown within the threshold),
+	 * undecided (neither; trials_needed says what would decide it).
+	 * Also not-worse in a sequential analysis. */
+	const char		*verdict;
 	int			 constant;	/* no spread on either side */
+	/* A primary metric: what the change is about (--metric, the
+	 * scenario's compare.primary, or the node kind's default); the
+	 * others are secondary, corrected among themselves, exploratory,
+	 * and trip --fail-on only with :all. */
+	int			 primary;
+	/* Equivalence within the threshold, two one-sided Welch tests on
+	 * the trials: the larger one-sided p (p_eq_raw) and its
+	 * Holm-adjusted value in the row's family (p_eq). */
+	double			 p_eq_raw;
+	/* Why mde_pct is NAN or INFINITY ("A is 0", ...), static; NULL
+	 * when it is a number. */
+	const char		*mde_note;
+	/* What trials_needed is for: "difference" (target_pct, a change
+	 * of that size) or "equivalence" (within the threshold); NULL when
+	 * not computed. */
+	const char		*decide_by;
 	/* What could not be seen (compare-power.c): the smallest change,
 	 * in % of A's mean, the test used would detect with power
 	 * COMPARE_POWER (INFINITY: never at these trial counts; NAN: no
-	 * spread or no mean to scale by); and for a `same` whose interval
-	 * excludes 0, or every metric with --target-effect, the trials per
-	 * side that would detect TARGET_PCT (0 not computed, -1 more than
-	 * COMPARE_MAX_TRIALS). */
+	 * spread or no mean to scale by); and for an `undecided`, or every
+	 * metric with --target-effect, the trials per side that would decide
+	 * it (DECIDE_BY: detect TARGET_PCT, or show equivalence; 0 not
+	 * computed, -1 more than COMPARE_MAX_TRIALS). */
 	double			 mde_pct;
 	double			 target_pct;	/* NAN when not computed */
 	long			 trials_needed;
@@ -218,7 +240,23 @@ struct compare_result {
 	int			 seq_stored;
 	double			 require_pct;
 	int			 all_decided, all_futile;
+	/* The primary family: how many rows (the first NPRIMARY of ROWS),
+	 * and where it came from ("--metric", "scenario", "default for
+	 * devnet nodes", ...; owned). */
+	size_t			 nprimary;
+	char			*primary_from;
+	/* The answer in one line (compare_headline), owned. */
+	char			*headline;
 };
+
+/*
+ * The verdict in words, one line (compare-headline.c): what changed
+ * among the primary metrics, by how much, with its interval, as a
+ * percentage and a ratio; what was shown equivalent; what is undecided
+ * and what would decide it; then the secondary metrics in one clause.
+ * Caller frees.
+ */
+char	*compare_headline(const struct compare_result *r);
 
 int	 compare_analyze(struct dn_store *s, const char *side_a,
 	    const char *side_b, const struct compare_opts *opts,
@@ -283,6 +321,11 @@ int	 compare_run_observe(struct dn_store *s, int64_t run_id,
 int	 compare_metric_info(size_t k, const char **unit, const char **better,
 	    const char **desc);
 
+/* What would decide ROW of R when it is undecided, short ("9/side",
+ * "6/side eq": to show it equivalent, "out of reach", "A is 0"), else
+ * "-", into BUF (compare-render.c; the report's column too). */
+void	 compare_fmt_decide(const struct compare_result *r,
+	    const struct compare_row *row, char *buf, size_t len);
 /* Human form of V in UNIT ("251.3 MiB", "20.1k allocs/s") into BUF. */
 void	 compare_fmt_value(double v, const char *unit, char *buf,
 	    size_t len);
@@ -303,8 +346,9 @@ void	 compare_markup_str(FILE *out, const char *s, int xml);
 
 /*
  * The CI gate (compare-gate.c).  --fail-on worse|changed: a command exits
- * COMPARE_EXIT_GATE after printing when a compared metric is worse
- * (worse) or anything is not same (changed).
+ * COMPARE_EXIT_GATE after printing when a primary metric is worse
+ * (worse) or better or worse (changed); with the suffix :all
+ * (COMPARE_FAIL_ALL, or'ed in) a secondary metric trips it too.
  */
 #define COMPARE_EXIT_GATE	3
 /* --fail-on refuses to pass: a side without runs (no baseline), or runs
@@ -317,10 +361,12 @@ enum compare_fail_on {
 	COMPARE_FAIL_NONE = 0,
 	COMPARE_FAIL_WORSE,
 	COMPARE_FAIL_CHANGED,
-	COMPARE_FAIL_NOT_SHOWN	/* a metric not shown better or not-worse */
+	COMPARE_FAIL_NOT_SHOWN,	/* a metric not shown better or not-worse */
+	COMPARE_FAIL_ALL = 0x100	/* or'ed: secondary metrics too */
 };
-/* Parse "worse", "changed" or "not-shown" into *FAIL_ON; -1 if
- * unknown. */
+#define COMPARE_FAIL_KIND(f)	((f) & ~COMPARE_FAIL_ALL)
+/* Parse "worse", "changed" or "not-shown", each optionally with ":all",
+ * into *FAIL_ON; -1 if unknown. */
 int	 compare_fail_on_parse(const char *s, int *fail_on);
 /* What a tripped FAIL_ON says ("worse: a metric is worse"). */
 const char *compare_fail_on_says(int fail_on);
