@@ -204,10 +204,16 @@ stop_nodes(struct trial *t, const struct runner_opts *o)
 	}
 }
 
-/* What devnet itself cost trial T. */
+/* What devnet itself cost trial T, and what its comparisons are about
+ * (the scenario's compare.primary or its node kind's default, read back
+ * by verdict/compare-primary.c). */
 static void
 own_facts(struct trial *t)
 {
+	char	*primary = scenario_primary_text(t->scn);
+
+	trial_fact(t, -1, "compare_primary", "%s", primary);
+	free(primary);
 	/* devnet's own CPU: collector, load generator, main loop and nng
 	 * from spawn to here (trials run concurrently share it). */
 	trial_fact(t, -1, "orchestrator_cpu_s", "%.3f",

@@ -41,8 +41,8 @@ static const char *const folds[] = { "", "_mean", "_max", "_min", "_p99",
 
 /* The named metrics of every variant's node: log extractors, Prometheus
  * names (mapped or kept), NULL-terminated; free the array only. */
-static const char **
-named_metrics(const struct scenario *s, size_t *np)
+const char **
+scn_named_metrics(const struct scenario *s, size_t *np)
 {
 	const char	**v = NULL;
 	size_t		  n = 0, i, j;
@@ -760,7 +760,7 @@ scn_load_asserts(struct ctx *c, struct scenario *s, const struct ynode *n)
 	if (n->nkids > SCN_MAX_ASSERTS)
 		return (scn_fail(c, n->kids[SCN_MAX_ASSERTS], "more than %d "
 		    "assertions", SCN_MAX_ASSERTS));
-	named = named_metrics(s, &nnamed);
+	named = scn_named_metrics(s, &nnamed);
 	s->asserts = dn_xcalloc(n->nkids ? n->nkids : 1, sizeof(*s->asserts));
 	for (i = 0; i < n->nkids; i++) {
 		struct scn_assert *a = &s->asserts[s->nasserts++];

@@ -172,6 +172,15 @@ int	 scn_check_foreign_overrides(struct ctx *c, const struct scenario *s,
 int	 scn_load_events(struct ctx *c, struct scenario *s,
 	    const struct ynode *n);		/* scenario-events.c */
 
+/* After the nodes (named metrics): the compare: section
+ * (scenario-compare.c). */
+int	 scn_load_compare(struct ctx *c, struct scenario *s,
+	    const struct ynode *n);
+/* The named metrics of every variant's node (log extractors, Prometheus
+ * names, prom_map's "NAME=..."), NULL-terminated; free the array only
+ * (scenario-assert.c). */
+const char **scn_named_metrics(const struct scenario *s, size_t *np);
+
 /* After events and the nodes (named metrics): the assert: section
  * (scenario-assert.c), and freeing one entry's contents. */
 int	 scn_load_asserts(struct ctx *c, struct scenario *s,

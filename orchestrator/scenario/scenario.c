@@ -234,7 +234,7 @@ static const char *const top_keys[] = { "name", "description", "duration",
 	"warmup", "sample_interval", "seed", "network", "workload", "rocksdb",
 	"read_options", "write_options", "variants", "build", "repeats",
 	"order", "events", "provider", "image", "resources", "placement",
-	"node", "swarm", "assert", "vars", NULL };
+	"node", "swarm", "assert", "vars", "compare", NULL };
 static const char *const order_names[] = { "abba", "concurrent", NULL };
 
 static int
@@ -331,6 +331,8 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 	    load_nodes(c, s, root) != 0 || check_net_size(c, s, root) != 0 ||
 	    check_loopback(c, s, root) != 0)
 		return (-1);
+	if (scn_load_compare(c, s, ymap_get(root, "compare")) != 0)
+		return (-1);
 	if ((v = ymap_get(root, "assert")) != NULL &&
 	    scn_load_asserts(c, s, v) != 0)
 		return (-1);
@@ -374,6 +376,9 @@ scenario_free(struct scenario *s)
 
 	if (s == NULL)
 		return;
+	for (i = 0; i < s->nprimary; i++)
+		free(s->primary[i]);
+	free(s->primary);
 	free(s->path);
 	free(s->text);
 	free(s->name);

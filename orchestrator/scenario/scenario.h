@@ -336,7 +336,25 @@ struct scenario {
 	char		*placement;	/* swarm: "spread" or "LABEL=VALUE" */
 	struct scn_engine *engines;	/* swarm.engines */
 	size_t		 nengines;
+
+	/* compare.primary (scenario-compare.c): what the comparisons are
+	 * about; NULL-terminated, NPRIMARY 0 when not given (the node
+	 * kind's default then). */
+	char		**primary;
+	size_t		 nprimary;
 };
+
+/*
+ * The metric names compare knows, for the checks of compare.primary
+ * (NULL-terminated, static; the command layer registers
+ * compare_metric_names() before loading, the layers below verdict/
+ * cannot ask it).  Unregistered (tests, fuzzing): any name passes.
+ */
+void	 scenario_compare_names(const char *const *names);
+/* "FROM:name,name,...": S's primary metrics and where they come from
+ * ("scenario" or the node kind's default), as stored with every run
+ * (fact compare_primary).  Caller frees. */
+char	*scenario_primary_text(const struct scenario *s);
 
 /*
  * Load PATH, apply the --set overrides SETS ("key.path=value", same checks
