@@ -299,7 +299,7 @@ marks_table(FILE *out, const struct mark_list *l)
 		compare_markup_str(out, m->name, 0);
 		fprintf(out, "</td><td class=\"l %s\">", strcmp(m->status,
 		    "fail") == 0 ? "worse" : strcmp(m->status, "pass") == 0 ?
-		    "better" : "same");
+		    "better" : "undecided");
 		compare_markup_str(out, m->status, 0);
 		fputs("</td><td class=\"l\">", out);
 		compare_markup_str(out, m->message, 0);

@@ -150,17 +150,19 @@ runs_list(FILE *out, const struct compare_side *sd)
 		    (long long)sd->runs[i].id);
 }
 
+/* The verdict rows [I0, I1) of R as a table. */
 static void
-verdict_table(FILE *out, const struct compare_result *r)
+verdict_table(FILE *out, const struct compare_result *r, size_t i0,
+    size_t i1)
 {
-	char	va[48], vb[48];
+	char	va[48], vb[48], dc[32];
 	size_t	i;
 
 	fputs("<table><tr><th class=\"l\">metric</th><th>A median</th>"
 	    "<th>B median</th><th>delta</th><th>95% CI of delta</th>"
-	    "<th>p (Holm)</th><th>n</th><th class=\"l\">verdict</th></tr>\n",
-	    out);
-	for (i = 0; i < r->nrows; i++) {
+	    "<th>p (Holm)</th><th>n</th><th class=\"l\">verdict</th>"
+	    "<th>to decide</th></tr>\n", out);
+	for (i = i0; i < i1; i++) {
 		const struct compare_row *row = &r->rows[i];
 
 		compare_fmt_value(row->a.median, row->unit, va, sizeof(va));
@@ -183,16 +185,17 @@ verdict_table(FILE *out, const struct compare_result *r)
 		else if (row->significant)
 			fprintf(out, "</td><td>%+.2f%%", row->delta_pct);
 		else
-			fprintf(out, "</td><td>~ <span class=\"same\">"
+			fprintf(out, "</td><td>~ <span class=\"muted\">"
 			    "(%+.1f%%)</span>", row->delta_pct);
 		if (isnan(row->delta_ci_low))
 			fputs("</td><td>-", out);
 		else
 			fprintf(out, "</td><td>[%+.1f%%, %+.1f%%]",
 			    row->delta_ci_low, row->delta_ci_high);
+		compare_fmt_decide(r, row, dc, sizeof(dc));
 		fprintf(out, "</td><td>%.2g</td><td>%zu+%zu</td>"
-		    "<td class=\"l %s\">%s</td></tr>\n", row->p, row->a.n,
-		    row->b.n, row->verdict, row->verdict);
+		    "<td class=\"l %s\">%s</td><td>%s</td></tr>\n", row->p,
+		    row->a.n, row->b.n, row->verdict, row->verdict, dc);
 	}
 	fputs("</table>\n", out);
 }
@@ -223,6 +226,36 @@ extra_metric(struct dn_store *s, const char *name, struct chart_metric *cm,
 	return (0);
 }
 
+/* The notes above the verdict: the unit, the families, the sequential
+ * design, the warnings. */
+static void
+page_notes(FILE *out, const struct compare_result *r)
+{
+	char	*seq;
+	size_t	 i;
+
+	fputs("<div class=\"note\">", out);
+	compare_markup_str(out, r->unit_note, 0);
+	fprintf(out, ". Threshold %.3g%%; p is Holm-adjusted over the %zu "
+	    "primary metrics (", r->threshold_pct, r->nprimary);
+	compare_markup_str(out, r->primary_from, 0);
+	fputs("), the secondary ones among themselves; <b>~</b> = not "
+	    "significant; <i>equivalent</i>: shown within the threshold; "
+	    "<i>undecided</i>: neither, <i>to decide</i> says the trials "
+	    "per side that would decide it.</div>\n", out);
+	if ((seq = compare_seq_note(r)) != NULL) {
+		fputs("<div class=\"note\">", out);
+		compare_markup_str(out, seq, 0);
+		fputs(".</div>\n", out);
+		free(seq);
+	}
+	for (i = 0; i < r->nwarnings; i++) {
+		fputs("<div class=\"warn\">", out);
+		compare_markup_str(out, r->warnings[i], 0);
+		fputs("</div>\n", out);
+	}
+}
+
 /* One chart: heading, the verdict rows from ROW0 on that plot it, the
  * assertions on it, the SVG. */
 static int
@@ -235,7 +268,7 @@ chart_write(FILE *out, struct report_charts *charts,
 	char		*u = NULL;
 	size_t		 j;
 
-	/* a verdict row's metric was binned as compare read it; one only
+/* a verdict row's metric was binned as compare read it; one only
 	 * an assertion reads is read here */
 	if (report_charts_take(charts, cm->id, cd) != 0 &&
 	    report_charts_load(charts, r, cm->id, cm->counter, cd,
@@ -287,7 +320,7 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 	struct chart_data	*cd = dn_xcalloc(1, sizeof(*cd));
 	int			 seen[DN_METRIC_COUNT] = { 0 };
 	size_t			 i, j;
-	char			 when[64], *seq, base[128];
+	char			 when[64], base[128];
 	const char		*metric;
 	time_t			 now = time(NULL);
 	struct tm		 tm;
@@ -306,7 +339,9 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 	compare_markup_str(out, r->b.spec, 0);
 	fprintf(out, "</title>\n<style>\n%s%s</style></head><body><main>\n",
 	    report_css, report_css_compare);
-	fputs("<h1>devnet A/B report</h1>\n<p class=\"sub\">", out);
+	fputs("<h1>devnet A/B report</h1>\n<p class=\"headline\">", out);
+	compare_markup_str(out, r->headline, 0);
+	fputs("</p>\n<p class=\"sub\">", out);
 	fprintf(out, "<span class=\"sw\" style=\"background:%s\"></span>"
 	    "<b>A</b> = ", COLOR_A);
 	compare_markup_str(out, r->a.spec, 0);
@@ -324,24 +359,13 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 	    r->b.alloc_source, "not recorded");
 	side_notes(out, "Network", r->a.net_conditions, r->b.net_conditions,
 	    "loopback");
-	fputs("<div class=\"note\">", out);
-	compare_markup_str(out, r->unit_note, 0);
-	fprintf(out, ". Threshold %.3g%%; p is Holm-adjusted over %zu "
-	    "metrics; <b>~</b> = not significant.</div>\n", r->threshold_pct,
-	    r->nrows);
-	if ((seq = compare_seq_note(r)) != NULL) {
-		fputs("<div class=\"note\">", out);
-		compare_markup_str(out, seq, 0);
-		fputs(".</div>\n", out);
-		free(seq);
+	page_notes(out, r);
+	fputs("<h2>Verdict: primary metrics</h2>\n", out);
+	verdict_table(out, r, 0, r->nprimary);
+	if (r->nrows > r->nprimary) {
+		fputs("<h2>Secondary metrics (exploratory)</h2>\n", out);
+		verdict_table(out, r, r->nprimary, r->nrows);
 	}
-	for (i = 0; i < r->nwarnings; i++) {
-		fputs("<div class=\"warn\">", out);
-		compare_markup_str(out, r->warnings[i], 0);
-		fputs("</div>\n", out);
-	}
-	fputs("<h2>Verdict</h2>\n", out);
-	verdict_table(out, r);
 	fprintf(out, "<h2>Time series</h2>\n<p class=\"legend\"><span>"
 	    "<span class=\"sw\" style=\"background:%s\"></span>A median, "
 	    "band p10&ndash;p90 across nodes and trials</span><span><span "

@@ -248,7 +248,9 @@ verdict_of(struct serve *s, const char *a, const char *b, struct reply *r)
 		return (NULL);
 	if (compare_analyze(st, a, b, &o, &res, &cause) != 0) {
 		f = open_memstream(&buf, &len);
-		fputs("{\"verdict\":null,\"why\":", f);
+		fputs("{\"verdict\":null,\"headline\":", f);
+		compare_json_str(f, cause);
+		fputs(",\"why\":", f);
 		compare_json_str(f, cause);
 		fputs("}\n", f);
 		fclose(f);
@@ -286,9 +288,11 @@ verdict_live(struct serve *s, struct reply *r)
 			endb++;
 	}
 	if (enda == 0 || endb == 0) {
-		fprintf(r->body, "{\"verdict\":null,\"why\":\"%s\"}\n",
-		    vb == NULL ? "one variant: nothing to compare" :
-		    "waiting for a trial of each variant to end");
+		const char *why = vb == NULL ? "one variant: nothing to "
+		    "compare" : "waiting for a trial of each variant to end";
+
+		fprintf(r->body, "{\"verdict\":null,\"headline\":\"%s\","
+		    "\"why\":\"%s\"}\n", why, why);
 		snapshot_view_free(v);
 		return;
 	}
