@@ -72,29 +72,37 @@ reachable(const struct ab_seq *s, size_t per_side, double elapsed_s)
 	return (reach);
 }
 
-/* Print the look and decide: the stop word, or NULL to go on. */
+/* Print the look and decide: the stop word, or NULL to go on.  Only the
+ * primary metrics decide when to stop (the secondary ones are
+ * exploratory); every row is printed. */
 static const char *
 look(struct ab_seq *s, const struct compare_result *r, size_t per_side)
 {
 	double		 elapsed = (double)(dn_now_ns() - s->t0_ns) / 1e9;
-	size_t		 i, reach, most = 0;
+	size_t		 i, reach, most = 0, unreachable = 0;
 	int		 futile = 1, undecided = 0;
 	char		 el[32], eta[32];
 	const char	*stop = NULL;
 
 	reach = reachable(s, per_side, elapsed);
-	for (i = 0; i < r->nrows; i++) {
+	for (i = 0; i < r->nprimary; i++) {
 		const struct compare_row *row = &r->rows[i];
 
 		if (row->verdict[0] != 'u')	/* decided */
 			continue;
 		undecided++;
 		if (row->seq_needed == 0 || (row->seq_needed > 0 &&
-		    (size_t)row->seq_needed <= reach))
+		    (size_t)row->seq_needed <= reach)) {
 			futile = 0;
-		if (row->seq_needed > 0 && (size_t)row->seq_needed > most)
-			most = (size_t)row->seq_needed;
+			if (row->seq_needed > 0 &&
+			    (size_t)row->seq_needed > most)
+				most = (size_t)row->seq_needed;
+		} else
+			unreachable++;
 	}
+	/* What bounds the trials: the budget when it ends before the
+	 * design's maximum (the stored `why` names it). */
+	s->q.budget_bound = reach < s->q.max_per_side;
 	if (undecided == 0)
 		stop = "decided";
 	else if (futile && s->q.nlooks >= AB_SEQ_FUTILE_LOOKS)
@@ -112,21 +120,36 @@ look(struct ab_seq *s, const struct compare_result *r, size_t per_side)
 	for (i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 
+		if (i == r->nprimary)
+			fprintf(s->out, "  secondary (exploratory, not "
+			    "waited for):\n");
 		fprintf(s->out, "  %-18s %-10s %+7.2f%% [%+.1f%%, %+.1f%%] "
 		    "p %.2g", row->name, row->verdict, row->delta_pct,
 		    row->delta_ci_low, row->delta_ci_high, row->p);
 		if (row->verdict[0] == 'u' && row->seq_needed > 0)
-			fprintf(s->out, ", needs ~%ld per side",
-			    row->seq_needed);
+			fprintf(s->out, ", needs ~%ld per side%s",
+			    row->seq_needed, (size_t)row->seq_needed > reach ?
+			    " (out of reach)" : "");
 		else if (row->verdict[0] == 'u' && row->seq_needed < 0)
 			fprintf(s->out, ", out of reach");
 		fputc('\n', s->out);
 	}
 	if (stop != NULL)
 		fprintf(s->out, "devnet: stopping: %s\n", strcmp(stop,
-		    "futile") == 0 ? "futile: no undecided metric can be "
-		    "decided in the trials or budget left" : stop);
-	else {
+		    "futile") != 0 ? stop : s->q.budget_bound ? "futile: no "
+		    "undecided primary metric can be decided in the --budget "
+		    "left" : "futile: no undecided primary metric can be "
+		    "decided within --max-trials");
+	else if (futile) {
+		/* Every undecided one is out of reach, but it is too early
+		 * to give up: say so, not "about 1 more block". */
+		fmt_hms(eta, sizeof(eta), s->block_s);
+		fprintf(s->out, "devnet: to a decision: out of reach at this "
+		    "spread (%zu undecided primary metric%s); futility is "
+		    "judged from look %d on, so one more block, %s\n",
+		    unreachable, unreachable == 1 ? "" : "s",
+		    AB_SEQ_FUTILE_LOOKS, eta);
+	} else {
 		size_t	left = most > per_side ? most - per_side :
 		    AB_SEQ_BLOCK;
 
@@ -135,8 +158,9 @@ look(struct ab_seq *s, const struct compare_result *r, size_t per_side)
 		left = (left + AB_SEQ_BLOCK - 1) / AB_SEQ_BLOCK;
 		fmt_hms(eta, sizeof(eta), (double)left * s->block_s);
 		fprintf(s->out, "devnet: to a decision: about %zu more "
-		    "block%s, %s (estimate)\n", left, left == 1 ? "" : "s",
-		    eta);
+		    "block%s, %s (estimate%s)\n", left, left == 1 ? "" : "s",
+		    eta, unreachable ? "; some undecided metrics are out of "
+		    "reach" : "");
 	}
 	fflush(s->out);
 	return (stop);
