@@ -91,23 +91,29 @@ trial_mde(struct compare_power_cache *pc, double sa, size_t na, double sb,
  * that count) detects a shift of DELTA with power COMPARE_POWER, the SDs
  * staying SA, SB: searched up to the exact test's limit, then from the
  * normal approximation of the rank test (efficiency 3/pi).  -1 if more
- * than COMPARE_MAX_TRIALS.
+ * than COMPARE_MAX_TRIALS.  FROM: no fewer (the trials at hand).
  */
 static long
 trials_for(struct compare_power_cache *pc, double sa, double sb,
-    double delta, size_t family)
+    double delta, size_t family, size_t from)
 {
 	double	z, n;
 	size_t	k;
 
-	for (k = 2; k <= DN_MWU_EXACT_MAX; k++) {
+	/* No test does better than the normal formula with known SDs,
+	 * (z_{1-a/2} + z_power)^2 (sA^2 + sB^2) / delta^2: start there,
+	 * which spares the simulations of counts that cannot do. */
+	z = dn_stats_norm_quantile(1 - pc->alpha / 2) +
+	    dn_stats_norm_quantile(COMPARE_POWER);
+	n = floor(z * z * (sa * sa + sb * sb) / (delta * delta));
+	if (n > (double)from)
+		from = n > DN_MWU_EXACT_MAX ? DN_MWU_EXACT_MAX + 1 : (size_t)n;
+	for (k = from > 2 ? from : 2; k <= DN_MWU_EXACT_MAX; k++) {
 		double	m = trial_mde(pc, sa, k, sb, k, family);
 
 		if (m <= delta)
 			return ((long)k);
 	}
-	z = dn_stats_norm_quantile(1 - pc->alpha / 2) +
-	    dn_stats_norm_quantile(COMPARE_POWER);
 	n = ceil(M_PI / 3 * z * z * (sa * sa + sb * sb) / (delta * delta));
 	if (n <= DN_MWU_EXACT_MAX)
 		n = DN_MWU_EXACT_MAX + 1;
@@ -133,8 +139,11 @@ trials_equivalent(double alpha, double sa, double sb, double th, double d,
 	    dn_stats_norm_quantile(COMPARE_POWER);
 	if (z * z * v / (room * room) > COMPARE_MAX_TRIALS)
 		return (-1);
-	for (k = have + 1 > 2 ? (long)have + 1 : 2; k <= COMPARE_MAX_TRIALS;
-	    k++) {
+	/* from the normal formula on: the t quantiles only add */
+	k = (long)floor(z * z * v / (room * room));
+	if (k < (long)have + 1)
+		k = (long)have + 1;
+	for (k = k > 2 ? k : 2; k <= COMPARE_MAX_TRIALS; k++) {
 		df = v * v / ((pow(sa, 4) + pow(sb, 4)) / (double)(k - 1));
 		t = dn_stats_t_crit(2 * alpha, df) +
 		    dn_stats_t_crit(2 * (1 - COMPARE_POWER), df);
@@ -255,7 +264,7 @@ compare_row_power(struct compare_row *row, const struct obs *oa,
 		    fabs(row->delta_pct);
 		row->decide_by = "difference";
 		row->trials_needed = trials_for(pc, sa, sb, row->target_pct /
-		    100 * mean_a, family);
+		    100 * mean_a, family, target_pct > 0 ? 2 : have + 1);
 		/* undecided at HAVE: more than that, whatever the
 		 * simulation at the observed spread says */
 		if (target_pct <= 0 && row->trials_needed > 0 &&
