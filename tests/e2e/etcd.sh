@@ -38,7 +38,7 @@ rc=$?
 expect_eq "devnet ab exits 0" "$rc" 0
 [ "$rc" -eq 0 ] || tail -n 30 "$T/ab.err" "$T/ab.out" >&2
 expect_match "a verdict is printed" "$(cat "$T/ab.out")" \
-    "(better|worse|no change|inconclusive|same)"
+    "(better|worse|changed|equivalent|undecided)"
 
 runs=$(q "SELECT id FROM runs ORDER BY id")
 expect_eq "two trials stored" "$(echo $runs | wc -w)" 2

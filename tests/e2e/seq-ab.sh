@@ -54,7 +54,7 @@ expect_eq "every run stores the design" \
     "$(q "select count(distinct run_id) from run_facts where key = 'sequential' and node = -1")" \
     "$runs"
 q "select value from run_facts where key = 'sequential' limit 1" |
-	grep -q "^design=obf alpha=0.05 max_per_side=8 require=5 stop=decided looks=2,4" &&
+	grep -q "^design=obf alpha=0.05 max_per_side=8 require=5 stop=decided limit=max-trials looks=2,4" &&
 	ok "the fact names design, margin and looks" ||
 	fail "fact: $(q "select value from run_facts where key = 'sequential' limit 1")"
 

@@ -97,7 +97,8 @@ r = ET.parse(sys.argv[1]).getroot()
 assert r.tag == "testsuites"
 s = r.findall("testsuite")
 # every compare metric of the synthetic runs (block_prop_ms_mean and
-# _max since a4f5dee): 1 worse + 30 same
+# _max since a4f5dee), all primary (synthetic runs store no
+# compare_primary): 1 worse + 30 equivalent or undecided
 assert len(s) == 1 and s[0].get("tests") == "31" and s[0].get("failures") == "1"
 cases = s[0].findall("testcase")
 assert len(cases) == 31
@@ -107,6 +108,6 @@ EOF2
 out=$("$DEVNET" compare --db "$G" --format markdown 1:A 1:B)
 expect_match "markdown starts with a pull-request heading" \
     "$(printf '%s\n' "$out" | head -1)" \
-    '^### :x: 1:A vs 1:B: 1 worse, 0 better, 30 same$'
+    '^### :x: 1:A vs 1:B: 1 worse, 0 better, 30 equivalent or undecided \(primary\)$'
 expect_match "and has the table" "$out" '^\| metric \| A \| B \|'
 finish

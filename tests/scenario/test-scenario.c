@@ -414,6 +414,18 @@ static const struct bad bad_files[] = {
 	{ "event name duplicate", BASE "events:\n  - {at: 1s, action: stop, "
 	  "node: 1, name: p}\n  - {at: 2s, action: cont, node: 1, name: p}\n",
 	  NULL, ":7:43:", "two events are named 'p'" },
+	/* compare: {primary: [...]} (scenario-compare.c, issue 35) */
+	{ "compare unknown key", BASE "compare: {primry: [rss_avg]}\n",
+	  NULL, ":5:11:", "did you mean 'primary'" },
+	{ "compare unknown metric", BASE "compare: {primary: [rss_ag]}\n",
+	  NULL, ":5:21:", "unknown metric 'rss_ag' in compare.primary (did "
+	  "you mean 'rss_avg'?)" },
+	{ "compare metric twice", BASE "compare: {primary: [rss_avg, "
+	  "rss_avg]}\n", NULL, ":5:30:", "names 'rss_avg' twice" },
+	{ "compare empty list", BASE "compare: {primary: []}\n", NULL,
+	  ":5:20:", "a list of 1 to 32 metric names" },
+	{ "compare not a list", BASE "compare: {primary: rss_avg}\n", NULL,
+	  ":5:20:", "a list of 1 to 32 metric names" },
 	/* edge cases that must load or fail cleanly (expect NULL: load or
 	 * not, only no crash); crashes found by tools/fuzz go here too */
 	{ "null variant value", BASE "variants:\n  A:\n", NULL, NULL, NULL },
@@ -1299,10 +1311,55 @@ argv_addr(void **state)
 	scenario_free(s);
 }
 
+/* compare.primary: the scenario's list, else the node kind's default,
+ * as stored with every run ("FROM:names"); a named metric of the
+ * scenario's own nodes is a metric too. */
+static void
+compare_primary(void **state)
+{
+	static const char	 own[] = BASE "compare:\n  primary: [allocs_per_s, "
+				    "rss_avg]\n";
+	static const char	 none[] = BASE;
+	static const char	 named[] = BASE "node:\n  command: [true]\n"
+				    "  metrics:\n    log: {ops_per_s: "
+				    "'ops=([0-9]+)'}\ncompare: {primary: "
+				    "[ops_per_s, rss_avg]}\n";
+	struct scenario		*s = NULL;
+	char			*cause = NULL, *t;
+
+	(void)state;
+	assert_int_equal(scenario_load_buffer(&s, "own", own, strlen(own),
+	    NULL, 0, NULL, &cause), 0);
+	t = scenario_primary_text(s);
+	assert_string_equal(t, "scenario:allocs_per_s,rss_avg");
+	free(t);
+	scenario_free(s);
+	assert_int_equal(scenario_load_buffer(&s, "none", none, strlen(none),
+	    NULL, 0, NULL, &cause), 0);
+	t = scenario_primary_text(s);
+	assert_string_equal(t, "default for devnet nodes:rss_avg,cpu_s_per_s,"
+	    "allocs_per_s,tx_latency_p99_ms");
+	free(t);
+	scenario_free(s);
+	if (scenario_load_buffer(&s, "named", named, strlen(named), NULL, 0,
+	    NULL, &cause) != 0)
+		fail_msg("named metric: %s", cause);
+	t = scenario_primary_text(s);
+	assert_string_equal(t, "scenario:ops_per_s,rss_avg");
+	free(t);
+	scenario_free(s);
+}
+
 int
 main(void)
 {
+	/* What the command layer registers (cmd_setup): compare's names;
+	 * a few suffice here. */
+	static const char *const names[] = { "rss_avg", "rss_max",
+		"cpu_s_per_s", "allocs_per_s", "tx_latency_p99_ms",
+		"achieved_tps", NULL };
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(compare_primary),
 		cmocka_unit_test(bad_file_table),
 		cmocka_unit_test(good_minimal_defaults),
 		cmocka_unit_test(good_full),
@@ -1320,5 +1377,6 @@ main(void)
 		cmocka_unit_test(argv_vars),
 	};
 
+	scenario_compare_names(names);
 	return (cmocka_run_group_tests(tests, setup, teardown));
 }

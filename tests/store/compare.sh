@@ -21,7 +21,12 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 sig = [m["name"] for m in d["metrics"] if m["significant"]]
 assert not sig, "significant in A/A: %s" % sig
-assert all(m["verdict"] == "same" for m in d["metrics"])
+# no difference shown is equivalent (shown within the threshold) or
+# undecided, never the retired `same` (issue 35)
+assert all(m["verdict"] in ("equivalent", "undecided")
+           for m in d["metrics"]), [m["verdict"] for m in d["metrics"]]
+assert d["headline"].startswith("B vs A: "), d["headline"]
+assert "better" not in d["headline"] and "worse" not in d["headline"]
 PY
 done
 
@@ -34,19 +39,30 @@ python3 - ab.json <<'PY' || fail "effect not found or JSON incomplete"
 import json, sys
 d = json.load(open(sys.argv[1]))
 for k in ("sides", "unit", "unit_note", "alpha", "threshold_pct",
-          "power", "target_effect_pct", "warnings", "metrics"):
+          "power", "target_effect_pct", "warnings", "metrics", "headline",
+          "primary_from"):
     assert k in d, k
 assert d["sides"]["a"]["runs"] and d["sides"]["b"]["runs"]
 for m in d["metrics"]:
     for k in ("name", "unit", "better", "a", "b", "delta_pct", "p",
               "significant", "verdict", "mde_pct", "trials_needed",
-              "target_pct", "constant"):
+              "target_pct", "constant", "primary", "p_equivalent",
+              "mde_note", "decide_by"):
         assert k in m, (m["name"], k)
     for s in ("a", "b"):
         for k in ("n", "median", "mean", "ci_low", "ci_high"):
             assert k in m[s], (m["name"], s, k)
     assert isinstance(m["significant"], bool)
-    assert m["verdict"] in ("better", "worse", "same")
+    assert m["verdict"] in ("better", "worse", "changed", "equivalent",
+                            "undecided")
+    # runs from before compare_primary: every metric is primary
+    assert m["primary"] is True
+    # every undecided says what would decide it, or why it cannot
+    if m["verdict"] == "undecided":
+        assert m["decide_by"] or m["mde_note"], m
+assert d["headline"].startswith("B vs A: allocs_per_s better -"), \
+    d["headline"]
+assert "(x0.7" in d["headline"] or "(x0.8" in d["headline"], d["headline"]
 a = {m["name"]: m for m in d["metrics"]}["allocs_per_s"]
 assert a["significant"] and a["verdict"] == "better", a
 assert -25 < a["delta_pct"] < -15, a
@@ -74,6 +90,47 @@ grep -q '^allocs_per_s,.*,true,worse,' ba.csv || fail "B->A not worse: $(cat ba.
 grep -q 'allocs_per_s' ab.txt && grep -q 'better' ab.txt || fail "table body"
 "$B/devnet" compare --db ab.db --format markdown 1:A 1:B | grep -q '^| allocs_per_s' ||
     fail "markdown"
+
+# The primary family from the runs' fact compare_primary (what `devnet ab`
+# stores from the scenario's compare.primary): allocs_per_s secondary.
+# B against A it is worse, but a secondary metric trips --fail-on only
+# with :all; the headline and the table keep the two apart.
+cp ab.db prim.db
+python3 - prim.db <<'PY' || fail "set compare_primary"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for (r,) in c.execute("SELECT id FROM runs").fetchall():
+    c.execute("INSERT OR REPLACE INTO run_facts VALUES (?, -1, "
+              "'compare_primary', 'scenario:rss_avg,cpu_s_per_s')", (r,))
+c.commit()
+PY
+"$B/devnet" compare --db prim.db --format json "$ids_b" "$ids_a" |
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+m = {x["name"]: x for x in d["metrics"]}
+assert d["primary_from"] == "scenario", d["primary_from"]
+assert [x["name"] for x in d["metrics"] if x["primary"]] == \
+    ["rss_avg", "cpu_s_per_s"], d["metrics"][:3]
+a = m["allocs_per_s"]
+assert not a["primary"] and a["verdict"] == "worse", a
+assert "secondary (" in d["headline"] and \
+    "allocs_per_s worse +" in d["headline"].split("secondary")[1], \
+    d["headline"]' || fail "primary family from the fact"
+"$B/devnet" compare --db prim.db --fail-on worse "$ids_b" "$ids_a" \
+    >prim.txt 2>&1 || fail "a secondary worse tripped --fail-on worse: $?"
+grep -q '^primary (2 metrics, Holm over them):' prim.txt &&
+    grep -q '^secondary (' prim.txt || fail "families not apart: $(cat prim.txt)"
+"$B/devnet" compare --db prim.db --fail-on worse:all "$ids_b" "$ids_a" \
+    >/dev/null 2>&1
+[ $? = 3 ] || fail "--fail-on worse:all did not trip on a secondary worse"
+"$B/devnet" compare --db prim.db --fail-on worse:some 1:A 1:B \
+    >/dev/null 2>&1
+[ $? = 2 ] || fail "--fail-on worse:some accepted"
+"$B/devnet" compare --db prim.db --format junit "$ids_b" "$ids_a" \
+    >prim.xml || fail "junit"
+grep -q 'failures="0"' prim.xml && grep -q 'property name="headline"' \
+    prim.xml || fail "junit counts a secondary worse: $(head -5 prim.xml)"
 
 # Unplanned faults are flagged (group 2: one trial each of A and B, B
 # crashed); one trial per side also warns that nothing can be significant.
@@ -139,7 +196,10 @@ d = json.load(sys.stdin)
 m = {x["name"]: x for x in d["metrics"]}
 t = m["threads_max"]
 assert t["constant"] and t["test"] == "mwu", t
-assert abs(t["p_raw"] - 1 / 3) < 1e-9 and t["verdict"] == "same", t
+assert abs(t["p_raw"] - 1 / 3) < 1e-9 and t["verdict"] == "undecided", t
+# what would decide it: the rank floor, 2 / C(2k, k) * family < 0.05
+# (7 a side for the ~30 metrics here)
+assert t["decide_by"] == "difference" and t["trials_needed"] == 7, t
 assert not any(x["significant"] for x in d["metrics"])' ||
     fail "zero spread called significant"
 

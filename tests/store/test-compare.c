@@ -41,6 +41,7 @@ row_init(struct compare_row *row, const char *better)
 	row->name = "m";
 	row->unit = "u";
 	row->better = better;
+	row->p_eq = NAN;	/* no equivalence shown unless a test says */
 }
 
 /* A bootstrap interval that is NAN (a resampled median of A was 0) must
@@ -58,7 +59,7 @@ nan_interval_is_no_evidence(void **state)
 	row.delta_ci_high = NAN;
 	compare_row_decide(&row, 1);
 	assert_false(row.significant);
-	assert_string_equal(row.verdict, "same");
+	assert_string_equal(row.verdict, "undecided");
 	/* The same row with an interval clear of 0 is better. */
 	row.delta_ci_low = -25;
 	row.delta_ci_high = -15;
@@ -71,7 +72,7 @@ nan_interval_is_no_evidence(void **state)
 	assert_false(row.significant);
 }
 
-/* Constant within each side: equal is same with p 1; different is a
+/* Constant within each side: equal is no difference (p 1); different is a
  * complete separation, p = 2 / C(nA + nB, nA), never Welch's 0. */
 static void
 zero_spread(void **state)
@@ -92,9 +93,10 @@ zero_spread(void **state)
 	NEAR(row.p_raw, 1.0 / 3, 1e-12);
 	assert_string_equal(row.test, "mwu");
 	row.p = fmin(1, 29 * row.p_raw);
+	row.p_eq = NAN;
 	compare_row_decide(&row, 1);
 	assert_false(row.significant);
-	assert_string_equal(row.verdict, "same");
+	assert_string_equal(row.verdict, "undecided");
 	/* Even alone in the family, 2 + 2 cannot reach 0.05. */
 	compare_row_test(&row, &oa, &ob, COMPARE_UNIT_TRIAL, 1);
 	row.p = row.p_raw;
@@ -148,7 +150,7 @@ sd(const double *v, size_t n)
 
 /*
  * The MDE compare reports is the simulated one of the test it used, as a
- * percentage of A's mean; and the trials_needed it gives for a `same`
+ * percentage of A's mean; and the trials_needed it gives for an `undecided`
  * whose interval excludes 0 are enough: trial sets of that size with the
  * observed effect and spread are called by the test that size would use
  * in about 80% of simulations (fixed seeds).

@@ -32,6 +32,12 @@ dn_script_test(store schema ${DN_TEST_DIR}/schema.sh TIMEOUT 120)
 # on hand-made observations (no database).
 dn_test(store verdict-rules SOURCES ${DN_TEST_DIR}/test-compare.c
     LIBS dn_orch TIMEOUT 300)
+# The verdict rule (compare-rule.c, issue 35) by seeded simulation on
+# synthetic observations: A/A false alarms at most alpha, the equivalent
+# rate on true zero effects and at the threshold, power on 2-30 % effects,
+# at 2+2 to 8+8 trials.
+dn_test(store verdict-sim SOURCES ${DN_TEST_DIR}/test-verdict-sim.c
+    LIBS dn_orch TIMEOUT 300)
 # The group-sequential design (orchestrator/verdict/sequential.c): the
 # published boundaries, and by seeded simulation the A/A rate under
 # peeking against the naive test's and the trials to a decision.
