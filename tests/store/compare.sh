@@ -132,6 +132,23 @@ grep -q '^primary (2 metrics, Holm over them):' prim.txt &&
 grep -q 'failures="0"' prim.xml && grep -q 'property name="headline"' \
     prim.xml || fail "junit counts a secondary worse: $(head -5 prim.xml)"
 
+# A stored sequential design says which limit made it futile (issue 35):
+# the budget when the fact says so, else --max-trials (facts from before
+# limit= too), never "the budget left" when no --budget was given.
+for lim in "limit=budget " "limit=max-trials " ""; do
+	cp prim.db seq.db
+	sqlite3 seq.db "INSERT OR REPLACE INTO run_facts SELECT id, -1,
+	    'sequential', 'design=obf alpha=0.05 max_per_side=4 require=0 stop=futile ${lim}looks=2,4'
+	    FROM runs WHERE ab_group = 1" || fail "seq.db"
+	why=$("$B/devnet" compare --db seq.db --format json 1:A 1:B |
+	    python3 -c 'import json,sys; print(json.load(sys.stdin)["sequential"]["why"])')
+	case $lim in
+	*budget*) want="futile: deciding is out of reach in the --budget left" ;;
+	*) want="futile: deciding is out of reach within --max-trials" ;;
+	esac
+	[ "$why" = "$want" ] || fail "why with '$lim': $why"
+done
+
 # Unplanned faults are flagged (group 2: one trial each of A and B, B
 # crashed); one trial per side also warns that nothing can be significant.
 "$B/dn-store-synth" --db ab.db --trials 1 --nodes 2 --seconds 30 \

@@ -347,6 +347,7 @@ group_verdicts(void **state)
 	}
 	r.rows = rows;
 	r.nrows = 3;
+	r.nprimary = 3;	/* all primary: the stopping rule looks at them */
 	r.unit = COMPARE_UNIT_TRIAL;
 	r.threshold_pct = 1;
 	memset(&q, 0, sizeof(q));
