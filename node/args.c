@@ -14,6 +14,7 @@
 #include "alloc.h"
 #include "block.h"
 #include "node-internal.h"
+#include "protocol.h"
 #include "rocks.h"
 #include "units.h"
 #include "workload.h"
@@ -37,7 +38,10 @@ static const char usage_text[] =
 "                          both (an orchestrator in another network\n"
 "                          namespace reaches it through the ipc ones)\n"
 "  --metrics URL           the collector's PULL endpoint (absent = none)\n"
-"  --token HEX             the trial's run token (16 hex digits; 0 = any)\n"
+"  --token HEX             the trial's run token (16 hex digits; 0 = any);\n"
+"                          devnet passes it as DN_NODE_TOKEN in the\n"
+"                          environment instead (a command line is\n"
+"                          readable by every local user); this wins\n"
 "  --sample-interval MS    metrics sample interval (default 1000)\n"
 "  --block-interval MS     time between blocks (default 1000)\n"
 "  --block-max-txs N       transactions per block at most (default 10000)\n"
@@ -176,12 +180,27 @@ struct seen {
 	int		 have_index, have_nodes;
 };
 
+/* A run token of 1..16 hex digits from WHAT (exits on a bad one). */
+static uint64_t
+parse_token(const char *arg, const char *what)
+{
+	uint64_t	 v;
+	char		*end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 16);
+	if (errno != 0 || *arg == '\0' || *end != '\0' || strlen(arg) > 16 ||
+	    *arg == '-' || *arg == '+')
+		usage_error("bad value '%s' for %s: expected up to 16 hex "
+		    "digits", arg, what);
+	return (v);
+}
+
 /* One option C with its argument ARG into O (exits on a bad one). */
 static void
 parse_one(struct opts *o, int c, char *arg, char **argv, struct seen *seen)
 {
 	const char	*why;
-	char		*end;
 
 	switch (c) {
 	case O_INDEX:
@@ -212,13 +231,7 @@ parse_one(struct opts *o, int c, char *arg, char **argv, struct seen *seen)
 		o->metrics = arg;
 		break;
 	case O_TOKEN:
-		errno = 0;
-		o->token = strtoull(arg, &end, 16);
-		if (errno != 0 || *arg == '\0' || *end != '\0' ||
-		    strlen(arg) > 16 || *arg == '-' ||
-		    *arg == '+')
-			usage_error("bad value '%s' for --token: "
-			    "expected up to 16 hex digits", arg);
+		o->token = parse_token(arg, "--token");
 		break;
 	case O_SAMPLE:
 		o->sample_ms = (uint32_t)arg_u64("--sample-interval",
@@ -305,6 +318,7 @@ void
 parse_args(int argc, char **argv, struct opts *o)
 {
 	struct seen	 seen = { NULL, 0, 0 };
+	const char	*tok;
 	int		 c;
 
 	memset(o, 0, sizeof(*o));
@@ -315,6 +329,13 @@ parse_args(int argc, char **argv, struct opts *o)
 	o->seed = 1;
 	o->block_cache = 8u << 20;
 	o->workload = WL_TRANSFER;
+	/* The token from the environment (devnet's way: /proc/PID/environ
+	 * is private to its user, a command line is not; issue 38), not
+	 * left there for whatever the node might start; --token wins. */
+	if ((tok = getenv(DN_NODE_TOKEN_ENV)) != NULL) {
+		o->token = parse_token(tok, DN_NODE_TOKEN_ENV);
+		unsetenv(DN_NODE_TOKEN_ENV);
+	}
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1)
 		parse_one(o, c, optarg, argv, &seen);

@@ -84,6 +84,10 @@ dn_reject_name(int reason)
 		[DN_REJ_NAME] = "NAMED metric name the scenario does not "
 		    "declare",
 		[DN_REJ_CLOCK] = "time far ahead of the node's clock",
+		[DN_REJ_CONN] = "connection beyond the trial's cap",
+		[DN_REJ_UNAUTH] = "connection that did not show the run "
+		    "token first",
+		[DN_REJ_PIPE] = "node index held by another connection",
 	};
 
 	if (reason < 0)

@@ -25,7 +25,10 @@
 #define DN_PROTOCOL_VERSION	5 /* 3: SAMPLE absent bitmap, NAMED; 4: cgroup_mem_bytes; 5: block_prop_ms */
 #define DN_MAGIC		0x54454e44u /* "DNET" as LE bytes */
 #define DN_HDR_SIZE		40
-#define DN_MSG_MAX		(8u << 20) /* largest message accepted, 8 MiB */
+#define DN_MSG_MAX		(8u << 20) /* largest message accepted, 8 MiB;
+				      every socket's receive limit, so a
+				      larger frame is refused (its connection
+				      closed) before it is read */
 #define DN_NODE_NONE		0xffffffffu /* header node of a non-node sender */
 
 enum dn_msg_kind {
@@ -56,6 +59,13 @@ enum dn_reject {
 	DN_REJ_TX_ID,		/* INCLUDED names a tx never submitted */
 	DN_REJ_NAME,		/* NAMED name the scenario does not declare */
 	DN_REJ_CLOCK,		/* stamped far ahead of the node's clock */
+	/* Not of one message but of a connection (issue 38): */
+	DN_REJ_CONN,		/* a connection beyond the trial's cap */
+	DN_REJ_UNAUTH,		/* from, or the end of, a connection that
+				   never showed the token (its first message
+				   did not have it, or it sent none: a frame
+				   over the size limit, a close) */
+	DN_REJ_PIPE,		/* a node index another connection holds */
 	DN_REJ_COUNT
 };
 
@@ -202,6 +212,9 @@ int	 dn_named_decode(const uint8_t *payload, size_t len, uint16_t *flags,
 /* devnet hands devnet-probe the run token in this environment variable
  * (hex), never on its command line (readable by any local user). */
 #define DN_PROBE_TOKEN_ENV	"DN_PROBE_TOKEN"
+/* and devnet-node in this one (issue 38); its --token still works, and a
+ * node binary that does not know this name gets --token as before. */
+#define DN_NODE_TOKEN_ENV	"DN_NODE_TOKEN"
 #define DN_HELLO_SIZE	8
 
 /* --- DN_MSG_TXS: u32 count, u32 hops, count x 40-byte tx -------------- */

@@ -1,6 +1,7 @@
 /*
  * transport.c: nng adapter (see transport.h).  The only file that calls
- * nng_*.  Pipe counts are kept through nng's pipe notifications.
+ * nng_*.  Pipe counts, and a guarded socket's pipes (its cap, which
+ * showed the token), are kept through nng's pipe notifications.
  */
 #include <errno.h>
 #include <poll.h>
@@ -23,12 +24,30 @@
 #include <nng/supplemental/util/platform.h>
 
 #include "clock.h"
+#include "protocol.h"
 #include "transport.h"
 #include "xalloc.h"
+
+/* One pipe of a guarded socket (dn_sock_guard). */
+struct pipe_ent {
+	uint32_t	 id;
+	uint8_t		 trusted;	/* dn_sock_pipe_trust */
+	uint8_t		 ours;		/* closed by dn_sock_pipe_close */
+	uint64_t	 gone_ns;	/* 0 while it lives */
+};
+/* A pipe gone before it was trusted is counted this long after, unless
+ * a message of it, read before its end, is handled by then. */
+#define GONE_GRACE_NS	200000000ull
 
 struct dn_sock {
 	nng_socket	 sock;
 	atomic_int	 npipes;
+	/* dn_sock_guard: the pipes (under pmu), the cap and the counts */
+	pthread_mutex_t	 pmu;
+	struct pipe_ent	*pe;
+	size_t		 npe, cappe, nlive;
+	int		 max_pipes;	/* 0: not guarded */
+	uint64_t	 refused, untrusted_gone;
 	nng_aio		*raio;	/* dn_sock_recv's, reused (one receiver) */
 	atomic_int	 woken;	/* dn_sock_wake since the last receive */
 	struct dn_sock	*_Atomic on_pipe; /* woken when a pipe is added */
@@ -40,12 +59,86 @@ struct dn_sock {
 	atomic_int	 wakefd;
 };
 
+static struct pipe_ent *
+pipe_find(struct dn_sock *s, uint32_t id)
+{
+	size_t	i;
+
+	for (i = 0; i < s->npe; i++)
+		if (s->pe[i].id == id)
+			return (&s->pe[i]);
+	return (NULL);
+}
+
+/*
+ * A guarded socket's new pipe: refused (closed before anything is read
+ * from it, counted) when the cap is reached, else noted as not trusted.
+ * Called before the pipe's protocol starts reading (nng's ADD_PRE).
+ */
+static void
+guard_add(struct dn_sock *s, nng_pipe p)
+{
+	int	refuse;
+
+	pthread_mutex_lock(&s->pmu);
+	if ((refuse = s->nlive >= (size_t)s->max_pipes))
+		s->refused++;
+	else {
+		s->nlive++;
+		if (s->npe == s->cappe) {
+			s->cappe = s->cappe ? s->cappe * 2 : 16;
+			s->pe = dn_xreallocarray(s->pe, s->cappe,
+			    sizeof(*s->pe));
+		}
+		s->pe[s->npe++] = (struct pipe_ent){ .id = nng_pipe_id(p) };
+	}
+	pthread_mutex_unlock(&s->pmu);
+	if (refuse)
+		nng_pipe_close(p);
+}
+
+/* Forget entry E (pmu held). */
+static void
+pipe_forget(struct dn_sock *s, struct pipe_ent *e)
+{
+	*e = s->pe[--s->npe];
+}
+
+/*
+ * A guarded socket's pipe is gone (refused ones were never noted).  One
+ * that was neither trusted nor closed by us for a bad first message
+ * (counted then) is kept a while: a message it sent before its end may
+ * still be waiting to be read, and decides; else it is counted by
+ * dn_sock_guard_counts (a frame over the size limit, a peer that closed).
+ */
+static void
+guard_rem(struct dn_sock *s, nng_pipe p)
+{
+	struct pipe_ent	*e;
+
+	pthread_mutex_lock(&s->pmu);
+	if ((e = pipe_find(s, nng_pipe_id(p))) != NULL) {
+		s->nlive--;
+		if (e->trusted || e->ours)
+			pipe_forget(s, e);
+		else
+			e->gone_ns = dn_now_ns();
+	}
+	pthread_mutex_unlock(&s->pmu);
+}
+
 static void
 pipe_cb(nng_pipe p, nng_pipe_ev ev, void *arg)
 {
 	struct dn_sock	*s = arg;
 
-	(void)p;
+	if (ev == NNG_PIPE_EV_ADD_PRE) {
+		if (s->max_pipes > 0)
+			guard_add(s, p);
+		return;
+	}
+	if (s->max_pipes > 0 && ev == NNG_PIPE_EV_REM_POST)
+		guard_rem(s, p);
 	if (ev == NNG_PIPE_EV_ADD_POST) {
 		atomic_fetch_add(&s->npipes, 1);
 		dn_sock_wake(atomic_load(&s->on_pipe));
@@ -123,13 +216,19 @@ dn_sock_open(struct dn_sock **sp, enum dn_sock_type type, char **cause)
 		return (-1);
 	}
 	pthread_mutex_init(&s->smu, NULL);
+	pthread_mutex_init(&s->pmu, NULL);
 	s->recvfd = -1;
 	atomic_init(&s->wakefd, -1);
+	nng_pipe_notify(s->sock, NNG_PIPE_EV_ADD_PRE, pipe_cb, s);
 	nng_pipe_notify(s->sock, NNG_PIPE_EV_ADD_POST, pipe_cb, s);
 	nng_pipe_notify(s->sock, NNG_PIPE_EV_REM_POST, pipe_cb, s);
 	nng_socket_set_ms(s->sock, NNG_OPT_RECONNMINT, 10);
 	nng_socket_set_ms(s->sock, NNG_OPT_RECONNMAXT, 50);
-	nng_socket_set_size(s->sock, NNG_OPT_RECVMAXSZ, 0);
+	/* A frame's length is read before its bytes: one over the limit
+	 * closes its pipe and nothing is allocated for it (0 was "any
+	 * size": a local user grew devnet by 500 MB with one frame; issue
+	 * 38).  The slack is for req/rep's own header. */
+	nng_socket_set_size(s->sock, NNG_OPT_RECVMAXSZ, DN_MSG_MAX + 64);
 	*sp = s;
 	return (0);
 }
@@ -180,6 +279,8 @@ sock_free(struct dn_sock *s)
 	nng_aio_free(s->raio);
 	nng_aio_free(s->saio);
 	pthread_mutex_destroy(&s->smu);
+	pthread_mutex_destroy(&s->pmu);
+	free(s->pe);
 	if (atomic_load(&s->wakefd) >= 0)
 		close(atomic_load(&s->wakefd));
 	free(s);
@@ -402,6 +503,13 @@ out:
 int
 dn_sock_recv(struct dn_sock *s, void **bufp, size_t *lenp, int timeout_ms)
 {
+	return (dn_sock_recv_pipe(s, bufp, lenp, NULL, timeout_ms));
+}
+
+int
+dn_sock_recv_pipe(struct dn_sock *s, void **bufp, size_t *lenp,
+    uint32_t *pipe, int timeout_ms)
+{
 	nng_msg	*m;
 	size_t	 len;
 	int	 rv;
@@ -418,6 +526,8 @@ dn_sock_recv(struct dn_sock *s, void **bufp, size_t *lenp, int timeout_ms)
 		return (map_err(rv));
 	m = nng_aio_get_msg(s->raio);
 	len = nng_msg_len(m);
+	if (pipe != NULL)
+		*pipe = nng_pipe_id(nng_msg_get_pipe(m));
 	/* Callers own the buffer and free it with dn_msg_free. */
 	if ((*bufp = nng_alloc(len ? len : 1)) == NULL) {
 		nng_msg_free(m);
@@ -521,6 +631,86 @@ int
 dn_sock_npipes(struct dn_sock *s)
 {
 	return (atomic_load(&s->npipes));
+}
+
+void
+dn_sock_guard(struct dn_sock *s, int max_pipes)
+{
+	s->max_pipes = max_pipes > 0 ? max_pipes : 1;
+}
+
+int
+dn_sock_set_recv_max(struct dn_sock *s, size_t bytes)
+{
+	return (map_err(nng_socket_set_size(s->sock, NNG_OPT_RECVMAXSZ,
+	    bytes)));
+}
+
+void
+dn_sock_pipe_trust(struct dn_sock *s, uint32_t pipe)
+{
+	struct pipe_ent	*e;
+
+	pthread_mutex_lock(&s->pmu);
+	if ((e = pipe_find(s, pipe)) != NULL) {
+		e->trusted = 1;
+		if (e->gone_ns != 0)
+			pipe_forget(s, e);
+	}
+	pthread_mutex_unlock(&s->pmu);
+}
+
+int
+dn_sock_pipe_state(struct dn_sock *s, uint32_t pipe)
+{
+	struct pipe_ent	*e;
+	int		 st;
+
+	pthread_mutex_lock(&s->pmu);
+	e = pipe_find(s, pipe);
+	/* a trusted one that is gone is forgotten: -1 */
+	st = e == NULL || e->ours ? -1 : e->trusted;
+	pthread_mutex_unlock(&s->pmu);
+	return (st);
+}
+
+void
+dn_sock_pipe_close(struct dn_sock *s, uint32_t pipe)
+{
+	struct pipe_ent	*e;
+	nng_pipe	 p = NNG_PIPE_INITIALIZER;
+
+	pthread_mutex_lock(&s->pmu);
+	if ((e = pipe_find(s, pipe)) != NULL) {
+		e->ours = 1;
+		if (e->gone_ns != 0)
+			pipe_forget(s, e);
+	}
+	pthread_mutex_unlock(&s->pmu);
+	/* nng_pipe is a struct of its id (nng.h): the id names it */
+	p.id = pipe;
+	(void)nng_pipe_close(p);
+}
+
+void
+dn_sock_guard_counts(struct dn_sock *s, uint64_t *refused,
+    uint64_t *untrusted_gone)
+{
+	uint64_t	now = dn_now_ns();
+	size_t		i;
+
+	pthread_mutex_lock(&s->pmu);
+	for (i = 0; i < s->npe; ) {
+		if (s->pe[i].gone_ns != 0 &&
+		    now - s->pe[i].gone_ns >= GONE_GRACE_NS) {
+			s->untrusted_gone++;
+			pipe_forget(s, &s->pe[i]);
+		} else
+			i++;
+	}
+	*refused = s->refused;
+	*untrusted_gone = s->untrusted_gone;
+	pthread_mutex_unlock(&s->pmu);
 }
 
 void

@@ -11,6 +11,7 @@
 #define DN_TRANSPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct dn_sock;
 
@@ -19,8 +20,10 @@ enum dn_sock_type { DN_SOCK_PUSH, DN_SOCK_PULL, DN_SOCK_REQ, DN_SOCK_REP };
 #define DN_EAGAIN	(-11)	/* would block / timed out */
 #define DN_ECLOSED	(-7)	/* socket closed */
 
-/* Open a socket of TYPE.  On error returns -1 and sets *CAUSE (caller
- * frees). */
+/* Open a socket of TYPE.  It takes no message over DN_MSG_MAX
+ * (protocol.h): a longer frame closes its pipe once its length is read,
+ * before anything is allocated for it.  On error returns -1 and sets
+ * *CAUSE (caller frees). */
 int	 dn_sock_open(struct dn_sock **sp, enum dn_sock_type type, char **cause);
 /* Close and free S; accepts NULL. */
 void	 dn_sock_close(struct dn_sock *s);
@@ -102,6 +105,41 @@ int	 dn_sock_npipes(struct dn_sock *s);
  * TARGET must be closed after S; NULL stops it.
  */
 void	 dn_sock_wake_on_pipe(struct dn_sock *s, struct dn_sock *target);
+
+/*
+ * Guard S, a listener anyone who can connect reaches (issue 38): from now
+ * on at most MAX_PIPES pipes at a time, a pipe beyond that closed as it
+ * comes before anything is read from it (counted: dn_sock_guard_counts),
+ * and every pipe untrusted until the caller, having read a message from
+ * it with the run token (dn_sock_recv_pipe), calls dn_sock_pipe_trust.
+ * Call before dn_sock_listen.
+ */
+void	 dn_sock_guard(struct dn_sock *s, int max_pipes);
+/* A lower receive limit than DN_MSG_MAX (dn_sock_open), in bytes.  Call
+ * before dn_sock_listen or dn_sock_dial. */
+int	 dn_sock_set_recv_max(struct dn_sock *s, size_t bytes);
+/* dn_sock_recv that also says through which pipe the message came
+ * (*PIPE, nonzero; PIPE may be NULL). */
+int	 dn_sock_recv_pipe(struct dn_sock *s, void **bufp, size_t *lenp,
+	    uint32_t *pipe, int timeout_ms);
+/* A guarded socket's PIPE showed the token: trusted from now on. */
+void	 dn_sock_pipe_trust(struct dn_sock *s, uint32_t pipe);
+/* Of a guarded socket's PIPE: 1 trusted, 0 not yet, -1 gone (or closed
+ * by dn_sock_pipe_close). */
+int	 dn_sock_pipe_state(struct dn_sock *s, uint32_t pipe);
+/* Close PIPE (a first message without the token): it sends nothing more,
+ * and its end is not counted again by dn_sock_guard_counts. */
+void	 dn_sock_pipe_close(struct dn_sock *s, uint32_t pipe);
+/*
+ * A guarded socket's counts so far: *REFUSED pipes closed at the cap,
+ * *UNTRUSTED_GONE pipes that ended before the caller trusted them and
+ * not by dn_sock_pipe_close: a frame over the receive limit (nng closes
+ * the pipe), or a peer that connected and closed without a message.
+ * Such a pipe is counted 200 ms after its end, when no message of it
+ * (sent before the end, read after it) was trusted or closed by then.
+ */
+void	 dn_sock_guard_counts(struct dn_sock *s, uint64_t *refused,
+	    uint64_t *untrusted_gone);
 
 /* Text of a negative error from this module. */
 const char *dn_sock_strerror(int err);

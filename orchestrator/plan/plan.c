@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "plan/plan.h"
+#include "protocol.h"
 #include "sys/strv.h"
 #include "xalloc.h"
 
@@ -174,7 +175,12 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
 		peer_hosts(&a, s, ep->hosts);
 	if (ep->metrics_url != NULL)
 		strv_flag(&a, "--metrics", dn_xstrdup(ep->metrics_url));
-	strv_flag(&a, "--token", dn_xasprintf("%016" PRIx64, ep->token));
+	/* The token in the environment (DN_NODE_TOKEN), not on the command
+	 * line that any local user can read in /proc/PID/cmdline (issue
+	 * 38); on it only for a binary from before that (token_argv). */
+	if (ep->token_argv)
+		strv_flag(&a, "--token", dn_xasprintf("%016" PRIx64,
+		    ep->token));
 	strv_flag(&a, "--sample-interval", dn_xasprintf("%" PRId64,
 	    s->sample_interval_ms));
 	strv_flag(&a, "--block-interval", dn_xasprintf("%" PRId64,
@@ -228,6 +234,9 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
 		strv_add(&a, dn_xstrdup(o->args[i]));
 	strv_add(&e, NULL);	/* an empty environment is still an array */
 	e.n = 0;
+	if (!ep->token_argv)
+		strv_add(&e, dn_xasprintf("%s=%016" PRIx64, DN_NODE_TOKEN_ENV,
+		    ep->token));
 	for (i = 0; i < vs->nenv; i++)
 		strv_add(&e, dn_xstrdup(vs->env[i]));
 	for (i = 0; i < o->nenv; i++)

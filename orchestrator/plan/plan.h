@@ -48,6 +48,10 @@ struct plan_endpoints {
 					   control and load, and TCP at
 					   tcp_base_port on HOSTS for peers */
 	int64_t		 ready_timeout_ms; /* foreign nodes; 0 = the probe's */
+	int		 token_argv;	/* devnet-node: the token as --token,
+					   for a binary that does not read
+					   DN_NODE_TOKEN (older than issue
+					   38); else in the environment */
 };
 
 /*

@@ -193,10 +193,10 @@ docker_start(struct trial *t, int k, char **cause)
 	struct trial_node	*n = &t->nodes[k];
 	struct dk_container	 c;
 	char			*mounts[3] = { NULL }, **env, **argv, **dargv;
-	char			*name, *image, **labels, *tok[2] = { 0 };
+	char			*name, *image, **labels, *tok[3] = { 0 };
 	char			*net = NULL;
 	const char		*base;
-	size_t			 i, ne = 0, na = 0;
+	size_t			 i, ne = 0, na = 0, nt;
 	int			 rc;
 
 	memset(&c, 0, sizeof(c));
@@ -236,12 +236,12 @@ docker_start(struct trial *t, int k, char **cause)
 		c.network = net;
 	}
 	dargv = dk_run_argv(&c);
-	/* docker run --env=DN_PROBE_TOKEN takes the value from here. */
-	for (i = 0, tok[0] = NULL; i < ne; i++)
-		if (strncmp(env[i], DN_PROBE_TOKEN_ENV "=",
-		    strlen(DN_PROBE_TOKEN_ENV) + 1) == 0)
-			tok[0] = env[i];
-	rc = spawn_start(&n->proc, dargv, tok[0] != NULL ? tok : NULL,
+	/* docker run --env=DN_PROBE_TOKEN (DN_NODE_TOKEN) takes the value
+	 * from here. */
+	for (i = 0, nt = 0; i < ne && nt < 2; i++)
+		if (dk_env_secret(env[i]))
+			tok[nt++] = env[i];
+	rc = spawn_start(&n->proc, dargv, nt > 0 ? tok : NULL,
 	    n->out_path, cause);
 	dk_argv_free(dargv);
 	dk_argv_free(labels);

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "trial/loadgen.h"
 #include "provider/provider.h"
 #include "run/runner-internal.h"
+#include "protocol.h"
 #include "store.h"
 #include "sys/cgroup.h"
 #include "sys/machine.h"
@@ -75,6 +77,58 @@ make_net_dir(struct trial *t, const char *dir, char **cause)
 	t->net_dir = dn_xstrdup(tmpl);
 	t->own_net_dir = 1;
 	return (0);
+}
+
+/*
+ * 0 when the file at PATH (a node binary) is readable and holds no
+ * DN_NODE_TOKEN: a devnet-node from before issue 38 (a `rev:` variant,
+ * an old build), which knows the run token only as --token.  1 when it
+ * names it, and when it cannot be read (a path inside a container's
+ * image): today's nodes read it from the environment.
+ */
+static int
+node_reads_env_token(const char *path)
+{
+	static const char	 needle[] = DN_NODE_TOKEN_ENV;
+	const size_t		 nl = sizeof(needle) - 1;
+	char			 buf[65536];
+	size_t			 have = 0;
+	ssize_t			 r;
+	int			 fd, found = 0;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return (1);
+	while (!found && (r = read(fd, buf + have, sizeof(buf) - have)) > 0) {
+		have += (size_t)r;
+		found = memmem(buf, have, needle, nl) != NULL;
+		/* keep the tail that may hold the start of the name */
+		if (have >= nl) {
+			memmove(buf, buf + have - (nl - 1), nl - 1);
+			have = nl - 1;
+		}
+	}
+	close(fd);
+	return (found);
+}
+
+/* Node I's argv and environment, the token where its binary reads it. */
+static int
+node_argv(struct trial *t, int i, struct plan_endpoints *ep, char **cause)
+{
+	struct trial_node	*n = &t->nodes[i];
+
+	ep->token_argv = 0;
+	if (plan_node_argv(t->scn, t->var, i, ep, &n->argv, &n->env,
+	    cause) != 0)
+		return (-1);
+	if (plan_is_foreign(t->var) || node_reads_env_token(n->argv[0]))
+		return (0);
+	plan_argv_free(n->argv);
+	plan_argv_free(n->env);
+	n->argv = n->env = NULL;
+	ep->token_argv = 1;
+	return (plan_node_argv(t->scn, t->var, i, ep, &n->argv, &n->env,
+	    cause));
 }
 
 static uint64_t
@@ -312,8 +366,7 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 		struct trial_node	*n = &t->nodes[i];
 
 		atomic_init(&n->up, 0);
-		if (plan_node_argv(scn, t->var, i, &ep, &n->argv, &n->env,
-		    cause) != 0) {
+		if (node_argv(t, i, &ep, cause) != 0) {
 			free_hosts(hosts, ep.emulated, t->nnodes);
 			return (-1);
 		}

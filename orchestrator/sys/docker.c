@@ -405,6 +405,21 @@ docker_path(void)
 	return (found);
 }
 
+int
+dk_env_secret(const char *kv)
+{
+	static const char *const names[] = { DN_PROBE_TOKEN_ENV,
+	    DN_NODE_TOKEN_ENV };
+	size_t	i, l;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		l = strlen(names[i]);
+		if (strncmp(kv, names[i], l) == 0 && kv[l] == '=')
+			return (1);
+	}
+	return (0);
+}
+
 char **
 dk_run_argv(const struct dk_container *c)
 {
@@ -437,14 +452,11 @@ dk_run_argv(const struct dk_container *c)
 		argv_add(&v, &n, dn_xasprintf("--mount=type=bind,src=%s,"
 		    "dst=%s", c->mounts[i], c->mounts[i]));
 	for (i = 0; c->env != NULL && c->env[i] != NULL; i++) {
-		size_t	klen = strlen(DN_PROBE_TOKEN_ENV);
-
 		/* The token by name only: docker takes its value from its
 		 * own environment (dk_run_env), not from a command line. */
-		if (strncmp(c->env[i], DN_PROBE_TOKEN_ENV, klen) == 0 &&
-		    c->env[i][klen] == '=')
-			argv_add(&v, &n, dn_xasprintf("--env=%s",
-			    DN_PROBE_TOKEN_ENV));
+		if (dk_env_secret(c->env[i]))
+			argv_add(&v, &n, dn_xasprintf("--env=%.*s",
+			    (int)strcspn(c->env[i], "="), c->env[i]));
 		else
 			argv_add(&v, &n, dn_xasprintf("--env=%s", c->env[i]));
 	}

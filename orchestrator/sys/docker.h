@@ -101,6 +101,10 @@ struct dk_container {
  * NULL-terminated, owned by the caller (dk_argv_free).
  */
 char	**dk_run_argv(const struct dk_container *c);
+/* 1 if KV ("NAME=value") is a run token (DN_PROBE_TOKEN, DN_NODE_TOKEN):
+ * dk_run_argv names it with --env=NAME only, and the caller hands the
+ * value to docker's own environment (spawn_start's ENV). */
+int	 dk_env_secret(const char *kv);
 void	 dk_argv_free(char **argv);
 
 /* The host PID of each running container NAMES[0..N-1]'s first process

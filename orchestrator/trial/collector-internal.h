@@ -55,6 +55,12 @@ struct collector {
 	int64_t		 next_lg_ms;	/* next load generator sample */
 	int64_t		 prev_submitted; /* at the previous one */
 
+	/* The wire's guard (issue 38): node i's connection (its pipe,
+	 * 0 = none yet), and the guard's counts already turned into
+	 * rejects */
+	uint32_t	*bound;
+	uint64_t	 refused_seen, gone_seen;
+
 	/* inclusion bookkeeping */
 	/* NAMED: names seen and their metric ids (collector thread only) */
 	char		**names;

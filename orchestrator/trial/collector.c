@@ -8,6 +8,12 @@
  * load generator samples (node -1) once per sample interval (collector-
  * load.c).
  *
+ * Over TCP anyone who can connect reaches it (issue 38): at most
+ * 2 x nodes + 4 connections, no frame longer than the scenario's largest
+ * message, and a connection whose first message has no token is closed;
+ * a node's messages come through the connection that sent its first one
+ * (docs/security.md).
+ *
  * Protocol 3 (docs/probe.md): a metric a foreign node's probe marks absent
  * is not stored (nothing, not 0) and does not count in the trial's
  * summaries; NAMED values are stored under their own names (a dictionary
@@ -38,9 +44,13 @@
 #define RECV_BATCH	256
 #define DRAIN_CUT_MS	50	/* counting what a cut drain leaves */
 #define QUIET_NS	20000000ull	/* without a message: the end */
+/* Connections beyond one per node: a restarted node's new one while its
+ * old one goes, and a few more. */
+#define PIPES_MAX(n)	(2 * (n) + 4)
 
+/* N messages (or connections) rejected for REASON. */
 static void
-reject(struct collector *c, int reason, uint32_t node)
+reject_n(struct collector *c, int reason, uint32_t node, int64_t n)
 {
 	struct trial	*t = c->t;
 	int		 first;
@@ -50,8 +60,9 @@ reject(struct collector *c, int reason, uint32_t node)
 	if (reason >= DN_REJ_COUNT)
 		reason = DN_REJ_PAYLOAD;
 	pthread_mutex_lock(&t->mu);
-	t->rejected++;
-	first = t->rejected_by[reason]++ == 0;
+	t->rejected += n;
+	first = t->rejected_by[reason] == 0;
+	t->rejected_by[reason] += n;
 	pthread_mutex_unlock(&t->mu);
 	/* One event per reason; the totals go into run_facts at the end. */
 	if (first)
@@ -60,6 +71,52 @@ reject(struct collector *c, int reason, uint32_t node)
 		    dn_reject_name(reason));
 }
 
+static void
+reject(struct collector *c, int reason, uint32_t node)
+{
+	reject_n(c, reason, node, 1);
+}
+
+/* The guard's connections refused at the cap and ended before they
+ * showed the token, since the last look: rejects. */
+static void
+guard_rejects(struct collector *c)
+{
+	uint64_t	refused, gone;
+
+	dn_sock_guard_counts(c->sock, &refused, &gone);
+	if (refused > c->refused_seen)
+		reject_n(c, -DN_REJ_CONN, DN_NODE_NONE,
+		    (int64_t)(refused - c->refused_seen));
+	if (gone > c->gone_seen)
+		reject_n(c, -DN_REJ_UNAUTH, DN_NODE_NONE,
+		    (int64_t)(gone - c->gone_seen));
+	c->refused_seen = refused;
+	c->gone_seen = gone;
+}
+
+/*
+ * Message H of a node came through PIPE: 0 if the node's messages may
+ * come from there.  A first message with the token trusts its pipe; node
+ * H->node is bound to the first pipe that spoke for it, for as long as
+ * that pipe lives (a node that reconnects, or that devnet restarted, has
+ * a new one by the time its old one is gone), so a token holder cannot
+ * speak for a node that has its own connection.
+ */
+static int
+pipe_ok(struct collector *c, const struct dn_hdr *h, uint32_t pipe)
+{
+	uint32_t	*b = &c->bound[h->node];
+
+	if (*b == pipe)
+		return (0);	/* the common case: no lock taken */
+	if (dn_sock_pipe_state(c->sock, pipe) == 0)
+		dn_sock_pipe_trust(c->sock, pipe);
+	if (*b != 0 && dn_sock_pipe_state(c->sock, *b) >= 0)
+		return (-DN_REJ_PIPE);
+	*b = pipe;
+	return (0);
+}
 static void
 on_hello(struct collector *c, const struct dn_hdr *h, uint32_t pid)
 {
@@ -446,7 +503,7 @@ release(struct collector *c, uint64_t now, int all)
 /* Check one message and handle it, or hold it (a node on another host
  * whose clock offset has not settled, collector-clock.c). */
 static void
-handle(struct collector *c, const uint8_t *buf, size_t len)
+handle(struct collector *c, const uint8_t *buf, size_t len, uint32_t pipe)
 {
 	struct trial	*t = c->t;
 	struct dn_hdr	 h;
@@ -456,6 +513,14 @@ handle(struct collector *c, const uint8_t *buf, size_t len)
 	rv = dn_hdr_check(buf, len, t->token, (uint32_t)t->nnodes, 0, &h);
 	if (rv != 0) {
 		reject(c, rv, DN_NODE_NONE);
+		/* the first message of a connection, without the token:
+		 * nothing more is read from it */
+		if (dn_sock_pipe_state(c->sock, pipe) == 0)
+			dn_sock_pipe_close(c->sock, pipe);
+		return;
+	}
+	if ((rv = pipe_ok(c, &h, pipe)) != 0) {
+		reject(c, rv, h.node);
 		return;
 	}
 	if (t->nodes[h.node].remote_clock) {
@@ -552,6 +617,7 @@ collector_main(void *arg)
 	int64_t			 rej;
 	void			*buf;
 	size_t			 len;
+	uint32_t		 pipe;
 	int			 rv, fin;
 
 	c->next_lg_ms = t->scn->sample_interval_ms;
@@ -560,17 +626,19 @@ collector_main(void *arg)
 
 		/* (only this thread counts rejects: read without the lock) */
 		rej = t->rejected;
-		rv = dn_sock_recv(c->sock, &buf, &len, 20);
+		rv = dn_sock_recv_pipe(c->sock, &buf, &len, &pipe, 20);
 		if (rv == 0) {
 			int	k = 0;
 
 			do {
-				handle(c, buf, len);
+				handle(c, buf, len, pipe);
 				dn_msg_free(buf, len);
 			} while (++k < RECV_BATCH &&
-			    dn_sock_recv(c->sock, &buf, &len, 0) == 0);
+			    dn_sock_recv_pipe(c->sock, &buf, &len, &pipe,
+			    0) == 0);
 		} else if (rv != DN_EAGAIN)
 			break;
+		guard_rejects(c);
 		now = dn_now_ns();
 		if (c->nheld > 0)
 			release(c, now, atomic_load(&c->stop));
@@ -628,6 +696,23 @@ collector_main(void *arg)
 	return (NULL);
 }
 
+/*
+ * The longest message a sender of T has a reason to send: an INCLUDED of
+ * a full block (24 bytes a transaction), twice over, or a full NAMED;
+ * never more than DN_MSG_MAX.  The size limit is what a connection that
+ * stalls mid-frame holds, times PIPES_MAX.
+ */
+static size_t
+recv_max(const struct trial *t)
+{
+	size_t	incl = 2 * (DN_HDR_SIZE + 24 + (size_t)DN_INCL_ENTRY *
+	    t->scn->network.block_max_txs);
+	size_t	named = DN_HDR_SIZE + 8 + DN_NAMED_MAX * (2 + DN_NAME_MAX + 8);
+	size_t	m = incl > named ? incl : named;
+
+	return (m < DN_MSG_MAX ? m : DN_MSG_MAX);
+}
+
 int
 collector_start(struct trial *t, struct collector **cp, char **cause)
 {
@@ -636,9 +721,12 @@ collector_start(struct trial *t, struct collector **cp, char **cause)
 	c = dn_xcalloc(1, sizeof(*c));
 	c->t = t;
 	atomic_init(&c->stop, 0);
+	c->bound = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*c->bound));
 	if (dn_sock_open(&c->sock, DN_SOCK_PULL, cause) != 0)
 		goto fail;
 	dn_sock_set_bufs(c->sock, 0, 8192);
+	dn_sock_guard(c->sock, PIPES_MAX(t->nnodes));
+	dn_sock_set_recv_max(c->sock, recv_max(t));
 	if (dn_sock_listen(c->sock, t->metrics_url, cause) != 0)
 		goto fail;
 	pthread_mutex_init(&c->wmu, NULL);
@@ -660,6 +748,7 @@ collector_start(struct trial *t, struct collector **cp, char **cause)
 	return (0);
 fail:
 	dn_sock_close(c->sock);
+	free(c->bound);
 	free(c);
 	return (-1);
 }
@@ -682,6 +771,7 @@ collector_stop(struct collector *c, int drain_ms)
 	free(c->held);
 	free(c->seen);
 	free(c->lat);
+	free(c->bound);
 	for (i = 0; i < c->nnames; i++)
 		free(c->names[i]);
 	free(c->names);

@@ -1,9 +1,11 @@
 # hostile.sh: messages that are not from a node of this trial (garbage,
 # wrong magic, version, token, node index, truncated, oversized, NaN,
-# INCLUDED of transaction ids never submitted) are rejected and counted,
-# never stored, and the run goes on unharmed; a sender that never stops
-# does not hold the trial open: the drain after the nodes stopped ends on
-# time and says what it did not read (issue 19 #2).
+# INCLUDED of transaction ids never submitted), each the first of its own
+# connection, are rejected and counted, never stored, and the run goes on
+# unharmed; those with the token for node 0 come from a connection other
+# than node 0's and are refused as such (issue 38); a sender that never
+# stops does not hold the trial open: the drain after the nodes stopped
+# ends on time and says what it did not read (issue 19 #2).
 . "$(dirname "$0")/lib.sh"
 POKE="$DN_BUILD_DIR/bin/dn-wire-poke"
 
@@ -28,8 +30,10 @@ expect_eq "all 12 counted as rejected" "$rej" 12
 kinds=$(q "select count(*) from events where run_id = 1 and kind = 'rejected'")
 [ "$kinds" -ge 6 ] && ok "one rejected event per reason ($kinds)" ||
 	fail "rejected events: $kinds"
-expect_eq "one event for the ids never submitted" \
-    "$(q "select count(*) from events where run_id = 1 and kind = 'rejected' and detail like 'transaction id never submitted%'")" 1
+expect_eq "one event for the messages for node 0 from another connection" \
+    "$(q "select count(*) from events where run_id = 1 and kind = 'rejected' and detail like 'node index held by another connection%'")" 1
+expect_eq "one event for the oversized frame (its connection closed unread)" \
+    "$(q "select count(*) from events where run_id = 1 and kind = 'rejected' and detail like 'connection that did not show the run token first%'")" 1
 expect_eq "no transaction counted twice" \
     "$(q "select value from run_facts where run_id = 1 and key = 'tx_duplicates'")" 0
 expect_eq "every submitted transaction included, none more" \

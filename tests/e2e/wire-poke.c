@@ -9,8 +9,10 @@
  * oversized message, and two well-formed INCLUDED messages from node 0
  * naming transaction ids the load generator never submitted (one just
  * below 2^40, which once made the collector allocate 128 GiB, and one
- * near 2^64); each one a message of its own.  Prints how many it sent.
- * Exit 0 when all went out.
+ * near 2^64); each one a message of its own, the first of a connection
+ * of its own (the collector closes a connection whose first message has
+ * no token, issue 38).  Prints how many it sent.  Exit 0 when all went
+ * out.
  *
  *   wire-poke URL TOKEN_HEX NODE hello PID
  *	one HELLO from NODE naming PID (a forged one: hostile.sh)
@@ -22,9 +24,10 @@
  *   wire-poke URL TOKEN_HEX NODE future SEC
  *	a SAMPLE from NODE stamped SEC seconds ahead of now
  *   wire-poke URL TOKEN_HEX NODE flood SEC
- *	SAMPLEs from NODE with a wrong token, as fast as the collector's
- *	queue takes them, for SEC seconds or until the collector is gone (a
- *	sender that never stops)
+ *	SAMPLEs from NODE with the token, as fast as the collector's queue
+ *	takes them, for SEC seconds or until the collector is gone (a
+ *	sender that never stops; NODE has a connection of its own, so each
+ *	one is refused, and the connection stays)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,7 +135,7 @@ poke_one(struct dn_sock *s, uint64_t token, uint32_t node, const char *what,
 		/* a deep send queue: the collector, not this sender, is
 		 * the bottleneck, so its queue never empties */
 		dn_sock_set_bufs(s, 8192, 0);
-		n = sample(buf, sizeof(buf), token ^ 1, node);
+		n = sample(buf, sizeof(buf), token, node);
 		while (dn_now_ns() < end) {
 			int	rv = dn_sock_send(s, buf, n, 1);
 
@@ -155,6 +158,28 @@ poke_one(struct dn_sock *s, uint64_t token, uint32_t node, const char *what,
 	return (sent == want ? 0 : 1);
 }
 
+/* LEN bytes of BUF through a connection of their own: 1 if sent. */
+static int
+send_fresh(const char *url, const void *buf, size_t len)
+{
+	struct dn_sock	*s;
+	char		*cause = NULL;
+	int		 i, ok;
+
+	if (dn_sock_open(&s, DN_SOCK_PUSH, &cause) != 0 ||
+	    dn_sock_dial(s, url, &cause) != 0) {
+		fprintf(stderr, "wire-poke: %s\n", cause);
+		free(cause);
+		return (0);
+	}
+	for (i = 0; i < 100 && dn_sock_npipes(s) == 0; i++)
+		dn_msleep(10);
+	ok = dn_sock_send(s, buf, len, 0) == 0;
+	dn_msleep(100);	/* let the pipe drain before closing */
+	dn_sock_close(s);
+	return (ok);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -174,20 +199,19 @@ main(int argc, char **argv)
 	}
 	token = strtoull(argv[2], &end, 16);
 	nnodes = (uint32_t)strtoul(argv[3], NULL, 10);
-	if (dn_sock_open(&s, DN_SOCK_PUSH, &cause) != 0 ||
-	    dn_sock_dial(s, argv[1], &cause) != 0) {
-		fprintf(stderr, "wire-poke: %s\n", cause);
-		return (1);
-	}
-	for (i = 0; i < 100 && dn_sock_npipes(s) == 0; i++)
-		dn_msleep(10);
-
-	if (argc == 6)
+	if (argc == 6) {
+		if (dn_sock_open(&s, DN_SOCK_PUSH, &cause) != 0 ||
+		    dn_sock_dial(s, argv[1], &cause) != 0) {
+			fprintf(stderr, "wire-poke: %s\n", cause);
+			return (1);
+		}
+		for (i = 0; i < 100 && dn_sock_npipes(s) == 0; i++)
+			dn_msleep(10);
 		return (poke_one(s, token, nnodes, argv[4],
 		    strtoull(argv[5], NULL, 10)));
+	}
 #define SEND(p, len)	do {						\
-	if (dn_sock_send(s, (p), (len), 0) == 0)			\
-		sent++;							\
+	sent += send_fresh(argv[1], (p), (len));			\
 } while (0)
 	for (i = 0; i < 256; i++)
 		buf[i] = (uint8_t)dn_rand64(&rng);
@@ -219,8 +243,6 @@ main(int argc, char **argv)
 	SEND(buf, n);					/* tx id 2^40 */
 	n = included(buf, token, UINT64_MAX - 7);
 	SEND(buf, n);					/* tx id 2^64 */
-	dn_msleep(200);	/* let the pipe drain before closing */
-	dn_sock_close(s);
 	printf("%d\n", sent);
 	return (sent == 12 ? 0 : 1);
 }

@@ -1018,7 +1018,9 @@ argv_precedence(void **state)
 	assert_int_equal(plan_tcp_base(s, &s->variants[2]), 20000 + 2 * 4 * 2);
 	assert_int_equal(find(argv, "--net"), -1);
 	assert_string_equal(flag_value(argv, "--metrics"), "ipc:///s/c");
-	assert_string_equal(flag_value(argv, "--token"), "000000abcdef0123");
+	/* the token in the environment, not on the command line (issue
+	 * 38) */
+	assert_int_equal(find(argv, "--token"), -1);
 	assert_string_equal(flag_value(argv, "--sample-interval"), "500");
 	assert_string_equal(flag_value(argv, "--block-interval"), "250");
 	assert_string_equal(flag_value(argv, "--block-max-txs"), "100");
@@ -1030,9 +1032,19 @@ argv_precedence(void **state)
 	assert_string_equal(flag_value(argv, "--rocksdb-options"), "base=1");
 	assert_string_equal(flag_value(argv, "--block-cache"), "67108864");
 	assert_string_equal(flag_value(argv, "--workload"), "transfer");
+	assert_string_equal(env[0], "DN_NODE_TOKEN=000000abcdef0123");
+	assert_null(env[1]);
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	/* a binary from before that: --token, and nothing in env */
+	ep.token_argv = 1;
+	assert_int_equal(plan_node_argv(s, &s->variants[0], 0, &ep, &argv,
+	    &env, &cause), 0);
+	assert_string_equal(flag_value(argv, "--token"), "000000abcdef0123");
 	assert_null(env[0]);
 	plan_argv_free(argv);
 	plan_argv_free(env);
+	ep.token_argv = 0;
 	/* variant B, node 1: the variant wins over the base */
 	assert_int_equal(plan_node_argv(s, &s->variants[1], 1, &ep, &argv,
 	    &env, &cause), 0);
@@ -1046,9 +1058,9 @@ argv_precedence(void **state)
 		continue;
 	assert_string_equal(argv[n - 2], "--var");
 	assert_string_equal(argv[n - 1], "x y");
-	assert_string_equal(env[0], "VAR=b");
-	assert_string_equal(env[1], "COMMON=var");
-	assert_null(env[2]);
+	assert_string_equal(env[1], "VAR=b");
+	assert_string_equal(env[2], "COMMON=var");
+	assert_null(env[3]);
 	plan_argv_free(argv);
 	plan_argv_free(env);
 	/* variant B, node 2: the override wins over both, args/env last */
@@ -1063,11 +1075,11 @@ argv_precedence(void **state)
 	assert_string_equal(argv[n - 4], "--var");
 	assert_string_equal(argv[n - 2], "--over");
 	assert_string_equal(argv[n - 1], "two");
-	assert_string_equal(env[0], "VAR=b");
-	assert_string_equal(env[1], "COMMON=var");
-	assert_string_equal(env[2], "OVR=1");
-	assert_string_equal(env[3], "COMMON=over");
-	assert_null(env[4]);
+	assert_string_equal(env[1], "VAR=b");
+	assert_string_equal(env[2], "COMMON=var");
+	assert_string_equal(env[3], "OVR=1");
+	assert_string_equal(env[4], "COMMON=over");
+	assert_null(env[5]);
 	plan_argv_free(argv);
 	plan_argv_free(env);
 	/* out of range */
@@ -1100,7 +1112,8 @@ argv_ipc_and_workloads(void **state)
 	assert_int_equal(find(argv, "--metrics"), -1);
 	assert_int_equal(find(argv, "--rocksdb-options"), -1);
 	assert_int_equal(find(argv, "--block-cache"), -1);
-	assert_string_equal(flag_value(argv, "--token"), "0000000000000000");
+	assert_int_equal(find(argv, "--token"), -1);
+	assert_string_equal(env[0], "DN_NODE_TOKEN=0000000000000000");
 	assert_string_equal(flag_value(argv, "--workload"), "cf-churn");
 	assert_string_equal(flag_value(argv, "--cf-count"), "7");
 	assert_string_equal(flag_value(argv, "--cf-options"), "a=1");
