@@ -36,7 +36,7 @@
 
 struct dn_net {
 	int	  n;
-	char	  base[48];	/* "devnet-PID-SEQ" */
+	char	  base[80];	/* "devnet-PID-START-PIDNS-SEQ" */
 	char	**names;	/* [0] hub, [1 + i] node i */
 	int	 *fds;		/* -1 = not made */
 	char	 *given;	/* [1 + i]: node i's namespace is not ours */
@@ -82,6 +82,34 @@ dn_net_in_ns(int nsfd, int (*fn)(void *), void *arg)
 	return (rv);
 }
 
+/*
+ * What iproute2 does before it mounts a namespace (`ip netns add`): make
+ * /run/netns a mount point of its own (a bind mount of itself) that
+ * shares its mounts with the other mount namespaces.  A namespace mounted
+ * on the plain directory is hidden for good once a later `ip netns add`
+ * bind-mounts /run/netns over it: it can no longer be unmounted there nor
+ * unlinked (EBUSY), and the namespace lives until the next boot (issue
+ * 38).  Returns 0 or -1 with errno.
+ */
+static int
+netns_dir_ready(void)
+{
+	int	made = 0;
+
+	if (mkdir(NETNS_DIR, 0755) != 0 && errno != EEXIST)
+		return (-1);
+	while (mount("", NETNS_DIR, "none", MS_SHARED | MS_REC, NULL) != 0) {
+		/* EINVAL: not a mount point yet */
+		if (errno != EINVAL || made)
+			return (-1);
+		if (mount(NETNS_DIR, NETNS_DIR, "none", MS_BIND | MS_REC,
+		    NULL) != 0)
+			return (-1);
+		made = 1;
+	}
+	return (0);
+}
+
 /* Make the named namespace PATH: a new one, bound onto PATH.  Returns its
  * fd or -1. */
 static int
@@ -89,8 +117,6 @@ ns_make(const char *path)
 {
 	int fd, self, e = 0;
 
-	if (mkdir(NETNS_DIR, 0755) != 0 && errno != EEXIST)
-		return (-1);
 	if ((fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0)) < 0)
 		return (-1);
 	close(fd);
@@ -121,14 +147,33 @@ fail:
 	return (-1);
 }
 
-static void
-ns_remove(const char *name)
+/*
+ * Remove the named namespace NAME: unmount and unlink its file.  Returns
+ * 0, or -1 with WHY (size WHYLEN) saying which step failed and the why.
+ */
+static int
+ns_remove(const char *name, char *why, size_t whylen)
 {
-	char path[300];
+	char	path[300];
+	int	ue = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", NETNS_DIR, name);
-	umount2(path, MNT_DETACH);
-	unlink(path);
+	if (umount2(path, MNT_DETACH) != 0)
+		ue = errno;
+	if (unlink(path) == 0 || errno == ENOENT)
+		return (0);
+	if (errno == EBUSY && ue == EINVAL)
+		dn_net_seterr(why, whylen, "%s: still mounted beneath a later "
+		    "mount on %s (umount: %s; unlink: %s), as a namespace "
+		    "mounted before `ip netns add` first made %s a mount "
+		    "point is; it goes at the next boot, or after `umount -l "
+		    "%s`, which unnames every namespace there", path,
+		    NETNS_DIR, strerror(ue), strerror(errno), NETNS_DIR,
+		    NETNS_DIR);
+	else
+		dn_net_seterr(why, whylen, "%s: umount: %s; unlink: %s", path,
+		    ue != 0 ? strerror(ue) : "done", strerror(errno));
+	return (-1);
 }
 
 /* ---- rtnetlink ---- */
@@ -403,12 +448,57 @@ out:
 	return (rv != 0 ? -1 : 0);
 }
 
+/* The start time of process PID (clock ticks after boot, field 22 of
+ * /proc/PID/stat), or 0 when it is not there. */
+static unsigned long long
+proc_start(long pid)
+{
+	char			 path[64], buf[1024], *p;
+	unsigned long long	 v = 0;
+	ssize_t			 n;
+	int			 fd, f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return (0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return (0);
+	buf[n] = '\0';
+	/* after the command's ")", which may hold anything: field 3 on */
+	if ((p = strrchr(buf, ')')) == NULL)
+		return (0);
+	for (f = 2; f < 22 && p != NULL; f++)
+		p = strchr(p + 1, ' ');
+	if (p != NULL)
+		v = strtoull(p + 1, NULL, 10);
+	return (v);
+}
+
+/* This process's pid namespace (the inode of /proc/self/ns/pid). */
+static unsigned long long
+pidns_id(void)
+{
+	struct stat	st;
+
+	if (stat("/proc/self/ns/pid", &st) != 0)
+		return (0);
+	return ((unsigned long long)st.st_ino);
+}
+
 static int
 make_all(struct dn_net *net, char *err, size_t errlen)
 {
 	char	path[300];
 	int	i;
 
+	if (netns_dir_ready() != 0) {
+		dn_net_seterr(err, errlen, "cannot make %s a shared mount "
+		    "point: %s (devnet needs root, or CAP_SYS_ADMIN)",
+		    NETNS_DIR, strerror(errno));
+		return (-1);
+	}
 	for (i = 0; i <= net->n; i++) {
 		if (net->given[i])
 			continue;
@@ -449,8 +539,9 @@ dn_net_create_in(struct dn_net **np, int nodes, const int *node_fds,
 	}
 	net = dn_xcalloc(1, sizeof(*net));
 	net->n = nodes;
-	snprintf(net->base, sizeof(net->base), DN_NET_PREFIX "%ld-%u",
-	    (long)getpid(), __atomic_fetch_add(&net_seq, 1, __ATOMIC_RELAXED));
+	snprintf(net->base, sizeof(net->base), DN_NET_PREFIX "%ld-%llu-%llu-%u",
+	    (long)getpid(), proc_start(getpid()), pidns_id(),
+	    __atomic_fetch_add(&net_seq, 1, __ATOMIC_RELAXED));
 	net->names = dn_xcalloc((size_t)nodes + 1, sizeof(*net->names));
 	net->fds = dn_xcalloc((size_t)nodes + 1, sizeof(*net->fds));
 	net->given = dn_xcalloc((size_t)nodes + 1, 1);
@@ -498,7 +589,8 @@ out:
 void
 dn_net_destroy(struct dn_net *net)
 {
-	int i;
+	char	why[512];
+	int	i;
 
 	if (net == NULL)
 		return;
@@ -507,7 +599,8 @@ dn_net_destroy(struct dn_net *net)
 		if (net->fds[i] >= 0) {
 			close(net->fds[i]);
 			if (!net->given[i])
-				ns_remove(net->names[i]);
+				(void)ns_remove(net->names[i], why,
+				    sizeof(why));
 		}
 		free(net->names[i]);
 	}
@@ -517,30 +610,53 @@ dn_net_destroy(struct dn_net *net)
 	free(net);
 }
 
-/* "devnet-PID-..." -> PID, or 0. */
-static long
-owner_pid(const char *name)
+/*
+ * 1 if the devnet that made namespace NAME is gone, 0 if it runs or
+ * nobody here can tell.  "devnet-PID-START-PIDNS-SEQ-...": gone when no
+ * process PID started at START, asked only in its own pid namespace (a
+ * pid of another one means nothing here); "devnet-PID-SEQ-..." (before
+ * issue 38): gone when no PID runs, which a reused pid fools.
+ */
+static int
+owner_gone(const char *name)
 {
-	const char	*p = name + strlen(DN_NET_PREFIX);
-	char		*end;
-	long		 pid;
+	unsigned long long	 f[4];
+	const char		*p;
+	char			*end;
+	int			 n;
 
 	if (strncmp(name, DN_NET_PREFIX, strlen(DN_NET_PREFIX)) != 0)
 		return (0);
-	pid = strtol(p, &end, 10);
-	if (end == p || *end != '-' || pid <= 0)
+	p = name + strlen(DN_NET_PREFIX);
+	for (n = 0; n < 4; n++) {
+		if (*p < '0' || *p > '9')
+			break;
+		f[n] = strtoull(p, &end, 10);
+		if (*end != '-')
+			break;
+		p = end + 1;
+	}
+	if (n < 2 || f[0] == 0 || f[0] > INT32_MAX)
 		return (0);
-	return (pid);
+	if (n < 4) {	/* PID-SEQ-role */
+		if (f[0] == (unsigned long long)getpid())
+			return (0);
+		return (kill((pid_t)f[0], 0) != 0 && errno == ESRCH);
+	}
+	if (f[2] != pidns_id())
+		return (0);
+	return (proc_start((long)f[0]) != f[1]);
 }
 
 int
-dn_net_sweep(char *err, size_t errlen)
+dn_net_sweep(int *failed, char *err, size_t errlen)
 {
 	DIR		*d;
 	struct dirent	*e;
-	long		 pid;
+	char		 why[512];
 	int		 n = 0;
 
+	*failed = 0;
 	if ((d = opendir(NETNS_DIR)) == NULL) {
 		if (errno == ENOENT)
 			return (0);
@@ -548,12 +664,12 @@ dn_net_sweep(char *err, size_t errlen)
 		return (-1);
 	}
 	while ((e = readdir(d)) != NULL) {
-		if ((pid = owner_pid(e->d_name)) == 0 || pid == getpid())
-			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (!owner_gone(e->d_name))
 			continue;	/* its devnet still runs */
-		ns_remove(e->d_name);
-		n++;
+		if (ns_remove(e->d_name, why, sizeof(why)) == 0)
+			n++;
+		else if ((*failed)++ == 0)	/* the first says why */
+			dn_net_seterr(err, errlen, "%s", why);
 	}
 	closedir(d);
 	return (n);

@@ -3,9 +3,12 @@
  * rtnetlink (libmnl): a network namespace per node and one hub namespace
  * that routes between them.  Nothing is added to the host's namespace.
  *
- * Layout: namespaces are named "devnet-PID-SEQ-hub" and "devnet-PID-SEQ-nI"
- * (files in /run/netns, so `ip netns list` shows them and the next run can
- * sweep them after a SIGKILL); nodes' namespaces given by the caller
+ * Layout: namespaces are named "devnet-PID-START-PIDNS-SEQ-hub" and
+ * "...-nI" (PID, its start time in clock ticks after boot and its pid
+ * namespace's inode: who made them, which a reused pid cannot fake; files
+ * in /run/netns, made a shared mount point first as `ip netns add` does,
+ * so `ip netns list` shows them and the next run can sweep them after a
+ * SIGKILL); nodes' namespaces given by the caller
  * (dn_net_create_in: containers') get no file.  Node I has 10.99.I.2/24 on its "eth0", the
  * hub 10.99.I.1/24 on "hI" (the other end of the pair); each node routes
  * 10.99.0.0/16 through the hub, and the hub forwards.  Up to 255 nodes.
@@ -70,9 +73,14 @@ int	 dn_net_enter(int nsfd);
 
 /*
  * Remove what runs of devnet that are gone left behind: every
- * "devnet-PID-*" namespace whose PID is not alive.  Returns how many were
- * removed, or -1 (ERR says why) when /run/netns cannot be read.
+ * "devnet-PID-START-PIDNS-*" namespace of this pid namespace whose PID is
+ * not the process that started at START (a reused pid does not keep
+ * them; another pid namespace's are left alone), and every older
+ * "devnet-PID-*" one whose PID is not alive.  Returns how many were
+ * removed and sets *FAILED to how many could not be, ERR then saying
+ * what and why of the first; or -1 (ERR says why) when /run/netns cannot
+ * be read.
  */
-int	 dn_net_sweep(char *err, size_t errlen);
+int	 dn_net_sweep(int *failed, char *err, size_t errlen);
 
 #endif

@@ -152,19 +152,24 @@ out:
 int
 netcond_prepare(const struct scenario *s, int quiet, char **cause)
 {
-	char	err[256];
-	int	swept;
+	char	err[512];
+	int	swept, failed;
 
 	/* what cannot be done was refused by run/check.c */
 	if (!scenario_has_conditions(s))
 		return (0);
-	if ((swept = dn_net_sweep(err, sizeof(err))) < 0) {
+	if ((swept = dn_net_sweep(&failed, err, sizeof(err))) < 0) {
 		*cause = dn_xasprintf("emulated network: %s", err);
 		return (-1);
 	}
 	if (swept > 0 && !quiet)
 		fprintf(stderr, "devnet: removed %d network namespace(s) a "
 		    "killed devnet left\n", swept);
+	/* said even with --quiet: they stay, and nothing else tells */
+	if (failed > 0)
+		fprintf(stderr, "devnet: could not remove %d network "
+		    "namespace(s) a killed devnet left; the first: %s\n",
+		    failed, err);
 	return (0);
 }
 

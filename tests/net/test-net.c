@@ -415,7 +415,8 @@ test_sweep(void **state)
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
 	assert_int_equal(count_ns(pid), 3);	/* the files keep them */
-	assert_true(dn_net_sweep(err, sizeof(err)) >= 3);
+	assert_true(dn_net_sweep(&st, err, sizeof(err)) >= 3);
+	assert_int_equal(st, 0);
 	assert_nothing_left(pid);
 }
 
@@ -434,7 +435,9 @@ main(void)
 		printf("SKIP: network namespaces need root\n");
 		return (77);
 	}
-	if (dn_net_sweep(err, sizeof(err)) < 0) {
+	int failed;
+
+	if (dn_net_sweep(&failed, err, sizeof(err)) < 0) {
 		printf("SKIP: %s\n", err);
 		return (77);
 	}
