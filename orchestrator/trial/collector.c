@@ -97,22 +97,36 @@ guard_rejects(struct collector *c)
 
 /*
  * Message H of a node came through PIPE: 0 if the node's messages may
- * come from there.  A first message with the token trusts its pipe; node
- * H->node is bound to the first pipe that spoke for it, for as long as
- * that pipe lives (a node that reconnects, or that devnet restarted, has
- * a new one by the time its old one is gone), so a token holder cannot
- * speak for a node that has its own connection.
+ * come from there.  A first message with the token trusts its pipe.  The
+ * node's first HELLO since devnet (re)started it binds the node to its
+ * pipe; from then on the node's messages come through that pipe alone,
+ * for as long as it lives (a node that reconnects has a new one once its
+ * old one is gone), so a token holder cannot speak for a node that has
+ * its own connection.  Before that HELLO nothing holds the node.
  */
 static int
 pipe_ok(struct collector *c, const struct dn_hdr *h, uint32_t pipe)
 {
+	struct trial	*t = c->t;
 	uint32_t	*b = &c->bound[h->node];
+	int		 first;
 
 	if (*b == pipe)
 		return (0);	/* the common case: no lock taken */
 	if (dn_sock_pipe_state(c->sock, pipe) == 0)
 		dn_sock_pipe_trust(c->sock, pipe);
-	if (*b != 0 && dn_sock_pipe_state(c->sock, *b) >= 0)
+	if (h->kind == DN_MSG_HELLO) {
+		pthread_mutex_lock(&t->mu);
+		first = t->nodes[h->node].hello == 0;
+		pthread_mutex_unlock(&t->mu);
+		if (first) {
+			*b = pipe;
+			return (0);
+		}
+	}
+	if (*b == 0)
+		return (0);
+	if (dn_sock_pipe_state(c->sock, *b) >= 0)
 		return (-DN_REJ_PIPE);
 	*b = pipe;
 	return (0);

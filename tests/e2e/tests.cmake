@@ -62,3 +62,7 @@ set_tests_properties(dn.e2e.swarm-hosts PROPERTIES RUN_SERIAL TRUE)
 dn_script_test(e2e swarm-engines ${DN_TEST_DIR}/swarm-engines.sh TIMEOUT 300
     LABELS service)
 set_tests_properties(dn.e2e.swarm-engines PROPERTIES RUN_SERIAL TRUE)
+# another local user (nobody) against a trial's TCP wire (issue 38): the
+# token off devnet-node's command line, an oversized frame, 300
+# connections, forged samples (root, runuser; 77 = skip)
+dn_script_test(e2e wire-tcp ${DN_TEST_DIR}/wire-tcp.sh TIMEOUT 180)

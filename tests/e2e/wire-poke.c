@@ -35,6 +35,7 @@
 
 #include "metric-table.h"
 #include "protocol.h"
+#include "sp-push.h"
 #include "transport.h"
 #include "clock.h"
 #include "rng.h"
@@ -158,25 +159,27 @@ poke_one(struct dn_sock *s, uint64_t token, uint32_t node, const char *what,
 	return (sent == want ? 0 : 1);
 }
 
-/* LEN bytes of BUF through a connection of their own: 1 if sent. */
+/* LEN bytes of BUF through a connection of their own, which is not
+ * made again once the collector closes it (devnet's own SP framing,
+ * sp-push.h: it reconnects only when called): 1 if sent. */
 static int
 send_fresh(const char *url, const void *buf, size_t len)
 {
-	struct dn_sock	*s;
-	char		*cause = NULL;
-	int		 i, ok;
+	struct dn_sppush	*p;
+	char			*cause = NULL;
+	int			 i, ok;
 
-	if (dn_sock_open(&s, DN_SOCK_PUSH, &cause) != 0 ||
-	    dn_sock_dial(s, url, &cause) != 0) {
+	if (dn_sppush_open(&p, url, len + 64, &cause) != 0) {
 		fprintf(stderr, "wire-poke: %s\n", cause);
 		free(cause);
 		return (0);
 	}
-	for (i = 0; i < 100 && dn_sock_npipes(s) == 0; i++)
+	for (i = 0; i < 100 && !dn_sppush_connected(p); i++)
 		dn_msleep(10);
-	ok = dn_sock_send(s, buf, len, 0) == 0;
-	dn_msleep(100);	/* let the pipe drain before closing */
-	dn_sock_close(s);
+	ok = dn_sppush_send(p, buf, len, 1000) == 0 &&
+	    dn_sppush_flush(p, 1000) == 0;
+	dn_msleep(100);	/* read before the close */
+	dn_sppush_close(p);
 	return (ok);
 }
 
