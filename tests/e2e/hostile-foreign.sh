@@ -71,8 +71,12 @@ rc=$?
 expect_eq "no dictionary row for an undeclared name" \
     "$(q "select count(*) from metrics where name like 'poke_%'")" 0
 expect_eq "the dictionary did not grow" "$(q "select count(*) from metrics")" "$rows"
-expect_eq "HELLO, 8 NAMED, HELLO and sample from another connection: 11 rejected" \
-    "$(q "select value from run_facts where run_id = 1 and key = 'rejected_msgs'")" 11
+# (and the probe's own samples while the first forger's connection held
+# node 0, before the probe's HELLO)
+rej=$(q "select value from run_facts where run_id = 1 and key = 'rejected_msgs'")
+[ "${rej:-0}" -ge 11 ] &&
+	ok "HELLO, 8 NAMED, HELLO and sample from another connection rejected ($rej)" ||
+	fail "rejected_msgs ${rej:-none}, want >= 11"
 expect_eq "one rejected event, for a node another connection holds" \
     "$(q "select count(*) from events where run_id = 1 and kind = 'rejected' and detail like 'node index held by another connection%'")" 1
 lost=$(q "select value from run_facts where run_id = 1 and key = 'lost_samples'")
