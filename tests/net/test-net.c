@@ -6,7 +6,8 @@
  * endpoint's namespace for good (the http load's way) and reaches a node
  * through the hub from there; rules on every link of the largest network
  * the address plan holds; and the sweep of a network whose owner was
- * SIGKILLed.  Needs root (namespaces); skips
+ * SIGKILLed, and of names whose pid was reused or is of another pid
+ * namespace.  Needs root (namespaces); skips
  * (77) without it.
  */
 #include <dirent.h>
@@ -19,7 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -420,6 +424,83 @@ test_sweep(void **state)
 	assert_nothing_left(pid);
 }
 
+/* Field 22 of /proc/PID/stat: its start time in clock ticks. */
+static unsigned long long
+start_of(pid_t pid)
+{
+	char	 path[64], buf[1024], *p;
+	FILE	*f;
+	int	 i;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	assert_non_null(f = fopen(path, "r"));
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_non_null(p = strrchr(buf, ')'));
+	for (i = 2; i < 22; i++)
+		assert_non_null(p = strchr(p + 1, ' '));
+	return (strtoull(p + 1, NULL, 10));
+}
+
+/* A namespace file at /run/netns/NAME (this thread's own network). */
+static void
+fake_ns(char *path, size_t cap, const char *name)
+{
+	int	fd;
+
+	snprintf(path, cap, "/run/netns/%s", name);
+	assert_true((fd = open(path, O_RDONLY | O_CREAT, 0444)) >= 0);
+	close(fd);
+	assert_int_equal(mount("/proc/thread-self/ns/net", path, "none",
+	    MS_BIND, NULL), 0);
+}
+
+static void
+drop_ns(const char *path)
+{
+	umount2(path, MNT_DETACH);
+	unlink(path);
+}
+
+/*
+ * The sweep judges a name by pid, start time and pid namespace (issue
+ * 38): a living pid that started at another time is a dead devnet's pid
+ * reused (swept); a living one at its start time, and any of another pid
+ * namespace (whose pid means nothing here), are left alone.
+ */
+static void
+test_sweep_owner(void **state)
+{
+	struct stat		 st;
+	unsigned long long	 start, pidns;
+	char			 name[128], reused[300], live[300], other[300];
+	char			 err[512];
+	pid_t			 pp = getppid();
+	int			 failed;
+
+	(void)state;
+	start = start_of(pp);
+	assert_int_equal(stat("/proc/self/ns/pid", &st), 0);
+	pidns = (unsigned long long)st.st_ino;
+	snprintf(name, sizeof(name), DN_NET_PREFIX "%ld-%llu-%llu-0-hub",
+	    (long)pp, start + 1, pidns);
+	fake_ns(reused, sizeof(reused), name);
+	snprintf(name, sizeof(name), DN_NET_PREFIX "%ld-%llu-%llu-0-hub",
+	    (long)pp, start, pidns);
+	fake_ns(live, sizeof(live), name);
+	snprintf(name, sizeof(name), DN_NET_PREFIX "%ld-%llu-%llu-0-hub",
+	    (long)pp, start + 1, pidns + 1);
+	fake_ns(other, sizeof(other), name);
+	assert_true(dn_net_sweep(&failed, err, sizeof(err)) >= 1);
+	assert_int_equal(failed, 0);
+	assert_int_not_equal(access(reused, F_OK), 0);
+	assert_int_equal(access(live, F_OK), 0);
+	assert_int_equal(access(other, F_OK), 0);
+	drop_ns(live);
+	drop_ns(other);
+	drop_ns(reused);
+}
+
 int
 main(void)
 {
@@ -428,6 +509,7 @@ main(void)
 		cmocka_unit_test(test_enter),
 		cmocka_unit_test(test_full_mesh),
 		cmocka_unit_test(test_sweep),
+		cmocka_unit_test(test_sweep_owner),
 	};
 	char err[256];
 
