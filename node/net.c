@@ -19,6 +19,7 @@
 #define PEER_SENDBUF	8192	/* messages queued per peer */
 #define IN_RECVBUF	8192
 #define REJECT_LOG_MAX	10	/* rejects logged one by one, then 1/1000 */
+#define CTL_PIPES_MAX	16	/* devnet's control connections, and room */
 
 char *
 endpoint(const struct opts *o, uint32_t k, int ctl)
@@ -43,6 +44,9 @@ open_sockets(struct node *n, char **cause)
 	if (dn_sock_open(&n->in, DN_SOCK_PULL, cause) != 0)
 		return (-1);
 	dn_sock_set_bufs(n->in, 0, IN_RECVBUF);
+	/* reachable by every local user over TCP (issue 38): each peer,
+	 * twice while one restarts, the load's two ways in, and a few */
+	dn_sock_guard(n->in, (int)(2 * n->o.nodes + 8));
 	if (dn_sock_listen(n->in, n->in_url, cause) != 0)
 		return (-1);
 	if (n->o.net != NULL && n->o.tcp_base != 0) {
@@ -55,6 +59,7 @@ open_sockets(struct node *n, char **cause)
 	}
 	if (dn_sock_open(&n->ctl, DN_SOCK_REP, cause) != 0)
 		return (-1);
+	dn_sock_guard(n->ctl, CTL_PIPES_MAX);
 	if (dn_sock_listen(n->ctl, n->ctl_url, cause) != 0)
 		return (-1);
 	n->peers = dn_xcalloc(n->o.nodes, sizeof(*n->peers));

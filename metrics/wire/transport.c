@@ -70,17 +70,62 @@ pipe_find(struct dn_sock *s, uint32_t id)
 	return (NULL);
 }
 
-/*
- * A guarded socket's new pipe: refused (closed before anything is read
- * from it, counted) when the cap is reached, else noted as not trusted.
- * Called before the pipe's protocol starts reading (nng's ADD_PRE).
- */
+/* Forget entry E (pmu held). */
 static void
+pipe_forget(struct dn_sock *s, struct pipe_ent *e)
+{
+	*e = s->pe[--s->npe];
+}
+
+/* Count and forget the pipes gone untrusted at least GONE_GRACE_NS
+ * before NOW (pmu held). */
+static void
+guard_prune(struct dn_sock *s, uint64_t now)
+{
+	size_t	i;
+
+	for (i = 0; i < s->npe; ) {
+		if (s->pe[i].gone_ns != 0 &&
+		    now - s->pe[i].gone_ns >= GONE_GRACE_NS) {
+			s->untrusted_gone++;
+			pipe_forget(s, &s->pe[i]);
+		} else
+			i++;
+	}
+}
+
+/*
+ * A guarded socket's new pipe: refused (closed, counted) when the cap is
+ * reached, else noted as not trusted; 1 if refused.  Called at nng's
+ * ADD_POST: a pipe closed from ADD_PRE crashed nng 1.5.2 now and then
+ * (a freed mutex, over ipc, in dn.wire.transport), while closing a
+ * started pipe is what every peer's end does.  The pipe may have read one
+ * message by then (at most the receive limit): it is handled as from a
+ * pipe already gone.
+ */
+static int
 guard_add(struct dn_sock *s, nng_pipe p)
 {
 	int	refuse;
 
+	size_t	i;
+
 	pthread_mutex_lock(&s->pmu);
+	/* a socket whose owner never asks for the counts (a node's) */
+	if (s->npe >= 2 * (size_t)s->max_pipes)
+		guard_prune(s, dn_now_ns());
+	/* at the cap, a pipe whose REM_POST came before its ADD_POST
+	 * (nng does not order them) would hold a place for good: one nng
+	 * no longer knows is gone */
+	for (i = 0; s->nlive >= (size_t)s->max_pipes && i < s->npe; i++) {
+		nng_pipe	q = NNG_PIPE_INITIALIZER;
+
+		q.id = s->pe[i].id;
+		if (s->pe[i].gone_ns != 0 || nng_pipe_socket(q).id > 0)
+			continue;
+		s->nlive--;
+		s->pe[i].gone_ns = dn_now_ns();
+	}
 	if ((refuse = s->nlive >= (size_t)s->max_pipes))
 		s->refused++;
 	else {
@@ -95,13 +140,7 @@ guard_add(struct dn_sock *s, nng_pipe p)
 	pthread_mutex_unlock(&s->pmu);
 	if (refuse)
 		nng_pipe_close(p);
-}
-
-/* Forget entry E (pmu held). */
-static void
-pipe_forget(struct dn_sock *s, struct pipe_ent *e)
-{
-	*e = s->pe[--s->npe];
+	return (refuse);
 }
 
 /*
@@ -111,13 +150,14 @@ pipe_forget(struct dn_sock *s, struct pipe_ent *e)
  * still be waiting to be read, and decides; else it is counted by
  * dn_sock_guard_counts (a frame over the size limit, a peer that closed).
  */
-static void
+static int
 guard_rem(struct dn_sock *s, nng_pipe p)
 {
 	struct pipe_ent	*e;
+	int		 found;
 
 	pthread_mutex_lock(&s->pmu);
-	if ((e = pipe_find(s, nng_pipe_id(p))) != NULL) {
+	if ((found = (e = pipe_find(s, nng_pipe_id(p))) != NULL)) {
 		s->nlive--;
 		if (e->trusted || e->ours)
 			pipe_forget(s, e);
@@ -125,6 +165,7 @@ guard_rem(struct dn_sock *s, nng_pipe p)
 			e->gone_ns = dn_now_ns();
 	}
 	pthread_mutex_unlock(&s->pmu);
+	return (found);
 }
 
 static void
@@ -132,13 +173,13 @@ pipe_cb(nng_pipe p, nng_pipe_ev ev, void *arg)
 {
 	struct dn_sock	*s = arg;
 
-	if (ev == NNG_PIPE_EV_ADD_PRE) {
-		if (s->max_pipes > 0)
-			guard_add(s, p);
+	/* a guarded socket counts the pipes it kept: refused ones get a
+	 * REM_POST too */
+	if (s->max_pipes > 0 && ev == NNG_PIPE_EV_ADD_POST && guard_add(s, p))
 		return;
-	}
-	if (s->max_pipes > 0 && ev == NNG_PIPE_EV_REM_POST)
-		guard_rem(s, p);
+	if (s->max_pipes > 0 && ev == NNG_PIPE_EV_REM_POST &&
+	    !guard_rem(s, p))
+		return;
 	if (ev == NNG_PIPE_EV_ADD_POST) {
 		atomic_fetch_add(&s->npipes, 1);
 		dn_sock_wake(atomic_load(&s->on_pipe));
@@ -219,7 +260,6 @@ dn_sock_open(struct dn_sock **sp, enum dn_sock_type type, char **cause)
 	pthread_mutex_init(&s->pmu, NULL);
 	s->recvfd = -1;
 	atomic_init(&s->wakefd, -1);
-	nng_pipe_notify(s->sock, NNG_PIPE_EV_ADD_PRE, pipe_cb, s);
 	nng_pipe_notify(s->sock, NNG_PIPE_EV_ADD_POST, pipe_cb, s);
 	nng_pipe_notify(s->sock, NNG_PIPE_EV_REM_POST, pipe_cb, s);
 	nng_socket_set_ms(s->sock, NNG_OPT_RECONNMINT, 10);
@@ -696,18 +736,8 @@ void
 dn_sock_guard_counts(struct dn_sock *s, uint64_t *refused,
     uint64_t *untrusted_gone)
 {
-	uint64_t	now = dn_now_ns();
-	size_t		i;
-
 	pthread_mutex_lock(&s->pmu);
-	for (i = 0; i < s->npe; ) {
-		if (s->pe[i].gone_ns != 0 &&
-		    now - s->pe[i].gone_ns >= GONE_GRACE_NS) {
-			s->untrusted_gone++;
-			pipe_forget(s, &s->pe[i]);
-		} else
-			i++;
-	}
+	guard_prune(s, dn_now_ns());
 	*refused = s->refused;
 	*untrusted_gone = s->untrusted_gone;
 	pthread_mutex_unlock(&s->pmu);

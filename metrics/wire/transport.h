@@ -108,8 +108,8 @@ void	 dn_sock_wake_on_pipe(struct dn_sock *s, struct dn_sock *target);
 
 /*
  * Guard S, a listener anyone who can connect reaches (issue 38): from now
- * on at most MAX_PIPES pipes at a time, a pipe beyond that closed as it
- * comes before anything is read from it (counted: dn_sock_guard_counts),
+ * on at most MAX_PIPES pipes at a time, a pipe beyond that closed as nng
+ * adds it (counted: dn_sock_guard_counts; it may have read one message),
  * and every pipe untrusted until the caller, having read a message from
  * it with the run token (dn_sock_recv_pipe), calls dn_sock_pipe_trust.
  * Call before dn_sock_listen.
