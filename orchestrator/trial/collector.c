@@ -102,7 +102,8 @@ guard_rejects(struct collector *c)
  * pipe; from then on the node's messages come through that pipe alone,
  * for as long as it lives (a node that reconnects has a new one once its
  * old one is gone), so a token holder cannot speak for a node that has
- * its own connection.  Before that HELLO nothing holds the node.
+ * its own connection.  Before that HELLO nothing holds the node; once
+ * the node's process has exited, nobody takes its place.
  */
 static int
 pipe_ok(struct collector *c, const struct dn_hdr *h, uint32_t pipe)
@@ -127,6 +128,14 @@ pipe_ok(struct collector *c, const struct dn_hdr *h, uint32_t pipe)
 	if (*b == 0)
 		return (0);
 	if (dn_sock_pipe_state(c->sock, *b) >= 0)
+		return (-DN_REJ_PIPE);
+	/* its connection is gone: the node's new one, unless the node
+	 * itself is gone (a token holder then spoke for it, and a sender
+	 * that outlives the trial was taken for node 0) */
+	pthread_mutex_lock(&t->mu);
+	first = t->nodes[h->node].proc.exited;
+	pthread_mutex_unlock(&t->mu);
+	if (first)
 		return (-DN_REJ_PIPE);
 	*b = pipe;
 	return (0);
