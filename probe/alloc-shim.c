@@ -311,7 +311,7 @@ allocator_name(char *buf, size_t size)
 		{ "libc.so", "glibc" }, { "libjemalloc", "jemalloc" },
 		{ "libtcmalloc", "tcmalloc" }, { "libmimalloc", "mimalloc" },
 	};
-	Dl_info		 di;
+	Dl_info		 di, self;
 	const char	*f, *slash, *tag = "";
 	void		*def;
 	size_t		 i, n;
@@ -319,7 +319,16 @@ allocator_name(char *buf, size_t size)
 	resolving = 1;
 	def = dlsym(RTLD_DEFAULT, "malloc");
 	resolving = 0;
-	if (def != NULL && def != (void *)malloc) {
+	/*
+	 * Whose malloc the program calls: compared by the object that
+	 * defines it, not with `(void *)malloc`, which in this shared
+	 * object is read through the GOT, is whatever the program's
+	 * malloc resolves to, and so always equal (issue 37 #7).  The
+	 * shim's own object is found from a static function, which is
+	 * never interposed.
+	 */
+	if (def != NULL && dladdr(def, &di) && dladdr((void *)forget_slot,
+	    &self) && di.dli_fbase != self.dli_fbase) {
 		tag = "own:";
 		f = dladdr(def, &di) && di.dli_fname != NULL &&
 		    *di.dli_fname != '\0' ? di.dli_fname : "executable";

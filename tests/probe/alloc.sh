@@ -77,6 +77,21 @@ for a in glibc jemalloc tcmalloc mimalloc; do
 		"$(grep DN-PROBE-ALLOC "$T/$a.err")" "source=malloc \\($a\\)"
 done
 
+# --- a dynamic program with its own malloc: not measured, never 0 ------
+# (issue 37 #7: the shim once compared through its GOT and named glibc)
+OWN="$DN_BUILD_DIR/bin/dn-probe-own-malloc"
+run_sink own
+"$PROBE" --metrics "$URL" --sample-interval 100 --count-allocs \
+	--out "$T/own.out" -- "$OWN" 1000 2>"$T/own.err"
+expect_eq "own malloc: the program ran" "$?" 0
+wait "$SINK_PID"
+expect_match "own malloc: said not measured" \
+	"$(grep DN-PROBE-ALLOC "$T/own.err")" \
+	'source=not measured: the program defines malloc itself'
+expect_eq "own malloc: allocs absent, not 0" "$(metric allocs "$T/own.sink")" -
+expect_eq "own malloc: heap_live_bytes absent" \
+	"$(metric heap_live_bytes "$T/own.sink")" -
+
 # --- redis-server (jemalloc) survives the shim and serves -------------
 if command -v redis-server >/dev/null && command -v redis-cli >/dev/null
 then

@@ -60,3 +60,13 @@ foreach(a ${dn_alloc_variants})
 	add_dependencies(${v} dn-alloc-known-lib)
 endforeach()
 dn_script_test(probe alloc ${DN_TEST_DIR}/alloc.sh TIMEOUT 240)
+
+# A dynamic program that defines malloc itself (issue 37 #7): the shim
+# must say so ("not measured"), never count 0.
+add_executable(dn-probe-own-malloc ${DN_TEST_DIR}/own-malloc.c)
+if(DN_SANITIZE)
+	set_target_properties(dn-probe-own-malloc PROPERTIES COMPILE_OPTIONS ""
+	    LINK_OPTIONS "")
+endif()
+dn_target(dn-probe-own-malloc)
+target_compile_options(dn-probe-own-malloc PRIVATE -fno-builtin)
