@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json-path.h"
 #include "metric-table.h"
 #include "probe.h"
 #include "protocol.h"
@@ -57,6 +58,14 @@ const char probe_usage[] =
 "  --prom-keep EXPO        the same under EXPO's own name (repeatable)\n"
 "  --scrape-every N        scrape every Nth sample only (default 1); the\n"
 "                          samples between carry no scraped value\n"
+"  --json-url URL          read numbers from COMMAND's JSON page, with\n"
+"                          the Prometheus scrape (same time, same\n"
+"                          --scrape-every)\n"
+"  --json-map NAME=PATH    the number (or boolean) at PATH (a.b[0],\n"
+"                          [\"a.b\"].c) as devnet's NAME (repeatable)\n"
+"  --counter NAME          NAME (a --log-metric or --json-map) is a\n"
+"                          running count: sent as a counter, compared\n"
+"                          and charted as a per-second rate\n"
 "  --help\n"
 "\n"
 "devnet-probe --hold: do nothing until SIGTERM, SIGINT or SIGHUP, then\n"
@@ -70,7 +79,7 @@ enum {
 	O_OUT = 256, O_METRICS, O_TOKEN, O_INDEX, O_INTERVAL, O_ALLOCS,
 	O_ALLOC_LIB, O_ALLOC_SHM, O_LOGM, O_READY, O_READY_TO, O_STOPSIG,
 	O_GRACE, O_ENV, O_CWD, O_PROM_URL, O_PROM_MAP, O_PROM_KEEP,
-	O_SCRAPE_EVERY, O_HELP
+	O_SCRAPE_EVERY, O_JSON_URL, O_JSON_MAP, O_COUNTER, O_HELP
 };
 
 static const struct option longopts[] = {
@@ -93,6 +102,9 @@ static const struct option longopts[] = {
 	{ "prom-map", required_argument, NULL, O_PROM_MAP },
 	{ "prom-keep", required_argument, NULL, O_PROM_KEEP },
 	{ "scrape-every", required_argument, NULL, O_SCRAPE_EVERY },
+	{ "json-url", required_argument, NULL, O_JSON_URL },
+	{ "json-map", required_argument, NULL, O_JSON_MAP },
+	{ "counter", required_argument, NULL, O_COUNTER },
 	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 }
 };
@@ -175,7 +187,26 @@ name_taken(const struct probe_opts *o, const char *name)
 		if (strcmp(o->prom[i].devnet, name) == 0)
 			return (1);
 	}
+	for (i = 0; i < o->njson; i++) {
+		if (strcmp(o->json[i].name, name) == 0)
+			return (1);
+	}
 	return (0);
+}
+
+/* How many names travel in NAMED (outside the table). */
+static size_t
+named_count(const struct probe_opts *o)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < o->next; i++)
+		n += o->ext[i].table_id < 0;
+	for (i = 0; i < o->nprom; i++)
+		n += o->prom[i].table_id < 0;
+	for (i = 0; i < o->njson; i++)
+		n += o->json[i].table_id < 0;
+	return (n);
 }
 
 static int
@@ -219,9 +250,10 @@ add_extractor(struct probe_opts *o, const char *arg, char **cause)
 		free(name);
 		return (-1);
 	}
-	if (o->next + o->nprom + 1 >= DN_NAMED_MAX) {
+	if (named_count(o) + 2 > DN_NAMED_MAX) {
 		*cause = dn_xasprintf("too many --log-metric (at most %d "
-		    "with --prom-map and --prom-keep)", DN_NAMED_MAX - 1);
+		    "with --prom-map, --prom-keep and --json-map)",
+		    DN_NAMED_MAX - 1);
 		free(name);
 		return (-1);
 	}
@@ -263,7 +295,6 @@ add_prom(struct probe_opts *o, const char *arg, int keep, char **cause)
 	const char		*eq = keep ? NULL : strchr(arg, '=');
 	struct probe_prom	*p;
 	char			*devnet, *expo;
-	size_t			 i, named = 0;
 	int			 id;
 
 	if (!keep && (eq == NULL || eq == arg || eq[1] == '\0')) {
@@ -307,12 +338,8 @@ add_prom(struct probe_opts *o, const char *arg, int keep, char **cause)
 		    "(--log-metric, --prom-map, --prom-keep)", flag, devnet);
 		goto fail;
 	}
-	for (i = 0; i < o->next; i++)
-		named += o->ext[i].table_id < 0;
-	for (i = 0; i < o->nprom; i++)
-		named += o->prom[i].table_id < 0;
 	/* one NAMED slot stays free for probe_scrape_failures */
-	if (id < 0 && named + 2 > DN_NAMED_MAX) {
+	if (id < 0 && named_count(o) + 2 > DN_NAMED_MAX) {
 		*cause = dn_xasprintf("too many named metrics (at most %d)",
 		    DN_NAMED_MAX - 1);
 		goto fail;
@@ -377,6 +404,84 @@ add_ready(struct probe_opts *o, const char *arg, char **cause)
 bad:
 	*cause = dn_xasprintf("bad --ready '%s': want tcp:HOST:PORT, "
 	    "http:URL, log:REGEX or delay:MS", arg);
+	return (-1);
+}
+
+/* --json-map NAME=PATH */
+static int
+add_json(struct probe_opts *o, const char *arg, char **cause)
+{
+	const char		*eq = strchr(arg, '='), *why;
+	struct probe_json	*j;
+	char			*name;
+	int			 id;
+
+	if (eq == NULL || eq == arg || eq[1] == '\0') {
+		*cause = dn_xasprintf("bad --json-map '%s': want NAME=PATH "
+		    "(e.g. recv=recvAppendRequestCnt, m=a.b[0])", arg);
+		return (-1);
+	}
+	if (dn_json_path_check(eq + 1, &why) != 0) {
+		*cause = dn_xasprintf("--json-map '%s': bad path: %s", arg,
+		    why);
+		return (-1);
+	}
+	name = dn_xstrndup(arg, (size_t)(eq - arg));
+	id = dn_metric_lookup(name);
+	if (id >= 0 && dn_metric_defs[id].source != DN_SOURCE_N)
+		*cause = dn_xasprintf("--json-map '%s': that metric comes "
+		    "from the load generator, not a node", name);
+	else if (id < 0 && !dn_named_name_ok(name))
+		*cause = dn_xasprintf("--json-map: bad name '%s' (1-%d of "
+		    "A-Z a-z 0-9 _ : ., not starting with a digit)", name,
+		    DN_NAME_MAX);
+	else if (strcmp(name, DN_NAME_SCRAPE_FAILURES) == 0)
+		*cause = dn_xasprintf("--json-map: '%s' is reserved (the "
+		    "probe's count of failed scrapes)", name);
+	else if (name_taken(o, name))
+		*cause = dn_xasprintf("--json-map: the metric '%s' is given "
+		    "twice (--log-metric, --prom-map, --prom-keep, "
+		    "--json-map)", name);
+	else if (id < 0 && named_count(o) + 2 > DN_NAMED_MAX)
+		*cause = dn_xasprintf("too many named metrics (at most %d)",
+		    DN_NAMED_MAX - 1);
+	if (*cause != NULL) {
+		free(name);
+		return (-1);
+	}
+	o->json = dn_xreallocarray(o->json, o->njson + 1, sizeof(*o->json));
+	j = &o->json[o->njson++];
+	memset(j, 0, sizeof(*j));
+	j->name = name;
+	j->path = dn_xstrdup(eq + 1);
+	j->table_id = id;
+	return (0);
+}
+
+/* --counter NAME, after every option: mark that extractor or mapping. */
+static int
+mark_counter(struct probe_opts *o, const char *name, char **cause)
+{
+	size_t	i;
+	int	id = dn_metric_lookup(name);
+
+	if (id >= 0) {
+		*cause = dn_xasprintf("--counter '%s': a table metric's kind "
+		    "is fixed", name);
+		return (-1);
+	}
+	for (i = 0; i < o->next; i++)
+		if (strcmp(o->ext[i].name, name) == 0) {
+			o->ext[i].counter = 1;
+			return (0);
+		}
+	for (i = 0; i < o->njson; i++)
+		if (strcmp(o->json[i].name, name) == 0) {
+			o->json[i].counter = 1;
+			return (0);
+		}
+	*cause = dn_xasprintf("--counter '%s': no --log-metric or --json-map "
+	    "of that name (a Prometheus page says its own counters)", name);
 	return (-1);
 }
 
@@ -475,13 +580,15 @@ parse_one(struct probe_opts *o, int ch, char *arg, char **cause)
 		o->cwd = arg;
 		break;
 	case O_PROM_URL:
+	case O_JSON_URL:
 		if (strncmp(arg, "http://", 7) != 0 &&
 		    strncmp(arg, "https://", 8) != 0) {
-			*cause = dn_xasprintf("bad --prom-url '%s': "
-			    "want http://... or https://...", arg);
+			*cause = dn_xasprintf("bad --%s-url '%s': want "
+			    "http://... or https://...", ch == O_PROM_URL ?
+			    "prom" : "json", arg);
 			return (-1);
 		}
-		o->prom_url = arg;
+		*(ch == O_PROM_URL ? &o->prom_url : &o->json_url) = arg;
 		break;
 	case O_SCRAPE_EVERY: {
 		int64_t	every;
@@ -495,6 +602,13 @@ parse_one(struct probe_opts *o, int ch, char *arg, char **cause)
 		o->scrape_every = (int)every;
 		break;
 	}
+
+	case O_JSON_MAP:
+		if (add_json(o, arg, cause) != 0)
+			return (-1);
+		break;
+	case O_COUNTER:
+		break;		/* once every name is known */
 	case O_PROM_MAP:
 	case O_PROM_KEEP:
 		if (add_prom(o, arg, ch == O_PROM_KEEP, cause) != 0)
@@ -545,11 +659,26 @@ probe_args_parse(struct probe_opts *o, int argc, char **argv, char **cause)
 		    "[options] -- COMMAND [ARGS...]");
 		return (-1);
 	}
-	if ((o->nprom > 0 || o->scrape_every > 1) && o->prom_url == NULL) {
-		*cause = dn_xstrdup("--prom-map, --prom-keep and "
-		    "--scrape-every need --prom-url");
+	if (o->nprom > 0 && o->prom_url == NULL) {
+		*cause = dn_xstrdup("--prom-map and --prom-keep need "
+		    "--prom-url");
 		return (-1);
 	}
+	if (o->scrape_every > 1 && o->prom_url == NULL &&
+	    o->json_url == NULL) {
+		*cause = dn_xstrdup("--scrape-every needs --prom-url or "
+		    "--json-url");
+		return (-1);
+	}
+	if ((o->njson > 0) != (o->json_url != NULL)) {
+		*cause = dn_xstrdup(o->njson > 0 ? "--json-map needs "
+		    "--json-url" : "--json-url needs at least one --json-map");
+		return (-1);
+	}
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1)
+		if (ch == O_COUNTER && mark_counter(o, optarg, cause) != 0)
+			return (-1);
 	o->argv = argv + optind;
 	return (0);
 }
@@ -579,6 +708,11 @@ probe_args_release(struct probe_opts *o)
 		free(o->prom[i].expo);
 	}
 	free(o->prom);
+	for (i = 0; i < o->njson; i++) {
+		free(o->json[i].name);
+		free(o->json[i].path);
+	}
+	free(o->json);
 	free(o->env_add);
 	free(o->alloc_lib);
 	free(o->alloc_shm);

@@ -165,7 +165,7 @@ loop_setup(struct run *r, char **cause)
 		    cause) < 0)
 			return (-1);
 	}
-	if (r->o->prom_url != NULL) {
+	if (r->o->prom_url != NULL || r->o->json_url != NULL) {
 		if (r->http == NULL && dn_http_open(&r->http, cause) != 0)
 			return (-1);
 		if (scrape_open(&r->scrape, r->o, r->http, cause) != 0)

@@ -219,7 +219,7 @@ sample(struct run *r, int final)
 	}
 	s.values[DN_M_LOG_LINES] = (double)logpump_lines(r->pump);
 	present |= 1ull << DN_M_LOG_LINES;
-	named = dn_xcalloc(r->o->next + r->o->nprom + 1, sizeof(*named));
+	named = dn_xcalloc(PROBE_NAMED_CAP(r->o), sizeof(*named));
 	if (r->scrape != NULL) {
 		/* The scrape of this interval (start_sample), if any. */
 		if (!final && r->have_cur_scrape) {
@@ -259,7 +259,8 @@ sample(struct run *r, int final)
 		}
 		snprintf(named[nn].name, sizeof(named[nn].name), "%s",
 		    e->name);
-		named[nn].kind = DN_NAMED_GAUGE;
+		named[nn].kind = e->counter ? DN_NAMED_COUNTER :
+		    DN_NAMED_GAUGE;
 		named[nn].value = e->value;
 		nn++;
 	}
@@ -312,7 +313,7 @@ scrape_check(struct run *r, int wait_ms)
 	int	rv;
 
 	rv = scrape_step(r->scrape, wait_ms, r->cs_values, &r->cs_present,
-	    r->cs_named, &r->cs_nn, r->o->next + r->o->nprom);
+	    r->cs_named, &r->cs_nn, PROBE_NAMED_CAP(r->o) - 1);
 	if (rv == 1) {
 		r->scrape_check_ns = dn_now_ns() + settle_ns(r);
 		return;
@@ -370,7 +371,7 @@ start_sample(struct run *r)
 	r->cs_present = 0;
 	r->cs_nn = 0;
 	if (r->cs_named == NULL)
-		r->cs_named = dn_xcalloc(r->o->next + r->o->nprom + 1,
+		r->cs_named = dn_xcalloc(PROBE_NAMED_CAP(r->o),
 		    sizeof(*r->cs_named));
 	if (scrape_start(r->scrape, scrape_timeout(r)) != 0) {
 		r->have_scrape = 1;
@@ -396,7 +397,7 @@ start_sample(struct run *r)
 static void
 last_scrape(struct run *r)
 {
-	size_t	cap = r->o->next + r->o->nprom;
+	size_t	cap = PROBE_NAMED_CAP(r->o) - 1;
 
 	if (r->scrape == NULL || !r->ready || r->child.reaped || r->paused)
 		return;
@@ -543,6 +544,55 @@ status_str(int status, char *buf, size_t len)
 	return (buf);
 }
 
+/*
+ * Not ready in time: which check failed, how often it was tried and what
+ * it got the last time, on the line devnet shows (issue 37 #5).
+ */
+static void
+ready_timeout_say(struct run *r)
+{
+	const struct probe_ready	*p = ready_pending(r->o);
+
+	if (p == NULL)
+		say("DN-PROBE-READY-TIMEOUT", "child=%d not ready after %d "
+		    "ms: waiting for devnet's collector to connect",
+		    (int)r->child.pid, r->o->ready_timeout_ms);
+	else if (p->kind == READY_LOG || p->kind == READY_DELAY)
+		say("DN-PROBE-READY-TIMEOUT", "child=%d not ready after %d "
+		    "ms: waiting for '%s'; last answer: %s",
+		    (int)r->child.pid, r->o->ready_timeout_ms, p->spec,
+		    p->kind == READY_LOG ? "no line of its output matched" :
+		    "the delay is longer than the timeout");
+	else
+		say("DN-PROBE-READY-TIMEOUT", "child=%d not ready after %d "
+		    "ms: waiting for '%s'; tried %u times, %d ms apart at "
+		    "first, doubling to %d ms; last answer: %s",
+		    (int)r->child.pid, r->o->ready_timeout_ms, p->spec,
+		    p->tries, READY_GAP_FIRST_MS, READY_GAP_MAX_MS,
+		    p->last[0] != '\0' ? p->last : "none yet");
+}
+
+/* Not ready yet: the checks that are due, then HELLO, or the timeout. */
+static void
+ready_step(struct run *r, uint64_t now)
+{
+	const struct probe_opts	*o = r->o;
+
+	if (ready_poll(r->o, r->http, r->start_ns) &&
+	    (r->sock == NULL || dn_sock_npipes(r->sock) > 0)) {
+		r->ready = 1;
+		say("DN-PROBE-READY", "child=%d after %llu ms (limit %d ms)",
+		    (int)r->child.pid, (unsigned long long)((dn_now_ns() -
+		    r->start_ns) / 1000000), o->ready_timeout_ms);
+		send_hello(r);
+	} else if (now - r->start_ns >=
+	    (uint64_t)o->ready_timeout_ms * 1000000u) {
+		ready_timeout_say(r);
+		r->ready_timed_out = 1;
+		begin_stop(r, o->stop_signal, "ready timeout");
+	}
+}
+
 /* Milliseconds from NOW to AT (0 when past), capped at CAP. */
 static int
 ms_until(uint64_t now, uint64_t at, int cap)
@@ -608,25 +658,8 @@ probe_run(struct probe_opts *o)
 		if (r.ready && !r.stopping && collector_gone(&r, now))
 			begin_stop(&r, o->stop_signal, "no collector for "
 			    "3000 ms: devnet is gone");
-		if (!r.ready && !r.stopping && !r.child.reaped) {
-			if (ready_poll(o, r.http, r.start_ns) &&
-			    (r.sock == NULL || dn_sock_npipes(r.sock) > 0)) {
-				r.ready = 1;
-				say("DN-PROBE-READY", "child=%d after %llu ms",
-				    (int)r.child.pid, (unsigned long long)
-				    ((dn_now_ns() - r.start_ns) / 1000000));
-				send_hello(&r);
-			} else if (now - r.start_ns >=
-			    (uint64_t)o->ready_timeout_ms * 1000000u) {
-				say("DN-PROBE-READY-TIMEOUT", "child=%d not "
-				    "ready after %d ms: waiting for '%s'",
-				    (int)r.child.pid, o->ready_timeout_ms,
-				    ready_pending(o));
-				r.ready_timed_out = 1;
-				begin_stop(&r, o->stop_signal,
-				    "ready timeout");
-			}
-		}
+		if (!r.ready && !r.stopping && !r.child.reaped)
+			ready_step(&r, now);
 		now = dn_now_ns();
 		if (r.scraping && now >= r.scrape_check_ns)
 			scrape_check(&r, 0);
@@ -642,6 +675,8 @@ probe_run(struct probe_opts *o)
 			timeout = ms_until(now, r.scrape_check_ns, timeout);
 		if (!r.ready && !r.stopping && timeout > READY_POLL_MS)
 			timeout = READY_POLL_MS;
+		if (!r.ready && !r.stopping && ready_next_ns(o) != 0)
+			timeout = ms_until(now, ready_next_ns(o), timeout);
 		if (r.kill_at_ns != 0)
 			timeout = ms_until(now, r.kill_at_ns, timeout);
 		if (r.child.reaped && timeout > 20)

@@ -51,6 +51,11 @@ struct probe_ready {
 	int		 have_re;
 	int64_t		 ms;		/* delay */
 	int		 done;
+	/* ready.c's schedule and what the last try got */
+	uint64_t	 next_ns;	/* not tried again before */
+	int		 gap_ms;	/* the last gap, doubling */
+	unsigned	 tries;
+	char		 last[160];	/* "status 404 (...)", "refused" */
 };
 
 struct probe_extractor {
@@ -60,6 +65,7 @@ struct probe_extractor {
 	int		 table_id;	/* metric-table id, or -1 (NAMED) */
 	int		 have;		/* a value was captured */
 	double		 value;		/* the last one */
+	int		 counter;	/* --counter NAME: sent as a counter */
 };
 
 /* --prom-map DEVNET=EXPO (devnet = DEVNET) and --prom-keep EXPO (devnet =
@@ -69,6 +75,15 @@ struct probe_prom {
 	char		*devnet;	/* the name devnet stores */
 	char		*expo;		/* the exposition sample name */
 	int		 table_id;	/* metric-table id, or -1 (NAMED) */
+};
+
+/* --json-map NAME=PATH: the number at PATH of --json-url's page. */
+struct probe_json {
+	char		*name;		/* the name devnet stores */
+	char		*path;		/* json-path.h */
+	int		 table_id;	/* metric-table id, or -1 (NAMED) */
+	int		 counter;	/* --counter NAME */
+	int		 said;		/* its first error said (scrape.c) */
 };
 
 struct probe_opts {
@@ -95,7 +110,14 @@ struct probe_opts {
 	int			  scrape_every;	/* scrape every Nth sample */
 	struct probe_prom	 *prom;
 	size_t			  nprom;
+	const char		 *json_url;	/* NULL: no JSON scrape */
+	struct probe_json	 *json;
+	size_t			  njson;
 };
+
+/* Room for the NAMED entries of one sample: every extractor and mapping,
+ * and probe_scrape_failures. */
+#define PROBE_NAMED_CAP(o)	((o)->next + (o)->nprom + (o)->njson + 1)
 
 extern const char probe_usage[];
 
@@ -249,13 +271,20 @@ void	 logpump_close(struct logpump *lp);
 /* --- ready.c --------------------------------------------------------- */
 struct dn_http;
 
-/* Run the checks of O that are not done yet (tcp, http through HTTP,
- * delay since START_NS; log checks are marked by the pump).  1 when all
- * are done. */
+/* The schedule of a check's tries: at once, then READY_GAP_FIRST_MS
+ * later, the gap doubling up to READY_GAP_MAX_MS (docs/probe.md). */
+#define READY_GAP_FIRST_MS	10
+#define READY_GAP_MAX_MS	250
+
+/* Run the checks of O that are not done yet and are due (tcp, http
+ * through HTTP, delay since START_NS; log checks are marked by the
+ * pump).  1 when all are done. */
 int	 ready_poll(struct probe_opts *o, struct dn_http *http,
 	    uint64_t start_ns);
-/* The first check not done, for messages. */
-const char *ready_pending(const struct probe_opts *o);
+/* When the next try of a pending check is due (0: none pending). */
+uint64_t ready_next_ns(const struct probe_opts *o);
+/* The first check not done, for messages (NULL: none). */
+const struct probe_ready *ready_pending(const struct probe_opts *o);
 
 /* --- scrape.c -------------------------------------------------------- */
 struct scrape;

@@ -46,6 +46,7 @@
 #include "node-kind/node-kind.h"
 #include "sys/spawn.h"
 #include "clock.h"
+#include "escape.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -130,6 +131,30 @@ foreign_start(struct trial *t, char **cause)
 	return (0);
 }
 
+/*
+ * A name declared `type: counter` must be a counter in the database: one
+ * seen before as a gauge (an older run, before it was declared) would be
+ * compared as a mean, the rise of a count, not its rate.  As for a
+ * direction (store-names.c), the kind is the name's for good.
+ */
+static int
+declared_gauge(struct dn_store *st, const char *name, char **cause)
+{
+	struct dn_metric_info	info;
+	int			id;
+
+	if (dn_store_metric_find(st, name, &id, &info, cause) != 0)
+		return (-1);
+	if (id < 0 || info.counter)
+		return (0);
+	*cause = dn_xasprintf("metric '%s': this scenario declares type: "
+	    "counter, but the database already has it as a gauge (from an "
+	    "earlier run); a named metric's kind is fixed per database, so "
+	    "that every comparison of its runs means the same: rename the "
+	    "metric or use another --db", name);
+	return (-1);
+}
+
 static int
 foreign_declare(const struct scenario *s, struct dn_store *st, char **cause)
 {
@@ -145,19 +170,49 @@ foreign_declare(const struct scenario *s, struct dn_store *st, char **cause)
 			continue;
 		for (i = 0; i < s->variants[v].node.nlogm; i++) {
 			m = &s->variants[v].node.logm[i];
-			if (m->better != NULL && dn_store_metric_named(st,
-			    m->name, 0, m->better, &id, cause) != 0)
+			if ((m->better != NULL || m->counter) &&
+			    dn_store_metric_named(st, m->name, m->counter,
+			    m->better, &id, cause) != 0)
+				return (-1);
+			if (m->counter && declared_gauge(st, m->name,
+			    cause) != 0)
 				return (-1);
 		}
 	}
 	return (0);
 }
 
+/* What the probe's last DN-PROBE-READY-TIMEOUT line in OUT says after
+ * "not ready after N ms: " (which check, its tries, its last answer), or
+ * NULL; caller frees. */
+static char *
+ready_timeout_why(const char *out)
+{
+	static const char	 tag[] = "DN-PROBE-READY-TIMEOUT ";
+	char			*line = NULL, *p, *found = NULL;
+	size_t			 cap = 0;
+	FILE			*f;
+
+	if (out == NULL || (f = fopen(out, "r")) == NULL)
+		return (NULL);
+	while (getline(&line, &cap, f) > 0) {
+		if (strncmp(line, tag, sizeof(tag) - 1) != 0 ||
+		    (p = strstr(line, " ms: ")) == NULL)
+			continue;
+		p[strcspn(p, "\n")] = '\0';
+		free(found);
+		found = dn_escape_ctl(p + 5);
+	}
+	fclose(f);
+	free(line);
+	return (found);
+}
+
 static int
 foreign_ready_exit(struct trial *t, int k)
 {
 	struct trial_node	*n = &t->nodes[k];
-	char			*m, what[96];
+	char			*m, *what, *why;
 
 	if (node_of(t)->exit_expected && WIFEXITED(n->proc.status) &&
 	    WEXITSTATUS(n->proc.status) == 0) {
@@ -168,10 +223,14 @@ foreign_ready_exit(struct trial *t, int k)
 	}
 	if (WIFEXITED(n->proc.status) &&
 	    WEXITSTATUS(n->proc.status) == PROBE_EXIT_NOT_READY) {
-		snprintf(what, sizeof(what), "was not ready in time "
-		    "(node.ready; devnet-probe gave up and stopped it; see "
-		    "--ready-timeout)");
+		why = ready_timeout_why(n->out_path);
+		what = dn_xasprintf("was not ready in time%s%s (node.ready; "
+		    "devnet-probe gave up and stopped it; see "
+		    "--ready-timeout)", why != NULL ? ": " : "",
+		    why != NULL ? why : "");
 		m = trial_post_mortem(t, k, what);
+		free(what);
+		free(why);
 	} else
 		m = trial_post_mortem(t, k, "exited before it was ready");
 	trial_fail(t, "%s", m);

@@ -172,9 +172,23 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 	strv_flag(&a, "--out", dn_xasprintf("%s/node-%d.out", rd, node));
 	if (o->count_allocs)
 		strv_add(&a, dn_xstrdup("--count-allocs"));
+	for (i = 0; i < o->nlogm; i++)	/* log lines or JSON fields */
+		if (o->logm[i].regex != NULL)
+			strv_flag(&a, "--log-metric", dn_xasprintf("%s=%s",
+			    o->logm[i].name, o->logm[i].regex));
+		else
+			strv_flag(&a, "--json-map", dn_xasprintf("%s=%s",
+			    o->logm[i].name, o->logm[i].path));
 	for (i = 0; i < o->nlogm; i++)
-		strv_flag(&a, "--log-metric", dn_xasprintf("%s=%s",
-		    o->logm[i].name, o->logm[i].regex));
+		if (o->logm[i].counter)
+			strv_flag(&a, "--counter", dn_xstrdup(o->logm[i].name));
+	if (o->json_url != NULL)
+		strv_flag(&a, "--json-url", expand_tmpl(s, var, node, ep,
+		    o->json_url));
+	if (o->json_url != NULL && o->json_every > 1 && (o->prom_url == NULL ||
+	    o->prom_every == 0))
+		strv_flag(&a, "--scrape-every", dn_xasprintf("%d",
+		    o->json_every));
 	for (i = 0; i < o->nready; i++) {
 		const struct scn_ready	*r = &o->ready[i];
 		char			*x = r->arg != NULL ? expand_tmpl(s,

@@ -7,6 +7,7 @@
  * section loaders).
  */
 #include <inttypes.h>
+#include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,4 +227,58 @@ scn_get_mode(struct ctx *c, const struct ynode *n, const char *what,
 	free(*out);
 	*out = dn_xstrdup(opt_modes[i]);
 	return (0);
+}
+
+void
+scn_strv_free(char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* A list of strings into *V / *N (replacing them). */
+int
+scn_get_strv(struct ctx *c, const struct ynode *n, const char *what,
+    char ***v, size_t *nv, int min)
+{
+	size_t	i;
+
+	if (n->type != Y_SEQ || n->nkids < (size_t)min)
+		return (scn_fail(c, n, "%s must be a list of strings%s, e.g. "
+		    "[prog, --flag, '{index}'], not a %s", what, min ?
+		    " (at least one)" : "", ynode_type_name(n)));
+	scn_strv_free(*v, *nv);
+	*v = dn_xcalloc(n->nkids + 1, sizeof(**v));
+	*nv = 0;
+	for (i = 0; i < n->nkids; i++) {
+		if (scn_get_str(c, n->kids[i], what, &(*v)[*nv]) != 0)
+			return (-1);
+		(*nv)++;
+	}
+	return (0);
+}
+
+int
+scn_check_regex(struct ctx *c, const struct ynode *n, const char *what,
+    int one_capture)
+{
+	regex_t	re;
+	char	err[200];
+	int	rv;
+
+	if ((rv = regcomp(&re, n->value, REG_EXTENDED)) != 0) {
+		regerror(rv, &re, err, sizeof(err));
+		return (scn_fail(c, n, "%s: bad regex '%s': %s", what,
+		    n->value, err));
+	}
+	rv = one_capture && re.re_nsub != 1;
+	if (rv)
+		scn_fail(c, n, "%s: regex '%s' has %zu capture groups; it "
+		    "needs exactly one, around the number", what, n->value,
+		    (size_t)re.re_nsub);
+	regfree(&re);
+	return (rv ? -1 : 0);
 }

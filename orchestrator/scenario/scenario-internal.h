@@ -116,8 +116,23 @@ int	 scn_get_enum(struct ctx *c, const struct ynode *n, const char *what,
 /* "cached" or "per-call" (read_options, write_options). */
 int	 scn_get_mode(struct ctx *c, const struct ynode *n, const char *what,
 	    char **out);
+/* A list of strings into *V / *N (replacing them; at least MIN). */
+int	 scn_get_strv(struct ctx *c, const struct ynode *n, const char *what,
+	    char ***v, size_t *nv, int min);
+/* Free the N strings of V and V. */
+void	 scn_strv_free(char **v, size_t n);
+/* N a POSIX extended regex (with exactly one capture group when
+ * ONE_CAPTURE). */
+int	 scn_check_regex(struct ctx *c, const struct ynode *n,
+	    const char *what, int one_capture);
 
 /* --- the sections ------------------------------------------------------- */
+/* scenario-metrics.c: node.metrics (mapping N) into O; URLS[0] and
+ * URLS[1] the Prometheus and JSON URLs' nodes when given (templates the
+ * caller checks), else NULL.  scn_metrics_release frees what it loaded. */
+int	 scn_load_metrics(struct ctx *c, const struct ynode *n,
+	    struct scn_node *o, const struct ynode **urls);
+void	 scn_metrics_release(struct scn_node *o);
 /* scenario-links.c: network.zones and network.links (from the network:
  * map NET); a partition, heal or link event's own keys; the events'
  * action names (NULL-terminated, in enum scn_action's order). */

@@ -39,12 +39,6 @@ static const char *const ready_keys[] = { "tcp", "http", "log", "delay",
 	NULL };
 static const char *const stop_keys[] = { "signal", "grace", NULL };
 static const char *const exit_names[] = { "crash", "expected", NULL };
-static const char *const metrics_keys[] = { "log", "prometheus", NULL };
-static const char *const logm_keys[] = { "regex", "better", NULL };
-static const char *const better_names[] = { "higher", "lower", "neutral",
-	NULL };
-static const char *const prom_keys[] = { "url", "map", "keep", "every",
-	NULL };
 
 /* --- templates --------------------------------------------------------- */
 
@@ -98,6 +92,7 @@ expand_vars(struct scn_node *o, const struct scn_variant *var)
 	expand_one(&o->cwd, var);
 	expand_one(&o->peer, var);
 	expand_one(&o->prom_url, var);
+	expand_one(&o->json_url, var);
 }
 
 /* The templates met while loading, checked once the merged section is
@@ -124,16 +119,6 @@ want_tmpl(struct nload *l, const struct ynode *n, int peers)
 
 /* --- the section -------------------------------------------------------- */
 
-static void
-list_free(char **v, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 static int
 get_bool(struct ctx *c, const struct ynode *n, const char *what, int *out)
 {
@@ -151,28 +136,6 @@ get_bool(struct ctx *c, const struct ynode *n, const char *what, int *out)
 	}
 	return (scn_fail(c, n, "%s must be true or false (got '%s')", what,
 	    n->value));
-}
-
-/* A list of strings into *V / *N (replacing them). */
-static int
-get_list(struct ctx *c, const struct ynode *n, const char *what,
-    char ***v, size_t *nv, int min)
-{
-	size_t	i;
-
-	if (n->type != Y_SEQ || n->nkids < (size_t)min)
-		return (scn_fail(c, n, "%s must be a list of strings%s, e.g. "
-		    "[prog, --flag, '{index}'], not a %s", what, min ?
-		    " (at least one)" : "", ynode_type_name(n)));
-	list_free(*v, *nv);
-	*v = dn_xcalloc(n->nkids + 1, sizeof(**v));
-	*nv = 0;
-	for (i = 0; i < n->nkids; i++) {
-		if (scn_get_str(c, n->kids[i], what, &(*v)[*nv]) != 0)
-			return (-1);
-		(*nv)++;
-	}
-	return (0);
 }
 
 static int
@@ -197,28 +160,6 @@ get_signal(struct ctx *c, const struct ynode *n, int *sig)
 	}
 	return (scn_fail(c, n, "node.stop.signal: unknown signal '%s' (e.g. "
 	    "TERM, INT, QUIT, KILL)", n->value));
-}
-
-static int
-check_regex(struct ctx *c, const struct ynode *n, const char *what,
-    int one_capture)
-{
-	regex_t	re;
-	char	err[200];
-	int	rv;
-
-	if ((rv = regcomp(&re, n->value, REG_EXTENDED)) != 0) {
-		regerror(rv, &re, err, sizeof(err));
-		return (scn_fail(c, n, "%s: bad regex '%s': %s", what,
-		    n->value, err));
-	}
-	rv = one_capture && re.re_nsub != 1;
-	if (rv)
-		scn_fail(c, n, "%s: regex '%s' has %zu capture groups; it "
-		    "needs exactly one, around the number", what, n->value,
-		    (size_t)re.re_nsub);
-	regfree(&re);
-	return (rv ? -1 : 0);
 }
 
 static int
@@ -269,160 +210,12 @@ load_ready(struct ctx *c, const struct ynode *n, struct scn_node *o,
 				want_tmpl(l, v, 0);
 		} else {
 			r->kind = SCN_READY_LOG;
-			rc = check_regex(c, v, w, 0);
+			rc = scn_check_regex(c, v, w, 0);
 		}
 		free(w);
 		if (rc != 0)
 			return (-1);
 	}
-	return (0);
-}
-
-/* devnet-probe sends its own count of failed scrapes under this name. */
-#define RESERVED	"node.metrics.%s: '%s' is reserved (devnet-probe's " \
-			"count of failed Prometheus scrapes); choose another " \
-			"name"
-
-static int
-load_logm(struct ctx *c, const struct ynode *n, struct scn_node *o)
-{
-	size_t	i, j;
-
-	if (n->type != Y_MAP || n->nkids == 0)
-		return (scn_fail(c, n, "node.metrics.log must be a mapping of "
-		    "NAME: 'regex with one capture', not a %s",
-		    ynode_type_name(n)));
-	for (i = 0; i < o->nlogm; i++) {
-		free(o->logm[i].name);
-		free(o->logm[i].regex);
-		free(o->logm[i].better);
-	}
-	free(o->logm);
-	o->logm = dn_xcalloc(n->nkids / 2, sizeof(*o->logm));
-	o->nlogm = 0;
-	for (i = 0; i + 1 < n->nkids; i += 2) {
-		const struct ynode	*k = n->kids[i], *v = n->kids[i + 1];
-		const struct ynode	*re = v, *b;
-		struct scn_log_metric	*m = &o->logm[o->nlogm++];
-		char			*w;
-		int			 id, bi, rc;
-
-		m->name = dn_xstrdup(k->value);
-		id = dn_metric_lookup(k->value);
-		if (id >= 0 && dn_metric_defs[id].source != DN_SOURCE_N)
-			return (scn_fail(c, k, "node.metrics.log: '%s' comes "
-			    "from the load generator, not a node", k->value));
-		if (id < 0 && !dn_named_name_ok(k->value))
-			return (scn_fail(c, k, "node.metrics.log: bad metric "
-			    "name '%s' (letters, digits, _ : ., not starting "
-			    "with a digit or '.')", k->value));
-		if (strcmp(k->value, DN_NAME_SCRAPE_FAILURES) == 0)
-			return (scn_fail(c, k, RESERVED, "log", k->value));
-		w = dn_xasprintf("node.metrics.log.%s", k->value);
-		if (v->type == Y_MAP) {
-			if (scn_check_map(c, v, w, logm_keys) != 0 ||
-			    (re = ymap_get(v, "regex")) == NULL) {
-				rc = re == NULL && c->cause == NULL ?
-				    scn_fail(c, v, "%s needs 'regex'", w) : -1;
-				free(w);
-				return (rc);
-			}
-			if ((b = ymap_get(v, "better")) != NULL) {
-				if (id >= 0) {
-					free(w);
-					return (scn_fail(c, b, "node.metrics."
-					    "log.%s: a table metric's "
-					    "direction is fixed", k->value));
-				}
-				if (scn_get_enum(c, b, "better", better_names,
-				    &bi) != 0) {
-					free(w);
-					return (-1);
-				}
-				m->better = dn_xstrdup(better_names[bi]);
-			}
-		}
-		rc = scn_get_str(c, re, w, &m->regex) != 0 ||
-		    check_regex(c, re, w, 1) != 0 ? -1 : 0;
-		free(w);
-		if (rc != 0)
-			return (-1);
-		for (j = 0; j + 1 < o->nlogm; j++)
-			if (strcmp(o->logm[j].name, m->name) == 0)
-				return (scn_fail(c, k, "node.metrics.log: "
-				    "'%s' twice", k->value));
-	}
-	return (0);
-}
-
-static int
-load_prom(struct ctx *c, const struct ynode *n, struct scn_node *o,
-    struct nload *l)
-{
-	const struct ynode	*v;
-	size_t			 i;
-
-	if (scn_check_map(c, n, "node.metrics.prometheus", prom_keys) != 0)
-		return (-1);
-	if ((v = ymap_get(n, "url")) == NULL)
-		return (scn_fail(c, n, "node.metrics.prometheus needs 'url' "
-		    "(e.g. 'http://127.0.0.1:{port}/metrics')"));
-	if (scn_get_str(c, v, "node.metrics.prometheus.url", &o->prom_url) !=
-	    0)
-		return (-1);
-	if (strncmp(o->prom_url, "http://", 7) != 0 &&
-	    strncmp(o->prom_url, "https://", 8) != 0)
-		return (scn_fail(c, v, "node.metrics.prometheus.url must be "
-		    "an http:// URL"));
-	want_tmpl(l, v, 0);
-	o->prom_every = 0;
-	if ((v = ymap_get(n, "every")) != NULL &&
-	    scn_get_int32(c, v, "node.metrics.prometheus.every", 1, 1000,
-	    &o->prom_every) != 0)
-		return (-1);
-	list_free(o->prom_map, o->nprom_map);
-	o->prom_map = NULL;
-	o->nprom_map = 0;
-	if ((v = ymap_get(n, "map")) != NULL) {
-		if (v->type != Y_MAP)
-			return (scn_fail(c, v, "node.metrics.prometheus.map "
-			    "must be a mapping of DEVNET_NAME: "
-			    "exposition_name, not a %s", ynode_type_name(v)));
-		o->prom_map = dn_xcalloc(v->nkids / 2 + 1,
-		    sizeof(*o->prom_map));
-		for (i = 0; i + 1 < v->nkids; i += 2) {
-			const struct ynode *k = v->kids[i];
-
-			if (dn_metric_lookup(k->value) < 0 &&
-			    !dn_named_name_ok(k->value))
-				return (scn_fail(c, k, "node.metrics."
-				    "prometheus.map: bad metric name '%s'",
-				    k->value));
-			if (strcmp(k->value, DN_NAME_SCRAPE_FAILURES) == 0)
-				return (scn_fail(c, k, RESERVED,
-				    "prometheus.map", k->value));
-			if (scn_want_scalar(c, v->kids[i + 1],
-			    "node.metrics.prometheus.map") != 0)
-				return (-1);
-			o->prom_map[o->nprom_map++] = dn_xasprintf("%s=%s",
-			    k->value, v->kids[i + 1]->value);
-		}
-	}
-	list_free(o->prom_keep, o->nprom_keep);
-	o->prom_keep = NULL;
-	o->nprom_keep = 0;
-	if ((v = ymap_get(n, "keep")) != NULL &&
-	    get_list(c, v, "node.metrics.prometheus.keep", &o->prom_keep,
-	    &o->nprom_keep, 1) != 0)
-		return (-1);
-	for (i = 0; i < o->nprom_keep; i++)
-		if (!dn_named_name_ok(o->prom_keep[i]))
-			return (scn_fail(c, v->kids[i], "node.metrics."
-			    "prometheus.keep: '%s' cannot be stored under "
-			    "that name", o->prom_keep[i]));
-		else if (strcmp(o->prom_keep[i], DN_NAME_SCRAPE_FAILURES) == 0)
-			return (scn_fail(c, v->kids[i], RESERVED,
-			    "prometheus.keep", o->prom_keep[i]));
 	return (0);
 }
 
@@ -435,7 +228,7 @@ load_env(struct ctx *c, const struct ynode *n, struct scn_node *o,
 	if (n->type != Y_MAP)
 		return (scn_fail(c, n, "node.env must be a mapping of NAME: "
 		    "value, not a %s", ynode_type_name(n)));
-	list_free(o->env, o->nenv);
+	scn_strv_free(o->env, o->nenv);
 	o->env = dn_xcalloc(n->nkids / 2 + 1, sizeof(*o->env));
 	o->nenv = 0;
 	for (i = 0; i + 1 < n->nkids; i += 2) {
@@ -460,7 +253,7 @@ static int
 load_map(struct ctx *c, const struct ynode *n, struct scn_node *o,
     struct nload *l)
 {
-	const struct ynode	*v, *m;
+	const struct ynode	*v, *m, *urls[2];
 	size_t			 i;
 	int			 k;
 
@@ -472,7 +265,7 @@ load_map(struct ctx *c, const struct ynode *n, struct scn_node *o,
 		o->kind = (enum scn_node_kind)k;
 	}
 	if ((v = ymap_get(n, "command")) != NULL) {
-		if (get_list(c, v, "node.command", &o->command, &o->ncommand,
+		if (scn_get_strv(c, v, "node.command", &o->command, &o->ncommand,
 		    1) != 0)
 			return (-1);
 		if (strchr(o->command[0], '{') != NULL)
@@ -532,14 +325,11 @@ load_map(struct ctx *c, const struct ynode *n, struct scn_node *o,
 	    &o->log_limit) != 0)
 		return (-1);
 	if ((v = ymap_get(n, "metrics")) != NULL) {
-		if (scn_check_map(c, v, "node.metrics", metrics_keys) != 0)
+		if (scn_load_metrics(c, v, o, urls) != 0)
 			return (-1);
-		if ((m = ymap_get(v, "log")) != NULL &&
-		    load_logm(c, m, o) != 0)
-			return (-1);
-		if ((m = ymap_get(v, "prometheus")) != NULL &&
-		    load_prom(c, m, o, l) != 0)
-			return (-1);
+		for (k = 0; k < 2; k++)
+			if (urls[k] != NULL)
+				want_tmpl(l, urls[k], 0);
 	}
 	return (0);
 }
@@ -640,6 +430,14 @@ scn_load_node(struct ctx *c, struct scenario *s, const struct ynode *top,
 			goto out;
 		}
 	}
+	if (o->json_url != NULL && o->prom_url != NULL && o->json_every > 0 &&
+	    o->prom_every > 0 && o->json_every != o->prom_every) {
+		rc = scn_fail(c, where, "variant %s: node.metrics.json.every "
+		    "%d and prometheus.every %d: both pages are read in the "
+		    "same scrape; give one 'every'", var->name,
+		    o->json_every, o->prom_every);
+		goto out;
+	}
 	span = o->ports_per_node * s->network.nodes *
 	    (s->order == SCN_ORDER_CONCURRENT ? (int)s->nvariants : 1);
 	if (o->port_base + span > 65536) {
@@ -671,22 +469,14 @@ scn_node_release(struct scn_node *o)
 {
 	size_t	i;
 
-	list_free(o->command, o->ncommand);
-	list_free(o->env, o->nenv);
+	scn_strv_free(o->command, o->ncommand);
+	scn_strv_free(o->env, o->nenv);
 	free(o->cwd);
 	free(o->peer);
 	for (i = 0; i < o->nready; i++)
 		free(o->ready[i].arg);
 	free(o->ready);
-	for (i = 0; i < o->nlogm; i++) {
-		free(o->logm[i].name);
-		free(o->logm[i].regex);
-		free(o->logm[i].better);
-	}
-	free(o->logm);
-	free(o->prom_url);
-	list_free(o->prom_map, o->nprom_map);
-	list_free(o->prom_keep, o->nprom_keep);
+	scn_metrics_release(o);
 }
 
 int

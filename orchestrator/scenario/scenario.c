@@ -32,14 +32,51 @@
 
 /* --- pass 2: the schema ------------------------------------------------- */
 
-/* The `better` of metrics.log.NAME in NODE (a node: mapping), or NULL. */
+/* KEY (better, type) of metrics.log.NAME or metrics.json.fields.NAME in
+ * NODE (a node: mapping), or NULL. */
 static const struct ynode *
-better_of(const struct ynode *node, const char *name)
+opt_of(const struct ynode *node, const char *name, const char *key)
 {
-	const struct ynode	*m;
+	const struct ynode	*m, *ms = ymap_get(node, "metrics");
 
-	m = ymap_get(ymap_get(ymap_get(node, "metrics"), "log"), name);
-	return (m != NULL && m->type == Y_MAP ? ymap_get(m, "better") : NULL);
+	if ((m = ymap_get(ymap_get(ms, "log"), name)) == NULL)
+		m = ymap_get(ymap_get(ymap_get(ms, "json"), "fields"), name);
+	return (m != NULL && m->type == Y_MAP ? ymap_get(m, key) : NULL);
+}
+
+/* One name, one kind: a counter in one variant is a counter in all. */
+static int
+check_kinds(struct ctx *c, const struct scenario *s, size_t i,
+    const struct ynode *top, const struct ynode *own)
+{
+	const struct scn_node	*a = &s->variants[i].node, *b;
+	const struct ynode	*at;
+	size_t			 j, k, l;
+
+	for (k = 0; k < a->nlogm; k++) {
+		for (j = 0; j < i; j++) {
+			b = &s->variants[j].node;
+			for (l = 0; l < b->nlogm; l++) {
+				if (strcmp(b->logm[l].name,
+				    a->logm[k].name) != 0 ||
+				    b->logm[l].counter == a->logm[k].counter)
+					continue;
+				if ((at = opt_of(own, a->logm[k].name,
+				    "type")) == NULL && (at = opt_of(top,
+				    a->logm[k].name, "type")) == NULL &&
+				    (at = own) == NULL)
+					at = top;
+				return (scn_fail(c, at, "node.metrics: '%s' is "
+				    "a %s in variant %s and a %s in variant "
+				    "%s; one name has one type (rename one)",
+				    a->logm[k].name, a->logm[k].counter ?
+				    "counter" : "gauge", s->variants[i].name,
+				    b->logm[l].counter ? "counter" : "gauge",
+				    s->variants[j].name));
+			}
+		}
+	}
+	return (0);
 }
 
 /*
@@ -68,13 +105,15 @@ check_directions(struct ctx *c, const struct scenario *s, size_t i,
 				    strcmp(b->logm[l].better,
 				    a->logm[k].better) == 0)
 					continue;
-				if ((at = better_of(own, a->logm[k].name)) ==
-				    NULL)
-					at = better_of(top, a->logm[k].name);
-				return (scn_fail(c, at, "node.metrics.log.%s."
+				if ((at = opt_of(own, a->logm[k].name,
+				    "better")) == NULL)
+					at = opt_of(top, a->logm[k].name,
+					    "better");
+				return (scn_fail(c, at, "node.metrics.%s.%s."
 				    "better: %s in variant %s, %s in variant "
 				    "%s; one name has one direction (rename "
-				    "one)", a->logm[k].name,
+				    "one)", a->logm[k].path != NULL ?
+				    "json.fields" : "log", a->logm[k].name,
 				    a->logm[k].better, s->variants[i].name,
 				    b->logm[l].better, s->variants[j].name));
 			}
@@ -100,6 +139,7 @@ load_nodes(struct ctx *c, struct scenario *s, const struct ynode *root)
 		    "node") : NULL;
 		if (scn_load_node(c, s, top, own, &s->variants[i]) != 0 ||
 		    check_directions(c, s, i, top, own) != 0 ||
+		    check_kinds(c, s, i, top, own) != 0 ||
 		    scn_check_foreign_overrides(c, s, ymap_get(ymap_get(root,
 		    "network"), "overrides"), &s->variants[i]) != 0)
 			return (-1);

@@ -102,10 +102,16 @@ struct scn_ready {
 	int64_t			 ms;	/* delay */
 };
 
+/* A named metric the scenario defines from the node's own output: a log
+ * line (metrics.log: REGEX set) or a field of its JSON page (metrics.
+ * json.fields: PATH set).  One list, so that the directions, the kinds
+ * and the names are checked and declared once for both. */
 struct scn_log_metric {
 	char		*name;
 	char		*regex;		/* POSIX extended, one capture */
+	char		*path;		/* or a JSON path (json-path.h) */
 	char		*better;	/* higher | lower | NULL (neutral) */
+	int		 counter;	/* type: counter (a per-second rate) */
 };
 
 struct scn_node {
@@ -133,6 +139,8 @@ struct scn_node {
 	size_t			 nprom_map;
 	char			**prom_keep;
 	size_t			 nprom_keep;
+	char			*json_url;	/* template; fields in logm */
+	int			 json_every;	/* 0: prom_every's, or 1 */
 };
 
 struct scn_variant {

@@ -6,7 +6,7 @@ dn_test(scenario loader
     SOURCES ${DN_TEST_DIR}/test-scenario.c
 	${DN_SCENARIO_SRC}
 	${DN_PLAN_SRC}
-    LIBS dn_wire PkgConfig::YAML)
+    LIBS dn_wire dn_http PkgConfig::YAML)
 target_include_directories(test-scenario-loader PRIVATE
     ${CMAKE_SOURCE_DIR}/orchestrator)
 dn_script_test(scenario validate ${DN_TEST_DIR}/validate.sh TIMEOUT 180)

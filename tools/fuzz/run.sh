@@ -14,7 +14,7 @@ fi
 build=$1
 secs=$2
 shift 2
-names=${*:-scenario wire import http}
+names=${*:-scenario wire import http json}
 here=$(cd "$(dirname "$0")" && pwd)
 fail=0
 for name in $names; do
