@@ -19,6 +19,43 @@
 
 #define action_name(a)	scenario_action_name(a)
 
+/*
+ * Every node is ready: keep how long each took (the fact ready_ms, from
+ * the spawn of its trial's nodes) and warn about a node that used more
+ * than 80 % of the limit: a slower start, on a busier machine, fails
+ * (issue 37 #5).
+ */
+static void
+ready_times(struct trial **ts, int nt, int timeout_ms)
+{
+	int	i, k;
+
+	for (i = 0; i < nt; i++) {
+		struct trial	*t = ts[i];
+
+		for (k = 0; k < t->nnodes; k++) {
+			uint64_t	at = t->nodes[k].ready_ns;
+			double		ms;
+
+			if (at == 0 || at < t->spawn_ns)
+				continue;
+			ms = (double)(at - t->spawn_ns) / 1e6;
+			trial_fact(t, k, "ready_ms", "%.0f", ms);
+			if (ms <= 0.8 * timeout_ms)
+				continue;
+			trial_event(t, k, "ready_slow", "ready after %.1f s "
+			    "of a %.1f s limit", ms / 1e3, timeout_ms / 1e3);
+			if (progress_tty)
+				fputc('\n', stderr);
+			fprintf(stderr, "devnet: run %lld: warning: node %d "
+			    "was ready after %.1f s of its %.1f s limit "
+			    "(%.0f %%): a slower start will fail; raise "
+			    "--ready-timeout\n", (long long)t->run_id, k,
+			    ms / 1e3, timeout_ms / 1e3, 100 * ms / timeout_ms);
+		}
+	}
+}
+
 /* Wait for a HELLO from every node of every trial.  0 when all are
  * ready; -1 when a trial failed (reason in the trial) or on a signal. */
 int
@@ -54,10 +91,14 @@ watch_ready(struct trial **ts, int nt, int timeout_ms)
 				}
 				if (hello == 0)
 					ready = 0;
+				else if (t->nodes[k].ready_ns == 0)
+					t->nodes[k].ready_ns = dn_now_ns();
 			}
 		}
-		if (ready)
+		if (ready) {
+			ready_times(ts, nt, timeout_ms);
 			return (0);
+		}
 		if (signals_count > 0)
 			return (-1);
 		if (dn_now_ns() >= deadline) {

@@ -69,6 +69,8 @@ struct trial_node {
 	/* What the provider says of the exit being handled ("out of
 	 * memory: ..."), for its crash event; NULL (watch.c, main thread) */
 	char		*exit_note;
+	uint64_t	 ready_ns;	/* its first HELLO, as the runner saw
+					   it (watch.c); 0: not yet */
 
 	/* Written by the collector under trial.mu. */
 	int		 hello;		/* HELLOs received */
