@@ -81,6 +81,7 @@ foreign_prepare(struct trial *t, int ready_timeout_ms,
 	/* The probe gives up first, so that its 124 says why. */
 	ep->probe = foreign_probe_path();
 	ep->ready_timeout_ms = timeout > 1500 ? timeout - 1000 : 500;
+	t->ready_limit_ms = (int)ep->ready_timeout_ms;
 }
 
 /* NAME into T's columns, once, if it is not a table metric. */

@@ -291,8 +291,9 @@ named_id(struct collector *c, const char *name, int counter)
 }
 
 /* 1 if NAME is a named metric the scenario declares for its foreign
- * nodes (log metrics, Prometheus map and keep, and the probe's own
- * probe_scrape_failures with a Prometheus URL); nothing else ever gets a
+ * nodes (log and JSON metrics, Prometheus map and keep, and the probe's
+ * own probe_scrape_failures with a Prometheus or JSON URL); nothing else
+ * ever gets a
  * dictionary row. */
 static int
 name_declared(const struct trial *t, const char *name)
@@ -311,7 +312,7 @@ name_declared(const struct trial *t, const char *name)
 		if (strncmp(o->prom_map[i], name, l) == 0 && name[l] == '\0')
 			return (1);
 	}
-	return (o->prom_url != NULL &&
+	return ((o->prom_url != NULL || o->json_url != NULL) &&
 	    strcmp(name, "probe_scrape_failures") == 0);
 }
 

@@ -10,6 +10,7 @@
  * and where the whole output is (issue 37 #6).
  */
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -104,7 +105,7 @@ foreign_post_mortem(struct trial *t, int k, const char *what)
 {
 	struct trial_node	*n = &t->nodes[k];
 	char			*text, *own = NULL, *probe = NULL, *msg;
-	char			*how = NULL, *nl, *p, *e;
+	char			*how = NULL, *nl, *p, *e, st[64];
 	size_t			 nown = 0, i = 0, nprobe = 0, np = 0;
 	int			 cut;
 
@@ -149,10 +150,21 @@ foreign_post_mortem(struct trial *t, int k, const char *what)
 			add_line(&own, skip, strlen(skip));
 		}
 	}
-	msg = dn_xasprintf("node %d (%s) %s%s%s%s; %s%s%s%s%s%s"
+	/* the probe's status is the command's code, or 128+signal, or 124
+	 * (not ready): say how the command itself ended when that differs */
+	if (how != NULL && strncmp(how, "status ", 7) == 0 &&
+	    n->proc.exited && WIFEXITED(n->proc.status) &&
+	    atoi(how + 7) == WEXITSTATUS(n->proc.status)) {
+		free(how);
+		how = NULL;
+	}
+	msg = dn_xasprintf("node %d (%s) %s%s%s%s%s%s%s; %s%s%s%s%s%s"
 	    "the whole output: %s", k, t->var->node.command[0], what,
-	    how != NULL ? " (its command: " : "", how != NULL ? how : "",
-	    how != NULL ? ")" : "",
+	    n->proc.exited || how != NULL ? " (" : "", n->proc.exited ?
+	    spawn_status_str(n->proc.status, st, sizeof(st)) : "",
+	    n->proc.exited && how != NULL ? "; " : "", how != NULL ?
+	    "its command: " : "", how != NULL ? how : "",
+	    n->proc.exited || how != NULL ? ")" : "",
 	    own != NULL ? "its output" : "it wrote nothing",
 	    own != NULL && cut ? " (the end of it)" : "",
 	    own != NULL ? ":\n" : "\n", own != NULL ? own : "",

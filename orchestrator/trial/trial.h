@@ -186,6 +186,9 @@ struct trial {
 
 	atomic_uint_fast64_t		 t0_ns;	/* 0 until all are ready */
 	uint64_t			 spawn_ns;
+	/* A node's own limit to be ready when it is shorter than the
+	 * runner's (a foreign node's probe gives up first); 0: none. */
+	int				 ready_limit_ms;
 	/* Unix ms of t = 0 and of the window's end (the run loop left:
 	 * duration, signal, failure, ended early); 0 until then.  Facts
 	 * window_start_ms, window_end_ms: a trial's overhead is the time

@@ -1,8 +1,8 @@
 # End-to-end tests: the real devnet and devnet-node binaries, private temp
 # dirs, assertions on exit codes, messages and rows in sqlite.
 foreach(t smoke signals faults bad-input help db-errors report many-variants
-	ramp disk-full foreign foreign-loop foreign-argv0 foreign-kill redis assert assert-relative
-	one-model foreign-overrides
+	ramp disk-full foreign foreign-loop foreign-argv0 foreign-kill foreign-json
+	redis assert assert-relative one-model foreign-overrides
 	report-asserts terminal)
 	dn_script_test(e2e ${t} ${DN_TEST_DIR}/${t}.sh TIMEOUT 300)
 endforeach()
@@ -66,3 +66,8 @@ set_tests_properties(dn.e2e.swarm-engines PROPERTIES RUN_SERIAL TRUE)
 # token off devnet-node's command line, an oversized frame, 300
 # connections, forged samples (root, runuser; 77 = skip)
 dn_script_test(e2e wire-tcp ${DN_TEST_DIR}/wire-tcp.sh TIMEOUT 180)
+
+# a node whose numbers are JSON only, with counters of known rates
+# (foreign-json.sh, issue 37)
+add_executable(dn-json-srv ${DN_TEST_DIR}/json-srv.c)
+dn_target(dn-json-srv)
