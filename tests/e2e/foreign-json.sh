@@ -64,12 +64,17 @@ a=$(col served a); b=$(col served b)
 echo "served/s: A $a (known 200), B $b (known 500, reset at 4.5 s)"
 if within1 "$a" 200; then ok "A: JSON counter rate $a/s for 200/s"
 else fail "A: JSON counter rate '$a' for 200/s"; cat "$T/json.csv"; fi
-if within1 "$b" 500; then ok "B: JSON counter rate $b/s for 500/s, across a reset"
+# a reset loses what the counter gained between the last sample before
+# it and the reset (at most one interval, 250 ms of 8 s: 3.1 %), as
+# Prometheus' rate() does: what is left must be counted, not a drop
+if awk -v g="$b" 'BEGIN { exit !(g != "" && g >= 480 && g <= 505) }'
+then ok "B: JSON counter rate $b/s for 500/s, across a reset"
 else fail "B: JSON counter rate '$b' for 500/s"; fi
-# a log line is a step of 1 every 100 ms: the window's first and last
-# samples may each be a step off, 2.5 % of 8 s at most
+# a log line is a step of 1 every 100 ms, printed when the server gets
+# the CPU: the window's first and last samples may each be a step or
+# more off on a loaded machine (2.5 % of 8 s per step)
 t=$(col ticks a)
-if awk -v g="$t" 'BEGIN { exit !(g != "" && g >= 9.75 && g <= 10.25) }'
+if awk -v g="$t" 'BEGIN { exit !(g != "" && g >= 9.5 && g <= 10.5) }'
 then ok "log counter rate $t/s for 10/s (within a line at each end)"
 else fail "log counter rate '$t' for 10/s"; fi
 expect_eq "a boolean reads as 1" "$(col up a)" 1
@@ -139,7 +144,7 @@ workload:
   expect_status: [200, 201]
 EOS
 	"$DEVNET" run "$T/etcd.yaml" --db "$T/etcd.db" --run-dir "$RUNS" \
-	    --set repeats=2 >"$T/etcd.out" 2>"$T/etcd.err"
+	    --set repeats=2 --ready-timeout 60s >"$T/etcd.out" 2>"$T/etcd.err"
 	expect_eq "etcd with its JSON stats runs (twice)" "$?" 0
 	"$DEVNET" compare 1 2 --db "$T/etcd.db" --format csv \
 	    >"$T/json.csv" 2>&1
@@ -181,7 +186,7 @@ EOS
 
 rc=$(bad wrongurl "  command: [$SRV, '{port}', '1']
   port_base: $((BASE + 20))
-  ready: {http: 'http://127.0.0.1:{port}/helth'}" --ready-timeout 4s)
+  ready: {http: 'http://127.0.0.1:{port}/helth'}" --ready-timeout 6s)
 err=$(cat "$T/wrongurl.err")
 expect_eq "a wrong ready URL fails the run" "$rc" 1
 expect_match "naming the check that failed" "$err" \
@@ -190,11 +195,11 @@ expect_match "with its last answer" "$err" \
     "last answer: status 404 \(body: 'no such page: /helth'\)"
 tries=$(printf '%s' "$err" | sed -n 's/.*tried \([0-9]*\) times.*/\1/p' |
     head -1)
-echo "wrong URL: $tries tries in 3 s"
-if [ -n "$tries" ] && [ "$tries" -ge 5 ] && [ "$tries" -le 30 ]; then
-	ok "backed off: $tries tries in 3 s (10 ms doubling to 250 ms)"
+echo "wrong URL: $tries tries in 5 s"
+if [ -n "$tries" ] && [ "$tries" -ge 5 ] && [ "$tries" -le 40 ]; then
+	ok "backed off: $tries tries in 5 s (10 ms doubling to 250 ms)"
 else
-	fail "tries '$tries' in 3 s"
+	fail "tries '$tries' in 5 s"
 fi
 expect_match "and the schedule" "$err" "10 ms apart at first, doubling to 250 ms"
 
