@@ -1281,6 +1281,67 @@ argv_foreign(void **state)
 	scenario_free(s);
 }
 
+/* metrics.json and type: counter (issue 37): the probe's flags, and
+ * what the loader refuses. */
+static void
+argv_foreign_json(void **state)
+{
+	static const char t[] = BASE "node:\n"
+	    "  command: [true]\n"
+	    "  metrics:\n"
+	    "    log: {ticks: {regex: 't ([0-9]+)', type: counter}}\n"
+	    "    json:\n"
+	    "      url: 'http://127.0.0.1:{port}/stats'\n"
+	    "      every: 2\n"
+	    "      fields:\n"
+	    "        served: {path: 'a.b[0]', type: counter, better: higher}\n"
+	    "        up: up\n";
+	static const struct {
+		const char	*yaml, *want;
+	} bad[] = {
+		{ "      fields: {x: 'a..b'}\n", "json.fields.x: bad path "
+		    "'a..b'" },
+		{ "      fields: {height: {path: h, type: counter}}\n",
+		    "a table metric's kind is fixed" },
+		{ "      fields: {x: {path: h, typ: counter}}\n",
+		    "did you mean 'type'" },
+		{ "      fields: {x: {path: h, type: rate}}\n", "rate" },
+		{ "      fieldz: {x: h}\n", "did you mean 'fields'" },
+	};
+	struct plan_endpoints	 ep = { .run_dir = "/r", .probe = "P" };
+	struct scenario		*s = NULL;
+	char			*cause = NULL, path[128], **argv, **env, *q;
+	char			 y[1024];
+	size_t			 i;
+
+	(void)state;
+	assert_int_equal(load_text(t, sizeof(t) - 1, NULL, 0, &s, &cause,
+	    path, sizeof(path)), 0);
+	assert_int_equal(plan_node_argv(s, &s->variants[0], 1, &ep, &argv,
+	    &env, &cause), 0);
+	q = plan_quote_argv(argv);
+	assert_non_null(strstr(q, "--log-metric 'ticks=t ([0-9]+)' "
+	    "--json-map 'served=a.b[0]' --json-map up=up --counter ticks "
+	    "--counter served --json-url http://127.0.0.1:20010/stats "
+	    "--scrape-every 2 "));
+	free(q);
+	plan_argv_free(argv);
+	plan_argv_free(env);
+	scenario_free(s);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(y, sizeof(y), BASE "node:\n  command: [true]\n"
+		    "  metrics:\n    json:\n      url: 'http://h/'\n%s",
+		    bad[i].yaml);
+		s = NULL;
+		assert_int_equal(load_text(y, strlen(y), NULL, 0, &s, &cause,
+		    path, sizeof(path)), -1);
+		if (strstr(cause, bad[i].want) == NULL)
+			fail_msg("%s: got '%s'", bad[i].want, cause);
+		free(cause);
+		cause = NULL;
+	}
+}
+
 /* {addr}: where each node is reached (ep->hosts: its namespace's address
  * under network conditions), in the command, a peer and {peers}; the
  * loopback without hosts. */
@@ -1386,6 +1447,7 @@ main(void)
 		cmocka_unit_test(buffer_limits),
 		cmocka_unit_test(format_durations),
 		cmocka_unit_test(argv_foreign),
+		cmocka_unit_test(argv_foreign_json),
 		cmocka_unit_test(argv_addr),
 		cmocka_unit_test(argv_vars),
 	};
