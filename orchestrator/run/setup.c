@@ -372,6 +372,8 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 		}
 		n->out_path = dn_xasprintf("%s/node-%d.out", t->run_dir, i);
 		n->log_path = dn_xasprintf("%s/node-%d.log", t->run_dir, i);
+		/* where its output is, for `devnet show` (issue 37 #4) */
+		trial_fact(t, i, "output", "%s", n->out_path);
 		n->cmdline = plan_quote_argv(n->argv);
 		/* the load crosses the emulated network: the node's own
 		 * address and port (trial_load_ns, loadgen-tcp.c) */

@@ -222,6 +222,9 @@ rc=$(bad fast "  command: [$SRV, '{port}', '1']
   port_base: $((BASE + 30))
   ready: {http: 'http://127.0.0.1:{port}/stats'}" --ready-timeout 8s)
 expect_eq "a quick starter runs" "$rc" 0
+expect_match "devnet show says where a node's output is" \
+    "$("$DEVNET" show 1 --db "$T/fast.db" 2>&1)" \
+    "^ +0 +output +$RUNS/1-A[.0-9]*/node-0.out$"
 if grep -q warning "$T/fast.err"; then fail "a quick starter is warned about"
 else ok "a quick starter is not warned about"; fi
 
