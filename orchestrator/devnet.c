@@ -65,7 +65,6 @@ main(int argc, char **argv)
 		printf("devnet %s\n", DN_VERSION);
 		return (0);
 	}
-	cmd_setup();
 	for (i = 0; i < NCMDS; i++) {
 		if (strcmp(argv[1], cmd_table[i]->name) == 0)
 			return (cmd_table[i]->exec(argc - 1, argv + 1));

@@ -11,12 +11,6 @@
 #include "verdict/compare.h"
 
 void
-cmd_setup(void)
-{
-	scenario_compare_names(compare_metric_names());
-}
-
-void
 cmd_usage(const struct cmd_entry *e, FILE *out)
 {
 	fprintf(out, "usage: devnet %s\n\n%s\n", e->usage, e->summary);

@@ -58,11 +58,6 @@ void	 cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * CMD_EXIT_USAGE. */
 int	 cmd_bad_option(const struct cmd_entry *e, const char *arg);
 
-/* What every command needs before it runs, once, from main: the metric
- * names compare knows handed to the scenario loader, which checks
- * compare.primary against them (it sits below verdict/). */
-void	 cmd_setup(void);
-
 /* How many --metric options a command takes (compare, history, report). */
 #define CMD_MAX_METRICS	64
 /* Append the value ARG of a --metric option to METRICS (CMD_MAX_METRICS

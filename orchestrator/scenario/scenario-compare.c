@@ -3,9 +3,9 @@
  * comparisons are about (issue 35): {primary: [METRIC, ...]}, the metrics
  * whose verdict decides (Holm runs over them alone; the others are
  * secondary and exploratory, docs/statistics.md).  Without it, the
- * default of the node kind of the first variant.  A name must be one
- * compare knows (its table, registered by the command layer through
- * scenario_compare_names) or a named metric of the scenario's nodes.
+ * default of the node kind of the first variant.  A name must be one of
+ * the verdict's metrics (the one table, metric-table.h) or a named
+ * metric of the scenario's nodes.
  * Not here: the comparison itself (verdict/), storing the list with each
  * run (run/finish.c, fact compare_primary).
  */
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scenario/scenario-internal.h"
+#include "metric-table.h"
 #include "xalloc.h"
 
 #define SCN_MAX_PRIMARY	32
@@ -33,14 +34,6 @@ static const struct {
 	    { "rss_avg", "cpu_s_per_s", "tx_latency_p99_ms", "achieved_tps",
 	    NULL } },
 };
-
-static const char *const *registered;
-
-void
-scenario_compare_names(const char *const *names)
-{
-	registered = names;
-}
 
 /* The default primary metrics of node kind KIND, NULL-terminated;
  * *FROM says whose default. */
@@ -75,15 +68,15 @@ static int
 check_name(struct ctx *c, const struct ynode *n, const char *name,
     const char *const *named)
 {
-	const char	*cand[128];
+	const char	*cand[DN_VERDICT_COUNT + 128];
 	char		 near[64], sug[96] = "";
 	size_t		 k = 0, i;
 
-	if (registered == NULL || in(registered, name) || in(named, name))
+	if (dn_verdict_lookup(name) >= 0 || in(named, name))
 		return (0);
-	for (i = 0; registered[i] != NULL && k + 1 < 128; i++)
-		cand[k++] = registered[i];
-	for (i = 0; named[i] != NULL && k + 1 < 128; i++)
+	for (i = 0; i < DN_VERDICT_COUNT; i++)
+		cand[k++] = dn_verdict_defs[i].name;
+	for (i = 0; named[i] != NULL && k + 1 < DN_VERDICT_COUNT + 128; i++)
 		cand[k++] = named[i];
 	cand[k] = NULL;
 	if (scn_nearest(name, cand, near, sizeof(near)) == 0) {
@@ -92,8 +85,8 @@ check_name(struct ctx *c, const struct ynode *n, const char *name,
 		snprintf(sug, sizeof(sug), " (did you mean '%s'?)", near);
 	}
 	return (scn_fail(c, n, "unknown metric '%s' in compare.primary%s; "
-	    "the metrics are listed by 'devnet compare --help', named ones "
-	    "come from node.metrics", name, sug));
+	    "'devnet metrics' lists them (docs/metrics.md), named ones come "
+	    "from node.metrics", name, sug));
 }
 
 int

@@ -352,13 +352,6 @@ struct scenario {
 	size_t		 nprimary;
 };
 
-/*
- * The metric names compare knows, for the checks of compare.primary
- * (NULL-terminated, static; the command layer registers
- * compare_metric_names() before loading, the layers below verdict/
- * cannot ask it).  Unregistered (tests, fuzzing): any name passes.
- */
-void	 scenario_compare_names(const char *const *names);
 /* "FROM:name,name,...": S's primary metrics and where they come from
  * ("scenario" or the node kind's default), as stored with every run
  * (fact compare_primary).  Caller frees. */

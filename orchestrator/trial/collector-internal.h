@@ -126,4 +126,13 @@ int	 collector_clock_next(struct collector *c, uint64_t now, int all,
 /* The writer thread (collector-writer.c): ARG is the collector. */
 void	*collector_writer_main(void *arg);
 
+/* collector-guard.c: a message (or connection) refused for REASON (its
+ * negative is taken too), counted, an event the first time; whether the
+ * connection PIPE may speak for H's node (0, or -DN_REJ_PIPE); the
+ * transport guard's refused and unauthenticated connections as rejects. */
+void	 collector_reject(struct collector *c, int reason, uint32_t node);
+int	 collector_pipe_ok(struct collector *c, const struct dn_hdr *h,
+	    uint32_t pipe);
+void	 collector_guard_rejects(struct collector *c);
+
 #endif

@@ -48,98 +48,6 @@
  * old one goes, and a few more. */
 #define PIPES_MAX(n)	(2 * (n) + 4)
 
-/* N messages (or connections) rejected for REASON. */
-static void
-reject_n(struct collector *c, int reason, uint32_t node, int64_t n)
-{
-	struct trial	*t = c->t;
-	int		 first;
-
-	if (reason < 0)
-		reason = -reason;
-	if (reason >= DN_REJ_COUNT)
-		reason = DN_REJ_PAYLOAD;
-	pthread_mutex_lock(&t->mu);
-	t->rejected += n;
-	first = t->rejected_by[reason] == 0;
-	t->rejected_by[reason] += n;
-	pthread_mutex_unlock(&t->mu);
-	/* One event per reason; the totals go into run_facts at the end. */
-	if (first)
-		trial_event(t, node < (uint32_t)t->nnodes ? (int)node : -1,
-		    "rejected", "%s (further ones counted, not logged)",
-		    dn_reject_name(reason));
-}
-
-static void
-reject(struct collector *c, int reason, uint32_t node)
-{
-	reject_n(c, reason, node, 1);
-}
-
-/* The guard's connections refused at the cap and ended before they
- * showed the token, since the last look: rejects. */
-static void
-guard_rejects(struct collector *c)
-{
-	uint64_t	refused, gone;
-
-	dn_sock_guard_counts(c->sock, &refused, &gone);
-	if (refused > c->refused_seen)
-		reject_n(c, -DN_REJ_CONN, DN_NODE_NONE,
-		    (int64_t)(refused - c->refused_seen));
-	if (gone > c->gone_seen)
-		reject_n(c, -DN_REJ_UNAUTH, DN_NODE_NONE,
-		    (int64_t)(gone - c->gone_seen));
-	c->refused_seen = refused;
-	c->gone_seen = gone;
-}
-
-/*
- * Message H of a node came through PIPE: 0 if the node's messages may
- * come from there.  A first message with the token trusts its pipe.  The
- * node's first HELLO since devnet (re)started it binds the node to its
- * pipe; from then on the node's messages come through that pipe alone,
- * for as long as it lives (a node that reconnects has a new one once its
- * old one is gone), so a token holder cannot speak for a node that has
- * its own connection.  Before that HELLO nothing holds the node; once
- * the node's process has exited, nobody takes its place.
- */
-static int
-pipe_ok(struct collector *c, const struct dn_hdr *h, uint32_t pipe)
-{
-	struct trial	*t = c->t;
-	uint32_t	*b = &c->bound[h->node];
-	int		 first;
-
-	if (*b == pipe)
-		return (0);	/* the common case: no lock taken */
-	if (dn_sock_pipe_state(c->sock, pipe) == 0)
-		dn_sock_pipe_trust(c->sock, pipe);
-	if (h->kind == DN_MSG_HELLO) {
-		pthread_mutex_lock(&t->mu);
-		first = t->nodes[h->node].hello == 0;
-		pthread_mutex_unlock(&t->mu);
-		if (first) {
-			*b = pipe;
-			return (0);
-		}
-	}
-	if (*b == 0)
-		return (0);
-	if (dn_sock_pipe_state(c->sock, *b) >= 0)
-		return (-DN_REJ_PIPE);
-	/* its connection is gone: the node's new one, unless the node
-	 * itself is gone (a token holder then spoke for it, and a sender
-	 * that outlives the trial was taken for node 0) */
-	pthread_mutex_lock(&t->mu);
-	first = t->nodes[h->node].proc.exited;
-	pthread_mutex_unlock(&t->mu);
-	if (first)
-		return (-DN_REJ_PIPE);
-	*b = pipe;
-	return (0);
-}
 static void
 on_hello(struct collector *c, const struct dn_hdr *h, uint32_t pid)
 {
@@ -330,7 +238,7 @@ on_named(struct collector *c, const struct dn_hdr *h, const uint8_t *p)
 
 	if ((rv = dn_named_decode(p, h->len, &flags, v, DN_NAMED_MAX,
 	    &nv)) != 0) {
-		reject(c, rv, h->node);
+		collector_reject(c, rv, h->node);
 		return;
 	}
 	/* A message with a name not declared is refused whole: a genuine
@@ -338,7 +246,7 @@ on_named(struct collector *c, const struct dn_hdr *h, const uint8_t *p)
 	 * the dictionary (one row per new name) without bound. */
 	for (i = 0; i < nv; i++) {
 		if (!name_declared(t, v[i].name)) {
-			reject(c, -DN_REJ_NAME, h->node);
+			collector_reject(c, -DN_REJ_NAME, h->node);
 			return;
 		}
 	}
@@ -425,7 +333,7 @@ on_included(struct collector *c, const uint8_t *p, size_t len,
 
 	if (dn_included_check(p, len, &height, &proposed_ns, &count, &e) !=
 	    0) {
-		reject(c, -DN_REJ_PAYLOAD, node);
+		collector_reject(c, -DN_REJ_PAYLOAD, node);
 		return;
 	}
 	/* the proposer's block time on our clock (collector-clock.c) */
@@ -436,7 +344,7 @@ on_included(struct collector *c, const uint8_t *p, size_t len,
 	limit = submitted_ids(c);
 	for (i = 0, first = e; i < count; i++, e += DN_INCL_ENTRY) {
 		if (dn_get_u64(e) >= limit) {
-			reject(c, -DN_REJ_TX_ID, node);
+			collector_reject(c, -DN_REJ_TX_ID, node);
 			return;
 		}
 	}
@@ -485,7 +393,7 @@ dispatch(struct collector *c, const struct dn_hdr *hp, const uint8_t *buf)
 	switch (h.kind) {
 	case DN_MSG_HELLO:
 		if (h.len != DN_HELLO_SIZE) {
-			reject(c, -DN_REJ_PAYLOAD, h.node);
+			collector_reject(c, -DN_REJ_PAYLOAD, h.node);
 			return;
 		}
 		/* A probe's HELLO carries its COMMAND's pid (the group
@@ -494,7 +402,7 @@ dispatch(struct collector *c, const struct dn_hdr *hp, const uint8_t *buf)
 		break;
 	case DN_MSG_SAMPLE:
 		if ((rv = dn_sample_decode(buf + DN_HDR_SIZE, h.len, &s)) != 0) {
-			reject(c, rv, h.node);
+			collector_reject(c, rv, h.node);
 			return;
 		}
 		on_sample(c, &h, &s);
@@ -506,7 +414,7 @@ dispatch(struct collector *c, const struct dn_hdr *hp, const uint8_t *buf)
 		on_named(c, &h, buf + DN_HDR_SIZE);
 		break;
 	default:
-		reject(c, -DN_REJ_KIND, h.node);
+		collector_reject(c, -DN_REJ_KIND, h.node);
 	}
 }
 
@@ -536,20 +444,20 @@ handle(struct collector *c, const uint8_t *buf, size_t len, uint32_t pipe)
 
 	rv = dn_hdr_check(buf, len, t->token, (uint32_t)t->nnodes, 0, &h);
 	if (rv != 0) {
-		reject(c, rv, DN_NODE_NONE);
+		collector_reject(c, rv, DN_NODE_NONE);
 		/* the first message of a connection, without the token:
 		 * nothing more is read from it */
 		if (dn_sock_pipe_state(c->sock, pipe) == 0)
 			dn_sock_pipe_close(c->sock, pipe);
 		return;
 	}
-	if ((rv = pipe_ok(c, &h, pipe)) != 0) {
-		reject(c, rv, h.node);
+	if ((rv = collector_pipe_ok(c, &h, pipe)) != 0) {
+		collector_reject(c, rv, h.node);
 		return;
 	}
 	if (t->nodes[h.node].remote_clock) {
 		if (collector_clock_seen(c, h.node, h.t_ns, now) != 0) {
-			reject(c, -DN_REJ_CLOCK, h.node);
+			collector_reject(c, -DN_REJ_CLOCK, h.node);
 			return;
 		}
 		if (h.kind == DN_MSG_HELLO || atomic_load(&c->stop))
@@ -662,7 +570,7 @@ collector_main(void *arg)
 			    0) == 0);
 		} else if (rv != DN_EAGAIN)
 			break;
-		guard_rejects(c);
+		collector_guard_rejects(c);
 		now = dn_now_ns();
 		if (c->nheld > 0)
 			release(c, now, atomic_load(&c->stop));

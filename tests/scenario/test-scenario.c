@@ -1427,11 +1427,6 @@ compare_primary(void **state)
 int
 main(void)
 {
-	/* What the command layer registers (cmd_setup): compare's names;
-	 * a few suffice here. */
-	static const char *const names[] = { "rss_avg", "rss_max",
-		"cpu_s_per_s", "allocs_per_s", "tx_latency_p99_ms",
-		"achieved_tps", NULL };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(compare_primary),
 		cmocka_unit_test(bad_file_table),
@@ -1452,6 +1447,5 @@ main(void)
 		cmocka_unit_test(argv_vars),
 	};
 
-	scenario_compare_names(names);
 	return (cmocka_run_group_tests(tests, setup, teardown));
 }
