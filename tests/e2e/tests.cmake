@@ -11,6 +11,9 @@ endforeach()
 # limit and its OOM kill, nothing left after a run, Ctrl-C, SIGKILL and
 # the next run (issue 36; root and cgroups, 77 = skip)
 dn_script_test(e2e cgroup ${DN_TEST_DIR}/cgroup.sh TIMEOUT 300)
+# alone: every local run sweeps the groups of killed devnets, so a run of
+# another test beside it would sweep the ones its SIGKILL case leaves
+set_tests_properties(dn.e2e.cgroup PROPERTIES RUN_SERIAL TRUE)
 # other programs' CPU beside a trial: facts, events, the live page,
 # compare's warnings, run --strict (issue 36)
 dn_script_test(e2e interference ${DN_TEST_DIR}/interference.sh TIMEOUT 300)
