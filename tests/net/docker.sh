@@ -109,7 +109,7 @@ sed 's/duration: 20s/duration: 60s/' "$T/dk.yaml" >"$T/long.yaml"
 dpid=$!
 wait_for 60 running $dpid && ok "devnet $dpid runs 4 nodes and 4 holders" ||
 	fail "devnet $dpid did not get its containers up"
-hub=$(ip netns list | grep -o "^devnet-$dpid-[0-9]*-hub")
+hub=$(ip netns list | grep -oE "^devnet-$dpid-([0-9]+-)+hub")
 # what the end must take away is there meanwhile: the hub's veth ends,
 # its nft table and queue, each holder's address
 expect_eq "the hub has a veth end per node and the load" \

@@ -45,7 +45,7 @@ done
 # where the members and the load were
 net=$(q "select detail from events where run_id = $run and kind = 'network'")
 expect_match "the network event names the load's namespace" "$net" \
-    "foreign nodes at their own addresses .*the load over TCP from devnet-[0-9]+-[0-9]+-n3 \\(endpoint 'load'\\)"
+    "foreign nodes at their own addresses .*the load over TCP from devnet-[0-9]+-([0-9]+-)+n3 \\(endpoint 'load'\\)"
 expect_match "member 2 listened on its namespace's address" \
     "$(q "select cmdline from nodes where run_id = $run and node = 2")" \
     '--listen-client-urls http://10\.99\.2\.2:23810 .*--initial-cluster n0=http://10\.99\.0\.2:23791,n1=http://10\.99\.1\.2:23801,n2=http://10\.99\.2\.2:23811'

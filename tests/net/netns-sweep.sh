@@ -21,7 +21,10 @@ fi
 
 mount -t tmpfs -o mode=0755 dn-run /run || { echo "SKIP: no private /run"; exit 77; }
 mkdir /run/netns
-grep -q ' /run/netns ' /proc/self/mountinfo &&
+# (by the devices, not mountinfo, which may still list the host's
+# /run/netns beneath our /run where devnet or ip netns made it a mount)
+[ "$(stat -c %d:%i /run/netns/..)" != "$(stat -c %d:%i /run)" ] ||
+    [ "$(stat -c %d /run/netns)" != "$(stat -c %d /run)" ] &&
 	fail "/run/netns is a mount point at the start" ||
 	ok "/run/netns starts as a plain directory"
 

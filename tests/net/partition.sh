@@ -64,7 +64,7 @@ for _ in $(seq 100); do [ "$(left_ns $dpid)" -eq 6 ] && break; sleep 0.1; done
 expect_eq "the running devnet has its 6 namespaces (hub, 4 nodes, load)" "$(left_ns $dpid)" 6
 # what the end must take away is there meanwhile: the veth pairs, the
 # hub's nft table and the nodes' addresses (h4 leads to the load's)
-hub=$(ip netns list | grep -o "^devnet-$dpid-[0-9]*-hub")
+hub=$(ip netns list | grep -oE "^devnet-$dpid-([0-9]+-)+hub")
 wait_for 10 eval '[ "$(ip netns exec "$hub" ip -o link | grep -c " h[0-4]@")" = 5 ]'
 expect_eq "the hub has a veth end per node and the load" \
     "$(ip netns exec "$hub" ip -o link | grep -c ' h[0-4]@')" 5

@@ -87,7 +87,7 @@ for _ in $(seq 600); do
 	[ "${tm:-0}" -ge $(((EVENT_AT + 1) * 1000)) ] && break
 	sleep 0.1
 done
-ns=$(ip netns list | sed -n "s/^\(devnet-$dpid-[0-9]*\)-hub.*/\1/p" | head -1)
+ns=$(ip netns list | sed -n "s/^\(devnet-$dpid-[0-9-]*[0-9]\)-hub.*/\1/p" | head -1)
 rate=
 if [ -n "$ns" ]; then
 	ip netns exec "$ns-n4" python3 "$T/recv.py" >"$T/rate" 2>&1 &
