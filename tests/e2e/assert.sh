@@ -117,6 +117,7 @@ events:
 assert:
   - {name: moves, eventually: {all_nodes: height >= 2, within: 2s}}
   - {name: after pause, always: {each_node: lag_blocks < 1000, after: pause}}
+  - {name: blink, eventually: {all_nodes: height >= 0, during: [t=0, t=0+1ms]}}
 YAML
 } >"$T/inc.yaml"
 "$DEVNET" run "$T/inc.yaml" --db "$DB" --run-dir "$RUNS" --quiet \
@@ -129,6 +130,14 @@ expect_match "A's window never opened, B's did" \
     "$(q "select r.variant || ':' || a.status || ':' || a.message from assertions a
     join runs r on r.id = a.run_id where a.name = 'after pause' order by r.variant" | tr '\n' '~')" \
     "^A:inconclusive:after pause: its window's event did not fire in this trial~B:pass:after pause: lag_blocks < 1000 blocks held at every one of [0-9]+ samples from t=1.0 s to t=2.0 s~$"
+# an eventually whose window holds no sample (1 ms of 250 ms intervals)
+# is inconclusive, never a pass: height >= 0 would hold on any sample
+expect_eq "a window without a sample is inconclusive in both trials" \
+    "$(q "select group_concat(status) from assertions where name = 'blink'")" \
+    "inconclusive,inconclusive"
+expect_match "and says there was no sample" \
+    "$(q "select message from assertions where name = 'blink' limit 1")" \
+    "^blink: no sample in (its|the) window"
 
 # --- abort_on_fail ends the trial within one sample interval -----------
 { scn_head abort 30s; cat <<'YAML'

@@ -96,6 +96,21 @@ check "and by few more: the count is exact (<= 1010)" \
 	test "$((a1 - a0))" -le 1010
 check "alloc_bytes grew by >= 100000 ($b0 -> $b1)" \
 	ge "$((b1 - b0))" 100000
+# exact: the same program without the 1000 blocks counts exactly 1001
+# fewer allocations by its end (the blocks and the calloc'd array that
+# holds them; everything else it does, fork, threads, lines, the same in
+# both), and at least their 108000 bytes fewer (stdio's buffers for the
+# extra line are requested too: within a page more)
+run_sink base
+"$PROBE" --metrics "$URL" --index 0 --sample-interval 100 --count-allocs \
+	--out "$T/base.out" -- "$V" --fork --threads 3 --allocs 0 --size 100 \
+	--lines 7 --sleep 1200 --exit 3 2>/dev/null
+wait $SINK_PID
+expect_eq "allocs: exactly the program's 1001 more than without them" \
+	"$((a1 - $(metric allocs "$T/base.sink")))" 1001
+db=$((b1 - $(metric alloc_bytes "$T/base.sink")))
+check "alloc_bytes: 1000 x 100 + the 8000-byte array more ($db), within a page" \
+	test "$db" -ge 108000 -a "$db" -le 112096
 check "heap_live_bytes saw the 1000 blocks" \
 	ge "$(maxm heap_live_bytes "$S")" 100000
 # victim main + 3 idle threads + its forked child
