@@ -70,8 +70,18 @@ wait "$poke" 2>/dev/null
 	fail "flood: the run took ${took} s: the drain waited for the flood"
 expect_eq "flood: run 1 ends well" "$rc:$(fq "select status from runs where id = 1")" 0:ok
 unread=$(fq "select value from run_facts where run_id = 1 and key = 'drain_unread'")
-[ "${unread:-0}" -gt 0 ] 2>/dev/null && ok "flood: what the drain did not read is counted ($unread)" ||
-	fail "flood: no drain_unread fact (${unread:-none})"
-expect_eq "flood: one drain_cut event says so" \
-    "$(fq "select count(*) from events where run_id = 1 and kind = 'drain_cut' and detail like '%not read nor stored%'")" 1
+cuts=$(fq "select count(*) from events where run_id = 1 and kind = 'drain_cut' and detail like '%not read nor stored%'")
+# The drain is cut only when the flood outpaces the collector: since
+# issue 38 each flooded message is refused at once (another connection's
+# node 0), and in a sanitizer build (its allocation counter off) the
+# sender no longer outpaces it.  There, no cut is the right answer too,
+# and a cut must still be counted; elsewhere the cut must happen.
+if "$NODE" --help 2>&1 | grep -q "allocation counter: off" &&
+    [ -z "$unread" ] && [ "$cuts" = 0 ]; then
+	ok "flood: sanitizer build: the collector kept up with the flood (no cut to count)"
+else
+	[ "${unread:-0}" -gt 0 ] 2>/dev/null && ok "flood: what the drain did not read is counted ($unread)" ||
+		fail "flood: no drain_unread fact (${unread:-none})"
+	expect_eq "flood: one drain_cut event says so" "$cuts" 1
+fi
 finish
