@@ -48,6 +48,7 @@ struct dn_sock {
 	size_t		 npe, cappe, nlive;
 	int		 max_pipes;	/* 0: not guarded */
 	uint64_t	 refused, untrusted_gone;
+	int		 counted;	/* its owner reads the counts */
 	nng_aio		*raio;	/* dn_sock_recv's, reused (one receiver) */
 	atomic_int	 woken;	/* dn_sock_wake since the last receive */
 	struct dn_sock	*_Atomic on_pipe; /* woken when a pipe is added */
@@ -111,8 +112,10 @@ guard_add(struct dn_sock *s, nng_pipe p)
 	size_t	i;
 
 	pthread_mutex_lock(&s->pmu);
-	/* a socket whose owner never asks for the counts (a node's) */
-	if (s->npe >= 2 * (size_t)s->max_pipes)
+	/* a socket whose owner never asks for the counts (a node's); one
+	 * whose owner does counts a gone pipe only when it asks, after it
+	 * has read what that pipe sent (dn_sock_guard_counts) */
+	if (!s->counted && s->npe >= 2 * (size_t)s->max_pipes)
 		guard_prune(s, dn_now_ns());
 	/* at the cap, a pipe whose REM_POST came before its ADD_POST
 	 * (nng does not order them) would hold a place for good: one nng
@@ -737,6 +740,7 @@ dn_sock_guard_counts(struct dn_sock *s, uint64_t *refused,
     uint64_t *untrusted_gone)
 {
 	pthread_mutex_lock(&s->pmu);
+	s->counted = 1;
 	guard_prune(s, dn_now_ns());
 	*refused = s->refused;
 	*untrusted_gone = s->untrusted_gone;

@@ -570,7 +570,13 @@ collector_main(void *arg)
 			    0) == 0);
 		} else if (rv != DN_EAGAIN)
 			break;
-		collector_guard_rejects(c);
+		/* Connections gone without showing the token are counted
+		 * only with the queue found empty: one that sent a message
+		 * before it closed is judged by that message (a reject, and
+		 * its end not counted again), however far behind a loaded
+		 * collector reads. */
+		if (rv == DN_EAGAIN)
+			collector_guard_rejects(c);
 		now = dn_now_ns();
 		if (c->nheld > 0)
 			release(c, now, atomic_load(&c->stop));
@@ -620,6 +626,7 @@ collector_main(void *arg)
 			}
 		}
 	}
+	collector_guard_rejects(c);	/* the last ones gone */
 	release(c, 0, 1);	/* a receive error ended the loop */
 	pthread_mutex_lock(&c->wmu);
 	c->wstop = 1;
