@@ -24,7 +24,7 @@ function(dn_test dir name)
 	add_test(NAME dn.${dir}.${name} COMMAND ${exe})
 	set_tests_properties(dn.${dir}.${name} PROPERTIES TIMEOUT ${T_TIMEOUT}
 	    LABELS "${dir};${T_LABELS}" SKIP_RETURN_CODE 77
-	    ENVIRONMENT "DN_BUILD_DIR=${CMAKE_BINARY_DIR};DN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+	    ENVIRONMENT "DN_BUILD_DIR=${CMAKE_BINARY_DIR};DN_SOURCE_DIR=${CMAKE_SOURCE_DIR};LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/lsan.supp")
 endfunction()
 
 function(dn_script_test dir name script)
@@ -35,5 +35,5 @@ function(dn_script_test dir name script)
 	add_test(NAME dn.${dir}.${name} COMMAND bash ${script})
 	set_tests_properties(dn.${dir}.${name} PROPERTIES TIMEOUT ${T_TIMEOUT}
 	    LABELS "${dir};${T_LABELS}" SKIP_RETURN_CODE 77
-	    ENVIRONMENT "DN_BUILD_DIR=${CMAKE_BINARY_DIR};DN_SOURCE_DIR=${CMAKE_SOURCE_DIR};PATH=${CMAKE_BINARY_DIR}/bin:$ENV{PATH}")
+	    ENVIRONMENT "DN_BUILD_DIR=${CMAKE_BINARY_DIR};DN_SOURCE_DIR=${CMAKE_SOURCE_DIR};PATH=${CMAKE_BINARY_DIR}/bin:$ENV{PATH};LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/lsan.supp")
 endfunction()
