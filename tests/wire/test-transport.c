@@ -233,7 +233,7 @@ guard_caps_and_counts(void **state)
 	assert_int_equal(dn_sock_dial(out[0], url, &cause), 0);
 	/* (again if the first went to a pipe refused while the old ones
 	 * were still being reaped) */
-	for (i = 0, k = -1; i < 5 && k != 0; i++) {
+	for (i = 0, k = -1; i < 20 && k != 0; i++) {
 		assert_int_equal(dn_sock_send(out[0], "x", 1, 0), 0);
 		k = dn_sock_recv_pipe(in, &buf, &len, &pipe, 1000);
 	}
