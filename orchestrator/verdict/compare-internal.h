@@ -132,4 +132,10 @@ void	 compare_side_release(struct compare_side *side);
 int	 compare_sides_network(struct dn_store *s, struct compare_result *r,
 	    char **cause);
 
+/* The run-level fact KEY of SIDE's first run (compare-sides.c: a side's
+ * design and primary metrics are stored with its runs), into *VAL (caller
+ * frees; NULL: none, or no runs).  0, or -1 with *CAUSE. */
+int	 compare_side_fact(struct dn_store *s, const struct compare_side *side,
+	    const char *key, char **val, char **cause);
+
 #endif

@@ -18,20 +18,6 @@
 #include "store.h"
 #include "xalloc.h"
 
-static int
-fact_row(void *arg, int ncols, const char *const *names,
-    const char *const *v, const int *types)
-{
-	char	**out = arg;
-
-	(void)ncols;
-	(void)names;
-	(void)types;
-	if (*out == NULL && v[0] != NULL)
-		*out = dn_xstrdup(v[0]);
-	return (0);
-}
-
 /* NAME is one of the comma-separated LIST. */
 static int
 listed(const char *list, const char *name)
@@ -52,8 +38,7 @@ compare_primary_mark(struct dn_store *s, struct compare_result *r,
     const struct compare_opts *opts, const struct derived *defs, size_t nd,
     int *prim, char **cause)
 {
-	char		 id[32], *val = NULL, *names;
-	const char	*params[1] = { id };
+	char		*val = NULL, *names;
 	size_t		 k;
 
 	if (opts != NULL && opts->nmetrics > 0) {
@@ -62,13 +47,8 @@ compare_primary_mark(struct dn_store *s, struct compare_result *r,
 		r->primary_from = dn_xstrdup("--metric");
 		return (0);
 	}
-	if (r->a.nruns > 0) {
-		snprintf(id, sizeof(id), "%lld", (long long)r->a.runs[0].id);
-		if (dn_store_query(s, "SELECT value FROM run_facts WHERE "
-		    "run_id = ?1 AND node = -1 AND key = 'compare_primary'",
-		    params, 1, fact_row, &val, cause) != 0)
-			return (-1);
-	}
+	if (compare_side_fact(s, &r->a, "compare_primary", &val, cause) != 0)
+		return (-1);
 	if (val == NULL || (names = strrchr(val, ':')) == NULL) {
 		for (k = 0; k < nd; k++)
 			prim[k] = 1;

@@ -79,41 +79,21 @@ compare_seq_parse(const char *s, struct compare_seq *q, double *require_pct)
 	return (q->nlooks > 0 ? 0 : -1);
 }
 
-static int
-fact_row(void *arg, int ncols, const char *const *names,
-    const char *const *v, const int *types)
-{
-	char	**out = arg;
-
-	(void)ncols;
-	(void)names;
-	(void)types;
-	if (*out == NULL && v[0] != NULL)
-		*out = dn_xstrdup(v[0]);
-	return (0);
-}
-
 /* The design stored with the first run of side A, into *Q (0: none). */
 static int
 stored_design(struct dn_store *s, const struct compare_result *r,
     struct compare_seq *q, double *require_pct, int *found, char **cause)
 {
-	char		 id[32], *val = NULL;
-	const char	*params[1] = { id };
+	char		*val = NULL;
 
 	*found = 0;
-	if (r->a.nruns == 0)
-		return (0);
-	snprintf(id, sizeof(id), "%lld", (long long)r->a.runs[0].id);
-	if (dn_store_query(s, "SELECT value FROM run_facts WHERE run_id = ?1 "
-	    "AND node = -1 AND key = 'sequential'", params, 1, fact_row, &val,
-	    cause) != 0)
+	if (compare_side_fact(s, &r->a, "sequential", &val, cause) != 0)
 		return (-1);
 	if (val == NULL)
 		return (0);
 	if (compare_seq_parse(val, q, require_pct) != 0) {
-		*cause = dn_xasprintf("run %s: unreadable sequential design "
-		    "'%s'", id, val);
+		*cause = dn_xasprintf("run %lld: unreadable sequential "
+		    "design '%s'", (long long)r->a.runs[0].id, val);
 		free(val);
 		return (-1);
 	}

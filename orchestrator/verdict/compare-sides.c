@@ -378,6 +378,36 @@ compare_sides_network(struct dn_store *s, struct compare_result *r,
 	return (0);
 }
 
+static int
+first_text(void *arg, int ncols, const char *const *names,
+    const char *const *v, const int *types)
+{
+	char	**out = arg;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	if (*out == NULL && v[0] != NULL)
+		*out = dn_xstrdup(v[0]);
+	return (0);
+}
+
+int
+compare_side_fact(struct dn_store *s, const struct compare_side *side,
+    const char *key, char **val, char **cause)
+{
+	char		 id[32];
+	const char	*params[2] = { id, key };
+
+	*val = NULL;
+	if (side->nruns == 0)
+		return (0);
+	snprintf(id, sizeof(id), "%lld", (long long)side->runs[0].id);
+	return (dn_store_query(s, "SELECT value FROM run_facts WHERE run_id = "
+	    "?1 AND node = -1 AND key = ?2", params, 2, first_text, val,
+	    cause));
+}
+
 void
 compare_side_release(struct compare_side *side)
 {
