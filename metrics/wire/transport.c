@@ -38,6 +38,40 @@ struct pipe_ent {
 /* A pipe gone before it was trusted is counted this long after, unless
  * a message of it, read before its end, is handled by then. */
 #define GONE_GRACE_NS	200000000ull
+/*
+ * Two rings of the last pipe ids, so that one connection is one reject
+ * however nng orders its events (it orders neither a pipe's first message
+ * and its ADD_POST nor its end and the reading of that message; under
+ * ASan with tests beside, each came the other way now and then):
+ * - counted: ended untrusted and counted so before a message of it, read
+ *   earlier, was handled: that message is not counted again
+ *   (dn_sock_pipe_state's -2);
+ * - early: closed for a bad first message before its ADD_POST: noted as
+ *   closed by us when that comes, so its end is not counted again.
+ * Pipes come and go in bursts of at most the guard's cap.
+ */
+#define ID_RING	256
+struct id_ring {
+	uint32_t	 id[ID_RING];
+	unsigned	 next;
+};
+
+static void
+ring_put(struct id_ring *r, uint32_t id)
+{
+	r->id[r->next++ % ID_RING] = id;
+}
+
+static int
+ring_has(const struct id_ring *r, uint32_t id)
+{
+	unsigned	i;
+
+	for (i = 0; i < ID_RING && i < r->next; i++)
+		if (r->id[i] == id)
+			return (1);
+	return (0);
+}
 
 struct dn_sock {
 	nng_socket	 sock;
@@ -48,6 +82,7 @@ struct dn_sock {
 	size_t		 npe, cappe, nlive;
 	int		 max_pipes;	/* 0: not guarded */
 	uint64_t	 refused, untrusted_gone;
+	struct id_ring	 counted_ring, early;	/* see ID_RING */
 	int		 counted;	/* its owner reads the counts */
 	nng_aio		*raio;	/* dn_sock_recv's, reused (one receiver) */
 	atomic_int	 woken;	/* dn_sock_wake since the last receive */
@@ -89,6 +124,7 @@ guard_prune(struct dn_sock *s, uint64_t now)
 		if (s->pe[i].gone_ns != 0 &&
 		    now - s->pe[i].gone_ns >= GONE_GRACE_NS) {
 			s->untrusted_gone++;
+			ring_put(&s->counted_ring, s->pe[i].id);
 			pipe_forget(s, &s->pe[i]);
 		} else
 			i++;
@@ -107,7 +143,7 @@ guard_prune(struct dn_sock *s, uint64_t now)
 static int
 guard_add(struct dn_sock *s, nng_pipe p)
 {
-	int	refuse;
+	int	refuse, ours;
 
 	size_t	i;
 
@@ -129,7 +165,8 @@ guard_add(struct dn_sock *s, nng_pipe p)
 		s->nlive--;
 		s->pe[i].gone_ns = dn_now_ns();
 	}
-	if ((refuse = s->nlive >= (size_t)s->max_pipes))
+	ours = ring_has(&s->early, nng_pipe_id(p));
+	if ((refuse = !ours && s->nlive >= (size_t)s->max_pipes))
 		s->refused++;
 	else {
 		s->nlive++;
@@ -138,10 +175,11 @@ guard_add(struct dn_sock *s, nng_pipe p)
 			s->pe = dn_xreallocarray(s->pe, s->cappe,
 			    sizeof(*s->pe));
 		}
-		s->pe[s->npe++] = (struct pipe_ent){ .id = nng_pipe_id(p) };
+		s->pe[s->npe++] = (struct pipe_ent){ .id = nng_pipe_id(p),
+		    .ours = (uint8_t)ours };
 	}
 	pthread_mutex_unlock(&s->pmu);
-	if (refuse)
+	if (refuse || ours)
 		nng_pipe_close(p);
 	return (refuse);
 }
@@ -713,6 +751,8 @@ dn_sock_pipe_state(struct dn_sock *s, uint32_t pipe)
 	e = pipe_find(s, pipe);
 	/* a trusted one that is gone is forgotten: -1 */
 	st = e == NULL || e->ours ? -1 : e->trusted;
+	if (e == NULL && ring_has(&s->counted_ring, pipe))
+		st = -2;
 	pthread_mutex_unlock(&s->pmu);
 	return (st);
 }
@@ -728,7 +768,8 @@ dn_sock_pipe_close(struct dn_sock *s, uint32_t pipe)
 		e->ours = 1;
 		if (e->gone_ns != 0)
 			pipe_forget(s, e);
-	}
+	} else
+		ring_put(&s->early, pipe);	/* before its ADD_POST */
 	pthread_mutex_unlock(&s->pmu);
 	/* nng_pipe is a struct of its id (nng.h): the id names it */
 	p.id = pipe;

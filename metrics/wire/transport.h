@@ -125,10 +125,12 @@ int	 dn_sock_recv_pipe(struct dn_sock *s, void **bufp, size_t *lenp,
 /* A guarded socket's PIPE showed the token: trusted from now on. */
 void	 dn_sock_pipe_trust(struct dn_sock *s, uint32_t pipe);
 /* Of a guarded socket's PIPE: 1 trusted, 0 not yet, -1 gone (or closed
- * by dn_sock_pipe_close). */
+ * by dn_sock_pipe_close), -2 gone untrusted and counted so by
+ * dn_sock_guard_counts (a message of it read now is not a new reject). */
 int	 dn_sock_pipe_state(struct dn_sock *s, uint32_t pipe);
 /* Close PIPE (a first message without the token): it sends nothing more,
- * and its end is not counted again by dn_sock_guard_counts. */
+ * and its end is not counted again by dn_sock_guard_counts, also when
+ * its message came before nng told the guard of it (state -1 then). */
 void	 dn_sock_pipe_close(struct dn_sock *s, uint32_t pipe);
 /*
  * A guarded socket's counts so far: *REFUSED pipes closed at the cap,

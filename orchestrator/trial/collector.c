@@ -440,14 +440,19 @@ handle(struct collector *c, const uint8_t *buf, size_t len, uint32_t pipe)
 	struct trial	*t = c->t;
 	struct dn_hdr	 h;
 	uint64_t	 now = dn_now_ns();
-	int		 rv;
+	int		 rv, st;
 
 	rv = dn_hdr_check(buf, len, t->token, (uint32_t)t->nnodes, 0, &h);
 	if (rv != 0) {
-		collector_reject(c, rv, DN_NODE_NONE);
+		st = dn_sock_pipe_state(c->sock, pipe);
+		/* a connection whose end was counted already (its message
+		 * read late): one connection, one reject */
+		if (st != -2)
+			collector_reject(c, rv, DN_NODE_NONE);
 		/* the first message of a connection, without the token:
-		 * nothing more is read from it */
-		if (dn_sock_pipe_state(c->sock, pipe) == 0)
+		 * nothing more is read from it (-1: maybe before nng told
+		 * the guard of its pipe) */
+		if (st == 0 || st == -1)
 			dn_sock_pipe_close(c->sock, pipe);
 		return;
 	}
