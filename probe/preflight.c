@@ -6,7 +6,10 @@
  * they reach the collector?  Each problem is one line on stderr
  * ("port ADDR:PORT is taken (...)", "cannot reach the collector at
  * ADDR:PORT (...)"); exits 0 when there is none, PREFLIGHT_EXIT_FAILED
- * when there is, PROBE_EXIT_ERROR on bad arguments.
+ * when there is, PROBE_EXIT_ERROR on bad arguments.  A dial that works
+ * is then timed: RTT_DIALS more handshakes, one line on stdout ("rtt
+ * ADDR:PORT min MS median MS max MS n N"), the real network between this
+ * host and devnet's as devnet states it before any trial (issue 39).
  *
  * Also `devnet-probe --hold`: a container's first process that does
  * nothing until SIGTERM, SIGINT or SIGKILL, so that the container's
@@ -27,12 +30,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "probe.h"
 
 /* How long a dial may take. */
 #define DIAL_MS	3000
+/* Handshakes timed after a dial that works, and the pause between
+ * them (a burst would meet its own queue, not the network). */
+#define RTT_DIALS	20
+#define RTT_GAP_NS	20000000L
 
 /* "ADDR:PORT" into SA; -1 when it is not an IPv4 address and port. */
 static int
@@ -102,6 +110,40 @@ try_dial(const struct sockaddr_in *sa)
 	return (err);
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/* Time RTT_DIALS TCP handshakes with SA (the SYN out, the SYN-ACK back:
+ * one round trip, as the kernel sees it) and print them on stdout as
+ * "rtt EP min MS median MS max MS n N"; nothing when none worked. */
+static void
+time_dials(const struct sockaddr_in *sa, const char *ep, int eplen)
+{
+	struct timespec	a, b;
+	double		v[RTT_DIALS];
+	int		i, n = 0;
+
+	for (i = 0; i < RTT_DIALS; i++) {
+		nanosleep(&(struct timespec){ 0, RTT_GAP_NS }, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		if (try_dial(sa) != 0)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		v[n++] = (double)(b.tv_sec - a.tv_sec) * 1e3 +
+		    (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+	}
+	if (n == 0)
+		return;
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+	printf("rtt %.*s min %.3f median %.3f max %.3f n %d\n", eplen, ep,
+	    v[0], v[n / 2], v[n - 1], n);
+}
+
 /* Check every endpoint of LIST (comma-separated) with DIAL or bind;
  * how many failed, or -1 when LIST is malformed. */
 static int
@@ -121,6 +163,8 @@ check_list(const char *list, int dial)
 			return (-1);
 		}
 		err = dial ? try_dial(&sa) : try_bind(&sa);
+		if (err == 0 && dial)
+			time_dials(&sa, p, (int)len);
 		if (err != 0) {
 			if (dial)
 				fprintf(stderr, "cannot reach the collector "
