@@ -96,6 +96,9 @@ static struct dk_host	*hosts;
 static int		 nhosts;
 static int		*pin;
 static int		 npin;
+/* The real network between hosts[H] and this one, timed by the
+ * preflight (n == 0: not measured; this host's own is never timed). */
+static struct swarm_rtt	*host_rtt;
 
 static struct stack *
 stack_of(const struct trial *t)
@@ -470,6 +473,8 @@ swarm_prepare(const struct scenario *s, const struct provider_opts *o,
 	dk_hosts_free(hosts, nhosts);
 	hosts = NULL;
 	nhosts = 0;
+	free(host_rtt);
+	host_rtt = NULL;
 	if (dk_swarm_hosts(s->placement != NULL && strcmp(s->placement,
 	    "spread") != 0 ? s->placement : NULL, &hosts, &nhosts,
 	    cause) != 0)
@@ -501,8 +506,9 @@ swarm_prepare(const struct scenario *s, const struct provider_opts *o,
 		    "%s (use --run-dir)", o->run_dir, strerror(errno));
 		goto out;
 	}
+	host_rtt = dn_xcalloc((size_t)nhosts, sizeof(*host_rtt));
 	if (swarm_preflight(s, hosts, pin, npin, advertise, root, o->quiet,
-	    cause) != 0)
+	    host_rtt, cause) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -544,6 +550,7 @@ deploy(struct trial *t, struct stack *st, char **cause)
 		st->deployed = 1;
 		trial_event(t, -1, "deploy", "stack %s from %s", st->name,
 		    path);
+		swarm_base_facts(t, hosts, pin, npin, host_rtt, advertise);
 	}
 	free(path);
 	return (rc);

@@ -179,11 +179,19 @@ void	 provider_kill_running(const struct provider_ops *p, struct trial *t,
  * at ADVERTISE is reachable from it; and that RUN_ROOT (the real path
  * of --run-dir, or NULL: not checked) exists there.  0, or -1 with
  * *CAUSE saying which host and what to do.  Removes its services in any
- * case.
+ * case.  The real network between each such host and this one is timed
+ * there (TCP handshakes with the collector's port) into RTT[H] for
+ * HOSTS[H] (the caller's array, one per host, zeroed; n stays 0 where
+ * nothing was timed) and, unless QUIET, stated on stderr (issue 39).
  */
 struct dk_host;
+struct swarm_rtt {
+	double	min_ms, median_ms, max_ms;
+	int	n;		/* handshakes timed; 0: not measured */
+};
 int	 swarm_preflight(const struct scenario *, const struct dk_host *hosts,
 	    const int *pin, int npin, const char *advertise,
-	    const char *run_root, int quiet, char **cause);
+	    const char *run_root, int quiet, struct swarm_rtt *rtt,
+	    char **cause);
 
 #endif

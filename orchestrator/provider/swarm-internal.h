@@ -22,6 +22,17 @@ struct dk_host;
 int	 swarm_check_engines(const struct scenario *, const struct dk_host *,
 	    int nhosts, int quiet, char **cause);
 
+/* swarm-preflight.c: the real network under trial T as the preflight
+ * timed it (RTT[H] for HOSTS[H], node K on HOSTS[PIN[K]]): for each node
+ * on another host the facts host_rtt_min_ms and host_rtt_median_ms, and
+ * one host_network event per such host (issue 39).  Nodes on this host
+ * get none: nothing was timed. */
+struct swarm_rtt;
+struct trial;
+void	 swarm_base_facts(struct trial *t, const struct dk_host *hosts,
+	    const int *pin, int npin, const struct swarm_rtt *rtt,
+	    const char *advertise);
+
 /* swarm-compose.c: provider_ops.describe: each variant's Compose file,
  * with placeholders for what is chosen at run time. */
 int	 swarm_describe(FILE *out, const struct scenario *, char **cause);

@@ -16,7 +16,10 @@
  *     (the host's node ports on its address) --preflight-dial (the
  *     collector)`, with a temporary listener on the collector's port
  *     here; it exits 3 with one line per problem, read back through
- *     `docker service logs --raw`.  A foreign image gets an entrypoint
+ *     `docker service logs --raw`.  Where the dial works it times 20
+ *     more TCP handshakes: the real network between that host and
+ *     this one, stated before any trial and kept for the trials' facts
+ *     (issue 39).  A foreign image gets an entrypoint
  *     that does not exist: only the image is checked.
  *   - every task binds the run directory (--run-dir) at its own path,
  *     read-only, as the nodes will bind their trial dirs in it: a host
@@ -60,6 +63,7 @@ struct unit {
 	char			*svc;
 	char			*state;	/* ended: "complete", "rejected" */
 	char			*err;
+	char			*rtt;	/* the probe's "rtt ..." line */
 };
 
 static void
@@ -74,6 +78,7 @@ units_free(struct unit *u, size_t n)
 		free(u[i].svc);
 		free(u[i].state);
 		free(u[i].err);
+		free(u[i].rtt);
 	}
 	free(u);
 }
@@ -241,10 +246,11 @@ look(struct unit *u, size_t nu)
 	return (left);
 }
 
-/* The probe's lines (docker service logs --raw of SVC), joined by "; ",
- * or NULL. */
+/* The probe's problem lines (docker service logs --raw of SVC), joined
+ * by "; ", or NULL; its "rtt ..." line into *RTT (the caller frees)
+ * when RTT is not NULL. */
 static char *
-probe_lines(const char *svc)
+probe_lines(const char *svc, char **rtt)
 {
 	char	 path[] = "/tmp/devnet-preflight-XXXXXX", line[512];
 	char	*all = NULL, *tmp, *cause = NULL;
@@ -262,7 +268,11 @@ probe_lines(const char *svc)
 	if ((f = fopen(path, "r")) != NULL) {
 		while (fgets(line, sizeof(line), f) != NULL) {
 			line[strcspn(line, "\r\n")] = '\0';
-			if (line[0] == '\0' || strstr(line, "preflight ok"))
+			if (strncmp(line, "rtt ", 4) == 0 && rtt != NULL &&
+			    *rtt == NULL)
+				*rtt = dn_xstrdup(line);
+			if (line[0] == '\0' || strstr(line, "preflight ok") ||
+			    strncmp(line, "rtt ", 4) == 0)
 				continue;
 			tmp = dn_xasprintf("%s%s%s", all ? all : "",
 			    all ? "; " : "", line);
@@ -309,7 +319,7 @@ verdict(const struct scenario *s, const struct unit *u,
 		return (0);
 	if (strcmp(u->state, "failed") != 0 ||
 	    strstr(u->err, "exit (3)") == NULL ||
-	    (lines = probe_lines(u->svc)) == NULL) {
+	    (lines = probe_lines(u->svc, NULL)) == NULL) {
 		*cause = dn_xasprintf("devnet's preflight on host %s (image "
 		    "%s) ended %s: %s", u->h->name, u->img, u->state,
 		    u->err[0] != '\0' ? u->err : "no error given");
@@ -333,10 +343,51 @@ verdict(const struct scenario *s, const struct unit *u,
 	return (-1);
 }
 
+/* The real network between U's host and this one, from the probe's
+ * timed handshakes, into RTT[H] (once per host) and stated on stderr
+ * unless QUIET.  A host whose line is missing is said to be unmeasured:
+ * the trials then carry no base for it. */
+static void
+base_rtt(const struct unit *u, size_t nu, const struct dk_host *hosts,
+    const char *advertise, int quiet, struct swarm_rtt *rtt)
+{
+	struct swarm_rtt	*r;
+	char			*line = NULL, *rest;
+	size_t			 i;
+
+	for (i = 0; i < nu; i++) {
+		if (!u[i].own || strcmp(u[i].state, "complete") != 0)
+			continue;
+		r = &rtt[u[i].h - hosts];
+		if (r->n > 0)
+			continue;
+		line = NULL;
+		free(probe_lines(u[i].svc, &line));
+		rest = line != NULL ? strchr(line + 4, ' ') : NULL;
+		if (rest == NULL || sscanf(rest, " min %lf median %lf max "
+		    "%lf n %d", &r->min_ms, &r->median_ms, &r->max_ms,
+		    &r->n) != 4 || r->n <= 0) {
+			memset(r, 0, sizeof(*r));
+			if (!quiet)
+				fprintf(stderr, "devnet: the network between "
+				    "host %s and this one was not measured "
+				    "(no timing from its preflight)\n",
+				    u[i].h->name);
+		} else if (!quiet)
+			fprintf(stderr, "devnet: the real network between "
+			    "host %s (%s) and this one (%s): RTT min %.3f ms, "
+			    "median %.3f ms, max %.3f ms over %d TCP "
+			    "handshakes\n", u[i].h->name, u[i].h->addr,
+			    advertise, r->min_ms, r->median_ms, r->max_ms,
+			    r->n);
+		free(line);
+	}
+}
+
 int
 swarm_preflight(const struct scenario *s, const struct dk_host *hosts,
     const int *pin, int npin, const char *advertise, const char *run_root,
-    int quiet, char **cause)
+    int quiet, struct swarm_rtt *rtt, char **cause)
 {
 	struct unit	*u = NULL;
 	char		*img, *c2 = NULL, *own_f;
@@ -405,6 +456,7 @@ swarm_preflight(const struct scenario *s, const struct dk_host *hosts,
 	for (i = 0; i < nu; i++)
 		if (verdict(s, &u[i], advertise, run_root, cause) != 0)
 			goto out;
+	base_rtt(u, nu, hosts, advertise, quiet, rtt);
 	rc = 0;
 out:
 	if (fd != -1)
@@ -434,6 +486,33 @@ out:
 	}
 	units_free(u, nu);
 	return (rc);
+}
+
+void
+swarm_base_facts(struct trial *t, const struct dk_host *hosts,
+    const int *pin, int npin, const struct swarm_rtt *rtt,
+    const char *advertise)
+{
+	const struct dk_host	*h;
+	const struct swarm_rtt	*r;
+	int			 k, j;
+
+	for (k = 0; rtt != NULL && pin != NULL && k < t->nnodes &&
+	    k < npin; k++) {
+		h = &hosts[pin[k]];
+		if (h->self || (r = &rtt[pin[k]])->n == 0)
+			continue;
+		trial_fact(t, k, "host_rtt_min_ms", "%.3f", r->min_ms);
+		trial_fact(t, k, "host_rtt_median_ms", "%.3f", r->median_ms);
+		for (j = 0; j < k && pin[j] != pin[k]; j++)
+			;
+		if (j == k)
+			trial_event(t, -1, "host_network", "host %s (%s) to "
+			    "this one (%s): RTT min %.3f ms, median %.3f ms, "
+			    "max %.3f ms over %d TCP handshakes (preflight)",
+			    h->name, h->addr, advertise, r->min_ms,
+			    r->median_ms, r->max_ms, r->n);
+	}
 }
 
 /* The engines of the first NHOSTS of HOSTS (those with nodes) that are
