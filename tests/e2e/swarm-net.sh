@@ -10,7 +10,8 @@
 #     and nodes 0 and 2 (on this host: nothing to time) have no such fact;
 #   - with 20 ms added to everything leaving h2 (dn-host-delay, devnet's
 #     own emulator: this kernel has no netem): the stated minimum is the
-#     first one plus 20 ms, within max(1 ms, 10 %).
+#     first one plus 20 ms, within max(1 ms, 10 %), and every trial
+#     runs (smoke.yaml's "nodes end in step" may fail there: exit 4).
 #
 # Nothing is left on either engine.  Exits 77 where the two hosts cannot
 # be made (not root, no dockerd, ...).
@@ -19,7 +20,8 @@
 . "$(dirname "$0")/docker-lib.sh"
 . "$(dirname "$0")/twohost-lib.sh"
 
-SETS="--set duration=6s --set warmup=2s --set repeats=1"
+# readiness is not the subject here: a shared machine may start slowly
+SETS="--set duration=6s --set warmup=2s --set repeats=1 --ready-timeout 60s"
 BASE=27100
 TCP="--set network.listen=tcp --set network.tcp_base_port=$BASE"
 ADD_MS=20
@@ -89,7 +91,15 @@ out=$(devnet_h1 run "$SCN/smoke.yaml" --provider swarm $TCP $SETS \
 rc=$?
 printf '%s\n' "$out"
 speed_up
-expect_eq "a run with $ADD_MS ms more from h2: exit 0" "$rc" 0
+# 0, or 4: smoke.yaml's "nodes end in step" (height spread <= 1) may not
+# hold with node 1 20 ms away on a loaded machine; what is checked here
+# is the statement, and every trial ran (1 would be a failed trial)
+case $rc in
+0|4) ok "a run with $ADD_MS ms more from h2: every trial ran (exit $rc)" ;;
+*) fail "a run with $ADD_MS ms more from h2: exit $rc, want 0 or 4" ;;
+esac
+expect_eq "... both trials stored ok" \
+    "$(q "select count(*) from runs where status = 'ok'")" 4
 slow=$(rtt_min "$out")
 want=$(awk -v b="${base:-0}" -v a=$ADD_MS 'BEGIN { print b + a }')
 if [ -n "$slow" ] && within "$slow" "$want"; then
