@@ -73,6 +73,9 @@ local_cgroup(struct trial *t, int k, char **cause)
 	memset(&l, 0, sizeof(l));
 	provider_node_limits(t->scn, t->var, k, &l.cpus, &l.memory);
 	cs = provider_node_cpuset(t->scn, t->var, k);
+	/* order: concurrent's duet (run/duet.c): the trial's CPU set */
+	if (t->pin_cpus[0] != '\0')
+		cs = t->pin_cpus;
 	if (cs != NULL && strcmp(cs, "auto") == 0) {
 		snprintf(cpu, sizeof(cpu), "%d", provider_auto_cpu(k));
 		cs = cpu;
@@ -342,6 +345,12 @@ provider_check(const struct scenario *s, char **cause)
 		return (-1);
 	}
 	return (p->check != NULL ? p->check(s, cause) : 0);
+}
+
+int
+provider_can_pin(const struct scenario *s)
+{
+	return (provider_of(s) == &provider_local);
 }
 
 int

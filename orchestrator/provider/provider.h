@@ -96,6 +96,9 @@ const char *provider_name(const struct scenario *s);
 /* What S's provider cannot do of S (its check op): 0, or -1 with *CAUSE
  * saying why not and what to do. */
 int	 provider_check(const struct scenario *s, char **cause);
+/* Can S's provider pin nodes to CPUs (resources.cpuset, the duet of
+ * order: concurrent)?  provider local only. */
+int	 provider_can_pin(const struct scenario *s);
 /* provider_ops.exit_note and .facts of T's provider (NULL, nothing when
  * it has none). */
 char	*provider_exit_note(struct trial *t, int k);

@@ -7,7 +7,7 @@
  * here; what can only fail when it happens (an engine down, a port taken,
  * a revision that does not build) is said where it happens.
  */
-#include "run/runner.h"
+#include "run/runner-internal.h"
 #include "node-kind/node-kind.h"
 #include "provider/provider.h"
 #include "xalloc.h"
@@ -24,7 +24,7 @@ run_check(const struct scenario *s, char **cause)
 		    "(two devnets cannot share one tcp_base_port)");
 		return (-1);
 	}
-	if (provider_check(s, cause) != 0)
+	if (provider_check(s, cause) != 0 || duet_check(s, cause) != 0)
 		return (-1);
 	for (i = 0; i < s->nvariants; i++) {
 		k = node_kind_of(&s->variants[i]);

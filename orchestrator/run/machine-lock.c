@@ -4,7 +4,7 @@
  * another devnet could disturb takes the machine's locks for them
  * (sys/machlock.h): "conditions" for network conditions (two emulators
  * on one machine failed each other's latency proofs), "cpu-N" for each
- * CPU a node is pinned to.  A devnet that holds one is named (pid, db)
+ * CPU a node is pinned to (resources.cpuset, the duet).  A devnet that holds one is named (pid, db)
  * and waited for, up to --machine-wait (default 10 min; 0 refuses at
  * once); a stop signal ends the wait.  The locks go with the process.
  *
@@ -27,13 +27,15 @@
 /* The locks S needs, NULL-terminated (caller frees each and the array);
  * NULL when it needs none. */
 static char **
-lock_names(const struct scenario *s)
+lock_names(const struct scenario *s, const cpu_set_t *cpus)
 {
 	cpu_set_t	 set;
 	char		**v;
 	int		 n = 0, c;
 
 	provider_cpus_used(s, &set);
+	if (cpus != NULL)
+		CPU_OR(&set, &set, cpus);
 	v = dn_xcalloc((size_t)CPU_COUNT(&set) + 2, sizeof(*v));
 	/* conditions: this host's (swarm refused them in run_check) */
 	if (scenario_has_conditions(s))
@@ -49,10 +51,10 @@ lock_names(const struct scenario *s)
 }
 
 int
-machine_take(const struct scenario *s, const struct runner_opts *o,
-    char **cause)
+machine_take(const struct scenario *s, const cpu_set_t *cpus,
+    const struct runner_opts *o, char **cause)
 {
-	char		**names = lock_names(s), *holder = NULL;
+	char		**names = lock_names(s, cpus), *holder = NULL;
 	uint64_t	  t0 = dn_now_ns();
 	int		  wait_ms, rv, said = 0, i;
 

@@ -17,6 +17,7 @@
 #ifndef DN_RUNNER_INTERNAL_H
 #define DN_RUNNER_INTERNAL_H
 
+#include <sched.h>
 #include <stdint.h>
 
 #include "run/runner.h"
@@ -158,14 +159,45 @@ void	 endcheck_drain_txs(struct trial **ts, int nt);
 /* Halt the nodes and check that they agree on the state (endcheck.c). */
 void	 endcheck_state(struct trial *t);
 
+/* --- duet.c ------------------------------------------------------------ */
+
+/* order: concurrent's duet (issue 36): what the run pins, decided once
+ * before any trial. */
+#define DUET_MAX_CPUS	1024
+struct duet {
+	int		 on;		/* the variants are pinned */
+	char		*why;		/* not on: why (for duet_pin) */
+	int		 nsets;		/* one per variant */
+	int		 per;		/* CPUs per set */
+	int		 cpus[DUET_MAX_CPUS];	/* devnet's CPUs, ascending */
+	int		 ncpus;
+	cpu_set_t	 all;		/* every CPU of a set: their locks */
+};
+
+/* What `pin: duet` cannot do of S alone (run_check): 0, or -1 with
+ * *CAUSE. */
+int	 duet_check(const struct scenario *s, char **cause);
+/* Before any trial: pin S's concurrent variants here, or say why not
+ * (stderr unless O->quiet; `pin: duet` refuses then: -1 with *CAUSE).
+ * D is released with duet_release. */
+int	 duet_prepare(const struct scenario *s, const struct runner_opts *o,
+	    struct duet *d, char **cause);
+/* T's CPU set (t->pin_cpus): variant I of slot K on set (I + K) mod V. */
+void	 duet_assign(const struct duet *d, struct trial *t);
+/* T's facts duet_pin ("on", or "off: why"), duet_cpus, duet_slot
+ * (concurrent order only). */
+void	 duet_facts(const struct duet *d, struct trial *t);
+void	 duet_release(struct duet *d);
+
 /* --- machine-lock.c ----------------------------------------------------- */
 
 /* Before any trial: take the machine's locks for S's network conditions
- * and pinned CPUs, waiting for (and naming) a devnet that holds one, up
- * to O->machine_wait_ms.  0 (nothing needed, or taken), or -1 with
- * *CAUSE naming the holder (pid, db). */
-int	 machine_take(const struct scenario *s, const struct runner_opts *o,
-	    char **cause);
+ * and pinned CPUs (resources.cpuset, and the duet's CPUS, may be NULL),
+ * waiting for (and naming) a devnet that holds one, up to
+ * O->machine_wait_ms.  0 (nothing needed, or taken), or -1 with *CAUSE
+ * naming the holder (pid, db). */
+int	 machine_take(const struct scenario *s, const cpu_set_t *cpus,
+	    const struct runner_opts *o, char **cause);
 
 /* --- interference.c ----------------------------------------------------- */
 

@@ -279,19 +279,17 @@ slot_results(struct runner_result *res, struct trial **slot, int nt)
 	}
 }
 
-int
-runner_run(struct scenario *scn, struct dn_store *store,
-    const struct runner_opts *o, struct runner_result *res, char **cause)
+/*
+ * Before any trial, once: ports, the network's sweep, stale runs, the
+ * provider, the duet's CPU sets (D), the machine's locks, the node
+ * kinds' metrics.  0, or -1 with *CAUSE.
+ */
+static int
+run_prepare(struct scenario *scn, struct dn_store *store,
+    const struct runner_opts *o, struct duet *d, char **cause)
 {
-	pthread_mutex_t		 store_mu = PTHREAD_MUTEX_INITIALIZER;
-	struct plan_trial	*plan = NULL;
-	struct trial		*trials = NULL, **slot = NULL;
-	size_t			 n = 0, i, j;
-	int			 rv = -1, reaped = 0, store_down = 0;
+	int	reaped = 0;
 
-	memset(res, 0, sizeof(*res));
-	progress_tty = isatty(STDERR_FILENO);
-	signals_count = 0;
 	/* SCN passed run_check (check.c) before it came here */
 	if (provider_choose_ports(scn, o->quiet, cause) != 0 ||
 	    netcond_prepare(scn, o->quiet, cause) != 0)
@@ -303,11 +301,32 @@ runner_run(struct scenario *scn, struct dn_store *store,
 		    "orchestrator as interrupted\n", reaped);
 	if (provider_prepare(scn, &(struct provider_opts){
 	    .run_dir = o->run_dir, .quiet = o->quiet }, cause) != 0 ||
-	    machine_take(scn, o, cause) != 0)
+	    duet_prepare(scn, o, d, cause) != 0 ||
+	    machine_take(scn, d->on ? &d->all : NULL, o, cause) != 0)
 		return (-1);
 	if (node_kind_declare(scn, store, cause) != 0 ||
 	    dn_store_commit(store, cause) != 0)
 		return (-1);
+	return (0);
+}
+
+int
+runner_run(struct scenario *scn, struct dn_store *store,
+    const struct runner_opts *o, struct runner_result *res, char **cause)
+{
+	pthread_mutex_t		 store_mu = PTHREAD_MUTEX_INITIALIZER;
+	struct plan_trial	*plan = NULL;
+	struct duet		*duet;
+	struct trial		*trials = NULL, **slot = NULL;
+	size_t			 n = 0, i, j;
+	int			 rv = -1, store_down = 0;
+
+	memset(res, 0, sizeof(*res));
+	progress_tty = isatty(STDERR_FILENO);
+	signals_count = 0;
+	duet = dn_xcalloc(1, sizeof(*duet));
+	if (run_prepare(scn, store, o, duet, cause) != 0)
+		goto out;
 	if (plan_trials(scn, &plan, &n) != 0 || n == 0) {
 		*cause = dn_xstrdup("the scenario plans no trial");
 		goto out;
@@ -338,6 +357,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 			t->store = store;
 			t->store_mu = &store_mu;
 			t->store_down = &store_down;
+			duet_assign(duet, t);
 			if (setup_prepare(t, o, res->group_id, cause) != 0) {
 				if (t->run_id > 0) {
 					char *c2 = NULL;
@@ -354,6 +374,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 				}
 				goto out;
 			}
+			duet_facts(duet, t);
 			snapshot_trial_begin(o->snap, t);
 			slot[nt++] = t;
 			res->run_ids[res->nruns++] = t->run_id;
@@ -393,6 +414,8 @@ runner_run(struct scenario *scn, struct dn_store *store,
 out:
 	reserve_release();
 	dn_machlock_release();
+	duet_release(duet);
+	free(duet);
 	res->signal = signals_count ? signals_first : 0;
 	for (i = 0; trials != NULL && i < n; i++) {
 		if (trials[i].scn != NULL)

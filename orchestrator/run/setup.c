@@ -247,8 +247,13 @@ fill_machine(struct dn_machine_info *mi, struct machine *m,
 		snprintf(lim, sizeof(lim), "cpus=%g memory=%llu%s%s", cpus,
 		    (unsigned long long)mem, cs != NULL ? " cpuset=" : "",
 		    cs != NULL ? cs : "");
+	/* the duet (run/duet.c): how many CPUs each side had, the same
+	 * for A and B whichever set a slot gave them (fact duet_cpus) */
+	else if (t->pin_cpus[0] != '\0')
+		snprintf(lim, sizeof(lim), "cpus=0 memory=0 duet=%d",
+		    t->pin_ncpus);
 	machine_probe(m, provider_name(scn), cpus > 0 || mem > 0 ||
-	    cs != NULL ? lim : NULL, DN_VERSION);
+	    cs != NULL || t->pin_cpus[0] != '\0' ? lim : NULL, DN_VERSION);
 	memset(mi, 0, sizeof(*mi));
 	mi->fingerprint = m->fingerprint;
 	mi->cpu_model = m->cpu_model[0] ? m->cpu_model : NULL;

@@ -274,8 +274,10 @@ static const char *const top_keys[] = { "name", "description", "duration",
 	"warmup", "sample_interval", "seed", "network", "workload", "rocksdb",
 	"read_options", "write_options", "variants", "build", "repeats",
 	"order", "events", "provider", "image", "resources", "placement",
-	"node", "swarm", "assert", "vars", "compare", NULL };
+	"node", "swarm", "assert", "vars", "compare", "pin", NULL };
 static const char *const order_names[] = { "abba", "concurrent", NULL };
+/* indexed by enum scn_pin from 1 (0: not written) */
+static const char *const pin_names[] = { "duet", "none", NULL };
 
 static int
 load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
@@ -364,6 +366,11 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 		    "few ports for %zu concurrent devnets of %d nodes (2 "
 		    "ports per node); lower it", s->network.tcp_base_port,
 		    s->nvariants, s->network.nodes));
+	if ((v = ymap_get(root, "pin")) != NULL) {
+		if (scn_get_enum(c, v, "pin", pin_names, &k) != 0)
+			return (-1);
+		s->pin = (enum scn_pin)(k + 1);
+	}
 	if ((v = ymap_get(root, "events")) != NULL &&
 	    scn_load_events(c, s, v) != 0)
 		return (-1);

@@ -25,6 +25,9 @@ enum scn_workload {
 };
 enum scn_dist { SCN_DIST_UNIFORM, SCN_DIST_ZIPF };
 enum scn_order { SCN_ORDER_ABBA, SCN_ORDER_CONCURRENT };
+/* `pin:` (issue 36): a concurrent slot's variants on disjoint CPU sets
+ * (duet), or not; DEFAULT is duet where it can be had (run/duet.c). */
+enum scn_pin { SCN_PIN_DEFAULT, SCN_PIN_DUET, SCN_PIN_NONE };
 /* Where the nodes run (docs/providers.md): processes of this machine, a
  * container each on the local Docker engine, or a Docker Swarm stack. */
 enum scn_provider { SCN_PROV_LOCAL, SCN_PROV_DOCKER, SCN_PROV_SWARM };
@@ -333,6 +336,7 @@ struct scenario {
 	struct scn_build build;		/* repo NULL: no variant has a rev */
 	int		 repeats;		/* default 1 */
 	enum scn_order	 order;
+	enum scn_pin	 pin;		/* default: duet where it can be */
 	struct scn_event *events;
 	size_t		 nevents;
 	struct scn_assert *asserts;

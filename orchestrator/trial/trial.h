@@ -183,6 +183,11 @@ struct trial {
 	 * nnodes is the load generator's (trial_load_ns). */
 	struct dn_net			*net;
 	struct netcond			*nc;
+	/* order: concurrent's duet (run/duet.c, issue 36): the CPUs every
+	 * node of this trial is pinned to ("0", "2-3"), the local
+	 * provider's cgroup cpuset; empty: not pinned by the duet. */
+	char				 pin_cpus[64];
+	int				 pin_ncpus;	/* how many */
 
 	atomic_uint_fast64_t		 t0_ns;	/* 0 until all are ready */
 	uint64_t			 spawn_ns;
