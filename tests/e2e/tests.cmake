@@ -14,6 +14,14 @@ dn_script_test(e2e cgroup ${DN_TEST_DIR}/cgroup.sh TIMEOUT 300)
 # alone: every local run sweeps the groups of killed devnets, so a run of
 # another test beside it would sweep the ones its SIGKILL case leaves
 set_tests_properties(dn.e2e.cgroup PROPERTIES RUN_SERIAL TRUE)
+# order: concurrent's duet: each variant's nodes on a CPU set of their
+# own, read from /proc and the cgroups while each slot runs, swapped in
+# the next; one CPU, pin: none, Ctrl-C (issue 36; root and a cgroup
+# cpuset, 77 = skip).  Alone: it pins every CPU (a concurrent test
+# beside it waits for the machine lock) and, as every local run, sweeps
+# the groups dn.e2e.cgroup's SIGKILL case leaves
+dn_script_test(e2e duet ${DN_TEST_DIR}/duet.sh TIMEOUT 300)
+set_tests_properties(dn.e2e.duet PROPERTIES RUN_SERIAL TRUE)
 # other programs' CPU beside a trial: facts, events, the live page,
 # compare's warnings, run --strict (issue 36)
 dn_script_test(e2e interference ${DN_TEST_DIR}/interference.sh TIMEOUT 300)
