@@ -82,6 +82,8 @@ trial_json(FILE *out, const struct snap_trial_view *tv)
 	fprintf(out, "{\"trial\":%d,\"slot\":%d,\"run\":%lld,\"variant\":",
 	    tv->index + 1, tv->slot, (long long)tv->run_id);
 	compare_json_str(out, tv->variant);
+	fputs(",\"cpus\":", out);
+	compare_json_str(out, tv->cpus);
 	fprintf(out, ",\"state\":\"%s\",\"status\":",
 	    serve_state_name(tv->state));
 	if (tv->status != NULL)

@@ -150,6 +150,7 @@ snapshot_trial_begin(struct snapshot *s, struct trial *t)
 	st->v.run_id = t->run_id;
 	st->v.nnodes = t->nnodes;
 	st->v.state = SNAP_STARTING;
+	snprintf(st->v.cpus, sizeof(st->v.cpus), "%s", t->pin_cpus);
 	st->v.nodes = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*st->v.nodes));
 	for (k = 0; k <= t->nnodes; k++) {
 		st->v.nodes[k].node = k < t->nnodes ? k : -1;

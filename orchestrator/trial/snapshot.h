@@ -66,6 +66,7 @@ struct snap_trial_view {
 	char		*variant;
 	int		 state;		/* enum snap_state */
 	char		*status;	/* when ended: ok, failed, ... */
+	char		 cpus[64];	/* the duet's CPU set, or "" */
 	int64_t		 t_ms;		/* its clock now (running) */
 	int64_t		 duration_ms, warmup_ms, interval_ms;
 	int		 nnodes;
