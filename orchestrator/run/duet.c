@@ -100,7 +100,7 @@ why_not_here(const struct scenario *s, struct duet *d)
 		d->why = dn_xstrdup(why);
 		return (-1);
 	}
-	if (dn_cgroup_mode(&why) == 0) {
+	if (!dn_cgroup_can_cpuset(&why)) {
 		d->why = dn_xasprintf("no cgroup cpuset: %s", why);
 		return (-1);
 	}

@@ -209,6 +209,26 @@ dn_cgroup_mode(const char **why)
 	return (0);
 }
 
+int
+dn_cgroup_can_cpuset(const char **why)
+{
+	char	buf[256], *p;
+	int	mode = dn_cgroup_mode(why);
+
+	if (mode != 2)
+		return (mode == 1);	/* v1: mode wants cpuset mounted */
+	/* v2: a controller bound to a v1 hierarchy is not offered here
+	 * ("cpu cpuset memory": words apart by spaces) */
+	if (get_file(CG_ROOT, "cgroup.controllers", buf, sizeof(buf)) == 0)
+		for (p = buf; (p = strstr(p, "cpuset")) != NULL; p += 6)
+			if ((p == buf || p[-1] == ' ') && (p[6] == ' ' ||
+			    p[6] == '\0'))
+				return (1);
+	*why = "cgroup v2 at " CG_ROOT " offers no cpuset controller "
+	    "(cgroup.controllers)";
+	return (0);
+}
+
 /* --- making a group ------------------------------------------------------ */
 
 static void

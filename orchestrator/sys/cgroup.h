@@ -46,6 +46,11 @@ struct dn_cgroup;
  * string) saying what is missing. */
 int	 dn_cgroup_mode(const char **why);
 
+/* Can a group be given a cpuset here (v1: the cpuset hierarchy; v2:
+ * the cpuset controller offered at the root)?  1, or 0 with *WHY
+ * (static string). */
+int	 dn_cgroup_can_cpuset(const char **why);
+
 /*
  * Make group NAME ("<run>-<node>") with limits L, for tasks to join
  * (dn_cgroup_join_fds).  0 and *CGP (free with dn_cgroup_destroy), or -1
