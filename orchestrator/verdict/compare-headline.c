@@ -45,6 +45,12 @@ decide_text(const struct compare_result *r, const struct compare_row *row,
 	double	th = r->threshold_pct;
 	char	what[64];
 
+	if (compare_row_a_zero(row)) {
+		snprintf(buf, len, "A is 0, so a change of it is no "
+		    "percentage and cannot be decided here (read the B "
+		    "median)");
+		return;
+	}
 	if (r->seq != NULL) {
 		if (row->seq_needed > 0)
 			snprintf(buf, len, "deciding it needs about %ld "
@@ -66,10 +72,10 @@ decide_text(const struct compare_result *r, const struct compare_row *row,
 		return;
 	}
 	if (row->decide_by == NULL) {
-		snprintf(buf, len, isnan(row->delta_pct) || row->a.mean == 0 ?
-		    "A is 0, so a change of it is no percentage and cannot be "
-		    "decided here (read the B median)" : "no spread to say how many trials would decide "
-		    "it");
+		snprintf(buf, len, isnan(row->delta_pct) ? "A is 0, so a "
+		    "change of it is no percentage and cannot be decided "
+		    "here (read the B median)" : "no spread to say how many "
+		    "trials would decide it");
 		return;
 	}
 	if (strcmp(row->decide_by, "equivalence") == 0)

@@ -231,7 +231,11 @@ compare_row_power(struct compare_row *row, const struct obs *oa,
 	if (target_pct <= 0 && strcmp(row->verdict, "undecided") != 0)
 		return;
 	have = oa->ntrial < ob->ntrial ? oa->ntrial : ob->ntrial;
-	if (row->constant && target_pct <= 0 && row->a.median == 0) {
+	if (target_pct <= 0 && compare_row_a_zero(row)) {
+		/* A's median 0 with a mean above it too: the change
+		 * (of medians) has no base, whatever the MDE of the mean
+		 * says */
+		row->mde_pct = NAN;
 		row->mde_note = "A is 0: a change is no percentage of 0";
 		return;
 	}

@@ -95,12 +95,22 @@ fmt_mde(const struct compare_row *row, char *buf, size_t len)
 		snprintf(buf, len, ">1e5%%");
 }
 
+int
+compare_row_a_zero(const struct compare_row *row)
+{
+	return (row->a.median == 0 || row->a.mean == 0);
+}
+
 void
 compare_fmt_decide(const struct compare_result *r,
     const struct compare_row *row, char *buf, size_t len)
 {
 	if (strcmp(row->verdict, "undecided") != 0)
 		snprintf(buf, len, "-");
+	else if (compare_row_a_zero(row))
+		/* before "out of reach": a change of 0 is no percentage
+		 * at any trial count (lag_blocks_* of a quiet run) */
+		snprintf(buf, len, "A is 0");
 	else if (r->seq != NULL && row->seq_needed < 0)
 		snprintf(buf, len, "out of reach");
 	else if (r->seq != NULL && row->seq_needed > 0)
@@ -108,7 +118,7 @@ compare_fmt_decide(const struct compare_result *r,
 	else if (row->a.n < 2 || row->b.n < 2)
 		snprintf(buf, len, ">=2/side");
 	else if (row->decide_by == NULL)
-		snprintf(buf, len, row->a.mean == 0 ? "A is 0" : "?");
+		snprintf(buf, len, "?");
 	else if (row->trials_needed < 0)
 		snprintf(buf, len, "out of reach");
 	else

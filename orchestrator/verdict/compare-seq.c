@@ -243,7 +243,7 @@ needed(const struct compare_row *row, const struct obs *oa,
 
 	s = sqrt((pow(sd_of(oa->trial_v, oa->ntrial), 2) +
 	    pow(sd_of(ob->trial_v, ob->ntrial), 2)) / 2);
-	if (isnan(s) || s == 0 || ma == 0 || isnan(d))
+	if (isnan(s) || s == 0 || compare_row_a_zero(row) || isnan(d))
 		return (0);
 	if (fabs(d) >= th * ma)
 		best = n_for(fabs(d), s, seq_z_of_p(alpha, 2));
@@ -388,8 +388,9 @@ compare_seq_apply(struct dn_store *s, struct compare_result *r,
 		    ob[rk[i]].ntrial;
 		if (row->seq_needed > 0 && (size_t)row->seq_needed < have + 2)
 			row->seq_needed = (long)have + 2;
+		/* A is 0: no trial count decides it */
 		row->futile = row->seq_needed < 0 || row->seq_needed >
-		    (long)q.max_per_side;
+		    (long)q.max_per_side || compare_row_a_zero(row);
 		nundecided++;
 		nfutile += row->futile;
 	}
@@ -480,7 +481,10 @@ compare_seq_render_text(const struct compare_result *r, FILE *out, int md)
 		fprintf(out, "%s%s: undecided at %+.2f%% (95%% CI %+.1f%% to "
 		    "%+.1f%%); ", md ? "- " : "", row->name, row->delta_pct,
 		    row->delta_ci_low, row->delta_ci_high);
-		if (row->seq_needed < 0)
+		if (compare_row_a_zero(row))
+			fprintf(out, "A is 0: a change of it is no "
+			    "percentage\n");
+		else if (row->seq_needed < 0)
 			fprintf(out, "deciding it is out of reach (more than "
 			    "%d trials per side)\n", COMPARE_MAX_TRIALS);
 		else if (row->seq_needed == 0)

@@ -326,6 +326,10 @@ int	 compare_metric_info(size_t k, const char **unit, const char **better,
  * "-", into BUF (compare-render.c; the report's column too). */
 void	 compare_fmt_decide(const struct compare_result *r,
 	    const struct compare_row *row, char *buf, size_t len);
+/* 1 when ROW's A side is 0 (its median or its mean): its change is no
+ * percentage, so no trial count can decide it; "A is 0" is the reason
+ * every output gives. */
+int	 compare_row_a_zero(const struct compare_row *row);
 /* Human form of V in UNIT ("251.3 MiB", "20.1k allocs/s") into BUF. */
 void	 compare_fmt_value(double v, const char *unit, char *buf,
 	    size_t len);

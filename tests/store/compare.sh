@@ -149,6 +149,35 @@ for lim in "limit=budget " "limit=max-trials " ""; do
 	[ "$why" = "$want" ] || fail "why with '$lim': $why"
 done
 
+# A is 0 (issue 35): lag_blocks 0 in every sample but those of one A
+# trial, as in a quiet run: both medians 0, A's mean not.  The change of
+# medians has no base, so every output gives that reason, never "out of
+# reach" from an MDE of A's mean.
+cp ab.db zero.db
+sqlite3 zero.db "UPDATE samples SET value = 0 WHERE metric_id =
+    (SELECT id FROM metrics WHERE name = 'lag_blocks');
+UPDATE samples SET value = 0.2 WHERE metric_id =
+    (SELECT id FROM metrics WHERE name = 'lag_blocks') AND run_id =
+    (SELECT min(id) FROM runs WHERE variant = 'A' AND ab_group = 1);
+DELETE FROM series WHERE metric_id =
+    (SELECT id FROM metrics WHERE name = 'lag_blocks')" || fail "zero.db"
+"$B/devnet" compare --db zero.db 1:A 1:B >zero.txt 2>&1 || fail "compare zero"
+grep -E '^lag_blocks_mean ' zero.txt | grep -q 'A is 0 *A is 0$' ||
+    fail "A is 0: $(grep -E '^lag_blocks' zero.txt)"
+! grep -E '^lag_blocks' zero.txt | grep -q 'out of reach' ||
+    fail "A is 0 says out of reach: $(grep -E '^lag_blocks' zero.txt)"
+"$B/devnet" compare --db zero.db 1:A 1:B --format json >zero.json ||
+    fail "compare zero json"
+python3 - zero.json <<'PY' || fail "A is 0 in JSON"
+import json, sys
+m = {m["name"]: m for m in json.load(open(sys.argv[1]))["metrics"]}
+z = m["lag_blocks_mean"]
+assert z["a"]["median"] == 0 and z["a"]["mean"] > 0, z
+assert z["verdict"] == "undecided" and z["mde_pct"] is None, z
+assert z["mde_note"].startswith("A is 0"), z
+assert z["trials_needed"] is None and z["decide_by"] is None, z
+PY
+
 # Unplanned faults are flagged (group 2: one trial each of A and B, B
 # crashed); one trial per side also warns that nothing can be significant.
 "$B/dn-store-synth" --db ab.db --trials 1 --nodes 2 --seconds 30 \
