@@ -204,9 +204,10 @@ assert_junit(FILE *out, struct dn_store *s, const int64_t *run_ids,
 
 int
 assert_summary(FILE *out, struct dn_store *s, const int64_t *run_ids,
-    size_t n, char **cause)
+    size_t n, int quiet, char **cause)
 {
-	size_t	i, j, npass = 0, nfail = 0, ninc = 0;
+	size_t	i, j, npass = 0, nfail = 0, ninc = 0, said = 0;
+	int	pass;
 
 	for (i = 0; i < n; i++) {
 		struct jrun	r = { 0 };
@@ -217,14 +218,16 @@ assert_summary(FILE *out, struct dn_store *s, const int64_t *run_ids,
 			return (-1);
 		}
 		for (j = 0; j < r.n; j++) {
-			if (npass + nfail + ninc == 0)
-				fputs("\nassertions:\n", out);
-			npass += strcmp(r.rows[j].status, "pass") == 0;
+			pass = strcmp(r.rows[j].status, "pass") == 0;
+			npass += pass;
 			nfail += strcmp(r.rows[j].status, "fail") == 0;
 			ninc += strcmp(r.rows[j].status, "inconclusive") == 0;
 			/* a relative one is the same row in every run */
-			if (strcmp(r.rows[j].form, "relative") == 0 && i > 0)
+			if ((strcmp(r.rows[j].form, "relative") == 0 &&
+			    i > 0) || (quiet && pass))
 				continue;
+			if (said++ == 0)
+				fputs("\nassertions:\n", out);
 			fprintf(out, "  %-12s run %lld: %s\n",
 			    strcmp(r.rows[j].status, "fail") == 0 ? "FAIL" :
 			    r.rows[j].status, (long long)run_ids[i],
@@ -232,6 +235,8 @@ assert_summary(FILE *out, struct dn_store *s, const int64_t *run_ids,
 		}
 		jrun_release(&r);
 	}
+	if (npass + nfail + ninc > 0 && said == 0 && !quiet)
+		fputs("\nassertions:\n", out);
 	if (npass + nfail + ninc > 0)
 		fprintf(out, "%zu passed, %zu failed, %zu inconclusive (rows "
 		    "in the table assertions; devnet show RUN)\n", npass,

@@ -81,8 +81,10 @@ void	 assert_junit_suite(FILE *out, const char *name, const char *scenario,
 	    const struct assert_case *cases, size_t n);
 
 /* The assertions of runs RUN_IDS[0..N-1], one line each, and the counts,
- * on OUT (nothing when there are none): how `run` and `ab` end. */
+ * on OUT (nothing when there are none): how `run` and `ab` end.  QUIET
+ * (run --quiet) leaves out the passed ones, never the counts or a failed
+ * or inconclusive one: quiet drops progress, not the answer. */
 int	 assert_summary(FILE *out, struct dn_store *s, const int64_t *run_ids,
-	    size_t n, char **cause);
+	    size_t n, int quiet, char **cause);
 
 #endif

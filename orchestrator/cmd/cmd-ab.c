@@ -117,7 +117,7 @@ judge_relative(struct dn_store *store, const struct scenario *scn,
 	free(names);
 	fflush(stdout);
 	if (dn_store_commit(store, &cause) != 0 ||
-	    assert_summary(out, store, res->run_ids, res->nruns,
+	    assert_summary(out, store, res->run_ids, res->nruns, 0,
 	    &cause) != 0) {
 		cmd_error("%s", cause);
 		free(cause);

@@ -15,6 +15,8 @@
 static const char run_help_extra[] =
     "  --format junit       print the assertions' results (one testcase\n"
     "                       per assertion per run) as JUnit XML on stdout\n"
+    "  (--quiet still prints every failed or inconclusive assertion and\n"
+    "  the counts)\n"
     "\nExit status: 0 all trials ok and every assertion passed, 1 a trial\n"
     "failed, 4 an assertion failed, 5 none failed but one was\n"
     "inconclusive (docs/cli.md).\n";
@@ -37,12 +39,13 @@ cmd_run_exec(int argc, char **argv)
 	if (a.format != NULL)
 		a.ro.out = stderr;
 	status = run_args_execute(&a, &res, &store, &scn);
-	if (store != NULL && !a.ro.quiet) {
+	if (store != NULL) {
 		char	*cause = NULL;
 
-		/* how a run ends: what held and what did not */
+		/* how a run ends: what held and what did not (--quiet: the
+		 * counts and what did not hold) */
 		if (assert_summary(stderr, store, res.run_ids, res.nruns,
-		    &cause) != 0) {
+		    a.ro.quiet, &cause) != 0) {
 			cmd_error("%s", cause);
 			free(cause);
 		}
