@@ -32,7 +32,8 @@ ab_seq_init(struct ab_seq *s, const struct compare_opts *co, int max_trials,
 	memset(s, 0, sizeof(*s));
 	s->co = *co;
 	s->co.seq = &s->q;
-	per_side = (size_t)(max_trials > 0 ? max_trials : 20) / 2;
+	per_side = (size_t)(max_trials > 0 ? max_trials :
+	    AB_SEQ_MAX_TRIALS) / 2;
 	per_side -= per_side % AB_SEQ_BLOCK;
 	if (per_side < AB_SEQ_BLOCK)
 		per_side = AB_SEQ_BLOCK;
@@ -72,6 +73,66 @@ reachable(const struct ab_seq *s, size_t per_side, double elapsed_s)
 	return (reach);
 }
 
+/* What is decided and what is left among the primary metrics, one line
+ * after each look (issue 35): the answer so far without reading the
+ * rows. */
+static void
+say_state(const struct ab_seq *s, const struct compare_result *r,
+    size_t reach)
+{
+	size_t	i, ndone = 0, nleft = 0;
+
+	fputs("devnet: decided:", s->out);
+	for (i = 0; i < r->nprimary; i++)
+		if (r->rows[i].verdict[0] != 'u')
+			fprintf(s->out, "%s %s %s", ndone++ ? "," : "",
+			    r->rows[i].name, r->rows[i].verdict);
+	fprintf(s->out, "%s; left:", ndone ? "" : " none");
+	for (i = 0; i < r->nprimary; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		if (row->verdict[0] != 'u')
+			continue;
+		fprintf(s->out, "%s %s (", nleft++ ? "," : "", row->name);
+		if (compare_row_a_zero(row))
+			fputs("A is 0", s->out);
+		else if (row->seq_needed > 0)
+			fprintf(s->out, "needs ~%ld per side%s",
+			    row->seq_needed, (size_t)row->seq_needed > reach ?
+			    ", out of reach" : "");
+		else if (row->seq_needed < 0)
+			fputs("out of reach", s->out);
+		else
+			fputs("no spread yet", s->out);
+		fputc(')', s->out);
+	}
+	fprintf(s->out, "%s\n", nleft ? "" : " none");
+}
+
+/* Why the design stops, naming the limit that bound it: --max-trials,
+ * --budget, or the default budget when none was given. */
+static void
+say_stop(const struct ab_seq *s, const char *stop)
+{
+	char	b[32];
+
+	fmt_hms(b, sizeof(b), s->budget_ms / 1000.0);
+	if (strcmp(stop, "futile") == 0 && s->q.budget_bound)
+		fprintf(s->out, "devnet: stopping: futile: no undecided "
+		    "primary metric can be decided in the %s left (%s)\n",
+		    s->budget_default ? "default budget" : "--budget", b);
+	else if (strcmp(stop, "futile") == 0)
+		fprintf(s->out, "devnet: stopping: futile: no undecided "
+		    "primary metric can be decided within --max-trials (%zu "
+		    "per side)\n", s->q.max_per_side);
+	else if (strcmp(stop, "budget") == 0 && s->budget_default)
+		fprintf(s->out, "devnet: stopping: budget: the default "
+		    "budget (%s) allows no further block (--budget DUR to "
+		    "change it)\n", b);
+	else
+		fprintf(s->out, "devnet: stopping: %s\n", stop);
+}
+
 /* Print the look and decide: the stop word, or NULL to go on.  Only the
  * primary metrics decide when to stop (the secondary ones are
  * exploratory); every row is printed. */
@@ -91,7 +152,9 @@ look(struct ab_seq *s, const struct compare_result *r, size_t per_side)
 		if (row->verdict[0] != 'u')	/* decided */
 			continue;
 		undecided++;
-		if (row->seq_needed == 0 || (row->seq_needed > 0 &&
+		if (compare_row_a_zero(row))
+			unreachable++;	/* no trial count decides it */
+		else if (row->seq_needed == 0 || (row->seq_needed > 0 &&
 		    (size_t)row->seq_needed <= reach)) {
 			futile = 0;
 			if (row->seq_needed > 0 &&
@@ -126,7 +189,9 @@ look(struct ab_seq *s, const struct compare_result *r, size_t per_side)
 		fprintf(s->out, "  %-18s %-10s %+7.2f%% [%+.1f%%, %+.1f%%] "
 		    "p %.2g", row->name, row->verdict, row->delta_pct,
 		    row->delta_ci_low, row->delta_ci_high, row->p);
-		if (row->verdict[0] == 'u' && row->seq_needed > 0)
+		if (row->verdict[0] == 'u' && compare_row_a_zero(row))
+			fprintf(s->out, ", A is 0");
+		else if (row->verdict[0] == 'u' && row->seq_needed > 0)
 			fprintf(s->out, ", needs ~%ld per side%s",
 			    row->seq_needed, (size_t)row->seq_needed > reach ?
 			    " (out of reach)" : "");
@@ -134,12 +199,9 @@ look(struct ab_seq *s, const struct compare_result *r, size_t per_side)
 			fprintf(s->out, ", out of reach");
 		fputc('\n', s->out);
 	}
+	say_state(s, r, reach);
 	if (stop != NULL)
-		fprintf(s->out, "devnet: stopping: %s\n", strcmp(stop,
-		    "futile") != 0 ? stop : s->q.budget_bound ? "futile: no "
-		    "undecided primary metric can be decided in the --budget "
-		    "left" : "futile: no undecided primary metric can be "
-		    "decided within --max-trials");
+		say_stop(s, stop);
 	else if (futile) {
 		/* Every undecided one is out of reach, but it is too early
 		 * to give up: say so, not "about 1 more block". */

@@ -14,10 +14,16 @@
 #include "verdict/compare.h"
 #include "run/runner.h"
 
+/* The design's bounds when none is given (README, docs/cli.md): trials
+ * of both variants, and the budget. */
+#define AB_SEQ_MAX_TRIALS	20
+#define AB_SEQ_BUDGET_MS	(30 * 60 * 1000)
+
 struct ab_seq {
 	struct compare_opts	 co;	/* the verdict's options, seq set */
 	struct compare_seq	 q;
 	int64_t			 budget_ms;	/* 0 none */
+	int			 budget_default; /* not --budget */
 	uint64_t		 t0_ns, last_ns;
 	double			 block_s;	/* the last block's wall time */
 	FILE			*out;		/* progress, NULL none */

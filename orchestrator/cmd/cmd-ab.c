@@ -1,8 +1,9 @@
 /*
  * cmd-ab.c: `devnet ab SCENARIO`: run every variant `repeats` times in the
  * chosen order as one A/B group, then print the comparison of the first
- * variant against each other one (compare.h); with --until decided, look
- * after every ABBA block and stop when decided (ab-seq.c).
+ * variant against each other one (compare.h).  Without a trial count
+ * (--repeats, or the scenario's `repeats:`), or with --until decided,
+ * look after every ABBA block and stop when decided (ab-seq.c).
  */
 #include <limits.h>
 #include <math.h>
@@ -39,11 +40,14 @@ static const char ab_help_extra[] =
     "                       metric is worse (changed: better or worse;\n"
     "                       not-shown: not shown better or not-worse);\n"
     "                       :all counts the secondary metrics too\n"
-    "  --until decided      run ABBA blocks until every metric is decided\n"
-    "                       (group-sequential, docs/statistics.md section 8)\n"
-    "  --max-trials N       with --until: at most N trials of both variants\n"
-    "                       (default 20; whole blocks of 4)\n"
-    "  --budget DUR         with --until: no block that would end after DUR\n"
+    "  --until decided      run ABBA blocks until every primary metric is\n"
+    "                       decided (group-sequential, docs/statistics.md\n"
+    "                       section 8): the default when neither --repeats\n"
+    "                       nor the scenario's `repeats:` gives a count\n"
+    "  --max-trials N       at most N trials of both variants (default 20;\n"
+    "                       whole blocks of 4); asks for --until decided\n"
+    "  --budget DUR         no block that would end after DUR (default\n"
+    "                       30m); asks for --until decided\n"
     "  --require not-worse:PCT\n"
     "                       also decide whether B is at most PCT% worse\n"
     "\nA variant may name a git revision: --set variants.B.rev=HEAD builds\n"
@@ -57,18 +61,78 @@ static const char ab_help_extra[] =
 
 static char ab_help[sizeof(ab_help_extra) + 2048];
 
-/* --until decided: the looks after every block (ab-seq.c). */
+/* --until decided: the looks after every block (ab-seq.c), within
+ * --budget or the default one. */
 static void
 until_setup(struct run_args *a, struct compare_opts *co, struct ab_seq *sq)
 {
+	int	dflt = a->budget_ms == 0;
+
 	/* The looks' analysis uses the trial unit; their own format is
 	 * the table's words on stderr. */
 	co->unit = COMPARE_UNIT_TRIAL;
-	a->repeats = ab_seq_init(sq, co, a->max_trials, a->budget_ms,
-	    a->ro.quiet ? NULL : stderr);
+	a->repeats = ab_seq_init(sq, co, a->max_trials, dflt ?
+	    AB_SEQ_BUDGET_MS : a->budget_ms, a->ro.quiet ? NULL : stderr);
+	sq->budget_default = dflt;
 	sq->co.format = COMPARE_TABLE;
 	a->ro.after_slot = ab_seq_after_slot;
 	a->ro.after_arg = sq;
+}
+
+struct ab_design {
+	struct compare_opts	*co;
+	struct ab_seq		*sq;
+};
+
+/*
+ * run_args.design: the sequential design unless the user gave a trial
+ * count (--repeats, or `repeats:` in the scenario or a --set): a count
+ * is a guess, too few for an answer or more than it needs (issue 35).
+ * Scenarios of more than two variants, and those whose first block of
+ * 4 trials would overrun the default budget, keep the fixed design and
+ * say so.
+ */
+static void
+ab_design(struct run_args *a, const struct scenario *scn, void *arg)
+{
+	struct ab_design	*d = arg;
+	int			 order, slots;
+	FILE			*say = a->ro.quiet ? NULL : stderr;
+
+	if (!a->until) {
+		if (a->repeats > 0 || scn->repeats_set)
+			return;
+		order = a->order >= 0 ? a->order : (int)scn->order;
+		slots = order == SCN_ORDER_CONCURRENT ? 2 : 4;
+		if (scn->nvariants != 2) {
+			if (say != NULL)
+				fprintf(say, "devnet: %zu variants: %d "
+				    "trial(s) each (the design that runs "
+				    "until decided compares two; --repeats "
+				    "N for more)\n",
+				    scn->nvariants, scn->repeats);
+			return;
+		}
+		if ((int64_t)slots * scn->duration_ms > AB_SEQ_BUDGET_MS) {
+			if (say != NULL)
+				fprintf(say, "devnet: one block of %d trials "
+				    "would overrun the default budget of "
+				    "%d min: %d trial(s) per variant "
+				    "(--until decided --budget DUR for "
+				    "blocks, --repeats N to choose)\n", 4,
+				    AB_SEQ_BUDGET_MS / 60000, scn->repeats);
+			return;
+		}
+		a->until = 1;
+		if (say != NULL)
+			fprintf(say, "devnet: no --repeats: ABBA blocks until "
+			    "the primary metrics are decided, at most %d "
+			    "trials within %d min (--repeats N for a fixed "
+			    "count)\n", a->max_trials > 0 ? a->max_trials :
+			    AB_SEQ_MAX_TRIALS, (int)((a->budget_ms > 0 ?
+			    a->budget_ms : AB_SEQ_BUDGET_MS) / 60000));
+	}
+	until_setup(a, d->co, d->sq);
 }
 
 /* Store the design with the runs: 0, or -1 (said why). */
@@ -177,6 +241,7 @@ cmd_ab_exec(int argc, char **argv)
 	struct runner_result	 res;
 	struct compare_opts	 co;
 	struct ab_seq		 sq;
+	struct ab_design	 design = { &co, &sq };
 	struct dn_store		*store = NULL;
 	struct scenario		*scn = NULL;
 	char			*cause = NULL, *sa = NULL, *sb = NULL;
@@ -224,8 +289,8 @@ bad:
 	/* With a machine format, stdout holds only the comparison. */
 	if (co.format != COMPARE_TABLE)
 		a.ro.out = stderr;
-	if (a.until)
-		until_setup(&a, &co, &sq);
+	a.design = ab_design;
+	a.design_arg = &design;
 	status = run_args_execute(&a, &res, &store, &scn);
 	if (a.until && store != NULL && until_finish(&sq, store, &res) != 0)
 		status = 1;
@@ -293,8 +358,8 @@ const struct cmd_entry cmd_ab_entry = {
 	.name = "ab",
 	.usage = "ab SCENARIO [--repeats N] [--order abba|concurrent] "
 	    "[--db PATH] [--format table|markdown|csv|json|junit] "
-	    "[--fail-on worse|changed|not-shown[:all]] [--until decided "
-	    "[--max-trials N] [--budget DUR]] [--require not-worse:PCT]",
+	    "[--fail-on worse|changed|not-shown[:all]] [--until decided] "
+	    "[--max-trials N] [--budget DUR] [--require not-worse:PCT]",
 	.summary = "run variants A and B as one group and print the verdict",
 	.help = ab_help,
 	.help_more = cmd_help_metrics,

@@ -346,11 +346,16 @@ run_args_parse(struct run_args *a, const struct cmd_entry *e, int argc,
 	}
 	a->scenario = argv[optind];
 	a->ro.db_path = a->db;
-	if ((a->max_trials > 0 || a->budget_ms > 0) && !a->until) {
-		*exit_status = usage_error(e, "--max-trials and --budget go "
-		    "with --until decided", NULL);
+	/* They bound the sequential design, ab's default without
+	 * --repeats: naming them asks for it. */
+	if ((a->max_trials > 0 || a->budget_ms > 0) && a->repeats > 0) {
+		*exit_status = usage_error(e, "--max-trials and --budget "
+		    "bound the sequential design (--until decided, the "
+		    "default without --repeats): drop --repeats", NULL);
 		return (-1);
 	}
+	if (a->max_trials > 0 || a->budget_ms > 0)
+		a->until = 1;
 	if (a->until && a->repeats > 0) {
 		*exit_status = usage_error(e, "--until decided decides the "
 		    "trials itself: use --max-trials, not --repeats", NULL);
@@ -419,6 +424,8 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		free(cause);
 		return (1);
 	}
+	if (a->design != NULL)
+		a->design(a, scn, a->design_arg);
 	if (a->repeats > 0)
 		scn->repeats = a->repeats;
 	if (a->order >= 0)
@@ -433,8 +440,9 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 	if (a->dry_run) {
 		fprintf(stderr, "devnet: dry run: scenario '%s' passes the "
 		    "checks of 'devnet validate'; it would run %zu variant(s) "
-		    "x %d trial(s) with provider %s; nothing started\n",
-		    scn->name, scn->nvariants, scn->repeats,
+		    "%s %d trial(s)%s with provider %s; nothing started\n",
+		    scn->name, scn->nvariants, a->until ? "until decided, at "
+		    "most" : "x", scn->repeats, a->until ? " each" : "",
 		    scenario_provider_names[scn->provider]);
 		scenario_free(scn);
 		return (0);

@@ -11,6 +11,8 @@
 #include "cmd/cmd.h"
 #include "run/runner.h"
 
+struct scenario;
+
 struct run_args {
 	const char	*scenario;
 	const char	*db;
@@ -38,6 +40,12 @@ struct run_args {
 	int		 max_trials;
 	int64_t		 budget_ms;
 	const char	*require;
+	/* devnet ab: called once the scenario is loaded, before its
+	 * repeats are set and checked, to choose the design (a->until,
+	 * a->repeats, a->ro's hooks); DESIGN_ARG is its own. */
+	void		(*design)(struct run_args *,
+			    const struct scenario *, void *);
+	void		*design_arg;
 };
 
 /* Options text for --help of run and ab. */

@@ -353,6 +353,7 @@ load_top(struct ctx *c, struct scenario *s, const struct ynode *root)
 	if ((v = ymap_get(root, "repeats")) != NULL &&
 	    scn_get_int32(c, v, "repeats", 1, 1000, &s->repeats) != 0)
 		return (-1);
+	s->repeats_set = v != NULL;
 	k = SCN_ORDER_ABBA;
 	if ((v = ymap_get(root, "order")) != NULL &&
 	    scn_get_enum(c, v, "order", order_names, &k) != 0)

@@ -335,6 +335,7 @@ struct scenario {
 	size_t		 nvariants;
 	struct scn_build build;		/* repo NULL: no variant has a rev */
 	int		 repeats;		/* default 1 */
+	int		 repeats_set;	/* the file or a --set named it */
 	enum scn_order	 order;
 	enum scn_pin	 pin;		/* default: duet where it can be */
 	struct scn_event *events;

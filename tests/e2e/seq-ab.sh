@@ -83,7 +83,7 @@ PY
 	ok "report says it is a sequential group" || fail "report"
 
 # Usage: checked before anything runs.
-for bad in "--until soon" "--max-trials 3 --until decided" "--max-trials 8" \
+for bad in "--until soon" "--max-trials 3 --until decided" "--max-trials 8 --repeats 2" \
     "--until decided --repeats 4" "--until decided --budget 0s" \
     "--require worse:2"; do
 	# shellcheck disable=SC2086

@@ -37,6 +37,9 @@ dn_script_test(e2e verdict ${DN_TEST_DIR}/verdict.sh TIMEOUT 900
 # 16 of them per test (30-60 s alone).
 dn_script_test(e2e seq-ab ${DN_TEST_DIR}/seq-ab.sh TIMEOUT 300)
 dn_script_test(e2e seq-aa ${DN_TEST_DIR}/seq-aa.sh TIMEOUT 300)
+# devnet ab without --repeats (issue 35): smoke in 3 s trials until
+# decided, 8 to 20 of them (1-2 min alone), and run --quiet.
+dn_script_test(e2e ab-default ${DN_TEST_DIR}/ab-default.sh TIMEOUT 600)
 
 # wire-poke: sends hostile messages to a collector (hostile.sh).
 add_executable(dn-wire-poke ${DN_TEST_DIR}/wire-poke.c)
