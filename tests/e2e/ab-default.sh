@@ -71,16 +71,27 @@ for i in states:
 s = d["sequential"]
 assert s["stopped"] in ("decided", "futile"), s
 assert s["max_trials_per_side"] == 10, s
+stops = [l for l in err if l.startswith("devnet: stopping: ")]
+assert len(stops) == 1, stops
 if s["stopped"] == "futile":
     # no --budget given and 3 s trials: --max-trials bounded it
     assert s["why"] == "futile: deciding is out of reach within --max-trials", s
-    assert err[-1].startswith("devnet: stopping: futile: no undecided "
-                              "primary metric can be decided within "
-                              "--max-trials"), err[-1]
+    assert stops[0].startswith("devnet: stopping: futile: no undecided "
+                               "primary metric can be decided within "
+                               "--max-trials"), stops
 m = {m["name"]: m for m in d["metrics"]}
-assert m["allocs_per_s"]["verdict"] == "better", m["allocs_per_s"]
-assert m["allocs_per_s"]["primary"] is True
-assert "allocs_per_s better" in d["headline"], d["headline"]
+a = m["allocs_per_s"]
+assert a["primary"] is True and a["verdict"] != "worse", a
+# B reuses its ReadOptions: -27 % allocations, decided `better` on a
+# machine of normal load (6+6 of 3 s trials); a machine at load 200
+# spreads 3 s trials too far to decide anything in 10 per side, so only
+# a decided design must have found it
+if s["stopped"] == "decided" or a["verdict"] == "better":
+    assert a["verdict"] == "better" and a["delta_pct"] < -10, a
+    assert "allocs_per_s better" in d["headline"], d["headline"]
+else:
+    print("note: allocs_per_s undecided at %+.1f%% (loaded machine?)"
+          % a["delta_pct"])
 assert "same" not in d["headline"].split()
 PY
 	fail "progress or verdict: $(grep -v '^trial \|^  ' "$T/d.err" | tail -20)"
