@@ -95,12 +95,6 @@ fmt_mde(const struct compare_row *row, char *buf, size_t len)
 		snprintf(buf, len, ">1e5%%");
 }
 
-int
-compare_row_a_zero(const struct compare_row *row)
-{
-	return (row->a.median == 0 || row->a.mean == 0);
-}
-
 void
 compare_fmt_decide(const struct compare_result *r,
     const struct compare_row *row, char *buf, size_t len)

@@ -128,3 +128,9 @@ compare_family_decide(struct compare_row *rows, size_t n,
 	free(v);
 	free(adj);
 }
+
+int
+compare_row_a_zero(const struct compare_row *row)
+{
+	return (row->a.median == 0 || row->a.mean == 0);
+}
