@@ -76,14 +76,32 @@ netproof_link_now(const struct trial *t, const struct netcond *nc, int s,
 	}
 }
 
+/* The class of link S -> D among the M of ST (NULL: none). */
+static const struct dn_shape_stats *
+class_of(const struct netcond *nc, const struct dn_shape_stats *st, int m,
+    int s, int d)
+{
+	uint32_t	mark = (uint32_t)(s * nc->n + d + 1);	/* netcond.c */
+	int		k;
+
+	for (k = 0; k < m; k++)
+		if (st[k].mark == mark)
+			return (&st[k]);
+	return (NULL);
+}
+
 /* What each bandwidth class did, as events (the proof: bytes through
- * it, and the times a packet had to wait for the rate). */
+ * it, and the times a packet had to wait for the rate); a link of
+ * network.links with a rate whose class is missing or saw no packet (the
+ * probe crosses every link) fails the trial. */
 void
 netproof_shape(struct trial *t, struct netcond *nc)
 {
+	const struct dn_shape_stats *c;
 	struct dn_shape_stats	*st;
+	struct scn_link		 l;
 	char			 ifn[16], err[256], sb[8], db[8];
-	int			 d, k, m;
+	int			 s, d, k, m;
 
 	if (!nc->shaped)
 		return;
@@ -106,6 +124,20 @@ netproof_shape(struct trial *t, struct netcond *nc)
 			    (unsigned long long)st[k].packets,
 			    (unsigned long long)st[k].overlimits,
 			    (unsigned long long)st[k].drops);
+		for (s = 0; s < nc->n; s++) {
+			if (s == d)
+				continue;
+			netproof_link_now(t, nc, s, d, &l);
+			if (l.bandwidth_bps == 0 || ((c = class_of(nc, st, m,
+			    s, d)) != NULL && c->packets > 0))
+				continue;
+			trial_fail(t, "network.links %s->%s: bandwidth %.3g "
+			    "Mbit/s asked, but %s: the condition did not take "
+			    "effect", netproof_name(nc, s, sb),
+			    netproof_name(nc, d, db), l.bandwidth_bps / 1e6,
+			    c == NULL ? "the link has no class" : "no packet "
+			    "went through its class");
+		}
 	}
 	free(st);
 }

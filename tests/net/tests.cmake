@@ -60,6 +60,10 @@ dn_script_test(net netns-sweep ${DN_TEST_DIR}/netns-sweep.sh TIMEOUT 180)
 # two devnets with network conditions at once: the second refuses or
 # waits, naming the first one's pid and database (issue 36)
 dn_script_test(net machine-lock ${DN_TEST_DIR}/machine-lock.sh TIMEOUT 180)
+# the proofs' own failure branches: each kind of condition put in force
+# wrongly on purpose (DN_TEST_BREAK) fails the trial with its proof's
+# message; local, and docker when an engine can be had (issue 39)
+dn_script_test(net break ${DN_TEST_DIR}/break.sh TIMEOUT 420)
 # Every devnet run (and dn_net_sweep in test-net.c) sweeps the namespaces a
 # killed devnet left; partition.sh kills one on purpose and wants its own
 # next run to be the one that sweeps them, so these never run side by side.
@@ -67,4 +71,5 @@ set_tests_properties(dn.net.topo dn.net.partition dn.net.netns-sweep
     dn.net.conditions
     dn.net.assert-windows dn.net.etcd dn.net.docker dn.net.docker-foreign
     dn.net.zones dn.net.ab-zones dn.net.scale dn.net.machine-lock
+    dn.net.break
     PROPERTIES RESOURCE_LOCK devnet-killed-netns)
