@@ -100,6 +100,9 @@ print_plan(FILE *out, const struct scenario *s, char **cause)
 			    s->events[i].action));
 			if (s->events[i].node >= 0)
 				fprintf(out, " node %d", s->events[i].node);
+			if (s->events[i].action == SCN_EV_UPGRADE)
+				fprintf(out, " to %s",
+				    s->variants[s->events[i].to].name);
 			fprintf(out, "%s%s%s%s%s\n",
 			    s->events[i].variant ? " in variant " : "",
 			    s->events[i].variant ? s->events[i].variant : "",

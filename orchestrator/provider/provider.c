@@ -336,6 +336,7 @@ int
 provider_check(const struct scenario *s, char **cause)
 {
 	const struct provider_ops *p = provider_of(s);
+	size_t	i;
 	int	cpuset;
 
 	if (p != &provider_local && provider_any_limits(s, &cpuset) &&
@@ -344,6 +345,14 @@ provider_check(const struct scenario *s, char **cause)
 		    "provider local only; drop it for provider %s", p->name);
 		return (-1);
 	}
+	for (i = 0; p != &provider_local && i < s->nevents; i++)
+		if (s->events[i].action == SCN_EV_UPGRADE) {
+			*cause = dn_xasprintf("action upgrade is carried out "
+			    "by provider local only (a container would need "
+			    "the other build's image); run it with --provider "
+			    "local");
+			return (-1);
+		}
 	return (p->check != NULL ? p->check(s, cause) : 0);
 }
 

@@ -7,10 +7,45 @@
  * here; what can only fail when it happens (an engine down, a port taken,
  * a revision that does not build) is said where it happens.
  */
+#include <string.h>
+
 #include "run/runner-internal.h"
 #include "node-kind/node-kind.h"
 #include "provider/provider.h"
 #include "xalloc.h"
+
+/* An upgrade starts the `to:` variant's build in the trial of another
+ * variant: both devnet-nodes, or both foreign nodes (issue 39). */
+static int
+upgrade_kinds(const struct scenario *s, char **cause)
+{
+	size_t	e, i;
+
+	for (e = 0; e < s->nevents; e++) {
+		const struct scn_event	 *ev = &s->events[e];
+		const struct scn_variant *to = &s->variants[ev->to];
+
+		if (ev->action != SCN_EV_UPGRADE)
+			continue;
+		for (i = 0; i < s->nvariants; i++) {
+			if (ev->variant != NULL && strcmp(ev->variant,
+			    s->variants[i].name) != 0)
+				continue;
+			if (node_kind_of(&s->variants[i]) == node_kind_of(to))
+				continue;
+			*cause = dn_xasprintf("events: the upgrade of node %d "
+			    "to variant %s: %s runs %s, %s runs %s; upgrade "
+			    "within one kind of node (set the event's "
+			    "variant: to limit it)", ev->node, to->name,
+			    s->variants[i].name, plan_is_foreign(
+			    &s->variants[i]) ? "a command" : "devnet-node",
+			    to->name, plan_is_foreign(to) ? "a command" :
+			    "devnet-node");
+			return (-1);
+		}
+	}
+	return (0);
+}
 
 int
 run_check(const struct scenario *s, char **cause)
@@ -25,6 +60,8 @@ run_check(const struct scenario *s, char **cause)
 		return (-1);
 	}
 	if (provider_check(s, cause) != 0 || duet_check(s, cause) != 0)
+		return (-1);
+	if (upgrade_kinds(s, cause) != 0)
 		return (-1);
 	for (i = 0; i < s->nvariants; i++) {
 		k = node_kind_of(&s->variants[i]);

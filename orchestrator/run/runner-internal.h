@@ -144,6 +144,11 @@ void	 netproof_links(struct trial *t, struct netcond *nc, const char *what,
 void	 netproof_shape(struct trial *t, struct netcond *nc);
 uint64_t netproof_in_flight(const struct trial *t, const struct netcond *nc);
 
+/* Facts build_B_{t_ms,variant,binary,sha256,rev} of node K of T: the
+ * build it runs from T_MS on, B its t->nodes[K].builds (0: the one it
+ * started with); written when the node has upgrade events (setup.c). */
+void	 setup_build_facts(struct trial *t, int k, int64_t t_ms);
+
 int	 watch_ready(struct trial **ts, int nt, int timeout_ms);
 
 /* Look at every node once: exits, stalls, rejoins; fire due events.

@@ -111,24 +111,76 @@ node_reads_env_token(const char *path)
 	return (found);
 }
 
-/* Node I's argv and environment, the token where its binary reads it. */
+/* Node I's argv and environment in VAR's build into *ARGV, *ENV, the
+ * token where its binary reads it. */
 static int
-node_argv(struct trial *t, int i, struct plan_endpoints *ep, char **cause)
+node_argv(struct trial *t, const struct scn_variant *var, int i,
+    struct plan_endpoints *ep, char ***argv, char ***env, char **cause)
 {
-	struct trial_node	*n = &t->nodes[i];
-
 	ep->token_argv = 0;
-	if (plan_node_argv(t->scn, t->var, i, ep, &n->argv, &n->env,
-	    cause) != 0)
+	if (plan_node_argv(t->scn, var, i, ep, argv, env, cause) != 0)
 		return (-1);
-	if (plan_is_foreign(t->var) || node_reads_env_token(n->argv[0]))
+	if (plan_is_foreign(var) || node_reads_env_token((*argv)[0]))
 		return (0);
-	plan_argv_free(n->argv);
-	plan_argv_free(n->env);
-	n->argv = n->env = NULL;
+	plan_argv_free(*argv);
+	plan_argv_free(*env);
+	*argv = *env = NULL;
 	ep->token_argv = 1;
-	return (plan_node_argv(t->scn, t->var, i, ep, &n->argv, &n->env,
-	    cause));
+	return (plan_node_argv(t->scn, var, i, ep, argv, env, cause));
+}
+
+/* The builds node I may be upgraded to in this trial (the `to:` of its
+ * upgrade events), argv and env made now, on the same endpoints, run
+ * and data directory; and the one it starts with (issue 39). */
+static int
+upgrade_argvs(struct trial *t, int i, struct plan_endpoints *ep,
+    char **cause)
+{
+	const struct scenario	*s = t->scn;
+	struct trial_node	*n = &t->nodes[i];
+	size_t			 e;
+
+	n->var = (int)(t->var - s->variants);
+	for (e = 0; e < s->nevents; e++) {
+		const struct scn_event *ev = &s->events[e];
+
+		if (ev->action != SCN_EV_UPGRADE || ev->node != i ||
+		    (ev->variant != NULL && strcmp(ev->variant,
+		    t->var->name) != 0))
+			continue;
+		if (n->vargv == NULL) {
+			n->vargv = dn_xcalloc(s->nvariants, sizeof(char **));
+			n->venv = dn_xcalloc(s->nvariants, sizeof(char **));
+		}
+		if (n->vargv[ev->to] == NULL && node_argv(t,
+		    &s->variants[ev->to], i, ep, &n->vargv[ev->to],
+		    &n->venv[ev->to], cause) != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+void
+setup_build_facts(struct trial *t, int k, int64_t t_ms)
+{
+	const struct scn_variant *v = &t->scn->variants[t->nodes[k].var];
+	const char	*binary = plan_binary(t->scn, v);
+	char		 key[48], sha[65] = "";
+	int		 b = t->nodes[k].builds;
+
+	dn_sha256_file(binary, sha);
+	snprintf(key, sizeof(key), "build_%d_t_ms", b);
+	trial_fact(t, k, key, "%lld", (long long)t_ms);
+	snprintf(key, sizeof(key), "build_%d_variant", b);
+	trial_fact(t, k, key, "%s", v->name);
+	snprintf(key, sizeof(key), "build_%d_binary", b);
+	trial_fact(t, k, key, "%s", binary);
+	snprintf(key, sizeof(key), "build_%d_sha256", b);
+	trial_fact(t, k, key, "%s", sha[0] ? sha : "not read");
+	if (v->set.rev != NULL) {
+		snprintf(key, sizeof(key), "build_%d_rev", b);
+		trial_fact(t, k, key, "%s", v->set.rev);
+	}
 }
 
 static uint64_t
@@ -154,8 +206,17 @@ setup_release(struct trial *t)
 	for (i = 0; i < t->nnodes && t->nodes != NULL; i++) {
 		struct trial_node	*n = &t->nodes[i];
 
-		plan_argv_free(n->argv);
-		plan_argv_free(n->env);
+		if (n->builds == 0) {	/* else one of vargv (watch.c) */
+			plan_argv_free(n->argv);
+			plan_argv_free(n->env);
+		}
+		for (j = 0; n->vargv != NULL && j < (int)t->scn->nvariants;
+		    j++) {
+			plan_argv_free(n->vargv[j]);
+			plan_argv_free(n->venv[j]);
+		}
+		free(n->vargv);
+		free(n->venv);
 		free(n->out_path);
 		free(n->alloc_source);
 		free(n->log_path);
@@ -371,7 +432,8 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 		struct trial_node	*n = &t->nodes[i];
 
 		atomic_init(&n->up, 0);
-		if (node_argv(t, i, &ep, cause) != 0) {
+		if (node_argv(t, t->var, i, &ep, &n->argv, &n->env,
+		    cause) != 0 || upgrade_argvs(t, i, &ep, cause) != 0) {
 			free_hosts(hosts, ep.emulated, t->nnodes);
 			return (-1);
 		}
@@ -429,6 +491,8 @@ setup_start(struct trial *t, char **cause)
 		pthread_mutex_unlock(t->store_mu);
 		if (rv != 0)
 			return (-1);
+		if (n->vargv != NULL)	/* to be upgraded: build 0 */
+			setup_build_facts(t, i, 0);
 	}
 	if ((t->scn->workload.kind == SCN_WL_TRANSFER ||
 	    t->scn->workload.kind == SCN_WL_HTTP ||

@@ -152,11 +152,90 @@ others_height(struct trial *t, int k)
 	return (best);
 }
 
+/* Start node K again (a restart, an upgrade): 0, or -1 with an event
+ * WHAT "failed: ..." and the node down. */
+static int
+start_again(struct trial *t, int k, const char *what)
+{
+	struct trial_node	*n = &t->nodes[k];
+	char			*cause = NULL;
+
+	pthread_mutex_lock(&t->mu);
+	n->hello = 0;
+	/* the stall clock starts again with the new process: the planned
+	 * restart's own start (docker: a new container, ~2 s on a loaded
+	 * machine) is not the node stalling */
+	n->last_msg_ns = dn_now_ns();
+	pthread_mutex_unlock(&t->mu);
+	if (provider_start(t, k, &cause) != 0) {
+		trial_event(t, k, what, "failed: %s", cause);
+		free(cause);
+		n->down = 1;
+		return (-1);
+	}
+	n->down = 0;
+	n->stopped = 0;
+	n->hstall_ns = 0;
+	n->watch_h_ns = 0;
+	n->crashed = 0;
+	n->restart_ns = dn_now_ns();
+	return (0);
+}
+
+/*
+ * An upgrade (issue 39): stop the node as an operator would (SIGTERM,
+ * SIGKILL after UPGRADE_GRACE_MS), then start the `to:` variant's build
+ * on the node's own data directory; the event and the facts build_B_*
+ * say which build it runs from when.
+ */
+#define UPGRADE_GRACE_MS	5000
+static void
+upgrade(struct trial *t, const struct scn_event *ev, int alive)
+{
+	struct trial_node	*n = &t->nodes[ev->node];
+	const char		*to = t->scn->variants[ev->to].name;
+	const char		*from = t->scn->variants[n->var].name;
+	char			 st[64] = "node was down";
+	uint64_t		 until;
+	pid_t			 old = n->proc.pid;
+
+	atomic_store(&n->up, 0);
+	n->down = 1;
+	if (alive) {
+		until = dn_now_ns() + UPGRADE_GRACE_MS * 1000000ull;
+		provider_signal(t, ev->node, SIGTERM);
+		while (!provider_poll(t, ev->node) && dn_now_ns() < until)
+			signals_tick(1);
+		if (!provider_poll(t, ev->node)) {
+			provider_signal(t, ev->node, SIGKILL);
+			while (!provider_poll(t, ev->node))
+				signals_tick(1);
+		}
+		spawn_status_str(n->proc.status, st, sizeof(st));
+	}
+	if (n->builds == 0 && n->vargv[n->var] == NULL) {
+		/* the first build's argv joins the others (setup.c) */
+		n->vargv[n->var] = n->argv;
+		n->venv[n->var] = n->env;
+	}
+	n->builds++;
+	n->var = ev->to;
+	n->argv = n->vargv[ev->to];
+	n->env = n->venv[ev->to];
+	free(n->cmdline);
+	n->cmdline = plan_quote_argv(n->argv);
+	if (start_again(t, ev->node, "upgrade") != 0)
+		return;
+	trial_event(t, ev->node, "upgrade", "from %s to %s: pid %d stopped "
+	    "(%s), the build of %s started on its data as pid %d", from, to,
+	    (int)old, st, to, (int)n->proc.pid);
+	setup_build_facts(t, ev->node, trial_t_ms(t, dn_now_ns()));
+}
+
 static void
 fire_event(struct trial *t, const struct scn_event *ev)
 {
 	struct trial_node	*n;
-	char			*cause = NULL;
 	int			 alive;
 
 	if (ev->node < 0) {		/* the network's events */
@@ -208,28 +287,14 @@ fire_event(struct trial *t, const struct scn_event *ev)
 			while (!provider_poll(t, ev->node))
 				signals_tick(1);
 		}
-		pthread_mutex_lock(&t->mu);
-		n->hello = 0;
-		/* the stall clock starts again with the new process: the
-		 * planned restart's own start (docker: a new container, ~2 s
-		 * on a loaded machine) is not the node stalling */
-		n->last_msg_ns = dn_now_ns();
-		pthread_mutex_unlock(&t->mu);
-		if (provider_start(t, ev->node, &cause) != 0) {
-			trial_event(t, ev->node, "restart", "failed: %s", cause);
-			free(cause);
-			n->down = 1;
+		if (start_again(t, ev->node, "restart") != 0)
 			return;
-		}
 		trial_event(t, ev->node, "restart", "%s; new pid %d",
 		    alive ? "killed the running node" : "node was down",
 		    (int)n->proc.pid);
-		n->down = 0;
-		n->stopped = 0;
-		n->hstall_ns = 0;
-		n->watch_h_ns = 0;
-		n->crashed = 0;
-		n->restart_ns = dn_now_ns();
+		break;
+	case SCN_EV_UPGRADE:
+		upgrade(t, ev, alive);
 		break;
 	}
 }

@@ -1,7 +1,8 @@
 /*
  * scenario-events.c: the events: section, a list of {at, action, node,
- * variant, name} (kill, term, stop, cont or restart a node at a time in a
- * trial).  Not here: carrying them out (runner.c).
+ * variant, name} (kill, term, stop, cont, restart or upgrade a node at a
+ * time in a trial; a rolling upgrade of several nodes is loaded as one
+ * event per node).  Not here: carrying them out (run/watch.c).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -13,22 +14,124 @@
 #define SCN_MAX_EVENTS	10000
 
 static const char *const event_keys[] = { "at", "action", "node", "variant",
-	"name", "groups", "one_way", "nodes", "latency", "jitter", "loss",
+	"name", "to", "pause", "groups", "one_way", "nodes", "latency", "jitter", "loss",
 	"bandwidth", "for", NULL };
 #define action_names	scn_action_names
 
-/* A node's event takes none of the network's keys. */
+/* A node's event takes none of the network's keys (an upgrade: but
+ * 'nodes'), and only an upgrade takes 'to' and 'pause'. */
 static int
-net_keys(struct ctx *c, const struct ynode *e)
+net_keys(struct ctx *c, const struct ynode *e, const struct scn_event *ev)
 {
 	const struct ynode	*v;
 	size_t			 i;
 
-	for (i = 5; event_keys[i] != NULL; i++)
-		if ((v = ymap_get(e, event_keys[i])) != NULL)
-			return (scn_fail(c, v, "'%s' belongs to the network's "
-			    "events (partition, link), not to a node's",
-			    event_keys[i]));
+	for (i = 5; event_keys[i] != NULL; i++) {
+		int up = ev->action == SCN_EV_UPGRADE;
+
+		if ((v = ymap_get(e, event_keys[i])) == NULL || (up && (i < 7 ||
+		    strcmp(event_keys[i], "nodes") == 0)))
+			continue;
+		if (i < 7)
+			return (scn_fail(c, v, "'%s' belongs to an upgrade "
+			    "event, not to a %s event", event_keys[i],
+			    action_names[ev->action]));
+		return (scn_fail(c, v, "'%s' belongs to the network's "
+		    "events (partition, link), not to a node's",
+		    event_keys[i]));
+	}
+	return (0);
+}
+
+/* An upgrade: {at, action: upgrade, node: N or nodes: [N, ...], to:
+ * VARIANT, pause: DURATION}. */
+static int
+load_upgrade(struct ctx *c, struct scenario *s, const struct ynode *e,
+    struct scn_event *ev)
+{
+	const struct ynode	*v = ymap_get(e, "to"), *n = ymap_get(e, "node");
+	size_t			 j;
+
+	if (v == NULL)
+		return (scn_fail(c, e, "an upgrade event needs 'to', the "
+		    "variant whose build the node runs from then on, e.g. "
+		    "{at: 60s, action: upgrade, node: 1, to: B}"));
+	if (scn_want_scalar(c, v, "events[].to") != 0)
+		return (-1);
+	for (j = 0; j < s->nvariants; j++)
+		if (strcmp(s->variants[j].name, v->value) == 0)
+			break;
+	if (j == s->nvariants)
+		return (scn_fail(c, v, "upgrade to variant '%s', which is not "
+		    "in variants", v->value));
+	ev->to = (int)j;
+	ev->pause_ms = 10000;
+	if ((v = ymap_get(e, "pause")) != NULL && scn_get_duration(c, v,
+	    "events[].pause", 0, DAY_MS, &ev->pause_ms) != 0)
+		return (-1);
+	if ((n != NULL) == (ymap_get(e, "nodes") != NULL))
+		return (scn_fail(c, e, "an upgrade event needs 'node' or "
+		    "'nodes' (a rolling upgrade, one after another 'pause' "
+		    "apart), not %s", n != NULL ? "both" : "neither"));
+	if (n != NULL) {
+		ev->nodes = dn_xcalloc(1, sizeof(*ev->nodes));
+		ev->nnodes = 1;
+		return (scn_get_int32(c, n, "events[].node", 0,
+		    s->network.nodes - 1, &ev->nodes[0]));
+	}
+	return (scn_get_nodes(c, ymap_get(e, "nodes"), "events[].nodes",
+	    s->network.nodes, &ev->nodes, &ev->nnodes));
+}
+
+/* A rolling upgrade (an upgrade of several nodes) becomes one event per
+ * node, PAUSE_MS apart, the first keeping its name; each before the end
+ * of the run. */
+static int
+expand_upgrades(struct ctx *c, struct scenario *s, const struct ynode *n)
+{
+	struct scn_event	*v;
+	size_t			 i, j, m = 0, k = 0;
+
+	for (i = 0; i < s->nevents; i++)
+		m += s->events[i].action == SCN_EV_UPGRADE ?
+		    s->events[i].nnodes : 1;
+	if (m > SCN_MAX_EVENTS)
+		return (scn_fail(c, n, "more than %d events once the rolling "
+		    "upgrades are one per node; split the scenario",
+		    SCN_MAX_EVENTS));
+	v = dn_xcalloc(m ? m : 1, sizeof(*v));
+	for (i = 0; i < s->nevents; i++) {
+		struct scn_event *ev = &s->events[i];
+
+		if (ev->action != SCN_EV_UPGRADE) {
+			v[k++] = *ev;
+			continue;
+		}
+		for (j = 0; j < ev->nnodes; j++) {
+			struct scn_event *u = &v[k++];
+
+			*u = *ev;
+			u->node = ev->nodes[j];
+			u->nodes = NULL;
+			u->nnodes = 0;
+			u->at_ms = ev->at_ms + (int64_t)j * ev->pause_ms;
+			u->name = j == 0 ? ev->name : NULL;
+			u->variant = j == 0 || ev->variant == NULL ?
+			    ev->variant : dn_xstrdup(ev->variant);
+			if (u->at_ms >= s->duration_ms)
+				return (free(v), scn_fail(c, n->kids[i],
+				    "the upgrade of node %d at %" PRId64 " ms "
+				    "(pause %" PRId64 " ms after the one "
+				    "before) is not before the end of the run "
+				    "(duration %" PRId64 " ms); shorten the "
+				    "pause or lengthen the run", u->node,
+				    u->at_ms, ev->pause_ms, s->duration_ms));
+		}
+		free(ev->nodes);
+	}
+	free(s->events);
+	s->events = v;
+	s->nevents = m;
 	return (0);
 }
 
@@ -68,8 +171,8 @@ scn_load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 		    action_names, &a) != 0)
 			return (-1);
 		ev->action = (enum scn_action)a;
-		if (ev->action < SCN_EV_PARTITION &&
-		    ymap_get(e, "node") == NULL)
+		if (ev->action < SCN_EV_PARTITION && ev->action !=
+		    SCN_EV_UPGRADE && ymap_get(e, "node") == NULL)
 			return (scn_fail(c, e, "a %s event needs 'node', e.g. "
 			    "{at: 30s, action: kill, node: 1}",
 			    action_names[a]));
@@ -98,10 +201,13 @@ scn_load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 		if (ev->action >= SCN_EV_PARTITION) {
 			if (scn_load_net_event(c, s, e, ev) != 0)
 				return (-1);
+		} else if (net_keys(c, e, ev) != 0)
+			return (-1);
+		else if (ev->action == SCN_EV_UPGRADE) {
+			if (load_upgrade(c, s, e, ev) != 0)
+				return (-1);
 		} else if (scn_get_int32(c, ymap_get(e, "node"),
 		    "events[].node", 0, s->network.nodes - 1, &ev->node) != 0)
-			return (-1);
-		else if (net_keys(c, e) != 0)
 			return (-1);
 		if ((v = ymap_get(e, "variant")) == NULL)
 			continue;
@@ -115,5 +221,5 @@ scn_load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 			    "which is not in variants", v->value));
 		ev->variant = dn_xstrdup(v->value);
 	}
-	return (0);
+	return (expand_upgrades(c, s, n));
 }

@@ -139,6 +139,10 @@ void	 scn_metrics_release(struct scn_node *o);
 int	 scn_load_links(struct ctx *c, struct scenario *s,
 	    const struct ynode *net);
 extern const char *const scn_action_names[];
+/* A list of node indices (each once, 0..NODES-1) into *OUT (malloc'd)
+ * and *NOUT (scenario-links.c): zones, link and upgrade events. */
+int	 scn_get_nodes(struct ctx *c, const struct ynode *n, const char *what,
+	    int nodes, int **out, size_t *nout);
 int	 scn_load_net_event(struct ctx *c, struct scenario *s,
 	    const struct ynode *e, struct scn_event *ev);
 /* scenario-settings.c: rocksdb: {options, block_cache} into *OPTS /

@@ -17,7 +17,7 @@ static const char *const link_keys[] = { "latency", "jitter", "loss",
 	"bandwidth", NULL };
 
 const char *const scn_action_names[] = { "kill", "term", "stop", "cont",
-	"restart", "partition", "heal", "link", NULL };
+	"restart", "upgrade", "partition", "heal", "link", NULL };
 
 const char *
 scenario_action_name(enum scn_action a)
@@ -149,8 +149,7 @@ out:
 	return (rv);
 }
 
-/* A list of node indices (each once) into *OUT / *N. */
-static int
+int
 scn_get_nodes(struct ctx *c, const struct ynode *n, const char *what,
     int nodes, int **out, size_t *nout)
 {

@@ -40,12 +40,14 @@ enum scn_action {
 	SCN_EV_STOP,	/* SIGSTOP */
 	SCN_EV_CONT,	/* SIGCONT */
 	SCN_EV_RESTART,	/* SIGKILL if alive, then start again on its dir */
+	SCN_EV_UPGRADE,	/* stop, then start the `to:` variant's build on
+			   its own dir (issue 39) */
 	/* the emulated network (scenario-links.c; docs/scenarios.md) */
 	SCN_EV_PARTITION, /* groups cannot reach each other */
 	SCN_EV_HEAL,	/* partitions and link events end */
 	SCN_EV_LINK	/* conditions on some nodes' links, for a time */
 };
-/* "kill", ..., "partition", "heal", "link". */
+/* "kill", ..., "upgrade", "partition", "heal", "link". */
 const char *scenario_action_name(enum scn_action a);
 
 /* One link's conditions (network.links, a link event); 0 = not asked.
@@ -193,6 +195,11 @@ struct scn_event {
 	int		*group_of;
 	int		 ngroups;
 	int		 one_way;
+	/* upgrade: the variant (index into variants) whose build node
+	 * runs from here on; a rolling one (nodes: [...]) is loaded as
+	 * one event per node, PAUSE_MS apart */
+	int		 to;
+	int64_t		 pause_ms;
 	/* link: NODES' links (both ways) get COND for FOR_MS (0: until
 	 * heal or the end) */
 	int		*nodes;

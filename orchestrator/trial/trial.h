@@ -48,6 +48,12 @@ struct trial_node {
 	char		*out_path;	/* node-K.out: stdout+stderr */
 	char		*log_path;	/* node-K.log: the node's own log */
 	char		*cmdline;	/* for humans and the nodes table */
+	/* Upgrade events (issue 39): the build it runs now (an index into
+	 * the scenario's variants), and the argv and env of each variant
+	 * an upgrade of it names (NULL: none; vargv NULL: no upgrade). */
+	int		 var;
+	int		 builds;	/* upgrades carried out */
+	char		***vargv, ***venv;
 	char		*alloc_source;	/* "malloc (jemalloc)", "Go runtime",
 					   "not measured: ...", or NULL
 					   (foreign_facts) */

@@ -63,7 +63,7 @@ dn_script_test(net machine-lock ${DN_TEST_DIR}/machine-lock.sh TIMEOUT 180)
 # the proofs' own failure branches: each kind of condition put in force
 # wrongly on purpose (DN_TEST_BREAK) fails the trial with its proof's
 # message; local, and docker when an engine can be had (issue 39)
-dn_script_test(net break ${DN_TEST_DIR}/break.sh TIMEOUT 420)
+dn_script_test(net break ${DN_TEST_DIR}/break.sh TIMEOUT 900)
 # Every devnet run (and dn_net_sweep in test-net.c) sweeps the namespaces a
 # killed devnet left; partition.sh kills one on purpose and wants its own
 # next run to be the one that sweeps them, so these never run side by side.
