@@ -68,6 +68,7 @@
 #include "metric-table.h"
 #include "probe.h"
 #include "procfs.h"
+#include "buf.h"
 #include "xalloc.h"
 
 #define TREE_MAX	4096	/* processes followed per walk */
@@ -140,15 +141,8 @@ read_whole(int fd, struct kidbuf *b)
 
 	if (fd < 0)
 		return (-1);
-	if (b->cap == 0) {
-		b->cap = 4096;
-		b->p = dn_xmalloc(b->cap);
-	}
 	for (;;) {
-		if (b->cap - n < 2) {
-			b->cap *= 2;
-			b->p = dn_xrealloc(b->p, b->cap);
-		}
+		b->p = dn_xgrow(b->p, &b->cap, n + 4096, 1);
 		if ((r = pread(fd, b->p + n, b->cap - n - 1, (off_t)n)) < 0)
 			return (-1);
 		if (r == 0)

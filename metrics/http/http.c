@@ -13,6 +13,7 @@
 #include <curl/curl.h>
 
 #include "http.h"
+#include "buf.h"
 #include "xalloc.h"
 
 #define BODY_MAX_DEFAULT	((size_t)64 << 20)
@@ -90,14 +91,7 @@ to_buf(char *ptr, size_t size, size_t nmemb, void *arg)
 
 	if (n > max || b->len > max - n)
 		return (0);
-	if (b->len + n + 1 > b->cap) {
-		size_t	cap = b->cap ? b->cap : 4096;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		b->data = dn_xrealloc(b->data, cap);
-		b->cap = cap;
-	}
+	b->data = dn_xgrow(b->data, &b->cap, b->len + n + 1, 1);
 	memcpy(b->data + b->len, ptr, n);
 	b->len += n;
 	b->data[b->len] = '\0';

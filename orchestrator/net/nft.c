@@ -30,6 +30,7 @@
 #include "net/net-internal.h"
 #include "net/nft.h"
 #include "net/topo.h"
+#include "buf.h"
 #include "xalloc.h"
 
 #define CHAIN		"forward"
@@ -97,10 +98,7 @@ struct batch {
 static char *
 batch_room_for(struct batch *b, size_t room)
 {
-	if (b->len + room > b->cap) {
-		b->cap = b->cap * 2 + room * 4;
-		b->buf = dn_xrealloc(b->buf, b->cap);
-	}
+	b->buf = dn_xgrow(b->buf, &b->cap, b->len + room, 1);
 	memset(b->buf + b->len, 0, room);
 	return (b->buf + b->len);
 }

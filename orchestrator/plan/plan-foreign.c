@@ -72,10 +72,10 @@ node_addr(const struct plan_endpoints *ep, int node)
 }
 
 static void expand_into(const struct expand *, const char *tmpl,
-    struct load_buf *b);
+    struct dn_buf *b);
 
 static void
-fill(void *arg, const struct load_part *pt, struct load_buf *b)
+fill(void *arg, const struct load_part *pt, struct dn_buf *b)
 {
 	const struct expand	*x = arg;
 	struct expand		 peer = *x;
@@ -93,7 +93,7 @@ fill(void *arg, const struct load_part *pt, struct load_buf *b)
 		v = dn_xasprintf("%s/node-%d", x->ep->run_dir, x->node);
 		break;
 	case LPH_RUN_DIR:
-		load_buf_add(b, x->ep->run_dir, strlen(x->ep->run_dir));
+		dn_buf_add(b, x->ep->run_dir, strlen(x->ep->run_dir));
 		break;
 	case LPH_ADDR:		/* {addr}, or {addr:K}: node K's */
 		v = dn_xstrdup(node_addr(x->ep, pt->node >= 0 ? pt->node :
@@ -107,7 +107,7 @@ fill(void *arg, const struct load_part *pt, struct load_buf *b)
 		for (k = 0; k < x->s->network.nodes && x->v->node.peer !=
 		    NULL; k++) {
 			if (k > 0)
-				load_buf_add(b, ",", 1);
+				dn_buf_add(b, ",", 1);
 			peer.node = k;
 			expand_into(&peer, x->v->node.peer, b);
 		}
@@ -116,22 +116,22 @@ fill(void *arg, const struct load_part *pt, struct load_buf *b)
 		break;
 	}
 	if (v != NULL)
-		load_buf_add(b, v, strlen(v));
+		dn_buf_add(b, v, strlen(v));
 	free(v);
 }
 
 /* Append the expansion of TMPL to B. */
 static void
-expand_into(const struct expand *x, const char *tmpl, struct load_buf *b)
+expand_into(const struct expand *x, const char *tmpl, struct dn_buf *b)
 {
 	struct load_tmpl	t;
-	struct load_buf		one = { 0 };
+	struct dn_buf		one = { 0 };
 
 	load_tmpl_compile(&t, tmpl, LOAD_TMPL_NODE);
 	load_tmpl_expand(&t, &one, fill, (void *)x);
-	load_buf_add(b, one.s, one.len);
+	dn_buf_add(b, one.p, one.len);
 	load_tmpl_free(&t);
-	free(one.s);
+	free(one.p);
 }
 
 /* Expand node template TMPL (scenario/template.h) for node NODE of
@@ -143,10 +143,10 @@ expand_tmpl(const struct scenario *s, const struct scn_variant *v, int node,
     const struct plan_endpoints *ep, const char *tmpl)
 {
 	struct expand	x = { s, v, node, ep };
-	struct load_buf	b = { 0 };
+	struct dn_buf	b = { 0 };
 
 	expand_into(&x, tmpl, &b);
-	return (b.s);
+	return (b.p);
 }
 
 int

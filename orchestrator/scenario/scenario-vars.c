@@ -142,15 +142,15 @@ scn_load_vars(struct ctx *c, struct scenario *s, const struct ynode *root)
 char *
 scn_vars_expand(const struct scn_variant *var, const char *s)
 {
-	struct load_buf	 b = { 0 };
+	struct dn_buf	 b = { 0 };
 	const char	*p = s, *e, *v;
 	int		 k;
 
-	load_buf_add(&b, "", 0);
+	dn_buf_add(&b, "", 0);
 	while (*p != '\0') {
 		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' &&
 		    p[1] == '}')) {
-			load_buf_add(&b, p, 2);
+			dn_buf_add(&b, p, 2);
 			p += 2;
 			continue;
 		}
@@ -159,16 +159,16 @@ scn_vars_expand(const struct scn_variant *var, const char *s)
 			/* a value is text: its braces stay literal */
 			for (v = var->var_values[k]; *v != '\0'; v++) {
 				if (*v == '{' || *v == '}')
-					load_buf_add(&b, v, 1);
-				load_buf_add(&b, v, 1);
+					dn_buf_add(&b, v, 1);
+				dn_buf_add(&b, v, 1);
 			}
 			p = e + 1;
 			continue;
 		}
-		load_buf_add(&b, p, 1);
+		dn_buf_add(&b, p, 1);
 		p++;
 	}
-	return (b.s);
+	return (b.p);
 }
 
 void

@@ -192,7 +192,7 @@ add_part(struct load_tmpl *t, enum load_ph ph, const char *lit, size_t len,
 void
 load_tmpl_compile(struct load_tmpl *t, const char *s, enum load_tmpl_set set)
 {
-	struct load_buf	 lit = { 0 };
+	struct dn_buf	 lit = { 0 };
 	const char	*p = s, *e;
 	long		 off;
 	int		 node;
@@ -203,24 +203,24 @@ load_tmpl_compile(struct load_tmpl *t, const char *s, enum load_tmpl_set set)
 
 		if ((p[0] == '{' && p[1] == '{') ||
 		    (p[0] == '}' && p[1] == '}')) {
-			load_buf_add(&lit, p, 1);
+			dn_buf_add(&lit, p, 1);
 			p += 2;
 			continue;
 		}
 		if (*p != '{' || (e = strchr(p, '}')) == NULL ||
 		    (ph = lookup(p + 1, (size_t)(e - p - 1), set, &off,
 		    &node)) == LPH_LIT) {
-			load_buf_add(&lit, p, 1);
+			dn_buf_add(&lit, p, 1);
 			p++;
 			continue;
 		}
-		add_part(t, LPH_LIT, lit.s, lit.len, 0, -1);
+		add_part(t, LPH_LIT, lit.p, lit.len, 0, -1);
 		lit.len = 0;
 		add_part(t, ph, NULL, 0, off, node);
 		p = e + 1;
 	}
-	add_part(t, LPH_LIT, lit.s, lit.len, 0, -1);
-	free(lit.s);
+	add_part(t, LPH_LIT, lit.p, lit.len, 0, -1);
+	free(lit.p);
 }
 
 void
@@ -247,39 +247,22 @@ load_tmpl_uses(const struct load_tmpl *t, enum load_ph ph)
 }
 
 void
-load_buf_add(struct load_buf *b, const char *s, size_t len)
-{
-	if (b->len + len + 1 > b->cap) {
-		size_t	cap = b->cap ? b->cap : 64;
-
-		while (cap < b->len + len + 1)
-			cap *= 2;
-		b->s = dn_xrealloc(b->s, cap);
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, len);
-	b->len += len;
-	b->s[b->len] = '\0';
-}
-
-void
-load_tmpl_expand(const struct load_tmpl *t, struct load_buf *b,
+load_tmpl_expand(const struct load_tmpl *t, struct dn_buf *b,
     load_ph_fn fn, void *arg)
 {
 	size_t	i;
 
-	b->len = 0;
-	load_buf_add(b, "", 0);
+	dn_buf_setlen(b, 0);
 	for (i = 0; i < t->nparts; i++) {
 		if (t->parts[i].ph == LPH_LIT)
-			load_buf_add(b, t->parts[i].lit, t->parts[i].len);
+			dn_buf_add(b, t->parts[i].lit, t->parts[i].len);
 		else
 			fn(arg, &t->parts[i], b);
 	}
 }
 
 void
-load_base64(struct load_buf *b, const uint8_t *s, size_t len)
+load_base64(struct dn_buf *b, const uint8_t *s, size_t len)
 {
 	static const char	abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -291,18 +274,18 @@ load_base64(struct load_buf *b, const uint8_t *s, size_t len)
 		q[1] = abc[((s[i] & 3) << 4) | (s[i + 1] >> 4)];
 		q[2] = abc[((s[i + 1] & 15) << 2) | (s[i + 2] >> 6)];
 		q[3] = abc[s[i + 2] & 63];
-		load_buf_add(b, q, 4);
+		dn_buf_add(b, q, 4);
 	}
 	if (len - i == 1) {
 		q[0] = abc[s[i] >> 2];
 		q[1] = abc[(s[i] & 3) << 4];
 		q[2] = q[3] = '=';
-		load_buf_add(b, q, 4);
+		dn_buf_add(b, q, 4);
 	} else if (len - i == 2) {
 		q[0] = abc[s[i] >> 2];
 		q[1] = abc[((s[i] & 3) << 4) | (s[i + 1] >> 4)];
 		q[2] = abc[(s[i + 1] & 15) << 2];
 		q[3] = '=';
-		load_buf_add(b, q, 4);
+		dn_buf_add(b, q, 4);
 	}
 }

@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
+
 enum load_ph {
 	LPH_LIT,	/* literal text */
 	LPH_INDEX, LPH_NODES, LPH_PORT, LPH_SEQ, LPH_KEY, LPH_KEY_B64,
@@ -68,21 +70,14 @@ void	 load_tmpl_free(struct load_tmpl *t);
 /* 1 if T uses placeholder PH. */
 int	 load_tmpl_uses(const struct load_tmpl *t, enum load_ph ph);
 
-/* A growing string the expansions append to. */
-struct load_buf {
-	char	*s;
-	size_t	 len, cap;
-};
-void	 load_buf_add(struct load_buf *b, const char *s, size_t len);
-
 /* Append the value of placeholder PART to B. */
 typedef void (*load_ph_fn)(void *arg, const struct load_part *part,
-    struct load_buf *b);
+    struct dn_buf *b);
 /* Expand T into B (emptied first, NUL-terminated). */
-void	 load_tmpl_expand(const struct load_tmpl *t, struct load_buf *b,
+void	 load_tmpl_expand(const struct load_tmpl *t, struct dn_buf *b,
 	    load_ph_fn fn, void *arg);
 
 /* Standard base64 (with padding) of LEN bytes of S, appended to B. */
-void	 load_base64(struct load_buf *b, const uint8_t *s, size_t len);
+void	 load_base64(struct dn_buf *b, const uint8_t *s, size_t len);
 
 #endif

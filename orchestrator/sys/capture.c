@@ -17,27 +17,18 @@
 #include <unistd.h>
 
 #include "sys/capture.h"
+#include "buf.h"
 #include "xalloc.h"
 
 #define CAPTURE_MAX_OUT	(16 * 1024 * 1024)	/* more output is dropped */
 
-struct buf {
-	char	*p;
-	size_t	 len, cap;
-};
-
+/* N bytes of S appended to B while B stays under CAPTURE_MAX_OUT. */
 static void
-buf_add(struct buf *b, const char *s, size_t n)
+buf_add(struct dn_buf *b, const char *s, size_t n)
 {
 	if (b->len + n + 1 > CAPTURE_MAX_OUT)
 		return;
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->p = dn_xrealloc(b->p, b->cap);
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
+	dn_buf_add(b, s, n);
 }
 
 /* The last non-empty line of S, trimmed, as a new string. */
@@ -64,7 +55,7 @@ int
 capture_run(const char *const *argv, const char *in_path, char **out,
     char **cause)
 {
-	struct buf	 o = { 0 }, e = { 0 };
+	struct dn_buf	 o = DN_BUF_INIT, e = DN_BUF_INIT;
 	struct pollfd	 pfd[2];
 	char		 chunk[8192], *msg;
 	size_t		 i;

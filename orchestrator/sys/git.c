@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sys/git.h"
+#include "buf.h"
 #include "mkdirs.h"
 #include "sys/spawn.h"
 #include "xalloc.h"
@@ -62,11 +63,12 @@ static int
 run(const char *dir, char *const *argv, int out_fd, char **out,
     char **cause)
 {
-	char	**env = child_env(), buf[4096], *s = NULL;
-	size_t	  len = 0;
-	ssize_t	  r;
-	pid_t	  pid;
-	int	  p[2] = { -1, -1 }, status = -1, fd;
+	struct dn_buf	  b = DN_BUF_INIT;
+	char		**env = child_env(), buf[4096], *s;
+	size_t		  len;
+	ssize_t		  r;
+	pid_t		  pid;
+	int		  p[2] = { -1, -1 }, status = -1, fd;
 
 	if (out_fd < 0 && pipe2(p, O_CLOEXEC) == -1) {
 		*cause = dn_xasprintf("pipe: %s", strerror(errno));
@@ -102,13 +104,9 @@ run(const char *dir, char *const *argv, int out_fd, char **out,
 				continue;
 			if (r <= 0)
 				break;
-			s = dn_xrealloc(s, len + (size_t)r + 1);
-			memcpy(s + len, buf, (size_t)r);
-			len += (size_t)r;
+			dn_buf_add(&b, buf, (size_t)r);
 		}
-		if (s == NULL)
-			s = dn_xstrdup("");
-		s[len] = '\0';
+		s = dn_buf_detach(&b, &len);
 		while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
 			s[--len] = '\0';
 		*out = s;

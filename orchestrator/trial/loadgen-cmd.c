@@ -37,7 +37,7 @@ struct lg_cmd {
 };
 
 static void
-fill(void *arg, const struct load_part *pt, struct load_buf *b)
+fill(void *arg, const struct load_part *pt, struct dn_buf *b)
 {
 	struct loadgen		*l = arg;
 	struct trial		*t = l->t;
@@ -71,25 +71,25 @@ fill(void *arg, const struct load_part *pt, struct load_buf *b)
 			    sizeof(num));
 
 			if (k > 0)
-				load_buf_add(b, ",", 1);
-			load_buf_add(b, a, strlen(a));
+				dn_buf_add(b, ",", 1);
+			dn_buf_add(b, a, strlen(a));
 		}
 		return;
 	case LPH_DIR:
-		load_buf_add(b, t->run_dir, strlen(t->run_dir));
+		dn_buf_add(b, t->run_dir, strlen(t->run_dir));
 		return;
 	case LPH_PORTS:
 		for (k = 0; k < t->nnodes; k++) {
 			n = snprintf(num, sizeof(num), "%s%d", k ? "," : "",
 			    t->nodes[k].port);
-			load_buf_add(b, num, (size_t)n);
+			dn_buf_add(b, num, (size_t)n);
 		}
 		return;
 	default:
 		return;
 	}
 	if (n > 0)
-		load_buf_add(b, num, (size_t)n);
+		dn_buf_add(b, num, (size_t)n);
 }
 
 /* Expand the NULL-terminated templates V (N of them). */
@@ -98,16 +98,16 @@ expand_all(struct loadgen *l, char *const *v, size_t n)
 {
 	char		**out = dn_xcalloc(n + 1, sizeof(*out));
 	struct load_tmpl tm;
-	struct load_buf	 b = { 0 };
+	struct dn_buf	 b = { 0 };
 	size_t		 i;
 
 	for (i = 0; i < n; i++) {
 		load_tmpl_compile(&tm, v[i], LOAD_TMPL_COMMAND);
 		load_tmpl_expand(&tm, &b, fill, l);
-		out[i] = dn_xstrdup(b.s);
+		out[i] = dn_xstrdup(b.p);
 		load_tmpl_free(&tm);
 	}
-	free(b.s);
+	free(b.p);
 	return (out);
 }
 

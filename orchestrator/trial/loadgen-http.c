@@ -53,7 +53,7 @@ struct lg_http {
 	struct dn_http_multi	*m;
 	struct load_tmpl	 url, body;
 	int			 has_body;
-	struct load_buf		 ub, bb;	/* expanded URL and body */
+	struct dn_buf		 ub, bb;	/* expanded URL and body */
 	uint8_t			*value;		/* {value_b64} source */
 
 	/* what the expansion of the current request uses */
@@ -67,7 +67,7 @@ struct lg_http {
 
 /* Placeholder values of the request being built. */
 static void
-fill(void *arg, const struct load_part *pt, struct load_buf *b)
+fill(void *arg, const struct load_part *pt, struct dn_buf *b)
 {
 	struct loadgen	*l = arg;
 	struct lg_http	*h = l->http;
@@ -89,7 +89,7 @@ fill(void *arg, const struct load_part *pt, struct load_buf *b)
 		const char *a = trial_node_addr(l->t, h->node, num,
 		    sizeof(num));
 
-		load_buf_add(b, a, strlen(a));
+		dn_buf_add(b, a, strlen(a));
 		return;
 	}
 	case LPH_SEQ:
@@ -107,7 +107,7 @@ fill(void *arg, const struct load_part *pt, struct load_buf *b)
 			load_base64(b, (const uint8_t *)key, (size_t)n);
 			return;
 		}
-		load_buf_add(b, key, (size_t)n);
+		dn_buf_add(b, key, (size_t)n);
 		return;
 	case LPH_VALUE_B64:
 		if (!h->have_value) {
@@ -124,7 +124,7 @@ fill(void *arg, const struct load_part *pt, struct load_buf *b)
 		return;
 	}
 	if (n > 0)
-		load_buf_add(b, num, (size_t)n);
+		dn_buf_add(b, num, (size_t)n);
 }
 
 int
@@ -176,8 +176,8 @@ loadgen_http_free(struct loadgen *l)
 	dn_http_multi_close(h->m);
 	load_tmpl_free(&h->url);
 	load_tmpl_free(&h->body);
-	free(h->ub.s);
-	free(h->bb.s);
+	free(h->ub.p);
+	free(h->bb.p);
 	free(h->value);
 	free(h);
 	l->http = NULL;
@@ -250,10 +250,10 @@ send_one(struct loadgen *l, int node, uint64_t id, uint64_t due)
 	load_tmpl_expand(&h->url, &h->ub, fill, l);
 	memset(&r, 0, sizeof(r));
 	r.method = scn->workload.method;
-	r.url = h->ub.s;
+	r.url = h->ub.p;
 	if (h->has_body) {
 		load_tmpl_expand(&h->body, &h->bb, fill, l);
-		r.body = h->bb.s;
+		r.body = h->bb.p;
 		r.body_len = h->bb.len;
 	}
 	r.tag = due;
