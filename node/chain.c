@@ -12,6 +12,7 @@
 #include "rocks.h"
 #include "rng.h"
 #include "sha256.h"
+#include "buf.h"
 #include "xalloc.h"
 
 #define GENESIS_SIZE	24
@@ -692,11 +693,8 @@ chain_mempool_add(struct chain *c, const struct dn_tx *tx)
 	free(cause);
 	if (rv != 0)
 		return (0);
-	if (c->npool == c->poolcap) {
-		c->poolcap = c->poolcap == 0 ? 1024 : c->poolcap * 2;
-		c->pool = dn_xreallocarray(c->pool, c->poolcap,
-		    sizeof(*c->pool));
-	}
+	c->pool = dn_xgrow(c->pool, &c->poolcap, c->npool + 1,
+	    sizeof(*c->pool));
 	c->pool[c->npool++] = *tx;
 	set_add(&c->poolids, tx->id);
 	return (1);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "probe.h"
+#include "buf.h"
 #include "xalloc.h"
 
 char *
@@ -123,11 +124,7 @@ seen_one(pid_t pid, void *arg)
 	    sn->v[i].ino == st.st_ino)
 		return;		/* no exec since */
 	if (i == sn->n) {
-		if (sn->n == sn->cap) {
-			sn->cap = sn->cap ? sn->cap * 2 : 16;
-			sn->v = dn_xreallocarray(sn->v, sn->cap,
-			    sizeof(*sn->v));
-		}
+		sn->v = dn_xgrow(sn->v, &sn->cap, sn->n + 1, sizeof(*sn->v));
 		sn->n++;
 	}
 	sn->v[i].pid = pid;

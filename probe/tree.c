@@ -369,11 +369,8 @@ visit_thread(void *arg, const char *name)
 		}
 	}
 	if (th == NULL) {
-		if (e->nthr == e->capthr) {
-			e->capthr = e->capthr ? e->capthr * 2 : 8;
-			e->thr = dn_xreallocarray(e->thr, e->capthr,
-			    sizeof(*e->thr));
-		}
+		e->thr = dn_xgrow(e->thr, &e->capthr, e->nthr + 1,
+		    sizeof(*e->thr));
 		th = &e->thr[e->nthr++];
 		th->tid = tid;
 		th->fd_children = th->fd_status = -1;
@@ -552,11 +549,8 @@ walk_one(struct tree *t, struct pidq *q, pid_t pid, double *live,
 		e = NULL;
 	}
 	if (e == NULL) {
-		if (t->n == t->cap) {
-			t->cap = t->cap ? t->cap * 2 : 16;
-			t->ents = dn_xreallocarray(t->ents, t->cap,
-			    sizeof(*t->ents));
-		}
+		t->ents = dn_xgrow(t->ents, &t->cap, t->n + 1,
+		    sizeof(*t->ents));
 		e = &t->ents[t->n];
 		if (ent_open(e, pid) != 0)
 			return;

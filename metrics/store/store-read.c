@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "store-internal.h"
+#include "buf.h"
 #include "xalloc.h"
 
 /* sqlite's progress handler: nonzero stops the running statement with
@@ -163,19 +164,17 @@ dn_store_series(struct dn_store *s, int64_t run_id, int metric_id,
 		if (sqlite3_column_type(s->sel_series, 2) == SQLITE_NULL)
 			continue;
 		if (cur == NULL || cur->node != node) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				v = dn_xreallocarray(v, cap, sizeof(*v));
-			}
+			v = dn_xgrow(v, &cap, n + 1, sizeof(*v));
 			cur = &v[n++];
 			memset(cur, 0, sizeof(*cur));
 			cur->node = node;
 		}
-		if (cur->n == cur->cap) {
-			cur->cap = cur->cap ? cur->cap * 2 : 1024;
-			cur->t_ms = dn_xreallocarray(cur->t_ms, cur->cap,
+		if (cur->n == cur->cap) {	/* two arrays, one capacity */
+			size_t	c = cur->cap;
+
+			cur->t_ms = dn_xgrow(cur->t_ms, &c, cur->n + 1,
 			    sizeof(*cur->t_ms));
-			cur->v = dn_xreallocarray(cur->v, cur->cap,
+			cur->v = dn_xgrow(cur->v, &cur->cap, cur->n + 1,
 			    sizeof(*cur->v));
 		}
 		cur->t_ms[cur->n] = sqlite3_column_int64(s->sel_series, 1);

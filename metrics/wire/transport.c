@@ -26,6 +26,7 @@
 #include "clock.h"
 #include "protocol.h"
 #include "transport.h"
+#include "buf.h"
 #include "xalloc.h"
 
 /* One pipe of a guarded socket (dn_sock_guard). */
@@ -170,11 +171,7 @@ guard_add(struct dn_sock *s, nng_pipe p)
 		s->refused++;
 	else {
 		s->nlive++;
-		if (s->npe == s->cappe) {
-			s->cappe = s->cappe ? s->cappe * 2 : 16;
-			s->pe = dn_xreallocarray(s->pe, s->cappe,
-			    sizeof(*s->pe));
-		}
+		s->pe = dn_xgrow(s->pe, &s->cappe, s->npe + 1, sizeof(*s->pe));
 		s->pe[s->npe++] = (struct pipe_ent){ .id = nng_pipe_id(p),
 		    .ours = (uint8_t)ours };
 	}

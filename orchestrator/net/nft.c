@@ -581,10 +581,7 @@ rule_cb(const struct nlmsghdr *nlh, void *arg)
 	d->cur.kind = (enum dn_nft_kind)(*ud >> 24);
 	d->cur.src = (int)(*ud >> 12 & 0xfff);
 	d->cur.dst = (int)(*ud & 0xfff);
-	if (d->n == d->cap) {
-		d->cap = d->cap * 2 + 16;
-		d->v = dn_xrealloc(d->v, d->cap * sizeof(*d->v));
-	}
+	d->v = dn_xgrow(d->v, &d->cap, d->n + 1, sizeof(*d->v));
 	d->v[d->n++] = d->cur;
 out:
 	nftnl_rule_free(r);

@@ -23,6 +23,7 @@
 #include "run/runner-internal.h"
 #include "store.h"
 #include "clock.h"
+#include "buf.h"
 #include "xalloc.h"
 
 /* Probes per link per second: 20, fewer on large devnets (about 2,000
@@ -381,10 +382,7 @@ store_samples(struct trial *t, struct netcond *nc, uint64_t to_ns)
 		for (d = 0; d < nc->n; d++) {
 			dn_probe_samples(nc->probe, s, d, nc->stored_ns, to_ns,
 			    &ps, &np);
-			if (n + np > cap) {
-				cap = (n + np) * 2;
-				v = dn_xreallocarray(v, cap, sizeof(*v));
-			}
+			v = dn_xgrow(v, &cap, n + np, sizeof(*v));
 			for (i = 0; i < np; i++, n++) {
 				v[n].src = s;
 				v[n].dst = d;

@@ -19,6 +19,7 @@
 #include "net/topo.h"
 #include "run/runner-internal.h"
 #include "stats.h"
+#include "buf.h"
 #include "xalloc.h"
 
 int
@@ -158,10 +159,7 @@ pool_add(struct netcond *nc, struct pool *p, int s, int d, uint64_t from,
 	dn_probe_window(nc->probe, s, d, from, to, &st);
 	p->sent += st.sent;
 	p->crossed += st.crossed;
-	if (p->nowd + st.nowd > p->cap) {
-		p->cap = (p->nowd + st.nowd) * 2;
-		p->owd = dn_xreallocarray(p->owd, p->cap, sizeof(double));
-	}
+	p->owd = dn_xgrow(p->owd, &p->cap, p->nowd + st.nowd, sizeof(double));
 	if (st.nowd > 0)	/* st.owd_ms is NULL without probes */
 		memcpy(p->owd + p->nowd, st.owd_ms, st.nowd * sizeof(double));
 	p->nowd += st.nowd;

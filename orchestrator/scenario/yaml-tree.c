@@ -17,6 +17,7 @@
 #include <yaml.h>
 
 #include "scenario/scenario-internal.h"
+#include "buf.h"
 #include "xalloc.h"
 
 #define SCN_MAX_DEPTH	32		/* nesting of mappings/sequences */
@@ -50,10 +51,7 @@ ynode_new(enum ytype type, int line, int col)
 void
 ynode_add(struct ynode *n, struct ynode *kid)
 {
-	if (n->nkids == n->cap) {
-		n->cap = n->cap ? n->cap * 2 : 8;
-		n->kids = dn_xreallocarray(n->kids, n->cap, sizeof(*n->kids));
-	}
+	n->kids = dn_xgrow(n->kids, &n->cap, n->nkids + 1, sizeof(*n->kids));
 	n->kids[n->nkids++] = kid;
 }
 

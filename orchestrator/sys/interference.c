@@ -21,6 +21,7 @@
 
 #include "sys/interference.h"
 #include "clock.h"
+#include "buf.h"
 #include "xalloc.h"
 
 #define CACHE_NS	100000000ull
@@ -76,10 +77,7 @@ own_cpu_s(void)
 	while ((e = readdir(d)) != NULL) {
 		if (!isdigit((unsigned char)e->d_name[0]))
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 512;
-			ps = dn_xreallocarray(ps, cap, sizeof(*ps));
-		}
+		ps = dn_xgrow(ps, &cap, n + 1, sizeof(*ps));
 		if (read_pstat(atoi(e->d_name), &ps[n]) == 0)
 			n++;
 	}

@@ -5,15 +5,13 @@
 #include <stdlib.h>
 
 #include "sys/strv.h"
+#include "buf.h"
 #include "xalloc.h"
 
 void
 strv_add(struct strv *a, char *s)
 {
-	if (a->n + 2 > a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
-		a->v = dn_xreallocarray(a->v, a->cap, sizeof(*a->v));
-	}
+	a->v = dn_xgrow(a->v, &a->cap, a->n + 2, sizeof(*a->v));
 	a->v[a->n++] = s;
 	a->v[a->n] = NULL;
 }

@@ -29,6 +29,7 @@
 
 #include "trial/collector-internal.h"
 #include "trial/trial.h"
+#include "buf.h"
 #include "xalloc.h"
 
 /*
@@ -94,11 +95,8 @@ collector_hold(struct collector *c, const struct dn_hdr *h,
 {
 	struct held	*m;
 
-	if (c->nheld == c->capheld) {
-		c->capheld = c->capheld ? c->capheld * 2 : 64;
-		c->held = dn_xreallocarray(c->held, c->capheld,
-		    sizeof(*c->held));
-	}
+	c->held = dn_xgrow(c->held, &c->capheld, c->nheld + 1,
+	    sizeof(*c->held));
 	m = &c->held[c->nheld++];
 	m->h = *h;
 	m->buf = dn_xmalloc(len);

@@ -16,6 +16,7 @@
 #include "trial/trial.h"
 #include "metric-table.h"
 #include "stats.h"
+#include "buf.h"
 #include "xalloc.h"
 
 /* Quantiles of the load's figures, as compare and the report take them
@@ -63,11 +64,8 @@ collector_load_sample(struct collector *c, int64_t t_ms)
 	/* latencies the load generator measured (http answers) */
 	trial_load_take_lat(ld, &own, &nown);
 	for (i = 0; i < nown; i++) {
-		if (c->nlat == c->caplat) {
-			c->caplat = c->caplat ? c->caplat * 2 : 1024;
-			c->lat = dn_xreallocarray(c->lat, c->caplat,
-			    sizeof(double));
-		}
+		c->lat = dn_xgrow(c->lat, &c->caplat, c->nlat + 1,
+		    sizeof(double));
 		c->lat[c->nlat++] = own[i];
 	}
 	free(own);

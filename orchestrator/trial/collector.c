@@ -37,6 +37,7 @@
 #include "trial/snapshot.h"
 #include "sys/wake.h"
 #include "clock.h"
+#include "buf.h"
 #include "xalloc.h"
 
 /* Messages taken without waiting once one has arrived: one wake-up per
@@ -362,11 +363,8 @@ on_included(struct collector *c, const uint8_t *p, size_t len,
 		else
 			bad++;
 		if (proposed_ns >= intended && intended != 0) {
-			if (c->nlat == c->caplat) {
-				c->caplat = c->caplat ? c->caplat * 2 : 1024;
-				c->lat = dn_xreallocarray(c->lat, c->caplat,
-				    sizeof(double));
-			}
+			c->lat = dn_xgrow(c->lat, &c->caplat, c->nlat + 1,
+			    sizeof(double));
 			c->lat[c->nlat++] = (double)(proposed_ns - intended) /
 			    1e6;
 		}

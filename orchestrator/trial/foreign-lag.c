@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "trial/trial.h"
+#include "buf.h"
 #include "xalloc.h"
 
 #define HIST_MAX	65536	/* heights remembered; the oldest half goes */
@@ -49,10 +50,11 @@ foreign_lag(struct trial *t, int node, int64_t t_ms, double height,
 			    (HIST_MAX / 2) * sizeof(*f->t));
 			f->n = HIST_MAX / 2;
 		}
-		if (f->n == f->cap) {
-			f->cap = f->cap ? f->cap * 2 : 256;
-			f->h = dn_xreallocarray(f->h, f->cap, sizeof(*f->h));
-			f->t = dn_xreallocarray(f->t, f->cap, sizeof(*f->t));
+		if (f->n == f->cap) {	/* two arrays, one capacity */
+			size_t	cap = f->cap;
+
+			f->h = dn_xgrow(f->h, &cap, f->n + 1, sizeof(*f->h));
+			f->t = dn_xgrow(f->t, &f->cap, f->n + 1, sizeof(*f->t));
 		}
 		f->h[f->n] = height;
 		f->t[f->n++] = t_ms;

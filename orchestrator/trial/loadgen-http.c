@@ -44,6 +44,7 @@
 #include "trial/pacing.h"
 #include "clock.h"
 #include "rng.h"
+#include "buf.h"
 #include "xalloc.h"
 
 #define MAX_CONNS_PER_HOST	64
@@ -210,11 +211,8 @@ on_done(void *arg, const struct dn_http_done *d)
 	pthread_mutex_unlock(&t->mu);
 	if (ok) {
 		pthread_mutex_lock(&ld->mu);
-		if (ld->nlat == ld->caplat) {
-			ld->caplat = ld->caplat ? ld->caplat * 2 : 1024;
-			ld->lat = dn_xreallocarray(ld->lat, ld->caplat,
-			    sizeof(double));
-		}
+		ld->lat = dn_xgrow(ld->lat, &ld->caplat, ld->nlat + 1,
+		    sizeof(double));
 		ld->lat[ld->nlat++] = now > d->tag ? (double)(now - d->tag) /
 		    1e6 : 0;
 		pthread_mutex_unlock(&ld->mu);

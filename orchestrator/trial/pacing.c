@@ -14,6 +14,7 @@
 #include "trial/loadgen-internal.h"
 #include "trial/pacing.h"
 #include "rng.h"
+#include "buf.h"
 #include "xalloc.h"
 
 /*
@@ -137,11 +138,8 @@ pacing_add_lag(struct loadgen *l, double us)
 	l->lag_n++;
 	if (us > l->lag_max)
 		l->lag_max = us;
-	if (ld->nlags == ld->caplags) {
-		ld->caplags = ld->caplags ? ld->caplags * 2 : 1024;
-		ld->lags = dn_xreallocarray(ld->lags, ld->caplags,
-		    sizeof(double));
-	}
+	ld->lags = dn_xgrow(ld->lags, &ld->caplags, ld->nlags + 1,
+	    sizeof(double));
 	ld->lags[ld->nlags++] = us;
 	pthread_mutex_unlock(&ld->mu);
 }
