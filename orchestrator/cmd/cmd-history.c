@@ -14,6 +14,7 @@
 #include "verdict/compare.h"
 #include "verdict/history.h"
 #include "store.h"
+#include "json-write.h"
 
 
 static const char history_help[] =
@@ -130,24 +131,6 @@ print_table(const struct history *h, FILE *out)
 }
 
 static void
-json_num(FILE *out, double v)
-{
-	if (isfinite(v))
-		fprintf(out, "%.17g", v);
-	else
-		fputs("null", out);
-}
-
-static void
-json_opt_str(FILE *out, const char *s)
-{
-	if (s == NULL)
-		fputs("null", out);
-	else
-		compare_json_str(out, s);
-}
-
-static void
 print_json(const struct history *h, FILE *out)
 {
 	const struct history_series	*sr;
@@ -155,40 +138,40 @@ print_json(const struct history *h, FILE *out)
 	char				 range[64];
 
 	fputs("{\"scenario\":", out);
-	compare_json_str(out, h->scenario);
+	dn_json_str(out, h->scenario);
 	fputs(",\"order\":", out);
-	compare_json_str(out, h->order);
+	dn_json_str(out, h->order);
 	fputs(",\"machine\":", out);
-	json_opt_str(out, h->machine);
+	dn_json_optstr(out, h->machine);
 	fputs(",\"runs\":[", out);
 	for (i = 0; i < h->nruns; i++) {
 		const struct history_run *r = &h->runs[i];
 
 		fprintf(out, "%s{\"id\":%lld,\"variant\":", i ? "," : "",
 		    (long long)r->id);
-		compare_json_str(out, r->variant);
+		dn_json_str(out, r->variant);
 		fputs(",\"commit\":", out);
-		json_opt_str(out, r->commit);
+		dn_json_optstr(out, r->commit);
 		fputs(",\"describe\":", out);
-		json_opt_str(out, r->describe);
+		dn_json_optstr(out, r->describe);
 		fputs(",\"build\":", out);
-		compare_json_str(out, r->build);
+		dn_json_str(out, r->build);
 		fprintf(out, ",\"start_ms\":%lld}", (long long)r->start_ms);
 	}
 	fputs("],\"metrics\":[", out);
 	for (j = 0; j < h->nseries; j++) {
 		sr = &h->series[j];
 		fprintf(out, "%s{\"name\":", j ? "," : "");
-		compare_json_str(out, sr->name);
+		dn_json_str(out, sr->name);
 		fputs(",\"unit\":", out);
-		compare_json_str(out, sr->unit);
+		dn_json_str(out, sr->unit);
 		fputs(",\"better\":", out);
-		compare_json_str(out, sr->better);
+		dn_json_str(out, sr->better);
 		fputs(",\"points\":[", out);
 		for (i = 0; i < sr->n; i++) {
 			fprintf(out, "%s{\"run\":%lld,\"value\":", i ? "," :
 			    "", (long long)h->runs[sr->run[i]].id);
-			json_num(out, sr->v[i]);
+			dn_json_num(out, sr->v[i]);
 			fputs("}", out);
 		}
 		fputs("],\"change_points\":[", out);
@@ -202,29 +185,29 @@ print_json(const struct history *h, FILE *out)
 			    sizeof(range));
 			fprintf(out, "%s{\"index\":%zu,\"range\":", i ? "," :
 			    "", c->cp.index);
-			compare_json_str(out, range);
+			dn_json_str(out, range);
 			fprintf(out, ",\"run_before\":%lld,\"run_after\":%lld,"
 			    "\"commit_before\":", (long long)a->id,
 			    (long long)b->id);
-			json_opt_str(out, a->commit);
+			dn_json_optstr(out, a->commit);
 			fputs(",\"commit_after\":", out);
-			json_opt_str(out, b->commit);
+			dn_json_optstr(out, b->commit);
 			fputs(",\"build_before\":", out);
-			compare_json_str(out, a->build);
+			dn_json_str(out, a->build);
 			fputs(",\"build_after\":", out);
-			compare_json_str(out, b->build);
+			dn_json_str(out, b->build);
 			fprintf(out, ",\"n_before\":%zu,\"n_after\":%zu,"
 			    "\"mean_before\":", c->cp.n_before,
 			    c->cp.n_after);
-			json_num(out, c->cp.mean_before);
+			dn_json_num(out, c->cp.mean_before);
 			fputs(",\"mean_after\":", out);
-			json_num(out, c->cp.mean_after);
+			dn_json_num(out, c->cp.mean_after);
 			fputs(",\"change_pct\":", out);
-			json_num(out, c->cp.change_pct);
+			dn_json_num(out, c->cp.change_pct);
 			fputs(",\"p\":", out);
-			json_num(out, c->cp.p);
+			dn_json_num(out, c->cp.p);
 			fputs(",\"direction\":", out);
-			compare_json_str(out, c->direction);
+			dn_json_str(out, c->direction);
 			fputs("}", out);
 		}
 		fputs("]}", out);

@@ -19,6 +19,7 @@
 #include "escape.h"
 #include "store.h"
 #include "xalloc.h"
+#include "json-write.h"
 
 int
 qtab_row(void *arg, int ncols, const char *const *names,
@@ -106,7 +107,7 @@ qtab_print(const struct qtab *t, int format, FILE *out)
 				int		 ty = t->types[r * t->ncols + c];
 
 				fputs(c ? ", " : "", out);
-				compare_json_str(out, t->names[c]);
+				dn_json_str(out, t->names[c]);
 				fputs(": ", out);
 				if (v == NULL)
 					fputs("null", out);
@@ -114,7 +115,7 @@ qtab_print(const struct qtab *t, int format, FILE *out)
 				    isfinite(atof(v))))
 					fputs(v, out);
 				else
-					compare_json_str(out, v);
+					dn_json_str(out, v);
 			}
 			fputs("}", out);
 		}

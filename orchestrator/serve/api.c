@@ -19,6 +19,7 @@
 #include "store.h"
 #include "units.h"
 #include "xalloc.h"
+#include "json-write.h"
 
 static const char *const state_names[] = {
 	"planned", "starting", "running", "ended"
@@ -42,23 +43,12 @@ serve_node_state_name(int state)
 #define JSON	"application/json; charset=utf-8"
 
 static void
-num(FILE *out, double v)
-{
-	char	b[40];
-
-	if (isfinite(v))
-		fputs(serve_num(v, b, sizeof(b)), out);
-	else
-		fputs("null", out);
-}
-
-static void
 node_json(FILE *out, const struct snap_node *n)
 {
 	int	i, first = 1;
 
 	fprintf(out, "{\"node\":%d,\"host\":", n->node);
-	compare_json_str(out, n->host);
+	dn_json_str(out, n->host);
 	fprintf(out, ",\"state\":\"%s\",\"samples\":%lld,\"t_ms\":%lld,"
 	    "\"last\":{", n->node < 0 ? "up" : serve_node_state_name(n->state),
 	    (long long)n->samples, (long long)n->t_ms);
@@ -67,7 +57,7 @@ node_json(FILE *out, const struct snap_node *n)
 			continue;
 		fprintf(out, "%s\"%s\":", first ? "" : ",",
 		    dn_metric_defs[i].name);
-		num(out, n->last[i]);
+		dn_json_num(out, n->last[i]);
 		first = 0;
 	}
 	fputs("}}", out);
@@ -81,13 +71,13 @@ trial_json(FILE *out, const struct snap_trial_view *tv)
 
 	fprintf(out, "{\"trial\":%d,\"slot\":%d,\"run\":%lld,\"variant\":",
 	    tv->index + 1, tv->slot, (long long)tv->run_id);
-	compare_json_str(out, tv->variant);
+	dn_json_str(out, tv->variant);
 	fputs(",\"cpus\":", out);
-	compare_json_str(out, tv->cpus);
+	dn_json_str(out, tv->cpus);
 	fprintf(out, ",\"state\":\"%s\",\"status\":",
 	    serve_state_name(tv->state));
 	if (tv->status != NULL)
-		compare_json_str(out, tv->status);
+		dn_json_str(out, tv->status);
 	else
 		fputs("null", out);
 	fprintf(out, ",\"t_ms\":%lld,\"duration_ms\":%lld,\"warmup_ms\":%lld,"
@@ -110,9 +100,9 @@ trial_json(FILE *out, const struct snap_trial_view *tv)
 		fprintf(out, "%s{\"t_ms\":%lld,\"node\":%d,\"kind\":",
 		    e ? "," : "", (long long)tv->events[e].t_ms,
 		    tv->events[e].node);
-		compare_json_str(out, tv->events[e].kind);
+		dn_json_str(out, tv->events[e].kind);
 		fputs(",\"detail\":", out);
-		compare_json_str(out, tv->events[e].detail);
+		dn_json_str(out, tv->events[e].detail);
 		fputc('}', out);
 	}
 	fputs("]}", out);
@@ -131,7 +121,7 @@ serve_api_live(struct serve *s, struct reply *r)
 	}
 	v = snapshot_view(s->snap);
 	fputs("{\"live\":true,\"scenario\":", r->body);
-	compare_json_str(r->body, v->scenario);
+	dn_json_str(r->body, v->scenario);
 	fprintf(r->body, ",\"group\":%lld,\"now_ms\":%llu,\"trials_planned\":"
 	    "%d,\"trials_ended\":%d,\"trials\":[", (long long)v->group_id,
 	    (unsigned long long)v->now_ms, v->ntrials, v->ended);
@@ -158,7 +148,7 @@ points_json(FILE *out, int node, const int64_t *t, const double *v,
 	for (i = 0; i < n; i++) {
 		if (i)
 			fputc(',', out);
-		num(out, v[i]);
+		dn_json_num(out, v[i]);
 	}
 	fputs("]}", out);
 }
@@ -190,7 +180,7 @@ series_stored(struct serve *s, int64_t run, const char *metric,
 		return;
 	}
 	fprintf(r->body, "{\"run\":%lld,\"metric\":", (long long)run);
-	compare_json_str(r->body, metric);
+	dn_json_str(r->body, metric);
 	fputs(",\"source\":\"store\",\"nodes\":[", r->body);
 	for (i = 0; i < n; i++)
 		points_json(r->body, v[i].node, v[i].t_ms, v[i].v, v[i].n,
@@ -224,7 +214,7 @@ serve_api_series(struct serve *s, const struct serve_req *q,
 		return;
 	}
 	fprintf(r->body, "{\"run\":%lld,\"metric\":", (long long)run);
-	compare_json_str(r->body, metric);
+	dn_json_str(r->body, metric);
 	fprintf(r->body, ",\"unit\":\"%s\",\"kind\":\"%s\",\"source\":\"live\","
 	    "\"nodes\":[", dn_metric_defs[id].unit, dn_metric_defs[id].kind ==
 	    DN_KIND_C ? "counter" : "gauge");
@@ -251,9 +241,9 @@ verdict_of(struct serve *s, const char *a, const char *b, struct reply *r)
 	if (compare_analyze(st, a, b, &o, &res, &cause) != 0) {
 		f = open_memstream(&buf, &len);
 		fputs("{\"verdict\":null,\"headline\":", f);
-		compare_json_str(f, cause);
+		dn_json_str(f, cause);
 		fputs(",\"why\":", f);
-		compare_json_str(f, cause);
+		dn_json_str(f, cause);
 		fputs("}\n", f);
 		fclose(f);
 		free(cause);
@@ -359,9 +349,9 @@ run_row(void *arg, int ncols, const char *const *names,
 		else if (types[i] == 1)
 			fputs(values[i], rw->out);
 		else if (types[i] == 2)		/* never a bare Inf */
-			compare_json_numtext(rw->out, values[i]);
+			dn_json_numtext(rw->out, values[i]);
 		else
-			compare_json_str(rw->out, values[i]);
+			dn_json_str(rw->out, values[i]);
 	}
 	fputc('}', rw->out);
 	return (0);

@@ -14,6 +14,7 @@
 
 #include "serve/serve-internal.h"
 #include "trial/snapshot.h"
+#include "json-write.h"
 
 static double
 serve_prom_name(int i, char *buf, size_t len)
@@ -87,14 +88,14 @@ node_labels(FILE *out, const struct snap_trial_view *tv,
 static void
 value(FILE *out, double v)
 {
-	char	b[40];
+	char	b[DN_NUM_MAX];
 
 	if (isnan(v))
 		fputs(" NaN\n", out);
 	else if (isinf(v))
 		fputs(v > 0 ? " +Inf\n" : " -Inf\n", out);
 	else
-		fprintf(out, " %s\n", serve_num(v, b, sizeof(b)));
+		fprintf(out, " %s\n", dn_num_fmt(v, b, sizeof(b)));
 }
 
 /* The family header: HELP, TYPE, and for OpenMetrics UNIT. */

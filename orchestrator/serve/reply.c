@@ -105,13 +105,3 @@ serve_store_release(struct serve *s, struct reply *r)
 	r->store = -1;
 }
 
-const char *
-serve_num(double v, char *buf, size_t len)
-{
-	/* the shortest of %.15g and %.17g that reads back as V */
-	snprintf(buf, len, "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, len, "%.17g", v);
-	return (buf);
-}
-

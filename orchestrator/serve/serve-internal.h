@@ -134,9 +134,6 @@ void	 serve_store_release(struct serve *s, struct reply *r);
 void	 serve_error(struct reply *r, int status, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 
-/* V as the shortest text that reads back as V exactly, into BUF. */
-const char *serve_num(double v, char *buf, size_t len);
-
 /* --- prom.c --------------------------------------------------------- */
 
 /* /metrics; OPENMETRICS: the OpenMetrics text, else 0.0.4. */

@@ -13,6 +13,7 @@
 
 #include "verdict/compare.h"
 #include "verdict/compare-internal.h"
+#include "json-write.h"
 
 void
 compare_fmt_value(double v, const char *unit, char *buf, size_t len)
@@ -243,13 +244,13 @@ static void
 json_stat(FILE *out, const char *key, const struct compare_stat *st)
 {
 	fprintf(out, "\"%s\": {\"n\": %zu, \"median\": ", key, st->n);
-	compare_json_num(out, st->median);
+	dn_json_num(out, st->median);
 	fputs(", \"mean\": ", out);
-	compare_json_num(out, st->mean);
+	dn_json_num(out, st->mean);
 	fputs(", \"ci_low\": ", out);
-	compare_json_num(out, st->ci_low);
+	dn_json_num(out, st->ci_low);
 	fputs(", \"ci_high\": ", out);
-	compare_json_num(out, st->ci_high);
+	dn_json_num(out, st->ci_high);
 	fputc('}', out);
 }
 
@@ -260,15 +261,15 @@ json_side(FILE *out, const char *key, const struct compare_side *sd)
 	int	first;
 
 	fprintf(out, "    \"%s\": {\"spec\": ", key);
-	compare_json_str(out, sd->spec);
+	dn_json_str(out, sd->spec);
 	fputs(", \"alloc_source\": ", out);
 	if (sd->alloc_source != NULL)
-		compare_json_str(out, sd->alloc_source);
+		dn_json_str(out, sd->alloc_source);
 	else
 		fputs("null", out);
 	fputs(", \"net_conditions\": ", out);
 	if (sd->net_conditions != NULL)
-		compare_json_str(out, sd->net_conditions);
+		dn_json_str(out, sd->net_conditions);
 	else
 		fputs("null", out);
 	fputs(", \"runs\": [", out);
@@ -281,7 +282,7 @@ json_side(FILE *out, const char *key, const struct compare_side *sd)
 			continue;
 		fprintf(out, "%s{\"run\": %lld, \"faults\": ",
 		    first ? "" : ", ", (long long)sd->runs[i].id);
-		compare_json_str(out, sd->runs[i].faults);
+		dn_json_str(out, sd->runs[i].faults);
 		fputs("}", out);
 		first = 0;
 	}
@@ -291,7 +292,7 @@ json_side(FILE *out, const char *key, const struct compare_side *sd)
 			continue;
 		fprintf(out, "%s{\"run\": %lld, \"detail\": ",
 		    first ? "" : ", ", (long long)sd->runs[i].id);
-		compare_json_str(out, sd->runs[i].rate_missed);
+		dn_json_str(out, sd->runs[i].rate_missed);
 		fputs("}", out);
 		first = 0;
 	}
@@ -301,7 +302,7 @@ json_side(FILE *out, const char *key, const struct compare_side *sd)
 			continue;
 		fprintf(out, "%s{\"run\": %lld, \"detail\": ",
 		    first ? "" : ", ", (long long)sd->runs[i].id);
-		compare_json_str(out, sd->runs[i].interference);
+		dn_json_str(out, sd->runs[i].interference);
 		fputs("}", out);
 		first = 0;
 	}
@@ -314,24 +315,24 @@ render_json(const struct compare_result *r, FILE *out)
 	size_t	i;
 
 	fputs("{\n  \"version\": 1,\n  \"headline\": ", out);
-	compare_json_str(out, r->headline);
+	dn_json_str(out, r->headline);
 	fputs(",\n  \"primary_from\": ", out);
-	compare_json_str(out, r->primary_from);
+	dn_json_str(out, r->primary_from);
 	fputs(",\n  \"sides\": {\n", out);
 	json_side(out, "a", &r->a);
 	fputs(",\n", out);
 	json_side(out, "b", &r->b);
 	fprintf(out, "\n  },\n  \"unit\": \"%s\",\n  \"unit_note\": ",
 	    r->unit == COMPARE_UNIT_NODE ? "node" : "trial");
-	compare_json_str(out, r->unit_note);
+	dn_json_str(out, r->unit_note);
 	fprintf(out, ",\n  \"alpha\": %g,\n  \"threshold_pct\": %g,\n"
 	    "  \"power\": %g,\n  \"target_effect_pct\": ", COMPARE_ALPHA,
 	    r->threshold_pct, COMPARE_POWER);
-	compare_json_num(out, r->target_pct > 0 ? r->target_pct : NAN);
+	dn_json_num(out, r->target_pct > 0 ? r->target_pct : NAN);
 	fputs(",\n  \"warnings\": [", out);
 	for (i = 0; i < r->nwarnings; i++) {
 		fputs(i ? ", " : "", out);
-		compare_json_str(out, r->warnings[i]);
+		dn_json_str(out, r->warnings[i]);
 	}
 	fputs("],\n  \"metrics\": [\n", out);
 	for (i = 0; i < r->nrows; i++) {
@@ -344,44 +345,44 @@ render_json(const struct compare_result *r, FILE *out)
 		fputs(", ", out);
 		json_stat(out, "b", &row->b);
 		fputs(", \"delta_pct\": ", out);
-		compare_json_num(out, row->delta_pct);
+		dn_json_num(out, row->delta_pct);
 		fputs(", \"delta_ci_low\": ", out);
-		compare_json_num(out, row->delta_ci_low);
+		dn_json_num(out, row->delta_ci_low);
 		fputs(", \"delta_ci_high\": ", out);
-		compare_json_num(out, row->delta_ci_high);
+		dn_json_num(out, row->delta_ci_high);
 		fputs(", \"p\": ", out);
-		compare_json_num(out, row->p);
+		dn_json_num(out, row->p);
 		fputs(", \"p_raw\": ", out);
-		compare_json_num(out, row->p_raw);
+		dn_json_num(out, row->p_raw);
 		fputs(", \"deff\": ", out);
-		compare_json_num(out, row->deff);
+		dn_json_num(out, row->deff);
 		fprintf(out, ", \"test\": \"%s\", \"significant\": %s, "
 		    "\"verdict\": \"%s\", \"constant\": %s, \"mde_pct\": ",
 		    row->test, row->significant ? "true" : "false",
 		    row->verdict, row->constant ? "true" : "false");
-		compare_json_num(out, row->mde_pct);
+		dn_json_num(out, row->mde_pct);
 		fputs(", \"mde_note\": ", out);
 		if (row->mde_note != NULL)
-			compare_json_str(out, row->mde_note);
+			dn_json_str(out, row->mde_note);
 		else
 			fputs("null", out);
 		fputs(", \"p_equivalent\": ", out);
-		compare_json_num(out, row->p_eq);
+		dn_json_num(out, row->p_eq);
 		fputs(", \"decide_by\": ", out);
 		if (row->decide_by != NULL)
 			fprintf(out, "\"%s\"", row->decide_by);
 		else
 			fputs("null", out);
 		fputs(", \"target_pct\": ", out);
-		compare_json_num(out, row->target_pct);
+		dn_json_num(out, row->target_pct);
 		fputs(", \"trials_needed\": ", out);
-		compare_json_num(out, row->trials_needed > 0 ?
+		dn_json_num(out, row->trials_needed > 0 ?
 		    (double)row->trials_needed : NAN);
 		if (r->seq != NULL) {
 			fputs(", \"p_not_worse\": ", out);
-			compare_json_num(out, r->require_pct > 0 ? row->p_ni : NAN);
+			dn_json_num(out, r->require_pct > 0 ? row->p_ni : NAN);
 			fputs(", \"trials_to_decide\": ", out);
-			compare_json_num(out, row->seq_needed > 0 ?
+			dn_json_num(out, row->seq_needed > 0 ?
 			    (double)row->seq_needed : NAN);
 			fprintf(out, ", \"futile\": %s", row->futile ?
 			    "true" : "false");

@@ -27,6 +27,7 @@
 #include "stats.h"
 #include "store.h"
 #include "xalloc.h"
+#include "json-write.h"
 
 /* A group sequential design needs a little more than the fixed one of the
  * same power (about 3% for O'Brien-Fleming over 5-20 looks; 10% here, as
@@ -533,20 +534,20 @@ compare_seq_render_json(const struct compare_result *r, FILE *out)
 	fprintf(out, "\"%s\", \"why\": \"%s\"", q->stop[0] ? q->stop :
 	    "running", stop_words(q));
 	fputs(", \"require_not_worse_pct\": ", out);
-	compare_json_num(out, r->require_pct > 0 ? r->require_pct : NAN);
+	dn_json_num(out, r->require_pct > 0 ? r->require_pct : NAN);
 	fprintf(out, ", \"all_decided\": %s, \"futile\": %s, \"alpha_spent\""
 	    ": ", r->all_decided ? "true" : "false", r->all_futile ? "true" :
 	    "false");
-	compare_json_num(out, spent_last(q));
+	dn_json_num(out, spent_last(q));
 	fputs(", \"looks\": [", out);
 	for (i = 0; i < q->nlooks; i++) {
 		fprintf(out, "%s{\"trials_per_side\": %zu, \"information\": ",
 		    i ? ", " : "", q->looks[i]);
-		compare_json_num(out, i < k ? t[i] : NAN);
+		dn_json_num(out, i < k ? t[i] : NAN);
 		fputs(", \"alpha_spent\": ", out);
-		compare_json_num(out, i < k ? seq_spent(COMPARE_ALPHA, t[i], 2) : NAN);
+		dn_json_num(out, i < k ? seq_spent(COMPARE_ALPHA, t[i], 2) : NAN);
 		fputs(", \"bound_z\": ", out);
-		compare_json_num(out, i < k ? c[i] : NAN);
+		dn_json_num(out, i < k ? c[i] : NAN);
 		fputc('}', out);
 	}
 	fputs("]}", out);

@@ -333,17 +333,8 @@ int	 compare_row_a_zero(const struct compare_row *row);
 /* Human form of V in UNIT ("251.3 MiB", "20.1k allocs/s") into BUF. */
 void	 compare_fmt_value(double v, const char *unit, char *buf,
 	    size_t len);
-/* compare-json.c: V to OUT as a JSON number (%.10g; NaN and infinities,
- * no value, as null). */
-void	 compare_json_num(FILE *out, double v);
-/* TEXT (sqlite's text of a REAL) to OUT as a JSON number, or null when it
- * is not a finite one ("Inf"). */
-void	 compare_json_numtext(FILE *out, const char *text);
-/* Write S to OUT as a JSON string, with the escapes RFC 8259 requires
- * (also used by qtab.c). */
-void	 compare_json_str(FILE *out, const char *s);
-/* Write S (NULL writes nothing) to OUT as markup text or attribute value:
- * &, <, >, " escaped; with XML also ' as &apos; and control characters
+/* compare-json.c: write S (NULL writes nothing) to OUT as markup text or
+ * attribute value: &, <, >, " escaped; with XML also ' as &apos; and control characters
  * but newline and tab (not allowed in XML 1.0) as '?'.  HTML pages
  * (cmd-report.c, report-history.c) pass 0, JUnit (compare-gate.c) 1. */
 void	 compare_markup_str(FILE *out, const char *s, int xml);
