@@ -13,6 +13,7 @@
 #include "assert/assert.h"
 #include "store.h"
 #include "xalloc.h"
+#include "markup.h"
 
 struct jrow {
 	char	*name, *form, *status, *message;
@@ -64,30 +65,6 @@ assert_row(void *arg, int ncols, const char *const *names,
 	return (0);
 }
 
-/* S as XML text (attribute-safe): & < > " and control bytes. */
-static void
-xml_put(FILE *out, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '&')
-			fputs("&amp;", out);
-		else if (c == '<')
-			fputs("&lt;", out);
-		else if (c == '>')
-			fputs("&gt;", out);
-		else if (c == '"')
-			fputs("&quot;", out);
-		else if (c == '\n')
-			fputs("&#10;", out);
-		else if (c < 0x20 && c != '\t')
-			fputc('?', out);
-		else
-			fputc(c, out);
-	}
-}
-
 static void
 jrun_release(struct jrun *r)
 {
@@ -117,7 +94,7 @@ assert_junit_suite(FILE *out, const char *name, const char *scenario,
 		    strcmp(cases[i].status, "pass") != 0;
 	}
 	fputs("  <testsuite name=\"", out);
-	xml_put(out, name);
+	dn_markup_str(out, name, 1);
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n",
 	    n, fail, skip);
 	for (i = 0; i < n; i++) {
@@ -126,10 +103,10 @@ assert_junit_suite(FILE *out, const char *name, const char *scenario,
 		fputs("    <testcase classname=\"devnet.assert", out);
 		if (scenario != NULL) {
 			fputc('.', out);
-			xml_put(out, scenario);
+			dn_markup_str(out, scenario, 1);
 		}
 		fputs("\" name=\"", out);
-		xml_put(out, w->name);
+		dn_markup_str(out, w->name, 1);
 		fputc('"', out);
 		if (strcmp(w->status, "pass") == 0) {
 			fputs("/>\n", out);
@@ -137,15 +114,15 @@ assert_junit_suite(FILE *out, const char *name, const char *scenario,
 		}
 		if (strcmp(w->status, "fail") == 0) {
 			fputs(">\n      <failure message=\"", out);
-			xml_put(out, w->message);
+			dn_markup_str(out, w->message, 1);
 			fputs("\">", out);
-			xml_put(out, w->message);
+			dn_markup_str(out, w->message, 1);
 			fputs("</failure>\n", out);
 		} else {
 			fputs(">\n      <skipped message=\"", out);
-			xml_put(out, w->status);
+			dn_markup_str(out, w->status, 1);
 			fputs(": ", out);
-			xml_put(out, w->message);
+			dn_markup_str(out, w->message, 1);
 			fputs("\"/>\n", out);
 		}
 		fputs("    </testcase>\n", out);

@@ -17,6 +17,7 @@
 #include "metric-table.h"
 #include "store.h"
 #include "xalloc.h"
+#include "markup.h"
 
 struct mark_load {
 	struct mark_list	*l;
@@ -240,20 +241,20 @@ marks_caption(FILE *out, struct mark **v, size_t n, const char *unit)
 			continue;	/* said with the first of its name */
 		fputs("<p class=\"amark\"><span class=\"sw\" style=\""
 		    "background:" COLOR_MARK "\"></span>assertion <b>", out);
-		compare_markup_str(out, v[i]->name, 0);
+		dn_markup_str(out, v[i]->name, 0);
 		fputs("</b> (", out);
-		compare_markup_str(out, v[i]->form, 0);
+		dn_markup_str(out, v[i]->form, 0);
 		fputs(", ", out);
-		compare_markup_str(out, v[i]->scope, 0);
+		dn_markup_str(out, v[i]->scope, 0);
 		fputs("): ", out);
-		compare_markup_str(out, v[i]->metric, 0);
+		dn_markup_str(out, v[i]->metric, 0);
 		fprintf(out, " %s ", strcmp(v[i]->op, "<") == 0 ? "&lt;" :
 		    strcmp(v[i]->op, "<=") == 0 ? "&lt;=" :
 		    strcmp(v[i]->op, ">") == 0 ? "&gt;" :
 		    strcmp(v[i]->op, ">=") == 0 ? "&gt;=" : "==");
 		compare_fmt_value(v[i]->threshold, v[i]->unit, num,
 		    sizeof(num));
-		compare_markup_str(out, num, 0);
+		dn_markup_str(out, num, 0);
 		if (v[i]->from_ms >= 0)
 			fprintf(out, ", judged from t=%.1f s to t=%.1f s",
 			    v[i]->from_ms / 1000.0, v[i]->to_ms / 1000.0);
@@ -269,10 +270,10 @@ marks_caption(FILE *out, struct mark **v, size_t n, const char *unit)
 				    "before schema 6)", out);
 			else {
 				fputs("its limit is in ", out);
-				compare_markup_str(out, v[i]->unit[0] ?
+				dn_markup_str(out, v[i]->unit[0] ?
 				    v[i]->unit : "(no unit)", 0);
 				fputs(", the chart shows ", out);
-				compare_markup_str(out, unit[0] ? unit :
+				dn_markup_str(out, unit[0] ? unit :
 				    "(no unit)", 0);
 			}
 		}
@@ -296,19 +297,19 @@ marks_table(FILE *out, const struct mark_list *l)
 
 		fprintf(out, "<tr><td>%lld</td><td>%s</td><td class=\"l\">",
 		    (long long)m->run, m->side ? "B" : "A");
-		compare_markup_str(out, m->name, 0);
+		dn_markup_str(out, m->name, 0);
 		fprintf(out, "</td><td class=\"l %s\">", strcmp(m->status,
 		    "fail") == 0 ? "worse" : strcmp(m->status, "pass") == 0 ?
 		    "better" : "undecided");
-		compare_markup_str(out, m->status, 0);
+		dn_markup_str(out, m->status, 0);
 		fputs("</td><td class=\"l\">", out);
-		compare_markup_str(out, m->message, 0);
+		dn_markup_str(out, m->message, 0);
 		fputs("</td><td class=\"l\">", out);
 		if (m->chart != NULL) {
 			fputs("<a href=\"#m-", out);
-			compare_markup_str(out, m->chart, 0);
+			dn_markup_str(out, m->chart, 0);
 			fputs("\">", out);
-			compare_markup_str(out, m->chart, 0);
+			dn_markup_str(out, m->chart, 0);
 			fputs("</a>", out);
 		} else
 			fputs("none: no samples of its metric", out);

@@ -14,6 +14,7 @@
 #include "report/report-internal.h"
 #include "verdict/compare.h"
 #include "xalloc.h"
+#include "markup.h"
 
 /* --- SVG ------------------------------------------------------------- */
 
@@ -237,10 +238,10 @@ svg_spans(FILE *out, const struct event_list *ev, const struct xscale *xs,
 		    "fill-opacity=\"0.10\"><title>", x0, PAD_T,
 		    x1 - x0 > 1 ? x1 - x0 : 1, CHART_H - PAD_T - PAD_B,
 		    o->side ? COLOR_B : COLOR_A);
-		compare_markup_str(out, o->text, 0);
+		dn_markup_str(out, o->text, 0);
 		fputs(c != NULL ? " .. " : " .. (the end)", out);
 		if (c != NULL)
-			compare_markup_str(out, c->kind, 0);
+			dn_markup_str(out, c->kind, 0);
 		fputs("</title></rect>\n", out);
 	}
 }
@@ -344,7 +345,7 @@ svg_mark_windows(FILE *out, const struct chart_data *cd,
 		    "stroke-dasharray=\"2 3\"><title>", m->side ? "B" : "A",
 		    (long long)from, (long long)to, x0, ys->top, x1 - x0 > 1 ?
 		    x1 - x0 : 1, ys->h, COLOR_MARK, COLOR_MARK);
-		compare_markup_str(out, m->name, 0);
+		dn_markup_str(out, m->name, 0);
 		fprintf(out, ": judged from t=%.1f s to t=%.1f s (%s)</title>"
 		    "</rect>\n", from / 1000.0, to / 1000.0, m->side ? "B" :
 		    "A");
@@ -412,7 +413,7 @@ svg_mark_limits(FILE *out, const struct chart_data *cd,
 			    "y=\"%.1f\" font-size=\"11\" fill=\"%s\">%s ", x0 +
 			    4, y, COLOR_MARK, m->threshold > ys->hi ?
 			    "&#9650;" : "&#9660;");
-			compare_markup_str(out, lim, 0);
+			dn_markup_str(out, lim, 0);
 			fputs(" (off the chart)</text>\n", out);
 			continue;
 		}
@@ -424,12 +425,12 @@ svg_mark_limits(FILE *out, const struct chart_data *cd,
 		    "%.17g\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.2f\" y2=\"%.2f\" "
 		    "stroke=\"%s\" stroke-width=\"1.6\" stroke-dasharray=\"7 4\">"
 		    "<title>", m->threshold, x0, x1, y, y, COLOR_MARK);
-		compare_markup_str(out, lim, 0);
+		dn_markup_str(out, lim, 0);
 		fprintf(out, "</title></line>\n<text class=\"assert-label\" "
 		    "x=\"%.1f\" y=\"%.1f\" textLength=\"%.1f\" "
 		    "lengthAdjust=\"spacingAndGlyphs\" font-size=\"11\" "
 		    "fill=\"%s\">", x0 + 4, y - 4, w, COLOR_MARK);
-		compare_markup_str(out, lim, 0);
+		dn_markup_str(out, lim, 0);
 		fputs("</text>\n", out);
 	}
 	svg_mark_violations(out, cd, xs, ys, placed, n);
@@ -517,7 +518,7 @@ svg_mark_violations(FILE *out, const struct chart_data *cd,
 		    "data-t-ms=\"%lld\" data-node=\"%d\" data-at-value=\"%d\">"
 		    "<title>", (long long)m->run, (long long)m->t_ms,
 		    m->node == INT_MIN ? -2 : m->node, at_value);
-		compare_markup_str(out, m->message, 0);
+		dn_markup_str(out, m->message, 0);
 		fprintf(out, "</title><circle cx=\"%.1f\" cy=\"%.2f\" r=\"5\" "
 		    "fill=\"%s\" stroke=\"#fff\" stroke-width=\"1.5\"/>", x, y,
 		    COLOR_VIOL);
@@ -622,7 +623,7 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 		    "stroke=\"#e5e7eb\"/><text x=\"%d\" y=\"%.1f\" "
 		    "font-size=\"11\" fill=\"#6b7280\" text-anchor=\"end\">",
 		    PAD_L, CHART_W - PAD_R, y, y, PAD_L - 6, y + 4);
-		compare_markup_str(out, buf, 0);
+		dn_markup_str(out, buf, 0);
 		fputs("</text>\n", out);
 	}
 	tunit = time_unit(cd->t_span, &tdiv);
@@ -660,7 +661,7 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 		    empty ? xs.left + xs.w / 2 : xs.left + xs.w - 4, empty ?
 		    ys.top + ys.h / 2 : ys.top + 12, empty ? 14 : 11, empty ?
 		    "middle" : "end");
-		compare_markup_str(out, cd->note, 0);
+		dn_markup_str(out, cd->note, 0);
 		fputs("</text>\n", out);
 	}
 	/* Events: a dashed line and a marker with a hover title. */
@@ -672,7 +673,7 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 			continue;
 		px = xmap((double)x->t_ms, &xs);
 		fprintf(out, "<g><title>");
-		compare_markup_str(out, x->text, 0);
+		dn_markup_str(out, x->text, 0);
 		fprintf(out, "</title><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" "
 		    "y2=\"%d\" stroke=\"%s\" stroke-dasharray=\"3 3\" "
 		    "stroke-opacity=\"0.8\"/><path d=\"M%.1f %d l-5 -8 h10 z\" "

@@ -25,6 +25,7 @@
 #include "stats.h"
 #include "store.h"
 #include "xalloc.h"
+#include "markup.h"
 
 /* --- events ---------------------------------------------------------- */
 
@@ -124,9 +125,9 @@ side_notes(FILE *out, const char *label, const char *a, const char *b,
 	if (a == NULL && b == NULL)
 		return;
 	fprintf(out, "<p class=\"sub\">%s: <b>A</b> ", label);
-	compare_markup_str(out, a != NULL ? a : none, 0);
+	dn_markup_str(out, a != NULL ? a : none, 0);
 	fputs("; <b>B</b> ", out);
-	compare_markup_str(out, b != NULL ? b : none, 0);
+	dn_markup_str(out, b != NULL ? b : none, 0);
 	fputs("</p>\n", out);
 }
 
@@ -171,15 +172,15 @@ verdict_table(FILE *out, const struct compare_result *r, size_t i0,
 
 		chart_metric_of(row, &cm);
 		fprintf(out, "<tr><td class=\"l\" title=\"");
-		compare_markup_str(out, row->desc, 0);
+		dn_markup_str(out, row->desc, 0);
 		fputs("\"><a href=\"#m-", out);
-		compare_markup_str(out, cm.name, 0);
+		dn_markup_str(out, cm.name, 0);
 		fputs("\">", out);
-		compare_markup_str(out, row->name, 0);
+		dn_markup_str(out, row->name, 0);
 		fputs("</a></td><td>", out);
-		compare_markup_str(out, va, 0);
+		dn_markup_str(out, va, 0);
 		fputs("</td><td>", out);
-		compare_markup_str(out, vb, 0);
+		dn_markup_str(out, vb, 0);
 		if (isnan(row->delta_pct))
 			fputs("</td><td>-", out);
 		else if (row->significant)
@@ -235,23 +236,23 @@ page_notes(FILE *out, const struct compare_result *r)
 	size_t	 i;
 
 	fputs("<div class=\"note\">", out);
-	compare_markup_str(out, r->unit_note, 0);
+	dn_markup_str(out, r->unit_note, 0);
 	fprintf(out, ". Threshold %.3g%%; p is Holm-adjusted over the %zu "
 	    "primary metrics (", r->threshold_pct, r->nprimary);
-	compare_markup_str(out, r->primary_from, 0);
+	dn_markup_str(out, r->primary_from, 0);
 	fputs("), the secondary ones among themselves; <b>~</b> = not "
 	    "significant; <i>equivalent</i>: shown within the threshold; "
 	    "<i>undecided</i>: neither, <i>to decide</i> says the trials "
 	    "per side that would decide it.</div>\n", out);
 	if ((seq = compare_seq_note(r)) != NULL) {
 		fputs("<div class=\"note\">", out);
-		compare_markup_str(out, seq, 0);
+		dn_markup_str(out, seq, 0);
 		fputs(".</div>\n", out);
 		free(seq);
 	}
 	for (i = 0; i < r->nwarnings; i++) {
 		fputs("<div class=\"warn\">", out);
-		compare_markup_str(out, r->warnings[i], 0);
+		dn_markup_str(out, r->warnings[i], 0);
 		fputs("</div>\n", out);
 	}
 }
@@ -278,13 +279,13 @@ chart_write(FILE *out, struct report_charts *charts,
 	if (cm->counter)
 		unit = u = dn_xasprintf("%s/s", unit);
 	fputs("<div class=\"chart\" id=\"m-", out);
-	compare_markup_str(out, cm->name, 0);
+	dn_markup_str(out, cm->name, 0);
 	fputs("\"><h3>", out);
-	compare_markup_str(out, cm->name, 0);
+	dn_markup_str(out, cm->name, 0);
 	fprintf(out, "%s <span class=\"dir\">(%s)</span></h3>"
 	    "<p class=\"d\">", cm->counter ? " (per-second rate)" : "",
 	    direction_str(cm->better));
-	compare_markup_str(out, cm->desc, 0);
+	dn_markup_str(out, cm->desc, 0);
 	if (row0 >= r->nrows)
 		fputs(" &middot; not in the verdict: charted for its "
 		    "assertions", out);
@@ -292,7 +293,7 @@ chart_write(FILE *out, struct report_charts *charts,
 		if (r->rows[j].base_metric != cm->id)
 			continue;
 		fputs(" &middot; ", out);
-		compare_markup_str(out, r->rows[j].name, 0);
+		dn_markup_str(out, r->rows[j].name, 0);
 		fprintf(out, ": <span class=\"%s\">%s",
 		    r->rows[j].verdict, r->rows[j].verdict);
 		if (r->rows[j].significant)
@@ -334,26 +335,26 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 		goto out;
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
 	    "charset=\"utf-8\"><title>devnet report: ");
-	compare_markup_str(out, r->a.spec, 0);
+	dn_markup_str(out, r->a.spec, 0);
 	fputs(" vs ", out);
-	compare_markup_str(out, r->b.spec, 0);
+	dn_markup_str(out, r->b.spec, 0);
 	fprintf(out, "</title>\n<style>\n%s%s</style></head><body><main>\n",
 	    report_css, report_css_compare);
 	fputs("<h1>devnet A/B report</h1>\n<p class=\"headline\">", out);
-	compare_markup_str(out, r->headline, 0);
+	dn_markup_str(out, r->headline, 0);
 	fputs("</p>\n<p class=\"sub\">", out);
 	fprintf(out, "<span class=\"sw\" style=\"background:%s\"></span>"
 	    "<b>A</b> = ", COLOR_A);
-	compare_markup_str(out, r->a.spec, 0);
+	dn_markup_str(out, r->a.spec, 0);
 	fputs(" (runs ", out);
 	runs_list(out, &r->a);
 	fprintf(out, ") &nbsp; <span class=\"sw\" style=\"background:%s\">"
 	    "</span><b>B</b> = ", COLOR_B);
-	compare_markup_str(out, r->b.spec, 0);
+	dn_markup_str(out, r->b.spec, 0);
 	fputs(" (runs ", out);
 	runs_list(out, &r->b);
 	fputs(") &middot; database ", out);
-	compare_markup_str(out, db, 0);
+	dn_markup_str(out, db, 0);
 	fprintf(out, " &middot; %s</p>\n", when);
 	side_notes(out, "Allocations counted by", r->a.alloc_source,
 	    r->b.alloc_source, "not recorded");

@@ -22,6 +22,7 @@
 #include "report/report-history.h"
 #include "store.h"
 #include "xalloc.h"
+#include "markup.h"
 
 #define W	1080
 #define H	260
@@ -61,17 +62,17 @@ changes_table(FILE *out, const struct history *h,
 		    sizeof(mb));
 		compare_fmt_value(c->cp.mean_after, sr->unit, ma, sizeof(ma));
 		fputs("<tr><td class=l><code>", out);
-		compare_markup_str(out, range, 0);
+		dn_markup_str(out, range, 0);
 		fputs("</code></td><td class=l>", out);
-		compare_markup_str(out, run_label(&h->runs[sr->run[
+		dn_markup_str(out, run_label(&h->runs[sr->run[
 		    c->cp.index - 1]], la, sizeof(la)), 0);
 		fputs("</td><td class=l>", out);
-		compare_markup_str(out, run_label(&h->runs[sr->run[
+		dn_markup_str(out, run_label(&h->runs[sr->run[
 		    c->cp.index]], lb, sizeof(lb)), 0);
 		fprintf(out, "</td><td>%zu</td><td>", c->cp.index);
-		compare_markup_str(out, mb, 0);
+		dn_markup_str(out, mb, 0);
 		fputs("</td><td>", out);
-		compare_markup_str(out, ma, 0);
+		dn_markup_str(out, ma, 0);
 		fprintf(out, "</td><td>%+.1f%%</td><td>%.2g</td><td class=\"l "
 		    "%s\">%s</td></tr>\n", c->cp.change_pct, c->cp.p,
 		    c->direction, c->direction);
@@ -113,7 +114,7 @@ chart(FILE *out, const struct history *h, const struct history_series *sr)
 		    "y2=\"%.1f\" stroke=\"#f1f5f9\"/><text x=\"%d\" "
 		    "y=\"%.1f\" text-anchor=\"end\">", PL, W - PR,
 		    Y(val), Y(val), PL - 6, Y(val) + 4);
-		compare_markup_str(out, v, 0);
+		dn_markup_str(out, v, 0);
 		fputs("</text>\n", out);
 	}
 	/* Segment means between change points. */
@@ -144,10 +145,10 @@ chart(FILE *out, const struct history *h, const struct history_series *sr)
 		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" "
 		    "fill=\"#1f2937\"><title>run %lld, ", X(i), Y(sr->v[i]),
 		    (long long)h->runs[sr->run[i]].id);
-		compare_markup_str(out, run_label(&h->runs[sr->run[i]], lab,
+		dn_markup_str(out, run_label(&h->runs[sr->run[i]], lab,
 		    sizeof(lab)), 0);
 		fputs(": ", out);
-		compare_markup_str(out, v, 0);
+		dn_markup_str(out, v, 0);
 		fputs("</title></circle>\n", out);
 	}
 	step = sr->n > 24 ? (sr->n + 23) / 24 : 1;
@@ -156,7 +157,7 @@ chart(FILE *out, const struct history *h, const struct history_series *sr)
 		    "rotate(30)\">", X(i), PT + (int)ph + 12);
 		run_label(&h->runs[sr->run[i]], lab, sizeof(lab));
 		lab[14] = '\0';	/* an axis label, not the whole name */
-		compare_markup_str(out, lab, 0);
+		dn_markup_str(out, lab, 0);
 		fputs("</text>\n", out);
 	}
 	fputs("</svg>\n", out);
@@ -177,15 +178,15 @@ page(FILE *out, const struct history *h, const char *db)
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head>"
 	    "<meta charset=\"utf-8\"><title>devnet history: ", out);
-	compare_markup_str(out, h->scenario, 0);
+	dn_markup_str(out, h->scenario, 0);
 	fprintf(out, "</title>\n<style>%s%s</style></head><body><main>\n"
 	    "<h1>History of ", report_css, report_css_history);
-	compare_markup_str(out, h->scenario, 0);
+	dn_markup_str(out, h->scenario, 0);
 	fprintf(out, "</h1>\n<p class=sub>%zu runs, %zu commits; ",
 	    h->nruns, h->ncommits);
-	compare_markup_str(out, h->order, 0);
+	dn_markup_str(out, h->order, 0);
 	fputs(". Database <code>", out);
-	compare_markup_str(out, db, 0);
+	dn_markup_str(out, db, 0);
 	fprintf(out, "</code>, written %s. Change points: E-divisive means "
 	    "with Hunter's t-test, p &lt; 0.001 (docs/statistics.md). A "
 	    "range <code>A..B</code> means: after A, up to and including B."
@@ -199,24 +200,24 @@ page(FILE *out, const struct history *h, const char *db)
 		if (sr->nchanges == 0)
 			continue;
 		fputs("<h3><a href=\"#", out);
-		compare_markup_str(out, sr->name, 0);
+		dn_markup_str(out, sr->name, 0);
 		fputs("\">", out);
-		compare_markup_str(out, sr->name, 0);
+		dn_markup_str(out, sr->name, 0);
 		fputs("</a></h3>\n", out);
 		changes_table(out, h, sr);
 	}
 	for (j = 0; j < h->nseries; j++) {
 		sr = &h->series[j];
 		fputs("<div class=chart id=\"", out);
-		compare_markup_str(out, sr->name, 0);
+		dn_markup_str(out, sr->name, 0);
 		fputs("\"><h3>", out);
-		compare_markup_str(out, sr->name, 0);
+		dn_markup_str(out, sr->name, 0);
 		fputs("</h3><p class=d>", out);
-		compare_markup_str(out, sr->desc, 0);
+		dn_markup_str(out, sr->desc, 0);
 		fputs(" (", out);
-		compare_markup_str(out, sr->unit, 0);
+		dn_markup_str(out, sr->unit, 0);
 		fputs("; ", out);
-		compare_markup_str(out, sr->better, 0);
+		dn_markup_str(out, sr->better, 0);
 		fprintf(out, " is better); %zu points, %zu change point%s</p>\n",
 		    sr->n, sr->nchanges, sr->nchanges == 1 ? "" : "s");
 		if (sr->n > 0)

@@ -13,6 +13,7 @@
 #include "verdict/compare.h"
 #include "store.h"
 #include "xalloc.h"
+#include "markup.h"
 
 /* Groups seen in the runs, with their first two variants. */
 struct group {
@@ -82,7 +83,7 @@ run_row(void *arg, int ncols, const char *const *names,
 	for (i = 0; show[i] != NULL; i++) {
 		fputs(i == 2 || i == 3 || i == 5 || i == 6 ? "<td class=l>" :
 		    "<td>", l->out);
-		compare_markup_str(l->out, col(ncols, names, values, show[i]),
+		dn_markup_str(l->out, col(ncols, names, values, show[i]),
 		    0);
 		fputs("</td>", l->out);
 	}
@@ -133,16 +134,16 @@ serve_browse_index(struct serve *s, struct reply *r)
 	    "charset=\"utf-8\"><title>devnet runs</title>\n<style>\n%s%s"
 	    "</style></head><body><main>\n<h1>devnet runs</h1><p class="
 	    "\"sub\">", report_css, report_css_compare);
-	compare_markup_str(r->body, s->db, 0);
+	dn_markup_str(r->body, s->db, 0);
 	fputs("</p>\n<h2>Groups</h2><table><tr><th>group</th><th class=l>"
 	    "scenario</th><th class=l>compare</th></tr>\n", r->body);
 	for (i = 0; i < l.ng; i++) {
 		struct group	*g = &l.g[i];
 
 		fputs("<tr><td>", r->body);
-		compare_markup_str(r->body, g->id, 0);
+		dn_markup_str(r->body, g->id, 0);
 		fputs("</td><td class=l>", r->body);
-		compare_markup_str(r->body, g->scenario, 0);
+		dn_markup_str(r->body, g->scenario, 0);
 		fputs("</td><td class=l>", r->body);
 		if (g->vb != NULL) {
 			fputs("<a href=\"/report?a=", r->body);
@@ -150,9 +151,9 @@ serve_browse_index(struct serve *s, struct reply *r)
 			fputs("&amp;b=", r->body);
 			link_side(r->body, g->id, g->vb);
 			fputs("\">", r->body);
-			compare_markup_str(r->body, g->va, 0);
+			dn_markup_str(r->body, g->va, 0);
 			fputs(" vs ", r->body);
-			compare_markup_str(r->body, g->vb, 0);
+			dn_markup_str(r->body, g->vb, 0);
 			fputs("</a>", r->body);
 		}
 		fputs("</td></tr>\n", r->body);

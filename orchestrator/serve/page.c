@@ -24,6 +24,7 @@
 #include "report/report.h"
 #include "verdict/compare.h"
 #include "xalloc.h"
+#include "markup.h"
 
 /* The charts of the page, in order: what a person watches first. */
 static const char *const charts[] = {
@@ -136,7 +137,7 @@ serve_page_live(struct serve *s, struct reply *r)
 		    "class=\"dir\">%s%s</span></h3><p class=\"d\">", charts[i],
 		    charts[i], dn_metric_defs[id].kind == DN_KIND_C ?
 		    "per second, " : "", dn_metric_defs[id].unit);
-		compare_markup_str(out, dn_metric_defs[id].desc, 0);
+		dn_markup_str(out, dn_metric_defs[id].desc, 0);
 		fputs("</p><div class=\"svg\"></div></div>\n", out);
 	}
 	fputs("</main>\n<script src=\"/live.js\"></script>\n</body></html>\n",

@@ -17,6 +17,7 @@
 #include "verdict/compare.h"
 #include "verdict/compare-internal.h"
 #include "xalloc.h"
+#include "markup.h"
 
 int
 compare_fail_on_parse(const char *s, int *fail_on)
@@ -138,11 +139,11 @@ compare_junit_render(const struct compare_result *r, const char *name,
 		worse += gated(r, i, fail_on) &&
 		    strcmp(r->rows[i].verdict, "worse") == 0;
 	fputs("  <testsuite name=\"", out);
-	compare_markup_str(out, name, 1);
+	dn_markup_str(out, name, 1);
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 	    "skipped=\"0\">\n", r->nrows, worse);
 	fputs("    <properties><property name=\"headline\" value=\"", out);
-	compare_markup_str(out, r->headline, 1);
+	dn_markup_str(out, r->headline, 1);
 	fputs("\"/></properties>\n", out);
 	for (i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
@@ -150,9 +151,9 @@ compare_junit_render(const struct compare_result *r, const char *name,
 		compare_fmt_value(row->a.median, row->unit, va, sizeof(va));
 		compare_fmt_value(row->b.median, row->unit, vb, sizeof(vb));
 		fputs("    <testcase classname=\"devnet.", out);
-		compare_markup_str(out, name, 1);
+		dn_markup_str(out, name, 1);
 		fputs("\" name=\"", out);
-		compare_markup_str(out, row->name, 1);
+		dn_markup_str(out, row->name, 1);
 		fputs("\">", out);
 		msg = dn_xasprintf("%s%s: A %s, B %s, delta %+.2f%% "
 		    "(95%% CI %+.1f%% to %+.1f%%), p %.3g (Holm), n %zu+%zu, "
@@ -165,13 +166,13 @@ compare_junit_render(const struct compare_result *r, const char *name,
 		if (fails) {
 			fputs("\n      <failure type=\"worse\" message=\"",
 			    out);
-			compare_markup_str(out, msg, 1);
+			dn_markup_str(out, msg, 1);
 			fputs("\">", out);
-			compare_markup_str(out, row->desc, 1);
+			dn_markup_str(out, row->desc, 1);
 			fputs("</failure>\n    ", out);
 		} else {
 			fputs("<system-out>", out);
-			compare_markup_str(out, msg, 1);
+			dn_markup_str(out, msg, 1);
 			fputs("</system-out>", out);
 		}
 		fputs("</testcase>\n", out);

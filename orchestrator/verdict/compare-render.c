@@ -2,7 +2,8 @@
  * compare-render.c: print a struct compare_result as a benchstat-like
  * table, markdown, CSV or JSON (the JSON shape is stable:
  * docs/statistics.md), and the value formatting (KiB, k) that `devnet
- * report` shares.  The escapes (JSON, markup) are compare-json.c's.
+ * report` shares.  The escapes (JSON, markup) are metrics/util's
+ * (json-write.c, markup.c).
  *
  * Not here: the analysis (compare.c); `devnet report`'s HTML
  * (cmd-report.c).

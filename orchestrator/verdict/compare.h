@@ -333,11 +333,6 @@ int	 compare_row_a_zero(const struct compare_row *row);
 /* Human form of V in UNIT ("251.3 MiB", "20.1k allocs/s") into BUF. */
 void	 compare_fmt_value(double v, const char *unit, char *buf,
 	    size_t len);
-/* compare-json.c: write S (NULL writes nothing) to OUT as markup text or
- * attribute value: &, <, >, " escaped; with XML also ' as &apos; and control characters
- * but newline and tab (not allowed in XML 1.0) as '?'.  HTML pages
- * (cmd-report.c, report-history.c) pass 0, JUnit (compare-gate.c) 1. */
-void	 compare_markup_str(FILE *out, const char *s, int xml);
 
 /*
  * The CI gate (compare-gate.c).  --fail-on worse|changed: a command exits
