@@ -86,48 +86,36 @@ void
 assert_junit_suite(FILE *out, const char *name, const char *scenario,
     const struct assert_case *cases, size_t n)
 {
-	size_t	i, fail = 0, skip = 0;
+	struct dn_junit_case	*c;
+	char			*cls, **skip;
+	size_t			 i;
 
-	for (i = 0; i < n; i++) {
-		fail += strcmp(cases[i].status, "fail") == 0;
-		skip += strcmp(cases[i].status, "fail") != 0 &&
-		    strcmp(cases[i].status, "pass") != 0;
-	}
-	fputs("  <testsuite name=\"", out);
-	dn_markup_str(out, name, 1);
-	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n",
-	    n, fail, skip);
+	c = dn_xcalloc(n + 1, sizeof(*c));
+	skip = dn_xcalloc(n + 1, sizeof(*skip));
+	cls = scenario != NULL ? dn_xasprintf("devnet.assert.%s", scenario) :
+	    dn_xstrdup("devnet.assert");
 	for (i = 0; i < n; i++) {
 		const struct assert_case *w = &cases[i];
 
-		fputs("    <testcase classname=\"devnet.assert", out);
-		if (scenario != NULL) {
-			fputc('.', out);
-			dn_markup_str(out, scenario, 1);
-		}
-		fputs("\" name=\"", out);
-		dn_markup_str(out, w->name, 1);
-		fputc('"', out);
-		if (strcmp(w->status, "pass") == 0) {
-			fputs("/>\n", out);
-			continue;
-		}
-		if (strcmp(w->status, "fail") == 0) {
-			fputs(">\n      <failure message=\"", out);
-			dn_markup_str(out, w->message, 1);
-			fputs("\">", out);
-			dn_markup_str(out, w->message, 1);
-			fputs("</failure>\n", out);
+		c[i].classname = cls;
+		c[i].name = w->name;
+		if (strcmp(w->status, "pass") == 0)
+			c[i].status = DN_JUNIT_PASS;
+		else if (strcmp(w->status, "fail") == 0) {
+			c[i].status = DN_JUNIT_FAIL;
+			c[i].message = c[i].text = w->message;
 		} else {
-			fputs(">\n      <skipped message=\"", out);
-			dn_markup_str(out, w->status, 1);
-			fputs(": ", out);
-			dn_markup_str(out, w->message, 1);
-			fputs("\"/>\n", out);
+			c[i].status = DN_JUNIT_SKIP;
+			c[i].message = skip[i] = dn_xasprintf("%s: %s",
+			    w->status, w->message);
 		}
-		fputs("    </testcase>\n", out);
 	}
-	fputs("  </testsuite>\n", out);
+	dn_junit_suite(out, name, NULL, c, n);
+	for (i = 0; i < n; i++)
+		free(skip[i]);
+	free(skip);
+	free(cls);
+	free(c);
 }
 
 /* Run RUN_ID's stored results R as its suite. */

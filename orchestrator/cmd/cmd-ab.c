@@ -20,6 +20,7 @@
 #include "scenario/scenario.h"
 #include "store.h"
 #include "xalloc.h"
+#include "markup.h"
 
 static const char ab_help_extra[] =
     "  --metric NAME        compare only these metrics, all primary\n"
@@ -309,7 +310,7 @@ bad:
 		goto out;
 	}
 	if (junit)
-		compare_junit_begin(stdout);
+		dn_junit_begin(stdout);
 	for (v = 1; v < scn->nvariants; v++) {
 		sa = dn_xasprintf("%lld:%s", (long long)res.group_id,
 		    scn->variants[0].name);
@@ -340,7 +341,7 @@ bad:
 	    co.format == COMPARE_TABLE && !junit ? stdout : stderr);
 	if (junit) {
 		status = junit_asserts(store, &res, status);
-		compare_junit_end(stdout);
+		dn_junit_end(stdout);
 	}
 	fflush(stdout);
 	/* After the whole comparison is printed; a failed trial or an

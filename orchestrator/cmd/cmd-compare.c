@@ -14,6 +14,7 @@
 #include "scenario/scenario.h"
 #include "store.h"
 #include "xalloc.h"
+#include "markup.h"
 
 
 static const char compare_help[] =
@@ -180,7 +181,7 @@ cmd_compare_exec(int argc, char **argv)
 	}
 	title = dn_xasprintf("%s vs %s", argv[optind], argv[optind + 1]);
 	if (a.junit)
-		compare_junit_begin(stdout);
+		dn_junit_begin(stdout);
 	if (dn_store_open(&s, a.db, DN_STORE_RDONLY, &cause) != 0 ||
 	    compare_gate_print(s, argv[optind], argv[optind + 1], &a.verdict,
 	    a.junit, a.fail_on, title, stdout, &tripped, &cause) != 0) {
@@ -200,7 +201,7 @@ cmd_compare_exec(int argc, char **argv)
 	    a.verdict.format == COMPARE_TABLE && !a.junit ? stdout : stderr,
 	    a.junit ? stdout : NULL, rc);
 	if (a.junit)
-		compare_junit_end(stdout);
+		dn_junit_end(stdout);
 	/* The verdict is printed whole before the gate says no. */
 	fflush(stdout);
 	if (tripped == COMPARE_GATE_REFUSED)

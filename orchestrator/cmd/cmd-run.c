@@ -11,6 +11,7 @@
 #include "cmd/run-args.h"
 #include "scenario/scenario.h"
 #include "store.h"
+#include "markup.h"
 
 static const char run_help_extra[] =
     "  --format junit       print the assertions' results (one testcase\n"
@@ -53,8 +54,7 @@ cmd_run_exec(int argc, char **argv)
 	if (a.format != NULL && store != NULL) {
 		char	*cause = NULL;
 
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		    "<testsuites name=\"devnet\">\n", stdout);
+		dn_junit_begin(stdout);
 		if (assert_junit(stdout, store, res.run_ids, res.nruns,
 		    &cause) != 0) {
 			cmd_error("%s", cause);
@@ -62,7 +62,7 @@ cmd_run_exec(int argc, char **argv)
 			if (status == 0 || status == 4 || status == 5)
 				status = 1;
 		}
-		fputs("</testsuites>\n", stdout);
+		dn_junit_end(stdout);
 		fflush(stdout);
 	}
 	dn_store_close(store);

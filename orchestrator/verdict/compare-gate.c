@@ -114,71 +114,49 @@ count_verdicts(const struct compare_result *r, size_t *worse,
 	}
 }
 
-void
-compare_junit_begin(FILE *out)
-{
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<testsuites name=\"devnet\">\n", out);
-}
-
-void
-compare_junit_end(FILE *out)
-{
-	fputs("</testsuites>\n", out);
-}
-
+/* R as a JUnit suite NAME (dn_junit_suite, metrics/util/markup.c): a
+ * test case per metric, a failure per gated worse one. */
 static void
 compare_junit_render(const struct compare_result *r, const char *name,
     int fail_on, FILE *out)
 {
-	char	 va[48], vb[48], *msg;
-	size_t	 i, worse = 0;
-	int	 fails;
+	struct dn_junit_case	*c;
+	char			 va[48], vb[48], *cls, **msg;
+	size_t			 i;
 
-	for (i = 0; i < r->nrows; i++)
-		worse += gated(r, i, fail_on) &&
-		    strcmp(r->rows[i].verdict, "worse") == 0;
-	fputs("  <testsuite name=\"", out);
-	dn_markup_str(out, name, 1);
-	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
-	    "skipped=\"0\">\n", r->nrows, worse);
-	fputs("    <properties><property name=\"headline\" value=\"", out);
-	dn_markup_str(out, r->headline, 1);
-	fputs("\"/></properties>\n", out);
+	c = dn_xcalloc(r->nrows + 1, sizeof(*c));
+	msg = dn_xcalloc(r->nrows + 1, sizeof(*msg));
+	cls = dn_xasprintf("devnet.%s", name);
 	for (i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 
 		compare_fmt_value(row->a.median, row->unit, va, sizeof(va));
 		compare_fmt_value(row->b.median, row->unit, vb, sizeof(vb));
-		fputs("    <testcase classname=\"devnet.", out);
-		dn_markup_str(out, name, 1);
-		fputs("\" name=\"", out);
-		dn_markup_str(out, row->name, 1);
-		fputs("\">", out);
-		msg = dn_xasprintf("%s%s: A %s, B %s, delta %+.2f%% "
+		msg[i] = dn_xasprintf("%s%s: A %s, B %s, delta %+.2f%% "
 		    "(95%% CI %+.1f%% to %+.1f%%), p %.3g (Holm), n %zu+%zu, "
 		    "%s is better", row->verdict, row->primary ? "" :
 		    " (secondary, exploratory)", va, vb, row->delta_pct,
 		    row->delta_ci_low, row->delta_ci_high, row->p, row->a.n,
 		    row->b.n, row->better);
-		fails = gated(r, i, fail_on) && strcmp(row->verdict,
-		    "worse") == 0;
-		if (fails) {
-			fputs("\n      <failure type=\"worse\" message=\"",
-			    out);
-			dn_markup_str(out, msg, 1);
-			fputs("\">", out);
-			dn_markup_str(out, row->desc, 1);
-			fputs("</failure>\n    ", out);
+		c[i].classname = cls;
+		c[i].name = row->name;
+		if (gated(r, i, fail_on) && strcmp(row->verdict,
+		    "worse") == 0) {
+			c[i].status = DN_JUNIT_FAIL;
+			c[i].type = "worse";
+			c[i].message = msg[i];
+			c[i].text = row->desc;
 		} else {
-			fputs("<system-out>", out);
-			dn_markup_str(out, msg, 1);
-			fputs("</system-out>", out);
+			c[i].status = DN_JUNIT_PASS;
+			c[i].text = msg[i];
 		}
-		fputs("</testcase>\n", out);
-		free(msg);
 	}
-	fputs("  </testsuite>\n", out);
+	dn_junit_suite(out, name, r->headline, c, r->nrows);
+	for (i = 0; i < r->nrows; i++)
+		free(msg[i]);
+	free(msg);
+	free(cls);
+	free(c);
 }
 
 static void

@@ -360,11 +360,6 @@ enum compare_fail_on {
 int	 compare_fail_on_parse(const char *s, int *fail_on);
 /* What a tripped FAIL_ON says ("worse: a metric is worse"). */
 const char *compare_fail_on_says(int fail_on);
-/* JUnit XML: BEGIN and END around the testsuites, one per comparison
- * (compare_gate_print writes each: one testcase per metric, a failure
- * per worse). */
-void	 compare_junit_begin(FILE *out);
-void	 compare_junit_end(FILE *out);
 /* Compare SIDE_A and SIDE_B (each a run id, a comma list of run ids, or
  * GROUP:VARIANT) and print the result to OUT in OPTS->format, or as a
  * JUnit testsuite named TITLE if JUNIT; *TRIPPED says whether FAIL_ON

@@ -62,7 +62,7 @@ viol=$(q "select t_ms from assertions where run_id = $run and name = 'no stall'"
 check "the JUnit file is XML" python3 -c \
     "import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])" "$T/part.xml"
 expect_match "JUnit: two pass, one fails" "$(cat "$T/part.xml")" \
-    "<testsuite name=\"assertions of run $run \(assert-partition, variant A, trial 0\)\" tests=\"3\" failures=\"1\" skipped=\"0\">"
+    "<testsuite name=\"assertions of run $run \(assert-partition, variant A, trial 0\)\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"0\">"
 expect_match "JUnit: the failure readable alone" "$(tr '\n' ' ' <"$T/part.xml")" \
     "<testcase classname=\"devnet.assert.assert-partition\" name=\"no stall \(run $run, always\)\">[[:space:]]*<failure message=\"no stall: node [0-3] had lag_ms [0-9]+ at t=[3-7]\.[0-9] s \(limit &lt; 1000 ms\), 1 sample in a row; events active: partition \('split'\) since t=3\.[0-9] s; last lines of node-[0-3]\.log: "
 pid=$(q "select detail from events where run_id = $run and kind = 'network'" |
