@@ -63,10 +63,6 @@ struct run {
 	int			 pipe_eof;
 };
 
-/* One line on stderr with a stable id tests can grep. */
-void	 say(const char *id, const char *fmt, ...)
-	    __attribute__((format(printf, 2, 3)));
-
 /* Start R (loop-setup.c): the process tree reader, the subreaper role,
  * the signalfd, the http client and scrape, COMMAND with its output pipe
  * and allocation counter, the collector socket.  0, or -1 with *CAUSE. */

@@ -1,6 +1,6 @@
 /*
  * loop-setup.c: devnet-probe's start and end around its event loop
- * (loop.c, split from it at its 800 lines): the allocation counter's
+ * (loop.c calls these, never the reverse): the allocation counter's
  * shim and page for COMMAND, the tree reader, the subreaper role, the
  * signalfd, the http client and the scrape, COMMAND started with its
  * output pumped, the collector socket; and closing all of it.

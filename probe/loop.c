@@ -48,7 +48,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,18 +67,6 @@
 #define HELLO_TIMEOUT_MS	1000
 #define SETTLE_MS		30	/* at most a tenth of the interval */
 
-
-void
-say(const char *id, const char *fmt, ...)
-{
-	va_list	ap;
-
-	fprintf(stderr, "%s ", id);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 /* --- messages -------------------------------------------------------- */
 

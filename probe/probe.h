@@ -13,6 +13,9 @@
  *   ready.c      ready checks (tcp, http, log, delay)
  *   scrape.c     the Prometheus scrape (--prom-url, --prom-map, --prom-keep)
  *   loop.c       the event loop: samples, HELLO, stop sequence
+ *   loop-setup.c what the loop opens before it starts and closes after:
+ *                called by loop.c, never calling into it
+ *   say.c        the lines on stderr with a stable id (DN-PROBE-START)
  *   preflight.c  --preflight-bind/--preflight-dial: a swarm host's check;
  *                --hold: a container that only holds its namespaces
  *
@@ -325,6 +328,11 @@ uint64_t scrape_count(const struct scrape *s);
 /* --- loop.c ---------------------------------------------------------- */
 /* Run the whole probe; returns the exit status of the process. */
 int	 probe_run(struct probe_opts *o);
+
+/* --- say.c ---------------------------------------------------------- */
+/* One line on stderr with a stable id tests can grep: ID, a space, FMT. */
+void	 say(const char *id, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
 
 /* --- preflight.c ---------------------------------------------------- */
 /* ARGV: --preflight-bind LIST and/or --preflight-dial LIST; the exit
