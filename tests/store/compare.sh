@@ -153,22 +153,22 @@ done
 # trial, as in a quiet run: both medians 0, A's mean not.  The change of
 # medians has no base, so every output gives that reason, never "out of
 # reach" from an MDE of A's mean.
-cp ab.db zero.db
-sqlite3 zero.db "UPDATE samples SET value = 0 WHERE metric_id =
+cp ab.db azero.db
+sqlite3 azero.db "UPDATE samples SET value = 0 WHERE metric_id =
     (SELECT id FROM metrics WHERE name = 'lag_blocks');
 UPDATE samples SET value = 0.2 WHERE metric_id =
     (SELECT id FROM metrics WHERE name = 'lag_blocks') AND run_id =
     (SELECT min(id) FROM runs WHERE variant = 'A' AND ab_group = 1);
 DELETE FROM series WHERE metric_id =
-    (SELECT id FROM metrics WHERE name = 'lag_blocks')" || fail "zero.db"
-"$B/devnet" compare --db zero.db 1:A 1:B >zero.txt 2>&1 || fail "compare zero"
-grep -E '^lag_blocks_mean ' zero.txt | grep -q 'A is 0 *A is 0$' ||
-    fail "A is 0: $(grep -E '^lag_blocks' zero.txt)"
-! grep -E '^lag_blocks' zero.txt | grep -q 'out of reach' ||
-    fail "A is 0 says out of reach: $(grep -E '^lag_blocks' zero.txt)"
-"$B/devnet" compare --db zero.db 1:A 1:B --format json >zero.json ||
+    (SELECT id FROM metrics WHERE name = 'lag_blocks')" || fail "azero.db"
+"$B/devnet" compare --db azero.db 1:A 1:B >azero.txt 2>&1 || fail "compare zero"
+grep -E '^lag_blocks_mean ' azero.txt | grep -q 'A is 0 *A is 0$' ||
+    fail "A is 0: $(grep -E '^lag_blocks' azero.txt)"
+! grep -E '^lag_blocks' azero.txt | grep -q 'out of reach' ||
+    fail "A is 0 says out of reach: $(grep -E '^lag_blocks' azero.txt)"
+"$B/devnet" compare --db azero.db 1:A 1:B --format json >azero.json ||
     fail "compare zero json"
-python3 - zero.json <<'PY' || fail "A is 0 in JSON"
+python3 - azero.json <<'PY' || fail "A is 0 in JSON"
 import json, sys
 m = {m["name"]: m for m in json.load(open(sys.argv[1]))["metrics"]}
 z = m["lag_blocks_mean"]
