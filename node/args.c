@@ -33,6 +33,9 @@ static const char usage_text[] =
 "  --peer-hosts H0,H1,...  with --tcp-base: node K's host (IPv4 address or\n"
 "                          name), one per node in node order; node K\n"
 "                          listens on HK and dials peer J at HJ:PORT+2J\n"
+"  --peers K1,K2,...       gossip: connect to these nodes only and relay\n"
+"                          blocks and transactions hop by hop (default:\n"
+"                          every node, no relay: the full mesh)\n"
 "  --net DIR --tcp-base P   both: peers over TCP (P, --peer-hosts), this\n"
 "                          node's control on ipc in DIR and its inbound on\n"
 "                          both (an orchestrator in another network\n"
@@ -134,9 +137,39 @@ split_hosts(const char *list, const struct opts *o)
 	return (v);
 }
 
+/* --peers LIST: the indices of this node's peers (the graph devnet
+ * made; plan/peer-graph.c), each once, none this node. */
+static void
+split_peers(const char *list, struct opts *o)
+{
+	const char	*p = list;
+	char		*end;
+	uint8_t		*have;
+	unsigned long	 k;
+
+	have = dn_xcalloc(o->nodes, 1);
+	o->peer_list = dn_xcalloc(o->nodes, sizeof(*o->peer_list));
+	for (;;) {
+		errno = 0;
+		k = strtoul(p, &end, 10);
+		if (errno != 0 || end == p || *p == '-' || *p == '+' ||
+		    k >= o->nodes || k == o->index || have[k] ||
+		    (*end != ',' && *end != '\0'))
+			usage_error("bad --peers '%s': expected distinct node "
+			    "indices 0..%u other than %u, comma separated",
+			    list, o->nodes - 1, o->index);
+		have[k] = 1;
+		o->peer_list[o->npeer_list++] = (uint32_t)k;
+		if (*end == '\0')
+			break;
+		p = end + 1;
+	}
+	free(have);
+}
+
 enum {
 	O_INDEX = 256, O_NODES, O_DIR, O_LOG, O_NET, O_TCP_BASE, O_PEER_HOSTS,
-	O_METRICS,
+	O_METRICS, O_PEERS,
 	O_TOKEN, O_SAMPLE, O_BLOCK_INT, O_BLOCK_MAX, O_BLOCK_READS,
 	O_ACCOUNTS, O_SEED, O_READ_OPT, O_WRITE_OPT, O_ROCKS_OPT,
 	O_BLOCK_CACHE, O_WORKLOAD, O_READ_RATE, O_READS, O_KEYS, O_CF_COUNT,
@@ -152,6 +185,7 @@ static const struct option longopts[] = {
 	{ "tcp-base", required_argument, NULL, O_TCP_BASE },
 	{ "peer-hosts", required_argument, NULL, O_PEER_HOSTS },
 	{ "metrics", required_argument, NULL, O_METRICS },
+	{ "peers", required_argument, NULL, O_PEERS },
 	{ "token", required_argument, NULL, O_TOKEN },
 	{ "sample-interval", required_argument, NULL, O_SAMPLE },
 	{ "block-interval", required_argument, NULL, O_BLOCK_INT },
@@ -177,6 +211,7 @@ static const struct option longopts[] = {
 /* What parse_args checks once every option is in. */
 struct seen {
 	const char	*peer_hosts;
+	const char	*peers;
 	int		 have_index, have_nodes;
 };
 
@@ -229,6 +264,9 @@ parse_one(struct opts *o, int c, char *arg, char **argv, struct seen *seen)
 		break;
 	case O_METRICS:
 		o->metrics = arg;
+		break;
+	case O_PEERS:
+		seen->peers = arg;
 		break;
 	case O_TOKEN:
 		o->token = parse_token(arg, "--token");
@@ -317,7 +355,7 @@ parse_one(struct opts *o, int c, char *arg, char **argv, struct seen *seen)
 void
 parse_args(int argc, char **argv, struct opts *o)
 {
-	struct seen	 seen = { NULL, 0, 0 };
+	struct seen	 seen = { NULL, NULL, 0, 0 };
 	const char	*tok;
 	int		 c;
 
@@ -353,6 +391,8 @@ parse_args(int argc, char **argv, struct opts *o)
 		    o->tcp_base, o->nodes);
 	if (seen.peer_hosts != NULL)
 		o->peer_hosts = split_hosts(seen.peer_hosts, o);
+	if (seen.peers != NULL)
+		split_peers(seen.peers, o);
 	if (o->accounts == 0)
 		usage_error("--accounts must be at least 1");
 	if (o->sample_ms == 0 || o->block_ms == 0)

@@ -78,7 +78,7 @@ check_ready(struct node *n)
 
 	if (atomic_load(&n->ready))
 		return;
-	if (peers_connected(n) < (int)n->o.nodes - 1)
+	if (peers_connected(n) < (int)n->npeers)
 		return;
 	if (n->agent != NULL && !dn_agent_connected(n->agent))
 		return;

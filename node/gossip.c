@@ -1,7 +1,8 @@
 /*
  * gossip.c: what the chain thread does with a message on its PULL socket:
- * TXS into the mempool (and forwarded once to every peer), BLOCK into the
- * buffer, HEAD noted per peer, BLOCK_REQ answered with blocks.  Not the
+ * TXS into the mempool (and forwarded once to every peer; with --peers
+ * relayed hop by hop, each id once), BLOCK into the buffer (relayed once
+ * applied: sync.c), HEAD noted per peer, BLOCK_REQ answered with blocks.  Not the
  * applying or catching up itself (sync.c), nor the sockets (net.c).
  */
 #include <inttypes.h>
@@ -14,6 +15,59 @@
 #include "node-internal.h"
 #include "protocol.h"
 #include "xalloc.h"
+
+/* Seen before (relayed already); else noted now. */
+static int
+tx_seen(struct node *n, uint64_t id)
+{
+	uint64_t	 x = id + 0x9e3779b97f4a7c15ull, *slot;
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	slot = &n->tx_seen[(x ^ (x >> 31)) % TX_SEEN_SLOTS];
+	/* stored + 1: an empty slot (0) is no id */
+	if (*slot == id + 1)
+		return (1);
+	*slot = id + 1;
+	return (0);
+}
+
+/*
+ * Gossip (--peers): the transactions of this TXS not relayed before go
+ * on to every peer but the one they came from, one hop further.  The
+ * TXS layout is [u32 count][u32 hops][count txs] (protocol.c).
+ */
+static void
+relay_txs(struct node *n, const struct dn_hdr *h, const uint8_t *p,
+    uint32_t count, uint32_t hops, const uint8_t *txs)
+{
+	struct dn_tx	 tx;
+	uint32_t	 i, fresh = 0;
+	uint8_t		*fwd;
+	size_t		 off;
+
+	if (hops + 1 >= GOSSIP_HOPS_MAX)
+		return;
+	off = (size_t)(txs - p);
+	fwd = dn_xmalloc(off + (size_t)count * DN_TX_SIZE);
+	memcpy(fwd, p, off);
+	for (i = 0; i < count; i++) {
+		const uint8_t	*t = txs + (size_t)i * DN_TX_SIZE;
+
+		dn_tx_get(t, &tx);
+		if (tx_seen(n, tx.id))
+			continue;
+		memcpy(fwd + off + (size_t)fresh * DN_TX_SIZE, t, DN_TX_SIZE);
+		fresh++;
+	}
+	if (fresh > 0) {
+		dn_put_u32(fwd, fresh);
+		dn_put_u32(fwd + 4, hops + 1);
+		relay(n, h->node, DN_MSG_TXS, fwd,
+		    off + (size_t)fresh * DN_TX_SIZE);
+	}
+	free(fwd);
+}
 
 static void
 on_txs(struct node *n, const struct dn_hdr *h, const uint8_t *msg)
@@ -31,6 +85,10 @@ on_txs(struct node *n, const struct dn_hdr *h, const uint8_t *msg)
 	for (i = 0; i < count; i++) {
 		dn_tx_get(txs + (size_t)i * DN_TX_SIZE, &tx);
 		(void)chain_mempool_add(n->chain, &tx);
+	}
+	if (n->gossip) {
+		relay_txs(n, h, p, count, hops, txs);
+		return;
 	}
 	if (hops != 0)
 		return;
@@ -64,7 +122,7 @@ on_block(struct node *n, const struct dn_hdr *h, const uint8_t *msg)
 	}
 	if (b.height > head.height + BUFFER_SLOTS)
 		return;		/* too far ahead: fetched later */
-	if (buffer_put(n, p, h->len, &b))
+	if (buffer_put(n, p, h->len, &b, h->node))
 		note_arrival(n, &b);
 	drain_buffer(n);
 }

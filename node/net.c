@@ -1,7 +1,8 @@
 /*
  * net.c: the node's sockets and the sending side of node-to-node
  * messages: endpoints, opening and closing the PULL (in), REP (control)
- * and per-peer PUSH sockets, framing a message, sending to one peer or
+ * and per-peer PUSH sockets (every other node, or the --peers of the
+ * gossip graph), framing a message, sending to one peer or
  * all, counting connected peers and rejected messages.  Not what a
  * received message does (gossip.c, control.c).
  */
@@ -64,9 +65,19 @@ open_sockets(struct node *n, char **cause)
 		return (-1);
 	n->peers = dn_xcalloc(n->o.nodes, sizeof(*n->peers));
 	n->dialed = dn_xcalloc(n->o.nodes, 1);
-	n->dials_pending = n->o.nodes - 1;
+	/* --peers: only the graph's edges are dialled (the others count as
+	 * dialled); else every other node */
+	n->gossip = n->o.peer_list != NULL;
+	if (n->gossip) {
+		memset(n->dialed, 1, n->o.nodes);
+		for (k = 0; k < n->o.npeer_list; k++)
+			n->dialed[n->o.peer_list[k]] = 0;
+	}
+	n->dialed[n->o.index] = 1;
+	n->npeers = n->gossip ? n->o.npeer_list : n->o.nodes - 1;
+	n->dials_pending = n->npeers;
 	for (k = 0; k < n->o.nodes; k++) {
-		if (k == n->o.index)
+		if (n->dialed[k])
 			continue;
 		if (dn_sock_open(&n->peers[k], DN_SOCK_PUSH, cause) != 0)
 			return (-1);
@@ -159,12 +170,21 @@ send_peer(struct node *n, uint32_t k, uint16_t kind, const void *payload,
 }
 
 void
-broadcast(struct node *n, uint16_t kind, const void *payload, size_t len)
+relay(struct node *n, uint32_t except, uint16_t kind, const void *payload,
+    size_t len)
 {
 	uint32_t	k;
 
-	for (k = 0; k < n->o.nodes; k++)
-		send_peer(n, k, kind, payload, len);
+	for (k = 0; k < n->o.nodes; k++) {
+		if (k != except)
+			send_peer(n, k, kind, payload, len);
+	}
+}
+
+void
+broadcast(struct node *n, uint16_t kind, const void *payload, size_t len)
+{
+	relay(n, UINT32_MAX, kind, payload, len);
 }
 
 int

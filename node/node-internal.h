@@ -24,6 +24,8 @@ struct dn_hdr;
 struct dn_sock;
 
 #define BUFFER_SLOTS	256	/* early blocks kept, ahead of the head */
+#define TX_SEEN_SLOTS	65536	/* gossip: transaction ids remembered */
+#define GOSSIP_HOPS_MAX	64	/* a TXS relayed this often is dropped */
 
 struct opts {
 	uint32_t		 index;
@@ -36,6 +38,10 @@ struct opts {
 	 * node, or NULL: every node at 127.0.0.1 */
 	char			**peer_hosts;
 	const char		*metrics;
+	/* --peers: gossip over these nodes only (npeer_list of them), or
+	 * NULL: the full mesh, no relay */
+	uint32_t		*peer_list;
+	uint32_t		 npeer_list;
 	uint64_t		 token;
 	uint32_t		 sample_ms;
 	uint32_t		 block_ms;
@@ -61,6 +67,7 @@ struct buffered {
 	uint64_t	 proposed_ns;
 	uint8_t		*p;
 	size_t		 len;
+	uint32_t	 from;		/* the node it came from */
 };
 
 struct node {
@@ -82,6 +89,8 @@ struct node {
 	 * are not */
 	uint8_t			*dialed;	/* [nodes] */
 	uint32_t		 dials_pending;
+	uint32_t		 npeers;	/* peers dialled in all */
+	int			 gossip;	/* --peers: relay hop by hop */
 	pthread_t		 chain_thread;
 	int			 chain_started;
 
@@ -125,6 +134,9 @@ struct node {
 	uint64_t		 propose_at_ns;	/* UINT64_MAX: not our turn */
 	struct buffered		 buf[BUFFER_SLOTS];
 	uint8_t			*status;	/* per-tx outcome scratch */
+	/* Gossip: transaction ids relayed already, direct-mapped (a
+	 * collision forgets the older id: at worst it is relayed twice) */
+	uint64_t		*tx_seen;	/* [TX_SEEN_SLOTS] */
 	size_t			 status_cap;
 
 	/* Agent thread only. */
@@ -155,6 +167,9 @@ void	 send_peer(struct node *n, uint32_t k, uint16_t kind,
 	    const void *payload, size_t len);
 void	 broadcast(struct node *n, uint16_t kind, const void *payload,
 	    size_t len);
+/* To every peer but node EXCEPT (UINT32_MAX: none). */
+void	 relay(struct node *n, uint32_t except, uint16_t kind,
+	    const void *payload, size_t len);
 int	 peers_connected(struct node *n);
 void	 count_reject(struct node *n, int reason, const struct dn_hdr *h);
 
@@ -171,7 +186,7 @@ void	 note_arrival(struct node *n, const struct block *b);
 #define PROP_SHIFT	44	/* prop_acc: µs below, count above */
 /* 1 when the block is new here (buffered now), 0 when it was already. */
 int	 buffer_put(struct node *n, const uint8_t *p, size_t len,
-	    const struct block *b);
+	    const struct block *b, uint32_t from);
 void	 drain_buffer(struct node *n);
 void	 maybe_fetch(struct node *n, uint64_t now);
 

@@ -137,6 +137,8 @@ start(struct node *n, char **cause)
 	n->clock_d = dn_xcalloc(n->o.nodes, sizeof(int64_t));
 	n->clock_known = dn_xcalloc(n->o.nodes, 1);
 	n->clock_other = dn_xcalloc(n->o.nodes, 1);
+	if (n->gossip)
+		n->tx_seen = dn_xcalloc(TX_SEEN_SLOTS, sizeof(uint64_t));
 	/* Peers at other addresses are on other hosts, with other clocks
 	 * (sync.c, clock_seen) -- unless this node has an ipc dir (--net):
 	 * then the orchestrator, and so every node, is on this host, and
@@ -239,6 +241,7 @@ finish(struct node *n)
 	free(n->clock_d);
 	free(n->clock_known);
 	free(n->clock_other);
+	free(n->tx_seen);
 }
 
 /*
@@ -389,6 +392,7 @@ out:
 	for (i = 0; n.o.peer_hosts != NULL && i < n.o.nodes; i++)
 		free(n.o.peer_hosts[i]);
 	free(n.o.peer_hosts);
+	free(n.o.peer_list);
 	pthread_mutex_destroy(&n.loglock);
 	return (code);
 }

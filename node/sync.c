@@ -198,7 +198,7 @@ block_ns(const struct node *n, uint64_t height, uint64_t ns)
 
 int
 buffer_put(struct node *n, const uint8_t *p, size_t len,
-    const struct block *b)
+    const struct block *b, uint32_t from)
 {
 	struct buffered	*s = &n->buf[b->height % BUFFER_SLOTS];
 
@@ -210,6 +210,7 @@ buffer_put(struct node *n, const uint8_t *p, size_t len,
 	s->p = dn_xmalloc(len);
 	memcpy(s->p, p, len);
 	s->len = len;
+	s->from = from;
 	return (1);
 }
 
@@ -250,6 +251,11 @@ drain_buffer(struct node *n)
 		if (s->height != h.height + 1)
 			return;
 		rv = apply(n, s->p, s->len, 0);
+		/* Gossip: a block goes on once, after it applied here (no
+		 * peer gets a block this node refused); its height is its
+		 * seen-mark, as the head and the buffer hold it */
+		if (rv == 0 && n->gossip)
+			relay(n, s->from, DN_MSG_BLOCK, s->p, s->len);
 		free(s->p);
 		memset(s, 0, sizeof(*s));
 		if (rv != 0)
@@ -281,6 +287,10 @@ maybe_fetch(struct node *n, uint64_t now)
 	}
 	if (from_peer == UINT32_MAX || best <= h.height)
 		from_peer = (uint32_t)((h.height + 1) % n->o.nodes);
+	/* gossip: the proposer may be no peer; then one of the peers */
+	if (n->gossip && n->peers[from_peer] == NULL)
+		from_peer = n->o.peer_list[(h.height + 1) %
+		    n->o.npeer_list];
 	if (from_peer == n->o.index)
 		return;
 	block_req_encode(req, h.height + 1, BLOCK_REQ_MAX);

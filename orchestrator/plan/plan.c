@@ -135,6 +135,7 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
 	const struct scn_settings	*vs = &var->set;
 	struct strv			 a = { 0 }, e = { 0 };
 	const char			*opt, *net_dir;
+	char				*peers;
 	uint64_t			 cache;
 	size_t				 i;
 
@@ -192,6 +193,8 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
 	strv_flag(&a, "--accounts", dn_xasprintf("%" PRIu32,
 	    s->network.accounts));
 	strv_flag(&a, "--seed", dn_xasprintf("%" PRIu64, s->seed));
+	if ((peers = plan_peer_list(s, node)) != NULL)
+		strv_flag(&a, "--peers", peers);
 	strv_flag(&a, "--read-options", dn_xstrdup(pick(o->read_options,
 	    vs->read_options, s->read_options != NULL ? s->read_options :
 	    "cached")));

@@ -183,6 +183,22 @@ setup_build_facts(struct trial *t, int k, int64_t t_ms)
 	}
 }
 
+/* The gossip graph as stored (issue 40): node K's fact `peers`, its
+ * neighbours "3,7,9" (docs/schema.md); none with the full mesh. */
+static void
+store_peers(struct trial *t, int k)
+{
+	char	*list;
+
+	if (plan_is_foreign(t->var) ||
+	    (list = plan_peer_list(t->scn, k)) == NULL)
+		return;
+	trial_fact(t, k, "peers", "%s", list);
+	if (k == 0)
+		trial_fact(t, -1, "gossip_peers", "%d", t->scn->network.peers);
+	free(list);
+}
+
 static uint64_t
 new_token(void)
 {
@@ -441,6 +457,7 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 		n->log_path = dn_xasprintf("%s/node-%d.log", t->run_dir, i);
 		/* where its output is, for `devnet show` (issue 37 #4) */
 		trial_fact(t, i, "output", "%s", n->out_path);
+		store_peers(t, i);
 		n->cmdline = plan_quote_argv(n->argv);
 		/* the load crosses the emulated network: the node's own
 		 * address and port (trial_load_ns, loadgen-tcp.c) */

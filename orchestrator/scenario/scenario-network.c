@@ -1,21 +1,50 @@
 /*
- * scenario-network.c: the network: section (nodes, block timing, accounts,
- * ipc or tcp, per-node overrides).  Not here: the override settings
+ * scenario-network.c: the network: section (nodes, gossip peers, block
+ * timing, accounts, ipc or tcp, per-node overrides).  Not here: the override settings
  * themselves (scenario-settings.c), the node argv made from them
  * (plan/plan.c).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "scenario/scenario-internal.h"
 #include "xalloc.h"
 
-static const char *const network_keys[] = { "nodes", "block_interval",
+static const char *const network_keys[] = { "nodes", "peers",
+	"block_interval",
 	"accounts", "block_max_txs", "block_reads", "listen", "tcp_base_port",
 	"overrides", "zones", "links", NULL };
 static const char *const override_keys[] = { "node", "binary",
 	"read_options", "write_options", "rocksdb", "args", "env", "image",
 	"resources", NULL };
 static const char *const listen_names[] = { "ipc", "tcp", NULL };
+
+/* network.peers: D (2 and up; N - 1 or more is the full mesh) or all. */
+static int
+load_peers(struct ctx *c, struct scenario *s, const struct ynode *v)
+{
+	int	d, nodes = s->network.nodes;
+
+	if (v->type == Y_SCALAR && strcmp(v->value, "all") == 0) {
+		s->network.peers = 0;
+		return (0);
+	}
+	if (scn_get_int32(c, v, "network.peers", 0, 4096, &d) != 0)
+		return (-1);
+	if (d == 1)
+		return (scn_fail(c, v, "network.peers 1 cannot join %d nodes "
+		    "into one graph; give 2 or more, or 'all'", nodes));
+	if (d == 0 || d >= nodes - 1) {
+		s->network.peers = 0;	/* every other node: the full mesh */
+		return (0);
+	}
+	if ((d * nodes) % 2 != 0)
+		return (scn_fail(c, v, "network.peers %d with %d nodes: every "
+		    "edge joins two nodes, so peers times nodes must be even; "
+		    "give %d or %d", d, nodes, d - 1, d + 1));
+	s->network.peers = d;
+	return (0);
+}
 
 int
 scn_load_network(struct ctx *c, struct scenario *s, const struct ynode *n)
@@ -32,6 +61,8 @@ scn_load_network(struct ctx *c, struct scenario *s, const struct ynode *n)
 		    "devnet-node processes, 1..256)"));
 	if (scn_get_int32(c, v, "network.nodes", 1, 256,
 	    &s->network.nodes) != 0)
+		return (-1);
+	if ((v = ymap_get(n, "peers")) != NULL && load_peers(c, s, v) != 0)
 		return (-1);
 	if ((v = ymap_get(n, "block_interval")) != NULL &&
 	    scn_get_duration(c, v, "network.block_interval", 10, 3600000,

@@ -276,6 +276,9 @@ struct scenario {
 
 	struct {
 		int		 nodes;
+		/* gossip: each devnet-node's peers (plan/peer-graph.c);
+		 * 0: every other node, no relay (the default) */
+		int		 peers;
 		int64_t		 block_interval_ms;	/* default 1s */
 		uint32_t	 accounts;		/* default 10000 */
 		uint32_t	 block_max_txs;		/* default 10000 */

@@ -53,6 +53,10 @@ dn_script_test(net scale ${DN_TEST_DIR}/scale.sh TIMEOUT 240)
 # compares two of its own runs' timings (dn.serve.hostile's send lag) then
 # compares a quiet minute with a loaded one (CI, 2026-12-06: 1.2 vs 46 ms).
 set_tests_properties(dn.net.scale PROPERTIES RUN_SERIAL TRUE)
+# 12 devnet-nodes gossiping over 3 peers each at 15 ms a link (issue 40):
+# the stored graph 3-regular and connected, one height and state, a
+# block's delay growing with its hops
+dn_script_test(net gossip ${DN_TEST_DIR}/gossip.sh TIMEOUT 240)
 # SIGKILL, `ip netns add`, the next run sweeps; a namespace beneath a later
 # mount of /run/netns reported with why (issue 38); in a private mount
 # namespace with its own /run (root, unshare; 77 = skip)
@@ -70,6 +74,6 @@ dn_script_test(net break ${DN_TEST_DIR}/break.sh TIMEOUT 900)
 set_tests_properties(dn.net.topo dn.net.partition dn.net.netns-sweep
     dn.net.conditions
     dn.net.assert-windows dn.net.etcd dn.net.docker dn.net.docker-foreign
-    dn.net.zones dn.net.ab-zones dn.net.scale dn.net.machine-lock
-    dn.net.break
+    dn.net.zones dn.net.ab-zones dn.net.scale dn.net.gossip
+    dn.net.machine-lock dn.net.break
     PROPERTIES RESOURCE_LOCK devnet-killed-netns)
