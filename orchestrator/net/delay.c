@@ -7,6 +7,7 @@
  * packets, and shaping (shape.c).
  */
 #include "net/delay.h"
+#include "net/rt-budget.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -35,6 +36,8 @@
 #define RECV_MSG	512		/* one packet's metadata fits */
 #define SEND_BUF	8192		/* verdicts per send: 8192 / 32 */
 #define RCVBUF_BYTES	(8 << 20)
+/* at SCHED_FIFO for at most half a CPU (rt-budget.h) */
+#define DELAY_CPU_PERMILLE	500
 
 struct held {
 	uint32_t	id;
@@ -348,6 +351,7 @@ static void *
 emulator_main(void *arg)
 {
 	struct dn_delay *d = arg;
+	struct dn_rt_budget rb;
 	struct pollfd p[3];
 	uint64_t x;
 	int64_t next;
@@ -355,8 +359,7 @@ emulator_main(void *arg)
 	/* Wake-ups at the due time, not 50 us after it, and ahead of the
 	 * nodes' threads when the CPUs are busy (when allowed: root). */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	(void)pthread_setschedparam(pthread_self(), SCHED_FIFO,
-	    &(struct sched_param){ .sched_priority = 10 });
+	dn_rt_budget_start(&rb, 10, DELAY_CPU_PERMILLE);
 	p[0] = (struct pollfd){ .fd = mnl_socket_get_fd(d->nl),
 	    .events = POLLIN };
 	p[1] = (struct pollfd){ .fd = d->evfd, .events = POLLIN };
@@ -367,6 +370,7 @@ emulator_main(void *arg)
 	pthread_mutex_unlock(&d->mu);
 	timer_arm(d, next);
 	for (;;) {
+		dn_rt_budget_tick(&rb);
 		if (poll(p, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;

@@ -23,6 +23,7 @@
 
 #include "net/net-internal.h"
 #include "net/probe.h"
+#include "net/rt-budget.h"
 #include "net/topo.h"
 #include "clock.h"
 #include "xalloc.h"
@@ -31,6 +32,8 @@
 #define KIND_REQ	1
 #define KIND_ECHO	2
 #define RING_SECONDS	300
+/* at SCHED_FIFO for at most a quarter of a CPU (rt-budget.h) */
+#define PROBE_CPU_PERMILLE	250
 
 /* On the wire, little-endian as the host: both ends are this process. */
 struct pkt {
@@ -237,14 +240,14 @@ probe_main(void *arg)
 	struct pollfd	*pf = dn_xcalloc((size_t)p->n + 1, sizeof(*pf));
 	uint64_t	 period = 1000000000ull / (uint64_t)p->rate_hz;
 	uint64_t	 next = dn_now_ns(), now;
-	struct sched_param sp = { .sched_priority = 5 };
+	struct dn_rt_budget rb;
 	int		 i, ms;
 
 	/* Below the emulator's (net/delay.c), above the nodes: on a busy
 	 * machine a probe waiting for a CPU between its packet's arrival
 	 * and its clock read would count as the link's delay.  Without the
 	 * privilege it runs at the default priority. */
-	(void)pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	dn_rt_budget_start(&rb, 5, PROBE_CPU_PERMILLE);
 
 	for (i = 0; i < p->n; i++) {
 		pf[i].fd = p->socks[i];
@@ -253,6 +256,7 @@ probe_main(void *arg)
 	pf[p->n].fd = p->stopfd;
 	pf[p->n].events = POLLIN;
 	for (;;) {
+		dn_rt_budget_tick(&rb);
 		now = dn_now_ns();
 		if (now >= next) {
 			send_round(p);
