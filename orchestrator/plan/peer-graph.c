@@ -95,8 +95,9 @@ swaps(struct graph *g, uint64_t *rs)
 	}
 }
 
-int
-plan_graph_connected(const uint8_t *m, int n)
+/* 1 when the N x N adjacency M is one connected graph. */
+static int
+graph_connected(const uint8_t *m, int n)
 {
 	int	*queue, head = 0, tail = 0, v, w, ok;
 	uint8_t	*seen;
@@ -149,8 +150,10 @@ draw_order(int *order, int n, const int *zone, uint64_t *rs)
 	}
 }
 
-uint8_t *
-plan_peer_graph(int n, int d, const int *zone, uint64_t seed)
+/* The N x N adjacency (caller frees), or NULL when D is not in
+ * 2..N-2 or N * D is odd. */
+static uint8_t *
+peer_graph(int n, int d, const int *zone, uint64_t seed)
 {
 	struct graph	 g = { .n = n, .d = d, .zone = zone };
 	uint64_t	 rs = seed ^ 0x70656572733a3430ull;	/* "peers:40" */
@@ -170,7 +173,7 @@ plan_peer_graph(int n, int d, const int *zone, uint64_t seed)
 	for (i = 0; i < GRAPH_TRIES; i++) {
 		circulant(&g, order);
 		swaps(&g, &rs);
-		if (plan_graph_connected(g.m, n))
+		if (graph_connected(g.m, n))
 			break;
 	}
 	if (i == GRAPH_TRIES)
@@ -190,7 +193,7 @@ plan_peer_list(const struct scenario *s, int node)
 
 	if (s->network.peers == 0)
 		return (NULL);
-	m = plan_peer_graph(n, s->network.peers, s->network.zone_of,
+	m = peer_graph(n, s->network.peers, s->network.zone_of,
 	    s->seed);
 	if (m == NULL)
 		return (NULL);

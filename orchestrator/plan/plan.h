@@ -93,17 +93,10 @@ void	 plan_put_quoted(FILE *out, const char *s);
  * table.  Caller frees. */
 char	*plan_quote_argv(char *const *argv);
 
-/*
- * The gossip graph (network.peers, peer-graph.c): N nodes with D peers
- * each, connected, from SEED; with ZONE (each node's zone, -1 none; may
- * be NULL) mostly inside the zones.  Returns the N x N adjacency matrix
- * (caller frees), or NULL when D is not in 2..N-2 or N * D is odd.
- */
-uint8_t	*plan_peer_graph(int n, int d, const int *zone, uint64_t seed);
-/* 1 when the N x N adjacency M is one connected graph. */
-int	 plan_graph_connected(const uint8_t *m, int n);
 /* Node NODE's peers as devnet-node's --peers takes them ("3,7,9"), or
- * NULL for the full mesh (network.peers all).  Caller frees. */
+ * NULL for the full mesh (network.peers all): the gossip graph of
+ * peer-graph.c, D peers per node, connected, drawn from the seed, mostly
+ * inside zones.  Caller frees. */
 char	*plan_peer_list(const struct scenario *s, int node);
 
 /* The node binary VARIANT runs. */
