@@ -10,6 +10,7 @@
  * metrics/store/store.h.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,8 +112,8 @@ node_value(const struct derived *d, const struct dn_series *s1,
 /*
  * A run's series of one group of base metrics: a derived metric's m1 and,
  * for those that sum two counters (cpu, context switches), its m2, read
- * together.  Up to GROUP_MAX ids; SER[i] the window (t_ms >= warmup) of
- * what was read, views into FULL[i] when the read started earlier.
+ * together from t=0.  Up to GROUP_MAX ids; SER[i] the steady-state window
+ * (t_ms >= WARMUP_MS) of what was read, views into FULL[i].
  */
 #define GROUP_MAX	4
 struct run_data {
@@ -121,10 +122,13 @@ struct run_data {
 	struct dn_series	*full[GROUP_MAX];
 	size_t			 nfull[GROUP_MAX];
 	struct dn_series	*ser[GROUP_MAX];
+	int64_t			 warmup_ms, duration_ms;
 };
 
+/* Node NODE's series of metric M in RD: the window (FULL 0) or the whole
+ * read (FULL 1); NULL when none. */
 static const struct dn_series *
-find_node(const struct run_data *rd, int m, int node)
+find_node(const struct run_data *rd, int m, int node, int full)
 {
 	size_t	i, j;
 
@@ -132,10 +136,123 @@ find_node(const struct run_data *rd, int m, int node)
 		if (rd->id[j] != m)
 			continue;
 		for (i = 0; i < rd->nfull[j]; i++)
-			if (rd->ser[j][i].node == node)
-				return (&rd->ser[j][i]);
+			if (rd->full[j][i].node == node)
+				return (full ? &rd->full[j][i] :
+				    &rd->ser[j][i]);
 	}
 	return (NULL);
+}
+
+/* The first sample of S at or after T (by bisection: a node's samples
+ * are in time order). */
+static size_t
+first_at(const struct dn_series *s, int64_t t)
+{
+	size_t	lo = 0, hi = s->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->t_ms[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+/* The samples of S in [LO, HI] as a view into S; with PREV also the
+ * last one before LO, so that blocks side by side share their boundary
+ * sample and a counter's increases are all counted once. */
+static void
+span_view(const struct dn_series *s, int64_t lo, int64_t hi, int prev,
+    struct dn_series *out)
+{
+	size_t	a = first_at(s, lo), b = hi == INT64_MAX ? s->n :
+		    first_at(s, hi + 1);
+
+	if (prev && a > 0)
+		a--;
+	memset(out, 0, sizeof(*out));
+	out->node = s->node;
+	out->n = b > a ? b - a : 0;
+	out->t_ms = s->t_ms + a;
+	out->v = s->v + a;
+}
+
+/*
+ * D's value over the samples of RD in [LO, HI], per node, then across
+ * nodes as a trial's (max or mean): the warmup window's value (the
+ * covariate of compare-adjust.c) and a time block's.  NAN when no node
+ * has one.
+ */
+static double
+span_value(const struct derived *d, const struct run_data *rd, int64_t lo,
+    int64_t hi, int prev)
+{
+	const struct dn_series	*s2;
+	struct dn_series	 a, b;
+	double			 agg = NAN, sum = 0, v;
+	size_t			 i, j, n = 0;
+
+	for (j = 0; j < rd->nid && rd->id[j] != d->m1; j++)
+		;
+	for (i = 0; j < rd->nid && i < rd->nfull[j]; i++) {
+		span_view(&rd->full[j][i], lo, hi, prev, &a);
+		s2 = d->m2 >= 0 ? find_node(rd, d->m2, a.node, 1) : NULL;
+		if (s2 != NULL)
+			span_view(s2, lo, hi, prev, &b);
+		v = node_value(d, &a, s2 != NULL ? &b : NULL);
+		if (isnan(v))
+			continue;
+		if (d->agg_max)
+			agg = (n == 0 || v > agg) ? v : agg;
+		sum += v;
+		n++;
+	}
+	return (n == 0 ? NAN : d->agg_max ? agg : sum / n);
+}
+
+/*
+ * The steady-state window of RD cut into time blocks (COMPARE_BLOCKS_MAX
+ * at most, each of two sample intervals or more, so that a counter's
+ * rate has an increase in every block), D's value in each, appended to
+ * O's blk_v; their count into *NB (0: the window is too short).
+ */
+static void
+obs_add_blocks(struct obs *o, const struct derived *d,
+    const struct run_data *rd, size_t *nb)
+{
+	const struct dn_series	*s;
+	int64_t			 t0 = rd->warmup_ms, t1 = t0, len;
+	size_t			 i, j, nint = 0, n;
+
+	*nb = 0;
+	for (j = 0; j < rd->nid && rd->id[j] != d->m1; j++)
+		;
+	for (i = 0; j < rd->nid && i < rd->nfull[j]; i++) {
+		s = &rd->ser[j][i];
+		if (s->n < 2)
+			continue;
+		if (s->t_ms[s->n - 1] > t1)
+			t1 = s->t_ms[s->n - 1];
+		if (s->n - 1 > nint)
+			nint = s->n - 1;
+	}
+	/* the load ends at the duration: a sample after it is no block */
+	if (rd->duration_ms > t0 && t1 > rd->duration_ms)
+		t1 = rd->duration_ms;
+	n = nint / 2 < COMPARE_BLOCKS_MAX ? nint / 2 : COMPARE_BLOCKS_MAX;
+	if (n < 2 || t1 <= t0)
+		return;
+	len = (t1 - t0) / (int64_t)n;
+	o->blk_v = dn_xreallocarray(o->blk_v, o->nblk_all + n,
+	    sizeof(double));
+	for (i = 0; i < n; i++)
+		o->blk_v[o->nblk_all + i] = span_value(d, rd, t0 + (int64_t)i *
+		    len, i + 1 == n ? t1 : t0 + (int64_t)(i + 1) * len - 1,
+		    i > 0);
+	o->nblk_all += n;
+	*nb = n;
 }
 
 static void
@@ -144,14 +261,14 @@ obs_add_run(struct obs *o, const struct derived *d, const struct run_data *rd,
 {
 	const struct dn_series	*s1;
 	double			 agg = NAN, sum = 0, v;
-	size_t			 i, j, n = 0;
+	size_t			 i, j, n = 0, nb;
 
 	for (j = 0; j < rd->nid && rd->id[j] != d->m1; j++)
 		;
 	for (i = 0; j < rd->nid && i < rd->nfull[j]; i++) {
 		s1 = &rd->ser[j][i];
 		v = node_value(d, s1, d->m2 >= 0 ? find_node(rd, d->m2,
-		    s1->node) : NULL);
+		    s1->node, 0) : NULL);
 		if (isnan(v))
 			continue;
 		o->node_v = dn_xreallocarray(o->node_v, o->nnode + 1,
@@ -169,6 +286,14 @@ obs_add_run(struct obs *o, const struct derived *d, const struct run_data *rd,
 		return;
 	o->trial_v = dn_xreallocarray(o->trial_v, o->ntrial + 1,
 	    sizeof(double));
+	o->pre_v = dn_xreallocarray(o->pre_v, o->ntrial + 1, sizeof(double));
+	o->blk_n = dn_xreallocarray(o->blk_n, o->ntrial + 1, sizeof(size_t));
+	/* the same metric over the warmup window: what B's difference
+	 * shares with the steady state, and the trial's luck */
+	o->pre_v[o->ntrial] = rd->warmup_ms > 0 ? span_value(d, rd, 0,
+	    rd->warmup_ms - 1, 0) : NAN;
+	obs_add_blocks(o, d, rd, &nb);
+	o->blk_n[o->ntrial] = nb;
 	o->trial_v[o->ntrial++] = d->agg_max ? agg : sum / n;
 }
 
@@ -178,6 +303,9 @@ compare_obs_release(struct obs *o)
 	free(o->node_v);
 	free(o->node_c);
 	free(o->trial_v);
+	free(o->pre_v);
+	free(o->blk_v);
+	free(o->blk_n);
 }
 
 /* The part of each of the N series of V at or after T_MIN: views into
@@ -186,25 +314,10 @@ static struct dn_series *
 series_window(const struct dn_series *v, size_t n, int64_t t_min)
 {
 	struct dn_series	*w = dn_xcalloc(n ? n : 1, sizeof(*w));
-	size_t			 i, lo, hi, mid;
+	size_t			 i;
 
-	for (i = 0; i < n; i++) {
-		/* each node's samples are in time order: the first at or
-		 * after T_MIN by bisection */
-		lo = 0;
-		hi = v[i].n;
-		while (lo < hi) {
-			mid = lo + (hi - lo) / 2;
-			if (v[i].t_ms[mid] < t_min)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		w[i].node = v[i].node;
-		w[i].n = v[i].n - lo;
-		w[i].t_ms = v[i].t_ms + lo;
-		w[i].v = v[i].v + lo;
-	}
+	for (i = 0; i < n; i++)
+		span_view(&v[i], t_min, INT64_MAX, 0, &w[i]);
 	return (w);
 }
 
@@ -221,14 +334,18 @@ run_data_release(struct run_data *rd)
 	memset(rd, 0, sizeof(*rd));
 }
 
-/* Read the group's metrics of RUN into RD, from t=0 when FEED wants the
- * whole series, else from the end of the warmup only. */
+/* Read the group's metrics of RUN into RD from t=0: the warmup window
+ * is the adjustment's covariate (compare-adjust.c), and FEED charts the
+ * whole series. */
 static int
 run_data_read(struct dn_store *s, const struct compare_run *run,
-    struct run_data *rd, const struct compare_feed *feed, char **cause)
+    struct run_data *rd, char **cause)
 {
-	int64_t	t_min = feed != NULL ? 0 : run->warmup_ms;
+	int64_t	t_min = 0;
 	size_t	j;
+
+	rd->warmup_ms = run->warmup_ms;
+	rd->duration_ms = run->duration_ms;
 
 	for (j = 0; j < rd->nid; j++) {
 		if (dn_store_series(s, run->id, rd->id[j], t_min,
@@ -271,7 +388,7 @@ observe_group(struct dn_store *s, const struct compare_side *const *sides,
 					rd.id[rd.nid++] = defs[k].m2;
 			}
 			rc = run_data_read(s, &sides[side]->runs[i], &rd,
-			    feed, cause);
+			    cause);
 			if (rc == 0 && feed != NULL)
 				rc = feed->series(feed->arg, (int)side, m,
 				    rd.full[0], rd.nfull[0], cause);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "verdict/compare.h"
+#include "verdict/compare-internal.h"
 #include "xalloc.h"
 
 /* "+33.6% (x1.34; 95% CI +32.9% to +34.9%)" of ROW into BUF. */
@@ -86,6 +87,10 @@ decide_text(const struct compare_result *r, const struct compare_row *row,
 	if (row->trials_needed < 0)
 		snprintf(buf, len, "%s is out of reach (more than %d trials "
 		    "per side at this spread)", what, COMPARE_MAX_TRIALS);
+	else if (compare_row_blocks(row))
+		snprintf(buf, len, "%s needs about %ld time blocks of %.3g s "
+		    "per side (a longer run)", what, row->trials_needed,
+		    row->adj.block_s);
 	else
 		snprintf(buf, len, "%s needs about %ld trials per side", what,
 		    row->trials_needed);

@@ -34,13 +34,22 @@ struct derived {
 extern const struct derived compare_derived[];
 
 /* Observations of one derived metric on one side: per (trial, node)
- * values with their trial index, and per-trial summaries. */
+ * values with their trial index, and per-trial summaries; per trial also
+ * the same metric over its warmup window (PRE_V, NAN: none; the
+ * covariate of compare-adjust.c) and its steady-state window cut into
+ * BLK_N[trial] time blocks (their values in BLK_V, trial after trial,
+ * NBLK_ALL in all; the block unit of compare-adjust.c). */
+#define COMPARE_BLOCKS_MAX	32
 struct obs {
 	double	*node_v;
 	int	*node_c;
 	size_t	 nnode;
 	double	*trial_v;
 	size_t	 ntrial;
+	double	*pre_v;
+	double	*blk_v;
+	size_t	*blk_n;
+	size_t	 nblk_all;
 };
 
 /* Read every run of the NSIDES SIDES and add their observations to
@@ -105,6 +114,39 @@ void	 compare_row_power(struct compare_row *row, const struct obs *oa,
 	    const struct obs *ob, int unit, size_t family,
 	    double threshold_pct, double target_pct,
 	    struct compare_power_cache *pc);
+
+/*
+ * Before the test (compare-adjust.c).  COMPARE_ADJUST_METRIC: the
+ * CUPED-style adjustment of one metric's trial values on their warmup
+ * windows (PRE_V), in place when its rule holds (ADJ says whether and
+ * why, and the correlation and variance removed); the unadjusted values
+ * go to RAW[0] (A) and RAW[1] (B), the caller's to free, NULL when not
+ * adjusted.  COMPARE_BLOCKS_METRIC: a 1+1 pair's trial values replaced
+ * by its time blocks (batch means, WINDOW_S the steady-state window's
+ * seconds) where their autocorrelation allows; ADJ says so.
+ * COMPARE_ADJUST_ALL: either, per metric K with USE[K], as R's runs and
+ * OPTS allow (blocks for a concurrent 1+1 with the auto unit; the
+ * adjustment on the trial unit outside a sequential design); ADJ and
+ * RAW (2 per metric) have ND entries.  0, or -1 with *CAUSE.
+ * COMPARE_ADJUST_MDE: an adjusted ROW's mde_unadjusted_pct, from RAW.
+ * COMPARE_ADJUST_FREE: ADJ and RAW (ND metrics' worth), either NULL.
+ */
+void	 compare_adjust_metric(struct obs *oa, struct obs *ob,
+	    double threshold_pct, struct compare_adjust *adj, double **raw);
+void	 compare_blocks_metric(struct obs *oa, struct obs *ob,
+	    double window_s, struct compare_adjust *adj);
+int	 compare_adjust_all(struct dn_store *s, struct compare_result *r,
+	    const struct compare_opts *opts, struct obs *oa, struct obs *ob,
+	    const int *use, size_t nd, struct compare_adjust *adj,
+	    double **raw, char **cause);
+void	 compare_adjust_mde(struct compare_row *row, const struct obs *oa,
+	    const struct obs *ob, double *const *raw, int unit,
+	    size_t family, double threshold_pct,
+	    struct compare_power_cache *pc);
+/* Whether ROW was decided on time blocks. */
+int	 compare_row_blocks(const struct compare_row *row);
+void	 compare_adjust_free(struct compare_adjust *adj, double **raw,
+	    size_t nd);
 
 /* The sequential analysis (compare-seq.c): when OPTS or the runs' stored
  * fact name a design, redo the tests of R's rows look by look (the rows

@@ -118,8 +118,24 @@ compare_fmt_decide(const struct compare_result *r,
 	else if (row->trials_needed < 0)
 		snprintf(buf, len, "out of reach");
 	else
-		snprintf(buf, len, "%ld/side%s", row->trials_needed,
+		snprintf(buf, len, "%ld%s/side%s", row->trials_needed,
+		    compare_row_blocks(row) ? " blk" : "",
 		    strcmp(row->decide_by, "equivalence") == 0 ? " eq" : "");
+}
+
+/* The adj/unit column: the variance the adjustment removed and its
+ * correlation, or the time blocks that decided; "-" for neither. */
+static void
+fmt_adj(const struct compare_row *row, char *buf, size_t len)
+{
+	if (row->adj.adjusted)
+		snprintf(buf, len, "-%.0f%% r%.2f", row->adj.var_removed_pct,
+		    row->adj.r);
+	else if (compare_row_blocks(row))
+		snprintf(buf, len, "%zux%.3gs blk", row->adj.blocks_a,
+		    row->adj.block_s);
+	else
+		snprintf(buf, len, "-");
 }
 
 /* The --target-effect notes under the table (section 4 of
@@ -159,16 +175,18 @@ render_rows(const struct compare_result *r, size_t i0, size_t i1, FILE *out,
     int md)
 {
 	char	va[48], vb[48], d[32], ci[48], pn[48], mde[32], dc[32];
+	char	aj[48];
 	size_t	i;
 
 	if (md)
 		fprintf(out, "| metric | A | B | delta | 95%% CI | p | n "
-		    "| verdict | MDE | to decide |\n"
-		    "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
+		    "| verdict | MDE | to decide | adj/unit |\n"
+		    "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n");
 	else
 		fprintf(out, "%-18s %17s %17s %8s %18s %7s %6s  %-10s %7s "
-		    "%12s\n", "metric", "A median", "B median", "delta",
-		    "95% CI", "p", "n", "verdict", "MDE", "to decide");
+		    "%12s %13s\n", "metric", "A median", "B median", "delta",
+		    "95% CI", "p", "n", "verdict", "MDE", "to decide",
+		    "adj/unit");
 	for (i = i0; i < i1; i++) {
 		const struct compare_row *row = &r->rows[i];
 
@@ -179,14 +197,15 @@ render_rows(const struct compare_result *r, size_t i0, size_t i1, FILE *out,
 		snprintf(pn, sizeof(pn), "%zu+%zu", row->a.n, row->b.n);
 		fmt_mde(row, mde, sizeof(mde));
 		compare_fmt_decide(r, row, dc, sizeof(dc));
+		fmt_adj(row, aj, sizeof(aj));
 		if (md)
 			fprintf(out, "| %s | %s | %s | %s | %s | %.3g | %s "
-			    "| %s | %s | %s |\n", row->name, va, vb, d, ci,
-			    row->p, pn, row->verdict, mde, dc);
+			    "| %s | %s | %s | %s |\n", row->name, va, vb, d,
+			    ci, row->p, pn, row->verdict, mde, dc, aj);
 		else
 			fprintf(out, "%-18s %17s %17s %8s %18s %7.2g %6s  "
-			    "%-10s %7s %12s\n", row->name, va, vb, d, ci,
-			    row->p, pn, row->verdict, mde, dc);
+			    "%-10s %7s %12s %13s\n", row->name, va, vb, d,
+			    ci, row->p, pn, row->verdict, mde, dc, aj);
 	}
 }
 
@@ -237,7 +256,10 @@ render_text(const struct compare_result *r, FILE *out, int md)
 		    "decide it (eq: show it equivalent)\nMDE: the smallest "
 		    "change (%% of A) the test would detect %.0f%% of the "
 		    "time at this spread and n; never: not at this n "
-		    "(docs/statistics.md)\n", COMPARE_ALPHA, r->threshold_pct,
+		    "(docs/statistics.md)\nadj/unit: -N%% rR: variance removed "
+		    "by the adjustment on the warmup window, its correlation; "
+		    "NxSs blk: decided on N time blocks of S s a side\n",
+		    COMPARE_ALPHA, r->threshold_pct,
 		    r->threshold_pct, 100 * COMPARE_POWER);
 }
 
@@ -310,6 +332,37 @@ json_side(FILE *out, const char *key, const struct compare_side *sd)
 	fputs("]}", out);
 }
 
+/* A row's adjustment and unit (compare.h, struct compare_adjust). */
+static void
+json_adjust(FILE *out, const struct compare_adjust *a)
+{
+	fprintf(out, ", \"adjusted\": %s, \"adjust_r\": ", a->adjusted ?
+	    "true" : "false");
+	compare_json_num(out, a->r);
+	fputs(", \"adjust_theta\": ", out);
+	compare_json_num(out, a->theta);
+	fputs(", \"adjust_var_removed_pct\": ", out);
+	compare_json_num(out, a->var_removed_pct);
+	fputs(", \"mde_unadjusted_pct\": ", out);
+	compare_json_num(out, a->mde_unadjusted_pct);
+	fputs(", \"adjust_note\": ", out);
+	if (a->note != NULL)
+		compare_json_str(out, a->note);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"decided_unit\": \"%s\", \"unit_why\": ",
+	    a->unit != NULL ? a->unit : "trial");
+	if (a->unit_why != NULL)
+		compare_json_str(out, a->unit_why);
+	else
+		fputs("null", out);
+	fputs(", \"block_s\": ", out);
+	compare_json_num(out, a->block_s);
+	fputs(", \"block_lag1\": ", out);
+	compare_json_num(out, a->block_r1);
+	fprintf(out, ", \"blocks\": [%zu, %zu]", a->blocks_a, a->blocks_b);
+}
+
 static void
 render_json(const struct compare_result *r, FILE *out)
 {
@@ -379,6 +432,7 @@ render_json(const struct compare_result *r, FILE *out)
 		fputs(", \"trials_needed\": ", out);
 		dn_json_num(out, row->trials_needed > 0 ?
 		    (double)row->trials_needed : NAN);
+		json_adjust(out, &row->adj);
 		if (r->seq != NULL) {
 			fputs(", \"p_not_worse\": ", out);
 			dn_json_num(out, r->require_pct > 0 ? row->p_ni : NAN);
@@ -403,7 +457,8 @@ render_csv(const struct compare_result *r, FILE *out)
 	fputs("name,unit,better,a_n,a_median,a_mean,a_ci_low,a_ci_high,"
 	    "b_n,b_median,b_mean,b_ci_low,b_ci_high,delta_pct,delta_ci_low,"
 	    "delta_ci_high,p,p_raw,significant,verdict,mde_pct,target_pct,"
-	    "trials_needed,primary,p_equivalent,decide_by\n", out);
+	    "trials_needed,primary,p_equivalent,decide_by,adjusted,adjust_r,"
+	    "adjust_var_removed_pct,mde_unadjusted_pct,decided_unit\n", out);
 	for (i = 0; i < r->nrows; i++) {
 		const struct compare_row	*row = &r->rows[i];
 		const struct compare_stat	*st[2] = { &row->a, &row->b };
@@ -421,8 +476,12 @@ render_csv(const struct compare_result *r, FILE *out)
 		fprintf(out, ",%.10g,%.10g,", row->mde_pct, row->target_pct);
 		if (row->trials_needed > 0)
 			fprintf(out, "%ld", row->trials_needed);
-		fprintf(out, ",%s,%.10g,%s\n", row->primary ? "true" : "false",
+		fprintf(out, ",%s,%.10g,%s", row->primary ? "true" : "false",
 		    row->p_eq, row->decide_by ? row->decide_by : "");
+		fprintf(out, ",%s,%.10g,%.10g,%.10g,%s\n", row->adj.adjusted ?
+		    "true" : "false", row->adj.r, row->adj.var_removed_pct,
+		    row->adj.mde_unadjusted_pct, row->adj.unit != NULL ?
+		    row->adj.unit : "trial");
 	}
 }
 

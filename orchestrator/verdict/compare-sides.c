@@ -54,11 +54,16 @@ add_run_row(void *arg, int ncols, const char *const *names,
 	if (v[8] == NULL || dn_parse_double(v[8], &r->tps) != 0)
 		r->tps = 0;
 	r->machine = v[9] != NULL ? dn_xstrdup(v[9]) : NULL;
+	if (v[10] != NULL)
+		dn_parse_i64(v[10], &r->start_ms);
+	if (v[11] != NULL)
+		dn_parse_i64(v[11], &r->end_ms);
 	return (0);
 }
 
 #define RUN_COLS "SELECT id, ab_group, variant, status, warmup_ms, " \
-	"duration_ms, nodes, scenario, tps, machine FROM runs "
+	"duration_ms, nodes, scenario, tps, machine, start_ms, end_ms " \
+	"FROM runs "
 
 static int
 fault_row(void *arg, int ncols, const char *const *names,

@@ -611,7 +611,8 @@ choose_unit(struct compare_result *r, const struct compare_opts *opts)
 static void
 test_rows(struct compare_result *r, const struct derived *defs, size_t nd,
     const int *use, const int *prim, const struct obs *oa,
-    const struct obs *ob, int unit, size_t family, size_t *rk)
+    const struct obs *ob, int unit, size_t family, size_t *rk,
+    const struct compare_adjust *adj, double *const *raw)
 {
 	struct compare_power_cache pc[2];
 	size_t	 i, k, fam[2] = { 0, 0 };
@@ -634,6 +635,7 @@ test_rows(struct compare_result *r, const struct derived *defs, size_t nd,
 			row->desc = defs[k].desc;
 			row->base_metric = defs[k].m1;
 			row->primary = pass == 0;
+			row->adj = adj[k];
 			compare_row_test(row, &oa[k], &ob[k], unit, fam[pass]);
 			row->p_eq_raw = compare_equivalence_p(oa[k].trial_v,
 			    oa[k].ntrial, ob[k].trial_v, ob[k].ntrial,
@@ -654,6 +656,9 @@ test_rows(struct compare_result *r, const struct derived *defs, size_t nd,
 		pass = i < fam[0] ? 0 : 1;
 		compare_row_power(&r->rows[i], &oa[rk[i]], &ob[rk[i]], unit,
 		    fam[pass], r->threshold_pct, r->target_pct, &pc[pass]);
+		compare_adjust_mde(&r->rows[i], &oa[rk[i]], &ob[rk[i]],
+		    &raw[2 * rk[i]], unit, fam[pass], r->threshold_pct,
+		    &pc[pass]);
 	}
 }
 
@@ -685,6 +690,8 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	const struct compare_feed *feed = opts ? opts->feed : NULL;
 	struct derived		*defs;
 	struct obs		*oa = NULL, *ob = NULL, *os[2];
+	struct compare_adjust	*adj = NULL;
+	double			**raw = NULL;
 	int			*use = NULL, *prim = NULL, unit;
 	size_t			 k, family = 0, nd = NDERIVED, *rk = NULL;
 	char			*strict = NULL;
@@ -744,7 +751,13 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	if (compare_primary_mark(s, r, opts, defs, nd, prim, cause) != 0)
 		goto fail;
 	rk = dn_xcalloc(family, sizeof(*rk));
-	test_rows(r, defs, nd, use, prim, oa, ob, unit, family, rk);
+	adj = dn_xcalloc(nd, sizeof(*adj));
+	raw = dn_xcalloc(2 * nd, sizeof(*raw));
+	if (compare_adjust_all(s, r, opts, oa, ob, use, nd, adj, raw,
+	    cause) != 0)
+		goto fail;
+	test_rows(r, defs, nd, use, prim, oa, ob, unit, family, rk, adj,
+	    raw);
 	if (compare_seq_apply(s, r, opts, rk, oa, ob, cause) != 0)
 		goto fail;
 	free(rk);
@@ -761,6 +774,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	free(ob);
 	free(use);
 	free(defs);
+	compare_adjust_free(adj, raw, nd);
 	*rp = r;
 	free(strict);
 	return (0);
@@ -776,6 +790,7 @@ fail:
 	free(ob);
 	free(use);
 	free(defs);
+	compare_adjust_free(adj, raw, nd);
 	compare_result_free(r);
 	return (-1);
 }

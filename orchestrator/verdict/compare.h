@@ -142,6 +142,7 @@ struct compare_run {
 	char		*interference;	/* the interference event's detail
 					   (other programs' CPU beside it,
 					   issue 36), NULL if none */
+	int64_t		 start_ms, end_ms;	/* Unix ms; 0 unknown */
 };
 
 struct compare_side {
@@ -160,6 +161,34 @@ struct compare_side {
 struct compare_stat {
 	size_t	n;
 	double	median, mean, ci_low, ci_high;
+};
+
+/*
+ * What was done to a metric's observations before its test
+ * (compare-adjust.c; docs/statistics.md, "Variance reduction" and "Long
+ * runs decide too").
+ *
+ * The adjustment (CUPED-style regression on the trial's own warmup
+ * window of the same metric): ADJUSTED when applied; R the within-side
+ * correlation of the steady-state values with the warmup ones and THETA
+ * the regression slope (NAN when not computed), VAR_REMOVED_PCT the
+ * share of the within-side variance it removes (NAN: not computed),
+ * MDE_UNADJUSTED_PCT the MDE the unadjusted values give (NAN unless
+ * adjusted), NOTE why it was or was not applied (static).
+ *
+ * The unit that decided ("trial", "node" or "block", static) and
+ * UNIT_WHY (static, NULL for the trial and node units); for time blocks
+ * their length in seconds, count per side and largest lag-1
+ * autocorrelation of the two sides' block values.
+ */
+struct compare_adjust {
+	int		 adjusted;
+	double		 r, theta, var_removed_pct, mde_unadjusted_pct;
+	const char	*note;
+	const char	*unit;
+	const char	*unit_why;
+	double		 block_s, block_r1;
+	size_t		 blocks_a, blocks_b;
 };
 
 struct compare_row {
@@ -214,6 +243,7 @@ struct compare_row {
 	double			 p_eq, p_ni;
 	long			 seq_needed;
 	int			 futile;
+	struct compare_adjust	 adj;
 };
 
 struct compare_result {

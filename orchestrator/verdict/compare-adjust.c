@@ -1,0 +1,314 @@
+/*
+ * compare-adjust.c: what is done to a metric's observations before its
+ * test (docs/statistics.md, "Variance reduction" and "Long runs decide
+ * too"):
+ *
+ *  - the adjustment: CUPED-style regression of each trial's steady-state
+ *    value on the same metric over its own warmup window (Deng et al.,
+ *    WSDM 2013), applied per metric only where the rule below holds;
+ *  - the time-block unit: a concurrent pair of single trials (1+1) is
+ *    tested on time blocks of its steady-state window, batch means whose
+ *    length is doubled until the lag-1 autocorrelation of the block
+ *    values is small.
+ *
+ * Both replace a metric's trial values (struct obs) in place, so that the
+ * test, the interval, equivalence and the MDE of compare.c and
+ * compare-power.c see the values that decide.  Not here: reading the
+ * warmup window and the blocks (compare-derive.c), the test (compare.c).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verdict/compare.h"
+#include "verdict/compare-internal.h"
+#include "stats.h"
+#include "store.h"
+#include "xalloc.h"
+
+/* The adjustment's rule (docs/statistics.md, "Variance reduction"). */
+#define ADJ_MIN_TRIALS	3	/* a side: the slope costs a degree of
+				   freedom */
+#define ADJ_MIN_R	0.5	/* |within-side correlation| */
+#define ADJ_MAX_SHIFT	0.25	/* of the threshold: the most the
+				   adjustment may move the difference */
+
+/* The time-block unit's rule (docs/statistics.md, "Long runs"). */
+#define BLK_MIN		6	/* blocks a side */
+#define BLK_MAX_R1	0.2	/* lag-1 autocorrelation of the blocks */
+
+static void
+adjust_none(struct compare_adjust *adj, const char *note)
+{
+	adj->adjusted = 0;
+	adj->note = note;
+}
+
+void
+compare_adjust_metric(struct obs *oa, struct obs *ob, double threshold_pct,
+    struct compare_adjust *adj, double **raw)
+{
+	struct obs	*o[2] = { oa, ob };
+	double		 mx[2], my[2], sxx = 0, sxy = 0, syy = 0, xall = 0;
+	double		 c2, shift, ssr, m, *y;
+	size_t		 s, i, nall;
+
+	adj->r = adj->theta = adj->var_removed_pct = NAN;
+	adj->mde_unadjusted_pct = NAN;
+	raw[0] = raw[1] = NULL;
+	if (oa->ntrial < ADJ_MIN_TRIALS || ob->ntrial < ADJ_MIN_TRIALS) {
+		adjust_none(adj, "fewer than 3 trials a side");
+		return;
+	}
+	for (s = 0; s < 2; s++) {
+		for (i = 0; i < o[s]->ntrial; i++) {
+			if (o[s]->pre_v == NULL || isnan(o[s]->pre_v[i])) {
+				adjust_none(adj, "no warmup window");
+				return;
+			}
+			xall += o[s]->pre_v[i];
+		}
+		mx[s] = dn_stats_mean(o[s]->pre_v, o[s]->ntrial);
+		my[s] = dn_stats_mean(o[s]->trial_v, o[s]->ntrial);
+		for (i = 0; i < o[s]->ntrial; i++) {
+			double	dx = o[s]->pre_v[i] - mx[s];
+			double	dy = o[s]->trial_v[i] - my[s];
+
+			sxx += dx * dx;
+			sxy += dx * dy;
+			syy += dy * dy;
+		}
+	}
+	if (!(sxx > 0) || !(syy > 0)) {
+		adjust_none(adj, "no spread in the warmup window or after");
+		return;
+	}
+	nall = oa->ntrial + ob->ntrial;
+	xall /= (double)nall;
+	/* Within sides, so that B's difference is no correlation. */
+	adj->theta = sxy / sxx;
+	adj->r = sxy / sqrt(sxx * syy);
+	/* The residuals lose a degree of freedom to the slope: their
+	 * spread is widened by C2 so that the test does not count it. */
+	c2 = (nall - 2.0) / (nall - 3.0);
+	ssr = syy - sxy * sxy / sxx;
+	adj->var_removed_pct = 100 * (1 - c2 * ssr / syy);
+	if (fabs(adj->r) < ADJ_MIN_R) {
+		adjust_none(adj, "|r| below 0.5: not adjusted");
+		return;
+	}
+	if (!(adj->var_removed_pct > 0)) {
+		adjust_none(adj, "removes no variance: not adjusted");
+		return;
+	}
+	/* A covariate that B's difference moved would take that part of the
+	 * difference away: only where it could move the difference by a
+	 * quarter of the threshold at most. */
+	shift = adj->theta * (mx[1] - mx[0]);
+	if (!(fabs(shift) <= ADJ_MAX_SHIFT * threshold_pct / 100 *
+	    fabs(my[0]))) {
+		adjust_none(adj, "B moved the warmup window too: not "
+		    "adjusted");
+		return;
+	}
+	for (s = 0; s < 2; s++) {
+		raw[s] = o[s]->trial_v;
+		y = dn_xreallocarray(NULL, o[s]->ntrial, sizeof(*y));
+		m = my[s] - adj->theta * (mx[s] - xall);
+		for (i = 0; i < o[s]->ntrial; i++)
+			y[i] = m + sqrt(c2) * (o[s]->trial_v[i] - my[s] -
+			    adj->theta * (o[s]->pre_v[i] - mx[s]));
+		o[s]->trial_v = y;
+	}
+	adj->adjusted = 1;
+	adj->note = "adjusted on the warmup window";
+}
+
+/* Lag-1 autocorrelation of V (0 when V has no spread). */
+static double
+lag1(const double *v, size_t n)
+{
+	double	m = dn_stats_mean(v, n), num = 0, den = 0;
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		den += (v[i] - m) * (v[i] - m);
+		if (i + 1 < n)
+			num += (v[i] - m) * (v[i + 1] - m);
+	}
+	return (den > 0 ? num / den : 0);
+}
+
+/* The means of K consecutive values of V (N of them) into OUT; how
+ * many. */
+static size_t
+batch(const double *v, size_t n, size_t k, double *out)
+{
+	size_t	i, j;
+
+	for (i = 0; i + k <= n; i += k) {
+		out[i / k] = 0;
+		for (j = 0; j < k; j++)
+			out[i / k] += v[i + j] / (double)k;
+	}
+	return (n / k);
+}
+
+void
+compare_blocks_metric(struct obs *oa, struct obs *ob, double window_s,
+    struct compare_adjust *adj)
+{
+	struct obs	*o[2] = { oa, ob };
+	double		*v[2], r1 = NAN;
+	size_t		 n[2], k, s, i;
+
+	adj->unit_why = "the window is too short for 6 time blocks a side";
+	if (oa->ntrial != 1 || ob->ntrial != 1 || oa->blk_n == NULL ||
+	    ob->blk_n == NULL || oa->blk_n[0] < BLK_MIN ||
+	    ob->blk_n[0] < BLK_MIN)
+		return;
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < o[s]->blk_n[0]; i++)
+			if (isnan(o[s]->blk_v[i])) {
+				adj->unit_why = "a time block without "
+				    "samples";
+				return;
+			}
+	v[0] = dn_xreallocarray(NULL, oa->blk_n[0], sizeof(double));
+	v[1] = dn_xreallocarray(NULL, ob->blk_n[0], sizeof(double));
+	/* batch means: blocks twice as long until neighbours are nearly
+	 * independent, while enough of them are left */
+	for (k = 1;; k *= 2) {
+		n[0] = batch(oa->blk_v, oa->blk_n[0], k, v[0]);
+		n[1] = batch(ob->blk_v, ob->blk_n[0], k, v[1]);
+		if (n[0] < BLK_MIN || n[1] < BLK_MIN) {
+			adj->unit_why = "time blocks autocorrelated at every "
+			    "length the run allows: not decided on blocks";
+			adj->block_r1 = r1;
+			free(v[0]);
+			free(v[1]);
+			return;
+		}
+		r1 = fmax(lag1(v[0], n[0]), lag1(v[1], n[1]));
+		if (r1 < BLK_MAX_R1)
+			break;
+	}
+	for (s = 0; s < 2; s++) {
+		free(o[s]->trial_v);
+		o[s]->trial_v = v[s];
+		o[s]->ntrial = n[s];
+	}
+	adj->unit = "block";
+	adj->unit_why = "1+1 trials run concurrently (A and B shared the "
+	    "machine's drifts); blocks long enough that the lag-1 "
+	    "autocorrelation of their values is below 0.2";
+	adj->block_r1 = r1;
+	adj->block_s = window_s * (double)k / (double)oa->blk_n[0];
+	adj->blocks_a = n[0];
+	adj->blocks_b = n[1];
+}
+
+/* One run a side, and the two ran at the same time (each overlaps the
+ * other by more than half of the shorter): the concurrent order. */
+static int
+concurrent_pair(const struct compare_result *r)
+{
+	const struct compare_run	*a = &r->a.runs[0], *b = &r->b.runs[0];
+	int64_t				 lo, hi, da, db;
+
+	if (r->a.nruns != 1 || r->b.nruns != 1 || a->start_ms <= 0 ||
+	    b->start_ms <= 0 || a->end_ms <= a->start_ms ||
+	    b->end_ms <= b->start_ms)
+		return (0);
+	lo = a->start_ms > b->start_ms ? a->start_ms : b->start_ms;
+	hi = a->end_ms < b->end_ms ? a->end_ms : b->end_ms;
+	da = a->end_ms - a->start_ms;
+	db = b->end_ms - b->start_ms;
+	return (2 * (hi - lo) > (da < db ? da : db));
+}
+
+int
+compare_adjust_all(struct dn_store *s, struct compare_result *r,
+    const struct compare_opts *opts, struct obs *oa, struct obs *ob,
+    const int *use, size_t nd, struct compare_adjust *adj, double **raw,
+    char **cause)
+{
+	const struct compare_run *ra = r->a.nruns ? &r->a.runs[0] : NULL;
+	char	*seq = NULL;
+	size_t	 k, nblk = 0;
+	int	 blocks, auto_unit = opts == NULL || opts->unit ==
+		    COMPARE_UNIT_AUTO;
+
+	if (opts == NULL || opts->seq == NULL) {
+		if (compare_side_fact(s, &r->a, "sequential", &seq,
+		    cause) != 0)
+			return (-1);
+	}
+	blocks = auto_unit && concurrent_pair(r);
+	for (k = 0; k < nd; k++) {
+		memset(&adj[k], 0, sizeof(adj[k]));
+		adj[k].r = adj[k].theta = adj[k].var_removed_pct = NAN;
+		adj[k].mde_unadjusted_pct = adj[k].block_s = NAN;
+		adj[k].block_r1 = NAN;
+		adj[k].unit = r->unit == COMPARE_UNIT_NODE ? "node" : "trial";
+		if (!use[k])
+			continue;
+		if (blocks) {
+			compare_blocks_metric(&oa[k], &ob[k], (ra->duration_ms -
+			    ra->warmup_ms) / 1000.0, &adj[k]);
+			nblk += strcmp(adj[k].unit, "block") == 0;
+			adjust_none(&adj[k], "fewer than 3 trials a side");
+		} else if (r->unit == COMPARE_UNIT_NODE)
+			adjust_none(&adj[k], "node unit: not adjusted");
+		else if (seq != NULL || (opts != NULL && opts->seq != NULL))
+			adjust_none(&adj[k], "sequential design: not "
+			    "adjusted");
+		else
+			compare_adjust_metric(&oa[k], &ob[k],
+			    r->threshold_pct, &adj[k], &raw[2 * k]);
+	}
+	free(seq);
+	if (nblk > 0) {
+		free(r->unit_note);
+		r->unit_note = dn_xasprintf("unit: time block for %zu "
+		    "metrics, trial for the rest (1 vs 1 trials, run "
+		    "concurrently: A and B shared the machine's drifts; "
+		    "blocks long enough that the lag-1 autocorrelation of "
+		    "their values is below %.1f; auto)", nblk, BLK_MAX_R1);
+	}
+	return (0);
+}
+
+void
+compare_adjust_mde(struct compare_row *row, const struct obs *oa,
+    const struct obs *ob, double *const *raw, int unit, size_t family,
+    double threshold_pct, struct compare_power_cache *pc)
+{
+	struct compare_row	tmp;
+	struct obs		a = *oa, b = *ob;
+
+	if (!row->adj.adjusted || raw[0] == NULL || raw[1] == NULL)
+		return;
+	a.trial_v = raw[0];
+	b.trial_v = raw[1];
+	tmp = *row;
+	compare_row_power(&tmp, &a, &b, unit, family, threshold_pct, 0, pc);
+	row->adj.mde_unadjusted_pct = tmp.mde_pct;
+}
+
+void
+compare_adjust_free(struct compare_adjust *adj, double **raw, size_t nd)
+{
+	size_t	k;
+
+	for (k = 0; raw != NULL && k < 2 * nd; k++)
+		free(raw[k]);
+	free(raw);
+	free(adj);
+}
+
+int
+compare_row_blocks(const struct compare_row *row)
+{
+	return (row->adj.unit != NULL && strcmp(row->adj.unit, "block") == 0);
+}
