@@ -27,11 +27,12 @@
 #include "xalloc.h"
 
 /* The adjustment's rule (docs/statistics.md, "Variance reduction"). */
-#define ADJ_MIN_TRIALS	3	/* a side: the slope costs a degree of
-				   freedom */
+#define ADJ_MIN_TRIALS	4	/* a side: the slope costs a degree of
+				   freedom, and chance correlations are
+				   common below */
 #define ADJ_MIN_R	0.5	/* |within-side correlation| */
-#define ADJ_MAX_SHIFT	0.25	/* of the threshold: the most the
-				   adjustment may move the difference */
+#define ADJ_MOVED_P	0.1	/* the warmup windows differ: B acts in
+				   them too */
 
 /* The time-block unit's rule (docs/statistics.md, "Long runs"). */
 #define BLK_MIN		6	/* blocks a side */
@@ -44,20 +45,40 @@ adjust_none(struct compare_adjust *adj, const char *note)
 	adj->note = note;
 }
 
+/* The two-sided critical value of Student's t with DF degrees of
+ * freedom at COMPARE_ALPHA / ADJ_FAMILY, by bisection. */
+#define ADJ_FAMILY	4
+static double
+t_crit(double df)
+{
+	double	lo = 0, hi = 1000, mid;
+	int	i;
+
+	for (i = 0; i < 60; i++) {
+		mid = (lo + hi) / 2;
+		if (dn_stats_t_p2(mid, df) > COMPARE_ALPHA / ADJ_FAMILY)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return ((lo + hi) / 2);
+}
+
 void
-compare_adjust_metric(struct obs *oa, struct obs *ob, double threshold_pct,
+compare_adjust_metric(struct obs *oa, struct obs *ob,
     struct compare_adjust *adj, double **raw)
 {
 	struct obs	*o[2] = { oa, ob };
 	double		 mx[2], my[2], sxx = 0, sxy = 0, syy = 0, xall = 0;
-	double		 c2, shift, ssr, m, *y;
+	double		 c2, ssr, m, *y;
+	struct dn_welch	 w;
 	size_t		 s, i, nall;
 
 	adj->r = adj->theta = adj->var_removed_pct = NAN;
 	adj->mde_unadjusted_pct = NAN;
 	raw[0] = raw[1] = NULL;
 	if (oa->ntrial < ADJ_MIN_TRIALS || ob->ntrial < ADJ_MIN_TRIALS) {
-		adjust_none(adj, "fewer than 3 trials a side");
+		adjust_none(adj, "fewer than 4 trials a side");
 		return;
 	}
 	for (s = 0; s < 2; s++) {
@@ -88,9 +109,17 @@ compare_adjust_metric(struct obs *oa, struct obs *ob, double threshold_pct,
 	/* Within sides, so that B's difference is no correlation. */
 	adj->theta = sxy / sxx;
 	adj->r = sxy / sqrt(sxx * syy);
-	/* The residuals lose a degree of freedom to the slope: their
-	 * spread is widened by C2 so that the test does not count it. */
-	c2 = (nall - 2.0) / (nall - 3.0);
+	/* The residuals lose a degree of freedom to the slope, and the
+	 * slope's own error weighs on the difference in proportion to the
+	 * warmup windows' difference: their spread is widened by C2 so that
+	 * the test's standard error is the regression's (ANCOVA's),
+	 * s sqrt(1/nA + 1/nB + dX^2 / Sxx). */
+	c2 = (nall - 2.0) / (nall - 3.0) * (1 + (mx[1] - mx[0]) *
+	    (mx[1] - mx[0]) / sxx / (1.0 / oa->ntrial + 1.0 / ob->ntrial));
+	/* and Welch counts about N - 2 degrees of freedom where the
+	 * regression has N - 3: widened by the ratio of their critical
+	 * values at the level of a default primary family's first step */
+	c2 *= pow(t_crit(nall - 3.0) / t_crit(nall - 2.0), 2);
 	ssr = syy - sxy * sxy / sxx;
 	adj->var_removed_pct = 100 * (1 - c2 * ssr / syy);
 	if (fabs(adj->r) < ADJ_MIN_R) {
@@ -102,11 +131,10 @@ compare_adjust_metric(struct obs *oa, struct obs *ob, double threshold_pct,
 		return;
 	}
 	/* A covariate that B's difference moved would take that part of the
-	 * difference away: only where it could move the difference by a
-	 * quarter of the threshold at most. */
-	shift = adj->theta * (mx[1] - mx[0]);
-	if (!(fabs(shift) <= ADJ_MAX_SHIFT * threshold_pct / 100 *
-	    fabs(my[0]))) {
+	 * difference away: not where the warmup windows differ clearly
+	 * (Welch, p < ADJ_MOVED_P), which luck alone rarely does. */
+	if (dn_stats_welch(oa->pre_v, oa->ntrial, ob->pre_v, ob->ntrial,
+	    &w) != 0 || !(w.p >= ADJ_MOVED_P)) {
 		adjust_none(adj, "B moved the warmup window too: not "
 		    "adjusted");
 		return;
@@ -257,15 +285,15 @@ compare_adjust_all(struct dn_store *s, struct compare_result *r,
 			compare_blocks_metric(&oa[k], &ob[k], (ra->duration_ms -
 			    ra->warmup_ms) / 1000.0, &adj[k]);
 			nblk += strcmp(adj[k].unit, "block") == 0;
-			adjust_none(&adj[k], "fewer than 3 trials a side");
+			adjust_none(&adj[k], "fewer than 4 trials a side");
 		} else if (r->unit == COMPARE_UNIT_NODE)
 			adjust_none(&adj[k], "node unit: not adjusted");
 		else if (seq != NULL || (opts != NULL && opts->seq != NULL))
 			adjust_none(&adj[k], "sequential design: not "
 			    "adjusted");
 		else
-			compare_adjust_metric(&oa[k], &ob[k],
-			    r->threshold_pct, &adj[k], &raw[2 * k]);
+			compare_adjust_metric(&oa[k], &ob[k], &adj[k],
+			    &raw[2 * k]);
 	}
 	free(seq);
 	if (nblk > 0) {

@@ -132,7 +132,7 @@ void	 compare_row_power(struct compare_row *row, const struct obs *oa,
  * COMPARE_ADJUST_FREE: ADJ and RAW (ND metrics' worth), either NULL.
  */
 void	 compare_adjust_metric(struct obs *oa, struct obs *ob,
-	    double threshold_pct, struct compare_adjust *adj, double **raw);
+	    struct compare_adjust *adj, double **raw);
 void	 compare_blocks_metric(struct obs *oa, struct obs *ob,
 	    double window_s, struct compare_adjust *adj);
 int	 compare_adjust_all(struct dn_store *s, struct compare_result *r,

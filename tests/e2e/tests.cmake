@@ -33,6 +33,10 @@ set_tests_properties(dn.e2e.many-variants PROPERTIES RUN_SERIAL TRUE)
 dn_script_test(e2e verdict ${DN_TEST_DIR}/verdict.sh TIMEOUT 900
     LABELS slow)
 
+# A concurrent 1+1 pair of 20 s trials decided on time blocks (issue 35):
+# ~30 s alone, minutes on a loaded machine.
+dn_script_test(e2e long-pair ${DN_TEST_DIR}/long-pair.sh TIMEOUT 600)
+
 # devnet ab --until decided (issue 22): 3 s trials of readopts-idle, 8 to
 # 16 of them per test (30-60 s alone).
 dn_script_test(e2e seq-ab ${DN_TEST_DIR}/seq-ab.sh TIMEOUT 300)

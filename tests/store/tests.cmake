@@ -38,6 +38,11 @@ dn_test(store verdict-rules SOURCES ${DN_TEST_DIR}/test-compare.c
 # at 2+2 to 8+8 trials.
 dn_test(store verdict-sim SOURCES ${DN_TEST_DIR}/test-verdict-sim.c
     LIBS dn_orch TIMEOUT 300)
+# The adjustment on the warmup window (compare-adjust.c, issue 35) by
+# seeded simulation, beside verdict-sim: A/A false alarms at most alpha
+# adjusted, more power on a 5 % effect, refused when B moves the window.
+dn_test(store cuped-sim SOURCES ${DN_TEST_DIR}/test-cuped-sim.c
+    LIBS dn_orch TIMEOUT 600)
 # The group-sequential design (orchestrator/verdict/sequential.c): the
 # published boundaries, and by seeded simulation the A/A rate under
 # peeking against the naive test's and the trials to a decision.
