@@ -73,7 +73,7 @@ trial_json(FILE *out, const struct snap_trial_view *tv)
 	    tv->index + 1, tv->slot, (long long)tv->run_id);
 	dn_json_str(out, tv->variant);
 	fputs(",\"cpus\":", out);
-	dn_json_str(out, tv->cpus);
+	dn_json_optstr(out, tv->cpus);
 	fprintf(out, ",\"state\":\"%s\",\"status\":",
 	    serve_state_name(tv->state));
 	if (tv->status != NULL)

@@ -338,28 +338,22 @@ json_adjust(FILE *out, const struct compare_adjust *a)
 {
 	fprintf(out, ", \"adjusted\": %s, \"adjust_r\": ", a->adjusted ?
 	    "true" : "false");
-	compare_json_num(out, a->r);
+	dn_json_num(out, a->r);
 	fputs(", \"adjust_theta\": ", out);
-	compare_json_num(out, a->theta);
+	dn_json_num(out, a->theta);
 	fputs(", \"adjust_var_removed_pct\": ", out);
-	compare_json_num(out, a->var_removed_pct);
+	dn_json_num(out, a->var_removed_pct);
 	fputs(", \"mde_unadjusted_pct\": ", out);
-	compare_json_num(out, a->mde_unadjusted_pct);
+	dn_json_num(out, a->mde_unadjusted_pct);
 	fputs(", \"adjust_note\": ", out);
-	if (a->note != NULL)
-		compare_json_str(out, a->note);
-	else
-		fputs("null", out);
+	dn_json_optstr(out, a->note);
 	fprintf(out, ", \"decided_unit\": \"%s\", \"unit_why\": ",
 	    a->unit != NULL ? a->unit : "trial");
-	if (a->unit_why != NULL)
-		compare_json_str(out, a->unit_why);
-	else
-		fputs("null", out);
+	dn_json_optstr(out, a->unit_why);
 	fputs(", \"block_s\": ", out);
-	compare_json_num(out, a->block_s);
+	dn_json_num(out, a->block_s);
 	fputs(", \"block_lag1\": ", out);
-	compare_json_num(out, a->block_r1);
+	dn_json_num(out, a->block_r1);
 	fprintf(out, ", \"blocks\": [%zu, %zu]", a->blocks_a, a->blocks_b);
 }
 
