@@ -94,10 +94,102 @@ print_alloc_sources(const struct trial *t, FILE *f)
 	}
 }
 
+/* The load's line of the summary; a command that printed no DN-LOAD
+ * line has no counts to show, and says so. */
+static void
+print_load(struct trial *t, FILE *f)
+{
+	struct loadgen_stats	 st = { 0 };
+
+	if (t->lg == NULL || t->load == NULL)
+		return;
+	loadgen_stats(t->lg, &st);
+	if (!st.reported) {
+		fprintf(f, "  load: command, rate not reported (it printed "
+		    "no DN-LOAD line in load-command.out; docs/scenarios.md, "
+		    "\"The DN-LOAD lines\")\n");
+		return;
+	}
+	fprintf(f, "  load: %lld submitted, %lld included, %lld failed, "
+	    "%lld pending, %lld not sent; achieved %.2f tx/s",
+	    (long long)st.submitted, (long long)t->tx_included,
+	    (long long)t->tx_failed, (long long)(st.submitted -
+	    st.send_errors - t->tx_included - t->tx_failed),
+	    (long long)st.send_errors, st.elapsed_s > 0 ?
+	    (double)(st.submitted - st.send_errors) / st.elapsed_s : 0);
+	if (st.target_tps > 0)
+		fprintf(f, " of %.2f", st.target_tps);
+	fprintf(f, "\n");
+}
+
+/*
+ * The load's run facts.  A command load has what its DN-LOAD lines said
+ * (fact load_report: "lines", or "not reported" and no tx_* facts); its
+ * send lag, wait and target are not devnet's to state.
+ */
+static void
+load_facts(struct trial *t)
+{
+	struct loadgen_stats	 st = { 0 };
+	int64_t			 pending;
+	double			 achieved;
+	int			 cmd = t->load != NULL && t->load->by_lines;
+
+	if (t->lg == NULL || t->load == NULL)
+		return;
+	loadgen_stats(t->lg, &st);
+	if (cmd)
+		trial_fact(t, -1, "load_report", "%s", st.reported ?
+		    "lines" : "not reported");
+	if (!st.reported)
+		return;
+	pending = st.submitted - st.send_errors - t->tx_included -
+	    t->tx_failed;
+	achieved = st.elapsed_s > 0 ? (double)(st.submitted -
+	    st.send_errors) / st.elapsed_s : 0;
+	trial_fact(t, -1, "tx_submitted", "%lld", (long long)st.submitted);
+	trial_fact(t, -1, "tx_included", "%lld", (long long)t->tx_included);
+	trial_fact(t, -1, "tx_failed", "%lld", (long long)t->tx_failed);
+	trial_fact(t, -1, "tx_pending", "%lld", (long long)pending);
+	trial_fact(t, -1, "tx_send_errors", "%lld",
+	    (long long)st.send_errors);
+	trial_fact(t, -1, "tx_duplicates", "%lld",
+	    (long long)t->tx_duplicates);
+	trial_fact(t, -1, "achieved_tps", "%.3f", achieved);
+	if (cmd)
+		return;
+	trial_fact(t, -1, "target_tps", "%.3f", st.target_tps);
+	/* Send lag over the whole run (the per-interval p99 is the
+	 * metric send_lag_p99_us). */
+	trial_fact(t, -1, "send_lag_p50_us", "%.1f",
+	    loadgen_lag_quantile(t->lg, 0.50));
+	trial_fact(t, -1, "send_lag_p99_us", "%.1f",
+	    loadgen_lag_quantile(t->lg, 0.99));
+	trial_fact(t, -1, "send_lag_p999_us", "%.1f",
+	    loadgen_lag_quantile(t->lg, 0.999));
+	trial_fact(t, -1, "send_lag_max_us", "%.1f",
+	    loadgen_lag_quantile(t->lg, 1.0));
+	/* How it waited: sleep or spin, at a real-time priority or
+	 * not (docs/benchmarks.md, "Load generator wait"). */
+	trial_fact(t, -1, "loadgen_wait", "%s", st.wait);
+	trial_fact(t, -1, "loadgen_realtime", "%d", st.realtime);
+	if (t->scn->workload.realtime && !st.realtime)
+		trial_event(t, -1, "realtime_denied", "workload."
+		    "realtime: SCHED_FIFO not allowed here (root or "
+		    "CAP_SYS_NICE); the load generator ran at the "
+		    "default priority");
+	if (!signals_count && st.elapsed_s > 0 &&
+	    achieved < 0.99 * st.target_tps)
+		trial_event(t, -1, "rate_missed", "achieved %.2f tx/s "
+		    "of %.2f", achieved, st.target_tps);
+	if (t->tx_duplicates > 0)
+		trial_fail(t, "%lld transaction(s) included twice",
+		    (long long)t->tx_duplicates);
+}
+
 static void
 print_summary(struct trial *t, const struct runner_opts *o)
 {
-	struct loadgen_stats	 st = { 0 };
 	FILE			*f = o->out != NULL ? o->out : stdout;
 	int			 k;
 
@@ -111,17 +203,7 @@ print_summary(struct trial *t, const struct runner_opts *o)
 	    t->var->name, t->pt.index + 1, t->ntrials,
 	    signals_count ? "interrupted" : t->failed ? "FAILED" : "ok");
 	fprintf(f, "\n");
-	if (t->lg != NULL && t->load != NULL) {
-		loadgen_stats(t->lg, &st);
-		fprintf(f, "  load: %lld submitted, %lld included, %lld failed, "
-		    "%lld pending, %lld not sent; achieved %.2f tx/s of %.2f\n",
-		    (long long)st.submitted, (long long)t->tx_included,
-		    (long long)t->tx_failed, (long long)(st.submitted -
-		    st.send_errors - t->tx_included - t->tx_failed),
-		    (long long)st.send_errors, st.elapsed_s > 0 ?
-		    (double)(st.submitted - st.send_errors) / st.elapsed_s : 0,
-		    st.target_tps);
-	}
+	print_load(t, f);
 	fprintf(f, "  %-4s %10s %10s %10s %8s %8s %7s", "node", "max RSS",
 	    "avg RSS", "allocs/s", "max lag", "height", "lost");
 	if (t->foreign)
@@ -252,8 +334,7 @@ run_reason(struct trial *t)
 void
 finish_trial(struct trial *t, const struct runner_opts *o)
 {
-	struct loadgen_stats	 st = { 0 };
-	int64_t			 lost = 0, pending;
+	int64_t			 lost = 0;
 	const char		*status;
 	char			*cause = NULL, *reason = NULL;
 	int			 k;
@@ -289,54 +370,7 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 		    (long long)t->drain_unread);
 	own_facts(t);
 	interference_finish(t, o);
-	if (t->lg != NULL && t->load != NULL) {
-		double	achieved;
-
-		loadgen_stats(t->lg, &st);
-		pending = st.submitted - st.send_errors - t->tx_included -
-		    t->tx_failed;
-		achieved = st.elapsed_s > 0 ? (double)(st.submitted -
-		    st.send_errors) / st.elapsed_s : 0;
-		trial_fact(t, -1, "tx_submitted", "%lld",
-		    (long long)st.submitted);
-		trial_fact(t, -1, "tx_included", "%lld",
-		    (long long)t->tx_included);
-		trial_fact(t, -1, "tx_failed", "%lld",
-		    (long long)t->tx_failed);
-		trial_fact(t, -1, "tx_pending", "%lld", (long long)pending);
-		trial_fact(t, -1, "tx_send_errors", "%lld",
-		    (long long)st.send_errors);
-		trial_fact(t, -1, "tx_duplicates", "%lld",
-		    (long long)t->tx_duplicates);
-		trial_fact(t, -1, "achieved_tps", "%.3f", achieved);
-		trial_fact(t, -1, "target_tps", "%.3f", st.target_tps);
-		/* Send lag over the whole run (the per-interval p99 is the
-		 * metric send_lag_p99_us). */
-		trial_fact(t, -1, "send_lag_p50_us", "%.1f",
-		    loadgen_lag_quantile(t->lg, 0.50));
-		trial_fact(t, -1, "send_lag_p99_us", "%.1f",
-		    loadgen_lag_quantile(t->lg, 0.99));
-		trial_fact(t, -1, "send_lag_p999_us", "%.1f",
-		    loadgen_lag_quantile(t->lg, 0.999));
-		trial_fact(t, -1, "send_lag_max_us", "%.1f",
-		    loadgen_lag_quantile(t->lg, 1.0));
-		/* How it waited: sleep or spin, at a real-time priority or
-		 * not (docs/benchmarks.md, "Load generator wait"). */
-		trial_fact(t, -1, "loadgen_wait", "%s", st.wait);
-		trial_fact(t, -1, "loadgen_realtime", "%d", st.realtime);
-		if (t->scn->workload.realtime && !st.realtime)
-			trial_event(t, -1, "realtime_denied", "workload."
-			    "realtime: SCHED_FIFO not allowed here (root or "
-			    "CAP_SYS_NICE); the load generator ran at the "
-			    "default priority");
-		if (!signals_count && st.elapsed_s > 0 &&
-		    achieved < 0.99 * st.target_tps)
-			trial_event(t, -1, "rate_missed", "achieved %.2f tx/s "
-			    "of %.2f", achieved, st.target_tps);
-		if (t->tx_duplicates > 0)
-			trial_fail(t, "%lld transaction(s) included twice",
-			    (long long)t->tx_duplicates);
-	}
+	load_facts(t);
 	if (t->store_failed)
 		trial_fail(t, "cannot write to the database: %s",
 		    t->store_error ? t->store_error : "?");

@@ -30,6 +30,7 @@ struct view {
 	double		target_tps, tps;
 	int64_t		problems, samples;
 	int		has_load;
+	int		rate_known;	/* 0: a command that did not say */
 	int		have_h, have_lag;	/* some node reported it */
 	int		foreign;
 	double		rss;		/* foreign: max over nodes; -1 none */
@@ -69,6 +70,7 @@ view_of(struct trial *t, struct view *v)
 	if (t->lg != NULL) {
 		loadgen_stats(t->lg, &st);
 		v->has_load = 1;
+		v->rate_known = st.reported;
 		v->target_tps = st.target_tps;
 		v->tps = st.elapsed_s > 0 ? (double)(st.submitted -
 		    st.send_errors) / st.elapsed_s : 0.0;
@@ -125,8 +127,13 @@ put_view(FILE *f, const struct view *v)
 		fprintf(f, "  done  samples %lld", (long long)v->samples);
 		return;
 	}
-	if (v->has_load)
+	/* a command load's rate is what its DN-LOAD lines say, if any */
+	if (v->has_load && !v->rate_known)
+		fprintf(f, "  tps rate not reported");
+	else if (v->has_load && v->target_tps > 0)
 		fprintf(f, "  tps %.0f/%.1f", v->target_tps, v->tps);
+	else if (v->has_load)
+		fprintf(f, "  tps %.1f", v->tps);
 	if (v->have_h)
 		fprintf(f, "  height %.0f..%.0f", v->hmin, v->hmax);
 	else

@@ -4,7 +4,8 @@
  * (trial->load, read without calling the load generator) and the
  * latencies it measured: counters, the achieved rate, latency and send
  * lag percentiles of the interval just ended, stored like a node's and
- * kept for the live snapshot and the assertions.
+ * kept for the live snapshot and the assertions.  A command load's come
+ * from its DN-LOAD lines (loadgen-cmd.c): none before the first.
  *
  * Not here: the load's schedule (loadgen.c), the nodes' messages
  * (collector.c).
@@ -58,6 +59,9 @@ collector_load_sample(struct collector *c, int64_t t_ms)
 	double			 lat[3], lag99;
 	size_t			 nown = 0, i;
 
+	/* a command that reported nothing yet: no rows, not zeros */
+	if (ld->by_lines && !atomic_load(&ld->heard))
+		return;
 	submitted = atomic_load(&ld->submitted);
 	send_errors = atomic_load(&ld->send_errors);
 	trial_load_take_lags(ld, &lags, &nlags);

@@ -316,7 +316,8 @@ submitted_ids(struct collector *c)
 	struct trial_load	*ld = c->t->load;
 	long long		 n;
 
-	if (ld == NULL)
+	/* a command's counts are its own, no id of ours */
+	if (ld == NULL || ld->by_lines)
 		return (0);
 	n = atomic_load(&ld->submitted);
 	return (n > 0 ? (uint64_t)n : 0);

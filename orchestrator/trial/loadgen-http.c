@@ -209,14 +209,10 @@ on_done(void *arg, const struct dn_http_done *d)
 	else
 		t->tx_failed++;
 	pthread_mutex_unlock(&t->mu);
-	if (ok) {
-		pthread_mutex_lock(&ld->mu);
-		ld->lat = dn_xgrow(ld->lat, &ld->caplat, ld->nlat + 1,
-		    sizeof(double));
-		ld->lat[ld->nlat++] = now > d->tag ? (double)(now - d->tag) /
-		    1e6 : 0;
-		pthread_mutex_unlock(&ld->mu);
-	} else if (d->error != NULL && !h->said_error) {
+	if (ok)
+		trial_load_add_lat(ld, now > d->tag ? (double)(now - d->tag) /
+		    1e6 : 0);
+	else if (d->error != NULL && !h->said_error) {
 		h->said_error = 1;
 		trial_event(t, -1, "http_error", "first request without an "
 		    "answer: %s", d->error);

@@ -78,9 +78,12 @@ void	 loadgen_tcp_pump(struct loadgen *l);
 void	 loadgen_tcp_free(struct loadgen *l);
 
 /* loadgen-cmd.c: expand the argv; start it (main thread: it forks);
- * stop it (SIGTERM, grace, SIGKILL) and record its exit; free. */
+ * the thread that reads its DN-LOAD lines until l->stop (a last read
+ * after it); stop it (SIGTERM, grace, SIGKILL) and record its exit;
+ * free. */
 int	 loadgen_cmd_create(struct loadgen *l, char **cause);
 int	 loadgen_cmd_start(struct loadgen *l, char **cause);
+void	*loadgen_cmd_main(void *arg);
 void	 loadgen_cmd_stop(struct loadgen *l);
 void	 loadgen_cmd_free(struct loadgen *l);
 

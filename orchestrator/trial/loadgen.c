@@ -198,10 +198,13 @@ loadgen_create(struct trial *t, struct loadgen **lp, char **cause)
 		return (0);
 	}
 	if (scn->workload.kind == SCN_WL_COMMAND) {
-		/* no counters: t->load stays NULL, no load metrics */
+		/* counted by the command's own lines, if it prints any */
+		l->load.by_lines = 1;
+		atomic_init(&l->load.heard, 0);
 		if (loadgen_cmd_create(l, cause) != 0)
 			goto fail;
 		*lp = l;
+		t->load = &l->load;
 		return (0);
 	}
 	l->rng = scn->seed ^ 0x6c6f616467656e00ull ^ (uint64_t)t->pt.index;
@@ -231,8 +234,8 @@ loadgen_go(struct loadgen *l, char **cause)
 {
 	int	i;
 
-	if (l->cmd != NULL)
-		return (loadgen_cmd_start(l, cause));
+	if (l->cmd != NULL && loadgen_cmd_start(l, cause) != 0)
+		return (-1);
 	/*
 	 * transfer: dial the nodes now that they are ready, so listening.
 	 * Dialled at spawn, 40 nodes that took 14 s to listen (containers
@@ -254,8 +257,9 @@ loadgen_go(struct loadgen *l, char **cause)
 		    cause) != 0)
 			return (-1);
 	}
-	if (pthread_create(&l->thread, NULL, l->http != NULL ?
-	    loadgen_http_main : transfer_main, l) != 0) {
+	if (pthread_create(&l->thread, NULL, l->cmd != NULL ?
+	    loadgen_cmd_main : l->http != NULL ? loadgen_http_main :
+	    transfer_main, l) != 0) {
 		*cause = dn_xstrdup("cannot start the load generator thread");
 		return (-1);
 	}
@@ -324,6 +328,7 @@ loadgen_stats(struct loadgen *l, struct loadgen_stats *st)
 	double			 e;
 
 	st->submitted = atomic_load(&l->load.submitted);
+	st->reported = !l->load.by_lines || atomic_load(&l->load.heard);
 	st->wait = l->spin ? "spin" : "sleep";
 	st->realtime = atomic_load(&l->realtime);
 	st->send_errors = atomic_load(&l->load.send_errors);

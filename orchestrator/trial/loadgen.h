@@ -36,6 +36,9 @@ struct loadgen_stats {
 	double		target_tps;	/* mean target over elapsed */
 	const char	*wait;		/* "sleep" or "spin", static */
 	int		realtime;	/* SCHED_FIFO was granted */
+	/* 0: a command load that printed no DN-LOAD line yet, so the
+	 * counts above are not known (not 0) */
+	int		reported;
 };
 void	 loadgen_stats(struct loadgen *l, struct loadgen_stats *st);
 /*

@@ -17,6 +17,7 @@
 #include "trial/trial.h"
 #include "trial/snapshot.h"
 #include "clock.h"
+#include "xalloc.h"
 
 int
 trial_ready_timeout_ms(int set_ms, int nodes)
@@ -155,6 +156,18 @@ trial_load_take_lat(struct trial_load *l, double **lat, size_t *n)
 	*n = l->nlat;
 	l->lat = NULL;
 	l->nlat = l->caplat = 0;
+	pthread_mutex_unlock(&l->mu);
+}
+
+void
+trial_load_add_lat(struct trial_load *l, double ms)
+{
+	pthread_mutex_lock(&l->mu);
+	if (l->nlat == l->caplat) {
+		l->caplat = l->caplat ? l->caplat * 2 : 1024;
+		l->lat = dn_xreallocarray(l->lat, l->caplat, sizeof(double));
+	}
+	l->lat[l->nlat++] = ms;
 	pthread_mutex_unlock(&l->mu);
 }
 

@@ -149,6 +149,12 @@ struct trial_load {
 	 * tx_latency_* like the latencies of INCLUDED. */
 	double		*lat;
 	size_t		 nlat, caplat;
+	/* A command load (loadgen-cmd.c) counts nothing itself: the
+	 * DN-LOAD lines it prints do.  Until its first one (heard 0)
+	 * nothing of the load is stored, and progress says "rate not
+	 * reported", never 0.0. */
+	int		 by_lines;
+	atomic_int	 heard;
 };
 
 struct trial {
@@ -303,6 +309,9 @@ void	 trial_load_take_lags(struct trial_load *l, double **lags,
 	    size_t *n);
 /* The same for the latencies (ms) the load generator measured. */
 void	 trial_load_take_lat(struct trial_load *l, double **lat, size_t *n);
+/* Add one latency (ms) the load measured (an http answer, a command's
+ * DN-LOAD lat_us): the collector takes it into tx_latency_*. */
+void	 trial_load_add_lat(struct trial_load *l, double ms);
 
 /*
  * The network namespace devnet's own load enters the emulated network
