@@ -17,6 +17,7 @@ static const struct cmd_entry *cmd_table[] = {
 	&cmd_validate_entry,
 	&cmd_runs_entry,
 	&cmd_show_entry,
+	&cmd_logs_entry,
 	&cmd_compare_entry,
 	&cmd_report_entry,
 	&cmd_serve_entry,

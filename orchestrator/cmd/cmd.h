@@ -34,6 +34,7 @@ extern const struct cmd_entry cmd_ab_entry;
 extern const struct cmd_entry cmd_validate_entry;
 extern const struct cmd_entry cmd_runs_entry;
 extern const struct cmd_entry cmd_show_entry;
+extern const struct cmd_entry cmd_logs_entry;
 extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_serve_entry;
