@@ -11,6 +11,7 @@
 
 #include "sys/spawn.h"
 #include "cmd/cmd.h"
+#include "cmd/scenario-find.h"
 #include "net/topo.h"
 #include "node-kind/node-kind.h"
 #include "plan/plan.h"
@@ -175,7 +176,8 @@ cmd_validate_exec(int argc, char **argv)
 	};
 	struct scenario	 *s = NULL;
 	char		**sets = NULL, *cause = NULL, *pset = NULL;
-	int		  order = -1, repeats = 0;
+	char		 *path = NULL;
+	int		  order = -1, repeats = 0, shipped = 0;
 	size_t		  nsets = 0;
 	int		  ch, rc = 1;
 
@@ -235,11 +237,16 @@ cmd_validate_exec(int argc, char **argv)
 		sets = dn_xreallocarray(sets, nsets + 1, sizeof(*sets));
 		sets[nsets++] = pset;
 	}
-	if (scenario_load(&s, argv[optind], sets, nsets,
+	if ((path = scenario_find(argv[optind], &shipped, &cause)) ==
+	    NULL || scenario_load(&s, path, sets, nsets,
 	    spawn_default_node_binary(), &cause) != 0) {
-		fprintf(stderr, "%s\n", cause);
+		fprintf(stderr, "%s%s\n", path == NULL ? "devnet: " : "",
+		    cause);
 		goto out;
 	}
+	if (shipped)
+		fprintf(stderr, "devnet: scenario '%s': the shipped %s\n",
+		    argv[optind], path);
 	if (repeats > 0)
 		s->repeats = repeats;
 	if (order >= 0)
@@ -257,6 +264,7 @@ cmd_validate_exec(int argc, char **argv)
 	rc = 0;
 out:
 	free(cause);
+	free(path);
 	free(sets);
 	free(pset);
 	scenario_free(s);

@@ -11,6 +11,7 @@
 #include "sys/spawn.h"
 #include "cmd/cmd.h"
 #include "cmd/run-args.h"
+#include "cmd/scenario-find.h"
 #include "plan/rev-build.h"
 #include "serve/serve.h"
 #include "trial/snapshot.h"
@@ -409,21 +410,28 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 	struct scenario	*scn = NULL;
 	struct dn_store	*store = NULL;
 	struct serve	*srv = NULL;
-	char		*cause = NULL;
+	char		*cause = NULL, *path = NULL;
 	size_t		 i;
-	int		 rv;
+	int		 rv, shipped = 0;
 
 	*storep = NULL;
 	*scnp = NULL;
 	memset(res, 0, sizeof(*res));
 	/* Before any thread or socket exists (runner.h). */
 	signals_block();
-	if (scenario_load(&scn, a->scenario, a->sets, a->nsets,
+	if ((path = scenario_find(a->scenario, &shipped, &cause)) == NULL ||
+	    scenario_load(&scn, path, a->sets, a->nsets,
 	    spawn_default_node_binary(), &cause) != 0) {
-		fprintf(stderr, "%s\n", cause);
+		fprintf(stderr, "%s%s\n", path == NULL ? "devnet: " : "",
+		    cause);
 		free(cause);
+		free(path);
 		return (1);
 	}
+	if (shipped)
+		fprintf(stderr, "devnet: scenario '%s': the shipped %s\n",
+		    a->scenario, path);
+	free(path);
 	if (a->design != NULL)
 		a->design(a, scn, a->design_arg);
 	if (a->repeats > 0)

@@ -81,6 +81,26 @@ check 1 "--set assert.0.always.each_node=lag_ms < 2MiB: each_node: 'lag_ms' is i
 printf 'name: x\nduration: 60s\nnetwork:\n  nodes: 3\nassert:\n  - name: h\n    eventually: {all_nodes: heigth > 5, within: 5s}\n' >"$tmp/a2.yaml"
 check 1 "$tmp/a2.yaml:7:29: unknown metric 'heigth' (did you mean 'height'?)" \
     devnet validate "$tmp/a2.yaml"
+# shipped scenarios by name from any directory (issue 37): validate and
+# run look for NAME(.yaml) among them when no such file is here, and say
+# where they looked; a file here wins
+cd "$tmp" || exit 1
+check 0 "scenario 'smoke' ($src/scenarios/smoke.yaml)" devnet validate smoke
+check 0 "scenario 'smoke': the shipped $src/scenarios/smoke.yaml" \
+    devnet validate smoke
+check 0 "scenario 'etcd-3' ($src/scenarios/etcd-3.yaml)" \
+    devnet validate etcd-3.yaml
+check 1 "devnet: smok: no such scenario file; looked in ./smok, " \
+    devnet validate smok
+check 1 ", $src/scenarios/smok.yaml (shipped: cf-churn, " devnet validate smok
+check 1 "smoke)" devnet validate smok
+check 1 "devnet: smok: no such scenario file; looked in ./smok, " \
+    devnet run smok --db "$tmp/t.db"
+[ -e "$tmp/t.db" ] && { echo "FAIL: run smok made a database"; fail=1; }
+printf 'name: here\nduration: 60s\nnetwork:\n  nodes: 3\n' >smoke.yaml
+check 0 "scenario 'here' (smoke.yaml)" devnet validate smoke.yaml
+rm smoke.yaml
+cd - >/dev/null || exit 1
 check 2 "which scenario" devnet validate
 check 2 "unknown option" devnet validate --bogus "$tmp/bad.yaml"
 check 0 "usage: devnet validate" devnet validate --help
