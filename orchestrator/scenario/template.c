@@ -10,9 +10,11 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "scenario/scenario-internal.h"
 #include "scenario/template.h"
 #include "xalloc.h"
 
@@ -106,6 +108,34 @@ lookup(const char *name, size_t len, enum load_tmpl_set set, long *off,
 	return (LPH_LIT);
 }
 
+/* "; did you mean '{NEAR}'?" for the unknown placeholder NAME (LEN
+ * bytes) of SET into BUF, when a known one is within two edits (a node's
+ * {addr:K} keeps its ':K'); else "". */
+static void
+suggest(const char *name, size_t len, enum load_tmpl_set set, char *buf,
+    size_t cap)
+{
+	const char	*words[NNAMES + 1], *colon;
+	char		 word[64], near[64];
+	size_t		 i, n = 0, base;
+
+	buf[0] = '\0';
+	colon = memchr(name, ':', len);
+	base = colon != NULL ? (size_t)(colon - name) : len;
+	if (base == 0 || base >= sizeof(word))
+		return;
+	for (i = 0; i < NNAMES; i++) {
+		if (names[i].in[set])
+			words[n++] = names[i].name;
+	}
+	words[n] = NULL;
+	memcpy(word, name, base);
+	word[base] = '\0';
+	if (scn_nearest(word, words, near, sizeof(near)) == 0)
+		snprintf(buf, cap, "; did you mean '{%s%.*s}'?", near,
+		    (int)(len - base), name + base);
+}
+
 /*
  * The first error of template S in SET, or 0: braces balanced,
  * placeholders known; for nodes (PEERS, PORTS >= 0) also {peers} only
@@ -132,9 +162,13 @@ check(const char *s, enum load_tmpl_set set, int peers, int ports,
 		}
 		if ((ph = lookup(p + 1, (size_t)(e - p - 1), set, &off,
 		    &node)) == LPH_LIT) {
-			*why = dn_xasprintf("unknown placeholder '%.*s' "
-			    "(known: %s%s)", (int)(e - p + 1), p, known[set],
-			    hint[set]);
+			char	sug[160];
+
+			suggest(p + 1, (size_t)(e - p - 1), set, sug,
+			    sizeof(sug));
+			*why = dn_xasprintf("unknown placeholder '%.*s'%s "
+			    "(known: %s%s)", (int)(e - p + 1), p, sug,
+			    known[set], hint[set]);
 			return (-1);
 		}
 		if (node >= 0 && nodes > 0 && node >= nodes) {

@@ -154,8 +154,22 @@ static const struct bad bad_files[] = {
 	  " is the node itself, out of its peers' and the load's reach; write"
 	  " {addr}" },
 	{ "addr placeholder misspelt", BASE "node:\n  command: [true, "
-	  "'{adr}']\n", NULL, ":6:19:", "unknown placeholder '{adr}' (known: "
-	  "{index}, {nodes}, {dir}, {run_dir}, {addr}, {port}" },
+	  "'{adr}']\n", NULL, ":6:19:", "unknown placeholder '{adr}'; did you "
+	  "mean '{addr}'? (known: {index}, {nodes}, {dir}, {run_dir}, {addr}, "
+	  "{port}" },
+	/* did-you-mean among the placeholders of that use (issue 37) */
+	{ "peers misspelt", BASE "node:\n  command: [true, '{peer}']\n"
+	  "  peer: 'n{index}'\n", NULL, ":6:19:", "node: unknown placeholder "
+	  "'{peer}'; did you mean '{peers}'? (known: " },
+	{ "another node's addr misspelt", BASE "node:\n  command: [true, "
+	  "'{adr:1}']\n", NULL, ":6:19:", "unknown placeholder '{adr:1}'; "
+	  "did you mean '{addr:1}'?" },
+	{ "load command placeholder misspelt", BASE "node:\n  command: [true]\n"
+	  "workload: {kind: command, command: [true, '{prots}']}\n", NULL,
+	  ":7:43:", "unknown placeholder '{prots}'; did you mean '{ports}'?" },
+	{ "nothing near: no guess", BASE "node:\n  command: [true, "
+	  "'{zzzzzz}']\n", NULL, ":6:19:", "unknown placeholder '{zzzzzz}' "
+	  "(known: " },
 	{ "node unknown key", BASE "node:\n  comand: [true]\n", NULL, ":6:3:",
 	  "unknown key 'comand' in node (did you mean 'command'?)" },
 	{ "node port offset", BASE "node:\n  command: [true, '{port+10}']\n",

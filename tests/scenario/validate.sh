@@ -81,6 +81,13 @@ check 1 "--set assert.0.always.each_node=lag_ms < 2MiB: each_node: 'lag_ms' is i
 printf 'name: x\nduration: 60s\nnetwork:\n  nodes: 3\nassert:\n  - name: h\n    eventually: {all_nodes: heigth > 5, within: 5s}\n' >"$tmp/a2.yaml"
 check 1 "$tmp/a2.yaml:7:29: unknown metric 'heigth' (did you mean 'height'?)" \
     devnet validate "$tmp/a2.yaml"
+# a misspelt placeholder gets a did-you-mean, in validate and run alike
+# (issue 37)
+printf 'name: p\nduration: 5s\nnetwork: {nodes: 2}\nworkload: {kind: none}\nnode:\n  command: [sh, -c, "echo {peer}"]\n  peer: "n{index}"\n' >"$tmp/p.yaml"
+check 1 "$tmp/p.yaml:6:21: node: unknown placeholder '{peer}'; did you mean '{peers}'? (known: " \
+    devnet validate "$tmp/p.yaml"
+check 1 "$tmp/p.yaml:6:21: node: unknown placeholder '{peer}'; did you mean '{peers}'? (known: " \
+    devnet run "$tmp/p.yaml" --db "$tmp/p.db"
 # shipped scenarios by name from any directory (issue 37): validate and
 # run look for NAME(.yaml) among them when no such file is here, and say
 # where they looked; a file here wins
