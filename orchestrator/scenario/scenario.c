@@ -150,7 +150,9 @@ load_nodes(struct ctx *c, struct scenario *s, const struct ynode *root)
 			return (scn_fail(c, ymap_get(ymap_get(root,
 			    "workload"), "kind"), "workload kind %s needs "
 			    "devnet-node nodes, but variant %s runs "
-			    "node.command (a foreign node); use kind none",
+			    "node.command (a foreign node); use kind none, "
+			    "or http or command for a load from outside the "
+			    "nodes",
 			    ymap_get(ymap_get(root, "workload"),
 			    "kind")->value, s->variants[i].name));
 		if (s->variants[i].node.kind == SCN_NODE_COMMAND &&

@@ -198,7 +198,9 @@ static const struct bad bad_files[] = {
 	  "  A: {node: {stop: {signal: FOO}}}\n", NULL, ":8:29:",
 	  "unknown signal 'FOO'" },
 	{ "node transfer", BASE XFER "node:\n  command: [true]\n", NULL,
-	  ":6:9:", "workload kind transfer needs devnet-node nodes" },
+	  ":6:9:", "workload kind transfer needs devnet-node nodes, but "
+	  "variant A runs node.command (a foreign node); use kind none, or "
+	  "http or command for a load from outside the nodes" },
 	{ "node peers without peer", BASE "node:\n  command: [true, '{peers}']\n",
 	  NULL, ":6:19:", "{peers} needs node.peer" },
 	{ "node directions differ", BASE "node:\n  command: [true]\n"
