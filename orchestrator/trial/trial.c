@@ -17,6 +17,7 @@
 #include "trial/trial.h"
 #include "trial/snapshot.h"
 #include "clock.h"
+#include "buf.h"
 #include "xalloc.h"
 
 int
@@ -163,10 +164,7 @@ void
 trial_load_add_lat(struct trial_load *l, double ms)
 {
 	pthread_mutex_lock(&l->mu);
-	if (l->nlat == l->caplat) {
-		l->caplat = l->caplat ? l->caplat * 2 : 1024;
-		l->lat = dn_xreallocarray(l->lat, l->caplat, sizeof(double));
-	}
+	l->lat = dn_xgrow(l->lat, &l->caplat, l->nlat + 1, sizeof(double));
 	l->lat[l->nlat++] = ms;
 	pthread_mutex_unlock(&l->mu);
 }
