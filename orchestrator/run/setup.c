@@ -347,6 +347,30 @@ fill_machine(struct dn_machine_info *mi, struct machine *m,
 	mi->governor = m->governor[0] ? m->governor : NULL;
 }
 
+/* The trial's own directory under BASE, RUNID-VARIANT (.N when taken). */
+static char *
+make_trial_dir(const struct trial *t, const char *base, char **cause)
+{
+	char	*dir;
+	int	 i;
+
+	for (i = 0;; i++) {
+		dir = i == 0 ? dn_xasprintf("%s/%lld-%s", base,
+		    (long long)t->run_id, t->var->name) :
+		    dn_xasprintf("%s/%lld-%s.%d", base, (long long)t->run_id,
+		    t->var->name, i);
+		if (mkdir(dir, 0700) == 0)
+			return (dir);
+		if (errno != EEXIST || i > 100) {
+			*cause = dn_xasprintf("cannot create '%s': %s", dir,
+			    strerror(errno));
+			free(dir);
+			return (NULL);
+		}
+		free(dir);
+	}
+}
+
 /* Lay out the trial: dirs, token, run row, node command lines.  Nothing
  * is started. */
 int
@@ -359,7 +383,7 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 	struct machine		 mach;
 	struct plan_endpoints	 ep;
 	const char		*binary = plan_binary(scn, t->var);
-	char			 sha[65] = "", base[PATH_MAX], *dir;
+	char			 sha[65] = "", base[PATH_MAX];
 	char			**hosts;
 	int			 i, rv;
 
@@ -393,23 +417,8 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 	if (rv != 0)
 		return (-1);
 
-	for (i = 0;; i++) {
-		dir = i == 0 ? dn_xasprintf("%s/%lld-%s", base,
-		    (long long)t->run_id, t->var->name) :
-		    dn_xasprintf("%s/%lld-%s.%d", base, (long long)t->run_id,
-		    t->var->name, i);
-		if (mkdir(dir, 0700) == 0)
-			break;
-		if (errno != EEXIST || i > 100) {
-			*cause = dn_xasprintf("cannot create '%s': %s", dir,
-			    strerror(errno));
-			free(dir);
-			return (-1);
-		}
-		free(dir);
-	}
-	t->run_dir = dir;
-	if (make_net_dir(t, dir, cause) != 0)
+	if ((t->run_dir = make_trial_dir(t, base, cause)) == NULL ||
+	    make_net_dir(t, t->run_dir, cause) != 0)
 		return (-1);
 	/* swarm: on the advertise address, where every host reaches it */
 	if (scn->network.tcp_base_port > 0)

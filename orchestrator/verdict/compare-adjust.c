@@ -185,7 +185,7 @@ batch(const double *v, size_t n, size_t k, double *out)
 	return (n / k);
 }
 
-void
+static void
 compare_blocks_metric(struct obs *oa, struct obs *ob, double window_s,
     struct compare_adjust *adj)
 {

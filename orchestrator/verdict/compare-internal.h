@@ -133,8 +133,6 @@ void	 compare_row_power(struct compare_row *row, const struct obs *oa,
  */
 void	 compare_adjust_metric(struct obs *oa, struct obs *ob,
 	    struct compare_adjust *adj, double **raw);
-void	 compare_blocks_metric(struct obs *oa, struct obs *ob,
-	    double window_s, struct compare_adjust *adj);
 int	 compare_adjust_all(struct dn_store *s, struct compare_result *r,
 	    const struct compare_opts *opts, struct obs *oa, struct obs *ob,
 	    const int *use, size_t nd, struct compare_adjust *adj,
