@@ -14,6 +14,10 @@
 # The % of a core at 1 Hz is us/sample / 10^4.  A PROBE whose --help has
 # no --prom-url is run without the scrape case.
 #
+# With etcd, also "tree + JSON": the same scrape of etcd's JSON-only
+# /v2/stats/store (~300 bytes, one --json-map read as a counter, issue 37)
+# instead of the Prometheus page.
+#
 # With the scrape, also "tree + scrape every EVERY" (--scrape-every, issue
 # 25), and beside them Debian's `prometheus` server scraping the same
 # page at the same rate (every INTERVAL_MS, and every EVERY x
@@ -25,7 +29,8 @@
 # EVERY (5), WARM_S (5), PROMETHEUS (prometheus on PATH; without it that
 # case is skipped),
 # BUILD (build), ETCD (etcd on PATH; without it the scrape case is
-# skipped).  DN_PROBE_TASKSTATS=0 reaches every PROBE: their /proc path
+# skipped), CASES (a regular expression over the case names: tree,
+# scrape, json, every, prometheus; all by default).  DN_PROBE_TASKSTATS=0 reaches every PROBE: their /proc path
 # for context switches (what a probe without CAP_NET_ADMIN pays); a
 # wrapper script that sets it puts both paths in one invocation.  Not a
 # test: it prints figures, asserts nothing.
@@ -38,6 +43,8 @@ LONG_S=${LONG_S:-20}
 REPEATS=${REPEATS:-3}
 EVERY=${EVERY:-5}
 WARM_S=${WARM_S:-5}
+CASES=${CASES:-.}
+want() { echo "$1" | grep -Eq -- "$CASES"; }
 VICTIM=$BUILD/bin/dn-probe-victim
 SINK=$BUILD/bin/dn-probe-sink
 bench_need "$VICTIM" dn-probe-victim
@@ -63,7 +70,7 @@ if command -v "${ETCD:-etcd}" >/dev/null 2>&1; then
 	    --listen-peer-urls "http://127.0.0.1:$((PORT + 1))" \
 	    --initial-advertise-peer-urls "http://127.0.0.1:$((PORT + 1))" \
 	    --initial-cluster "b0=http://127.0.0.1:$((PORT + 1))" \
-	    >"$T/etcd.log" 2>&1 &
+	    --enable-v2 >"$T/etcd.log" 2>&1 &
 	ETCD_PID=$!
 	for _ in $(seq 50); do
 		curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break
@@ -87,6 +94,12 @@ one() {
 	wait "$sink"
 	line=$(grep DN-PROBE-EXIT "$T/probe.err") || {
 		echo "$0: $probe failed:" >&2; cat "$T/probe.err" >&2; exit 1; }
+	# a figure of failed scrapes is not the cost of reading the page
+	if grep -Eq 'DN-PROBE-(SCRAPE|JSON)-ERROR' "$T/probe.err"; then
+		echo "$0: $probe: the page was not read:" >&2
+		grep -E 'DN-PROBE-(SCRAPE|JSON)-ERROR' "$T/probe.err" >&2
+		exit 1
+	fi
 	echo "$(echo "$line" | sed 's/.*probe_cpu_ms=\([0-9.]*\).*/\1/')" \
 	    "$(echo "$line" | sed 's/.*samples=\([0-9]*\).*/\1/')"
 }
@@ -151,20 +164,29 @@ prom_case() {
 echo "interval ${INTERVAL_MS} ms, runs ${SHORT_S} s and ${LONG_S} s," \
     "$REPEATS rounds; victim: 2 processes, 10 threads"
 for p in "$@"; do
-	run_case "$p" "tree"
-	if [ -n "$PROM" ] && "$p" --help 2>&1 | grep -q -- --prom-url; then
+	want tree && run_case "$p" "tree"
+	if want scrape && [ -n "$PROM" ] &&
+	    "$p" --help 2>&1 | grep -q -- --prom-url; then
 		run_case "$p" "tree + scrape" --prom-url "$PROM" \
 		    --prom-map height=etcd_server_proposals_applied_total \
 		    --prom-keep etcd_mvcc_db_total_size_in_bytes
 	fi
-	if [ -n "$PROM" ] && "$p" --help 2>&1 | grep -q -- --scrape-every; then
+	if want json && [ -n "$PROM" ] &&
+	    "$p" --help 2>&1 | grep -q -- --json-url; then
+		run_case "$p" "tree + JSON" \
+		    --json-url "${PROM%/metrics}/v2/stats/store" \
+		    --json-map sets=setsSuccess --counter sets
+	fi
+	if want every && [ -n "$PROM" ] &&
+	    "$p" --help 2>&1 | grep -q -- --scrape-every; then
 		run_case "$p" "tree + scrape every $EVERY" --prom-url "$PROM" \
 		    --prom-map height=etcd_server_proposals_applied_total \
 		    --prom-keep etcd_mvcc_db_total_size_in_bytes \
 		    --scrape-every "$EVERY"
 	fi
 done
-if [ -n "$PROM" ] && command -v "${PROMETHEUS:-prometheus}" >/dev/null; then
+if want prometheus && [ -n "$PROM" ] &&
+    command -v "${PROMETHEUS:-prometheus}" >/dev/null; then
 	prom_case 1
 	prom_case "$EVERY"
 fi
