@@ -48,7 +48,8 @@ variants:
     node:
       command: [$SRV, '{port}', '500', '4.5']
 EOS
-"$DEVNET" ab "$T/json.yaml" --db "$DB" --run-dir "$RUNS" >"$T/json.out" \
+"$DEVNET" ab "$T/json.yaml" --db "$DB" --run-dir "$RUNS" --repeats 1 \
+    >"$T/json.out" \
     2>"$T/json.err"
 expect_eq "the JSON scenario runs (ab, 1 trial each)" "$?" 0
 "$DEVNET" compare 1 2 --db "$DB" --format csv >"$T/json.csv" 2>&1
