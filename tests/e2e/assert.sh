@@ -96,7 +96,7 @@ expect_match "stderr says where the run went" "$(cat "$T/forms.err")" "stored ru
 check "the JUnit file is XML" python3 -c \
     "import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])" "$T/forms.xml"
 expect_match "JUnit counts" "$(cat "$T/forms.xml")" \
-    "<testsuite name=\"assertions of run $run \(forms, variant A, trial 0\)\" tests=\"20\" failures=\"16\" skipped=\"0\">"
+    "<testsuite name=\"assertions of run $run \(forms, variant A, trial 0\)\" tests=\"20\" failures=\"16\" errors=\"0\" skipped=\"0\">"
 expect_match "JUnit failure case" "$(cat "$T/forms.xml")" \
     "<testcase classname=\"devnet.assert.forms\" name=\"al-load \(run $run, always\)\">"
 expect_match "JUnit failure message" "$(cat "$T/forms.xml")" \
