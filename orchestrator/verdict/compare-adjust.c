@@ -81,6 +81,12 @@ compare_adjust_metric(struct obs *oa, struct obs *ob,
 		adjust_none(adj, "fewer than 4 trials a side");
 		return;
 	}
+	/* A is 0 (compare_row_a_zero): a change has no base to adjust */
+	if (dn_stats_median(oa->trial_v, oa->ntrial) == 0 ||
+	    dn_stats_mean(oa->trial_v, oa->ntrial) == 0) {
+		adjust_none(adj, "A is 0");
+		return;
+	}
 	for (s = 0; s < 2; s++) {
 		for (i = 0; i < o[s]->ntrial; i++) {
 			if (o[s]->pre_v == NULL || isnan(o[s]->pre_v[i])) {

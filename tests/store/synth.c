@@ -65,16 +65,6 @@ struct synth {
 	char		*yaml;		/* the scenario every run stores */
 };
 
-static double
-gauss(uint64_t *st)
-{
-	double	u = dn_rand01(st), v = dn_rand01(st);
-
-	if (u < 1e-300)
-		u = 1e-300;
-	return (sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v));
-}
-
 /* A plausible level per metric: gauges a value, counters a rate per s. */
 static double
 base_level(int m)
@@ -168,12 +158,12 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 	}
 	ss = dn_xcalloc((size_t)nnode * DN_METRIC_COUNT, sizeof(*ss));
 	for (m = 0; m < DN_METRIC_COUNT; m++) {
-		trial_f = exp(sy->trial_sd * gauss(rng));
+		trial_f = exp(sy->trial_sd * dn_rand_gauss(rng));
 		for (k = 0; k < nnode; k++) {
 			struct series_state *p = &ss[k * DN_METRIC_COUNT + m];
 
 			p->level = base_level(m) * trial_f *
-			    exp(sy->node_sd * gauss(rng)) *
+			    exp(sy->node_sd * dn_rand_gauss(rng)) *
 			    (isb ? effect_of(sy, m) : 1.0);
 		}
 	}
@@ -191,7 +181,7 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 					continue;
 				if (node >= 0 && m >= sy->nmetrics)
 					continue;
-				p->ar = 0.8 * p->ar + 0.6 * gauss(rng);
+				p->ar = 0.8 * p->ar + 0.6 * dn_rand_gauss(rng);
 				noise = 1.0 + sy->sample_sd * p->ar;
 				if (d->kind == DN_KIND_C) {
 					p->cum += p->level * dt * noise;

@@ -15,16 +15,6 @@
 #define NEAR(a, b, eps)	assert_true(fabs((a) - (b)) <= (eps))
 
 /* Standard normal by Box-Muller from the seeded splitmix64. */
-static double
-gauss(uint64_t *s)
-{
-	double	u = dn_rand01(s), v = dn_rand01(s);
-
-	if (u < 1e-300)
-		u = 1e-300;
-	return (sqrt(-2 * log(u)) * cos(2 * M_PI * v));
-}
-
 /* X[i] = LEVEL(i) + SD * noise, LEVEL a step function: levels[k] from
  * at[k] on (at[0] = 0). */
 static void
@@ -36,7 +26,7 @@ series(double *x, size_t n, const size_t *at, const double *levels,
 	for (i = 0; i < n; i++) {
 		while (k + 1 < nlev && i >= at[k + 1])
 			k++;
-		x[i] = levels[k] + (sd > 0 ? sd * gauss(&seed) : 0);
+		x[i] = levels[k] + (sd > 0 ? sd * dn_rand_gauss(&seed) : 0);
 	}
 }
 

@@ -130,14 +130,6 @@ zero_spread(void **state)
 }
 
 static double
-gauss(uint64_t *st)
-{
-	double	u = dn_rand01(st), v = dn_rand01(st);
-
-	return (sqrt(-2.0 * log(u + 1e-300)) * cos(2.0 * M_PI * v));
-}
-
-static double
 sd(const double *v, size_t n)
 {
 	double	m = dn_stats_mean(v, n), s = 0;
@@ -198,9 +190,9 @@ mde_and_trials_needed(void **state)
 		long			i;
 
 		for (i = 0; i < n; i++) {
-			x[i] = dn_stats_mean(a, 3) + sd(a, 3) * gauss(&rng);
+			x[i] = dn_stats_mean(a, 3) + sd(a, 3) * dn_rand_gauss(&rng);
 			y[i] = dn_stats_mean(a, 3) * (1 + row.delta_pct /
-			    100) + sd(b, 3) * gauss(&rng);
+			    100) + sd(b, 3) * dn_rand_gauss(&rng);
 		}
 		sa = trials(x, (size_t)n);
 		sb = trials(y, (size_t)n);

@@ -41,14 +41,6 @@
 static const size_t	ns[] = { 4, 6, 8 };
 #define NNS	(sizeof(ns) / sizeof(ns[0]))
 
-static double
-gauss(uint64_t *st)
-{
-	double	u = dn_rand01(st), v = dn_rand01(st);
-
-	return (sqrt(-2.0 * log(u + 1e-300)) * cos(2.0 * M_PI * v));
-}
-
 static int
 reps(void)
 {
@@ -137,17 +129,17 @@ group(size_t n, const struct model *m, uint64_t *rng, struct tally *t)
 
 	for (k = 0; k < FAMILY; k++) {
 		for (i = 0; i < n; i++) {
-			double	la = m->luck * gauss(rng);
-			double	lb = m->luck * gauss(rng);
+			double	la = m->luck * dn_rand_gauss(rng);
+			double	lb = m->luck * dn_rand_gauss(rng);
 			double	e = k == 0 ? m->effect : 0;
 			double	pe = k == 0 ? m->pre_effect : 0;
 
-			va[k][i] = 100 * (1 + la + m->own * gauss(rng));
-			vb[k][i] = 100 * (1 + e + lb + m->own * gauss(rng));
+			va[k][i] = 100 * (1 + la + m->own * dn_rand_gauss(rng));
+			vb[k][i] = 100 * (1 + e + lb + m->own * dn_rand_gauss(rng));
 			xa[k][i] = 100 * (1 + (m->corr ? la : m->luck *
-			    gauss(rng)) + m->own * gauss(rng));
+			    dn_rand_gauss(rng)) + m->own * dn_rand_gauss(rng));
 			xb[k][i] = 100 * (1 + pe + (m->corr ? lb : m->luck *
-			    gauss(rng)) + m->own * gauss(rng));
+			    dn_rand_gauss(rng)) + m->own * dn_rand_gauss(rng));
 		}
 	}
 	decide(va, vb, xa, xb, n, 0, t);

@@ -43,14 +43,6 @@ reps(int dflt)
 	return (e != NULL && atoi(e) > 0 ? atoi(e) : dflt);
 }
 
-static double
-gauss(uint64_t *st)
-{
-	double	u = dn_rand01(st), v = dn_rand01(st);
-
-	return (sqrt(-2.0 * log(u + 1e-300)) * cos(2.0 * M_PI * v));
-}
-
 static void
 equal_looks(double *t, size_t k)
 {
@@ -150,8 +142,8 @@ aa_rates(size_t k, int nrep, uint64_t seed, double *seq, double *naive)
 		int	hit_s = 0, hit_n = 0;
 
 		for (j = 0; j < k * BLOCK; j++) {
-			a[j] = 100 + gauss(&seed);
-			b[j] = 100 + gauss(&seed);
+			a[j] = 100 + dn_rand_gauss(&seed);
+			b[j] = 100 + dn_rand_gauss(&seed);
 		}
 		for (i = 0; i < k && !(hit_s && hit_n); i++) {
 			double	z = look_z(a, b, (i + 1) * BLOCK);
@@ -205,8 +197,8 @@ not_worse_keeps_level(void **state)
 	assert_int_equal(seq_bounds(t, 10, ALPHA, 1, c), 0);
 	for (r = 0; r < nrep; r++) {
 		for (j = 0; j < 20; j++) {
-			a[j] = 100 + gauss(&seed);
-			b[j] = 102 + gauss(&seed);	/* 2% worse */
+			a[j] = 100 + dn_rand_gauss(&seed);
+			b[j] = 102 + dn_rand_gauss(&seed);	/* 2% worse */
 		}
 		for (i = 0; i < 10; i++) {
 			double	p = seq_shift_p(a, (i + 1) * 2, b,
@@ -234,8 +226,8 @@ fixed_power(size_t n, double d, int nrep, uint64_t seed)
 
 	for (r = 0; r < nrep; r++) {
 		for (j = 0; j < n; j++) {
-			a[j] = gauss(&seed);
-			b[j] = d + gauss(&seed);
+			a[j] = dn_rand_gauss(&seed);
+			b[j] = d + dn_rand_gauss(&seed);
 		}
 		hits += look_z(a, b, n) >= seq_z_of_p(ALPHA, 2);
 	}
@@ -277,8 +269,8 @@ trials_to_decision(void **state)
 			seed = 9;
 			for (r = 0; r < nrep; r++) {
 				for (j = 0; j < nmax; j++) {
-					a[j] = gauss(&seed);
-					b[j] = eff[i] + gauss(&seed);
+					a[j] = dn_rand_gauss(&seed);
+					b[j] = eff[i] + dn_rand_gauss(&seed);
 				}
 				for (n = 0; n < k; n++)
 					if (look_z(a, b, (n + 1) * BLOCK) >=
@@ -323,12 +315,12 @@ group_verdicts(void **state)
 
 	(void)state;
 	for (j = 0; j < 8; j++) {
-		va[0][j] = 100 + 0.5 * gauss(&seed);
-		vb[0][j] = 70 + 0.5 * gauss(&seed);
-		va[1][j] = 100 + 0.05 * gauss(&seed);
-		vb[1][j] = 100 + 0.05 * gauss(&seed);
-		va[2][j] = 100 + 20 * gauss(&seed);
-		vb[2][j] = 100 + 20 * gauss(&seed);
+		va[0][j] = 100 + 0.5 * dn_rand_gauss(&seed);
+		vb[0][j] = 70 + 0.5 * dn_rand_gauss(&seed);
+		va[1][j] = 100 + 0.05 * dn_rand_gauss(&seed);
+		vb[1][j] = 100 + 0.05 * dn_rand_gauss(&seed);
+		va[2][j] = 100 + 20 * dn_rand_gauss(&seed);
+		vb[2][j] = 100 + 20 * dn_rand_gauss(&seed);
 	}
 	memset(&r, 0, sizeof(r));
 	memset(rows, 0, sizeof(rows));

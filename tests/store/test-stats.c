@@ -114,14 +114,6 @@ holm_reference(void **state)
 	NEAR(qa[2], 0.02, 1e-12);
 }
 
-static double
-gauss(uint64_t *st)
-{
-	double	u = dn_rand01(st), v = dn_rand01(st);
-
-	return (sqrt(-2.0 * log(u + 1e-300)) * cos(2.0 * M_PI * v));
-}
-
 static void
 bootstrap_contains_truth(void **state)
 {
@@ -134,8 +126,8 @@ bootstrap_contains_truth(void **state)
 	(void)state;
 	/* B is 20% lower than A; the interval must contain -20 and not 0. */
 	for (i = 0; i < 40; i++) {
-		a[i] = 100 * (1 + 0.05 * gauss(&rng));
-		b[i] = 80 * (1 + 0.05 * gauss(&rng));
+		a[i] = 100 * (1 + 0.05 * dn_rand_gauss(&rng));
+		b[i] = 80 * (1 + 0.05 * dn_rand_gauss(&rng));
 	}
 	assert_int_equal(dn_stats_bootstrap(a, NULL, 40, b, NULL, 40, 2000,
 	    1, 0.95, &r), 0);
@@ -162,14 +154,14 @@ bootstrap_contains_truth(void **state)
 		rng = 11;
 		for (rep = 0; rep < 100; rep++) {
 			for (i = 0; i < 4; i++) {
-				double	ea = 1 + 0.05 * gauss(&rng);
-				double	eb = 1 + 0.05 * gauss(&rng);
+				double	ea = 1 + 0.05 * dn_rand_gauss(&rng);
+				double	eb = 1 + 0.05 * dn_rand_gauss(&rng);
 
 				for (int j = 0; j < 10; j++) {
 					a[i * 10 + j] = 100 * ea *
-					    (1 + 0.01 * gauss(&rng));
+					    (1 + 0.01 * dn_rand_gauss(&rng));
 					b[i * 10 + j] = 100 * eb *
-					    (1 + 0.01 * gauss(&rng));
+					    (1 + 0.01 * dn_rand_gauss(&rng));
 				}
 			}
 			dn_stats_bootstrap(a, NULL, 40, b, NULL, 40, 500,
@@ -301,8 +293,8 @@ sim_power(int mwu, size_t n, double shift, double alpha, int nsim,
 
 	for (it = 0; it < nsim; it++) {
 		for (i = 0; i < n; i++) {
-			x[i] = 100 + gauss(&rng);
-			y[i] = 100 + shift + gauss(&rng);
+			x[i] = 100 + dn_rand_gauss(&rng);
+			y[i] = 100 + shift + dn_rand_gauss(&rng);
 		}
 		if (mwu) {
 			struct dn_mwu	r;

@@ -39,14 +39,6 @@
 static const size_t	ns[] = { 2, 3, 4, 8 };
 #define NNS	(sizeof(ns) / sizeof(ns[0]))
 
-static double
-gauss(uint64_t *st)
-{
-	double	u = dn_rand01(st), v = dn_rand01(st);
-
-	return (sqrt(-2.0 * log(u + 1e-300)) * cos(2.0 * M_PI * v));
-}
-
 static int
 reps(void)
 {
@@ -78,9 +70,9 @@ group(size_t n, double cv, double effect, uint64_t *rng, struct tally *t)
 
 	for (k = 0; k < FAMILY; k++) {
 		for (i = 0; i < n; i++) {
-			va[k][i] = 100 * (1 + cv * gauss(rng));
+			va[k][i] = 100 * (1 + cv * dn_rand_gauss(rng));
 			vb[k][i] = 100 * (1 + (k == 0 ? effect : 0) + cv *
-			    gauss(rng));
+			    dn_rand_gauss(rng));
 		}
 		memset(&oa[k], 0, sizeof(oa[k]));
 		memset(&ob[k], 0, sizeof(ob[k]));
