@@ -50,6 +50,9 @@ get_tmpl(struct ctx *c, const struct ynode *n, const char *what,
 		return (0);
 	rv = scn_fail(c, n, "%s: %s", what, why);
 	free(why);
+	/* not counted in a list's length: freed here */
+	free(*out);
+	*out = NULL;
 	return (rv);
 }
 

@@ -237,6 +237,13 @@ guard_caps_and_counts(void **state)
 		assert_int_equal(dn_sock_send(out[0], "x", 1, 0), 0);
 		k = dn_sock_recv_pipe(in, &buf, &len, &pipe, 1000);
 	}
+	if (k != 0) {	/* seen 3 times on 2026-12-06 under load: say more */
+		dn_sock_guard_counts(in, &refused, &gone);
+		print_message("no message in 20 tries: pipes %d (sender %d), "
+		    "refused %llu, gone %llu\n", dn_sock_npipes(in),
+		    dn_sock_npipes(out[0]), (unsigned long long)refused,
+		    (unsigned long long)gone);
+	}
 	assert_int_equal(k, 0);
 	dn_msg_free(buf, len);
 	/* nng does not order a pipe's first message and its ADD_POST
