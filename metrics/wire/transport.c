@@ -122,7 +122,8 @@ guard_prune(struct dn_sock *s, uint64_t now)
 	size_t	i;
 
 	for (i = 0; i < s->npe; ) {
-		if (s->pe[i].gone_ns != 0 &&
+		if (s->pe[i].gone_ns != 0 && !s->pe[i].trusted &&
+		    !s->pe[i].ours &&
 		    now - s->pe[i].gone_ns >= GONE_GRACE_NS) {
 			s->untrusted_gone++;
 			ring_put(&s->counted_ring, s->pe[i].id);
@@ -196,10 +197,15 @@ guard_rem(struct dn_sock *s, nng_pipe p)
 
 	pthread_mutex_lock(&s->pmu);
 	if ((found = (e = pipe_find(s, nng_pipe_id(p))) != NULL)) {
-		s->nlive--;
+		/* a place guard_add already took back (nng had forgotten the
+		 * pipe before this REM_POST came) is not given back twice:
+		 * that wrapped nlive below 0, and the guard then refused
+		 * every new pipe (guard_caps_and_counts, under load) */
+		if (e->gone_ns == 0 && s->nlive > 0)
+			s->nlive--;
 		if (e->trusted || e->ours)
 			pipe_forget(s, e);
-		else
+		else if (e->gone_ns == 0)
 			e->gone_ns = dn_now_ns();
 	}
 	pthread_mutex_unlock(&s->pmu);
