@@ -122,11 +122,13 @@ guard_prune(struct dn_sock *s, uint64_t now)
 	size_t	i;
 
 	for (i = 0; i < s->npe; ) {
-		if (s->pe[i].gone_ns != 0 && !s->pe[i].trusted &&
-		    !s->pe[i].ours &&
+		if (s->pe[i].gone_ns != 0 &&
 		    now - s->pe[i].gone_ns >= GONE_GRACE_NS) {
-			s->untrusted_gone++;
-			ring_put(&s->counted_ring, s->pe[i].id);
+			/* trusted or ours: forgotten, never counted */
+			if (!s->pe[i].trusted && !s->pe[i].ours) {
+				s->untrusted_gone++;
+				ring_put(&s->counted_ring, s->pe[i].id);
+			}
 			pipe_forget(s, &s->pe[i]);
 		} else
 			i++;
