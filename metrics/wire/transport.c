@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <nng/nng.h>
@@ -24,6 +23,7 @@
 #include <nng/supplemental/util/platform.h>
 
 #include "clock.h"
+#include "listen-watch.h"
 #include "protocol.h"
 #include "transport.h"
 #include "buf.h"
@@ -85,6 +85,7 @@ struct dn_sock {
 	uint64_t	 refused, untrusted_gone;
 	struct id_ring	 counted_ring, early;	/* see ID_RING */
 	int		 counted;	/* its owner reads the counts */
+	struct dn_lwatch lw;	/* a guarded socket's ipc listener */
 	nng_aio		*raio;	/* dn_sock_recv's, reused (one receiver) */
 	atomic_int	 woken;	/* dn_sock_wake since the last receive */
 	struct dn_sock	*_Atomic on_pipe; /* woken when a pipe is added */
@@ -147,9 +148,8 @@ guard_prune(struct dn_sock *s, uint64_t now)
 static int
 guard_add(struct dn_sock *s, nng_pipe p)
 {
-	int	refuse, ours;
-
 	size_t	i;
+	int	refuse, ours;
 
 	pthread_mutex_lock(&s->pmu);
 	/* a socket whose owner never asks for the counts (a node's); one
@@ -229,8 +229,7 @@ pipe_cb(nng_pipe p, nng_pipe_ev ev, void *arg)
 	if (ev == NNG_PIPE_EV_ADD_POST) {
 		atomic_fetch_add(&s->npipes, 1);
 		dn_sock_wake(atomic_load(&s->on_pipe));
-	}
-	else if (ev == NNG_PIPE_EV_REM_POST)
+	} else if (ev == NNG_PIPE_EV_REM_POST)
 		atomic_fetch_sub(&s->npipes, 1);
 }
 
@@ -306,6 +305,7 @@ dn_sock_open(struct dn_sock **sp, enum dn_sock_type type, char **cause)
 	pthread_mutex_init(&s->pmu, NULL);
 	s->recvfd = -1;
 	atomic_init(&s->wakefd, -1);
+	dn_lwatch_init(&s->lw);
 	nng_pipe_notify(s->sock, NNG_PIPE_EV_ADD_POST, pipe_cb, s);
 	nng_pipe_notify(s->sock, NNG_PIPE_EV_REM_POST, pipe_cb, s);
 	nng_socket_set_ms(s->sock, NNG_OPT_RECONNMINT, 10);
@@ -367,6 +367,7 @@ sock_free(struct dn_sock *s)
 	pthread_mutex_destroy(&s->smu);
 	pthread_mutex_destroy(&s->pmu);
 	free(s->pe);
+	dn_lwatch_fini(&s->lw);
 	if (atomic_load(&s->wakefd) >= 0)
 		close(atomic_load(&s->wakefd));
 	free(s);
@@ -489,7 +490,9 @@ dn_sock_listen(struct dn_sock *s, const char *url, char **cause)
 		}
 		(void)unlink(url + 6);
 	}
-	if ((rv = nng_listen(s->sock, url, NULL, 0)) != 0) {
+	/* a guarded listener is watched: it is the one others reach */
+	if ((rv = s->max_pipes > 0 ? dn_lwatch_listen(&s->lw, s->sock, url) :
+	    nng_listen(s->sock, url, NULL, 0)) != 0) {
 		*cause = dn_xasprintf("cannot listen on '%s': %s", url,
 		    nng_strerror(rv));
 		return (-1);
@@ -508,16 +511,6 @@ dn_sock_dial(struct dn_sock *s, const char *url, char **cause)
 		return (-1);
 	}
 	return (0);
-}
-
-int
-dn_sock_url_present(const char *url)
-{
-	struct stat	st;
-
-	if (strncmp(url, "ipc://", 6) != 0)
-		return (1);
-	return (stat(url + 6, &st) == 0 && S_ISSOCK(st.st_mode));
 }
 
 int
@@ -600,6 +593,7 @@ dn_sock_recv_pipe(struct dn_sock *s, void **bufp, size_t *lenp,
 	size_t	 len;
 	int	 rv;
 
+	dn_lwatch_tick(&s->lw);
 	nng_aio_set_timeout(s->raio, timeout_ms == 0 ? NNG_DURATION_ZERO :
 	    timeout_ms < 0 ? NNG_DURATION_INFINITE : timeout_ms);
 	nng_recv_aio(s->sock, s->raio);
@@ -779,6 +773,12 @@ dn_sock_pipe_close(struct dn_sock *s, uint32_t pipe)
 	/* nng_pipe is a struct of its id (nng.h): the id names it */
 	p.id = pipe;
 	(void)nng_pipe_close(p);
+}
+
+unsigned
+dn_sock_relistens(struct dn_sock *s)
+{
+	return (s->lw.relistens);
 }
 
 void

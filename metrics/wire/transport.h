@@ -115,6 +115,10 @@ void	 dn_sock_wake_on_pipe(struct dn_sock *s, struct dn_sock *target);
  * Call before dn_sock_listen.
  */
 void	 dn_sock_guard(struct dn_sock *s, int max_pipes);
+/* How often S's listener stopped taking connections and was opened
+ * again (nng 1.5.2's ipc listener; metrics/wire/listen-watch.c).  Its
+ * receiver does the watching: a guarded socket's receive calls. */
+unsigned dn_sock_relistens(struct dn_sock *s);
 /* A lower receive limit than DN_MSG_MAX (dn_sock_open), in bytes.  Call
  * before dn_sock_listen or dn_sock_dial. */
 int	 dn_sock_set_recv_max(struct dn_sock *s, size_t bytes);

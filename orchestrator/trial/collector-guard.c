@@ -55,6 +55,13 @@ collector_guard_rejects(struct collector *c)
 		    (int64_t)(gone - c->gone_seen));
 	c->refused_seen = refused;
 	c->gone_seen = gone;
+	if (dn_sock_relistens(c->sock) > c->relistens_seen) {
+		c->relistens_seen = dn_sock_relistens(c->sock);
+		trial_event(c->t, -1, "listener", "the collector's listener "
+		    "stopped taking connections (nng 1.5.2: a peer went away "
+		    "before its handshake) and was opened again (%u times); "
+		    "nodes connected to it came back", c->relistens_seen);
+	}
 }
 
 /*

@@ -60,6 +60,7 @@ struct collector {
 	 * rejects */
 	uint32_t	*bound;
 	uint64_t	 refused_seen, gone_seen;
+	unsigned	 relistens_seen;	/* dn_sock_relistens */
 
 	/* inclusion bookkeeping */
 	/* NAMED: names seen and their metric ids (collector thread only) */

@@ -318,6 +318,57 @@ guard_late_message(void **state)
 	dn_sock_close(in);
 }
 
+/*
+ * nng 1.5.2's ipc listener stops for good when a peer goes away before
+ * nng wrote its header (metrics/wire/listen-watch.c): plain connects
+ * closed at once stop it (about one in three does when nng accepts after
+ * the close), and a guarded socket's receive calls see that and open it
+ * again, so a dialer that comes after reaches it (seen:
+ * guard_caps_and_counts under ASan, 3 runs in 60 beside CPU hogs, before
+ * the watch).
+ */
+static void
+listener_comes_back(void **state)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct dn_sock	*in, *out;
+	char		 url[256], *cause = NULL;
+	void		*buf = NULL;
+	size_t		 len;
+	int		 i, k, fd, rv = DN_EAGAIN;
+
+	snprintf(url, sizeof(url), "ipc://%s/w", (char *)*state);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/w", (char *)*state);
+	assert_int_equal(dn_sock_open(&in, DN_SOCK_PULL, &cause), 0);
+	dn_sock_guard(in, 4);
+	assert_int_equal(dn_sock_listen(in, url, &cause), 0);
+	/* until it has stopped and been opened again: a round is 50
+	 * closes, then the receive calls' watch (a stop is seen in 6 s) */
+	for (k = 0; k < 10 && dn_sock_relistens(in) == 0; k++) {
+		for (i = 0; i < 50; i++) {
+			assert_true((fd = socket(AF_UNIX, SOCK_STREAM, 0)) >=
+			    0);
+			assert_int_equal(connect(fd, (struct sockaddr *)&sa,
+			    sizeof(sa)), 0);
+			close(fd);
+		}
+		for (i = 0; i < 8 && dn_sock_relistens(in) == 0; i++)
+			assert_int_equal(dn_sock_recv(in, &buf, &len, 1000),
+			    DN_EAGAIN);
+	}
+	assert_true(dn_sock_relistens(in) >= 1);
+	assert_int_equal(dn_sock_open(&out, DN_SOCK_PUSH, &cause), 0);
+	assert_int_equal(dn_sock_dial(out, url, &cause), 0);
+	for (i = 0; i < 15 && rv != 0; i++) {
+		assert_int_equal(dn_sock_send(out, "x", 1, 0), 0);
+		rv = dn_sock_recv(in, &buf, &len, 1000);
+	}
+	assert_int_equal(rv, 0);
+	dn_msg_free(buf, len);
+	dn_sock_close(out);
+	dn_sock_close(in);
+}
+
 /* Wait until S has WANT pipes, at most BOUND_MS; its count then. */
 static int
 pipes_become(struct dn_sock *s, int want)
@@ -542,7 +593,10 @@ full_never_blocks(void **state)
 	/* the kernel's buffer and CAP took some, the rest was refused */
 	assert_true(sent > (int)(CAP / sizeof(msg)) - 1);
 	assert_true(refused > 0);
-	assert_true(worst < 50 * 1000000ull);
+	/* a send that blocked would wait for good (the peer never reads);
+	 * 50 ms was a scheduler's preemption twice in 8 ASan runs beside
+	 * three CPU hogs (load 12) */
+	assert_true(worst < 500 * 1000000ull);
 	t0 = dn_now_ns();
 	assert_int_equal(dn_sppush_send(p, msg, sizeof(msg), 100),
 	    DN_EAGAIN);
@@ -611,6 +665,7 @@ main(void)
 		cmocka_unit_test(bad_url),
 		cmocka_unit_test(guard_caps_and_counts),
 		cmocka_unit_test(guard_late_message),
+		cmocka_unit_test(listener_comes_back),
 		cmocka_unit_test(exiting_leaves_open),	/* last */
 	};
 
