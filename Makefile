@@ -35,14 +35,21 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
 
+# Under the sanitizers, four tests of docker's and swarm's own behaviour
+# are left out (docs/testing.md): devnet's code on those paths runs under
+# them in dn.e2e.docker, dn.e2e.swarm and dn.net.docker.
+ASAN_SKIP = dn\.e2e\.swarm-(hosts|net|engines)|dn\.net\.docker-foreign
+
 asan:
-	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DDN_SANITIZE=address,undefined -DDN_WERROR=ON"
+	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DDN_SANITIZE=address,undefined -DDN_WERROR=ON" \
+	    CTEST_FLAGS="-E '$(ASAN_SKIP)' $(CTEST_FLAGS)"
 
 bench: build
 	tools/bench/all.sh $(BUILD)
 
 fuzz:
-	$(MAKE) build BUILD=build-fuzz CMAKE_FLAGS="-DCMAKE_C_COMPILER=clang -DDN_FUZZ=ON -DDN_SANITIZE=address,undefined"
+	$(MAKE) build-fuzz/CMakeCache.txt BUILD=build-fuzz CMAKE_FLAGS="-DCMAKE_C_COMPILER=clang -DDN_FUZZ=ON -DDN_SANITIZE=address,undefined"
+	cmake --build build-fuzz -j $(JOBS) --target fuzzers
 	tools/fuzz/run.sh build-fuzz 60
 
 clean:

@@ -5,7 +5,7 @@
 #    and in a relative assertion; a relative assertion on a name the
 #    verdict does not judge is refused at FILE:LINE:COL, naming the row;
 #  - `devnet validate` and `devnet run --dry-run` agree (exit status and
-#    words) for every shipped scenario x provider x order, and for 400
+#    words) for every shipped scenario x provider x order, and for 150
 #    scenarios mutated from them (fixed seed; DN_MUTANTS=N for more); a refusal is made by a real
 #    `devnet run` before anything starts, in validate's words, with no
 #    database written;
@@ -94,7 +94,7 @@ check "a dry run writes no database" test ! -e "$T/dry.db"
 # $NMUT mutants of the shipped scenarios (fixed seed): a line dropped or
 # doubled, a value swapped for another scenario's, a key misspelt.
 mkdir -p "$T/mut"
-NMUT=${DN_MUTANTS:-400}
+NMUT=${DN_MUTANTS:-150}
 python3 - "$SCN" "$T/mut" "$NMUT" <<'PY'
 import random, glob, os, sys
 random.seed(34)

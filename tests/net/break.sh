@@ -5,7 +5,10 @@
 # condition in force wrongly (delay and loss at half, the partition on
 # only half its links, no bandwidth class): each run must fail with that
 # proof's "did not take effect" message.  Provider local, then docker
-# when an engine can be had (skipped otherwise).  Needs root.
+# when an engine can be had (skipped otherwise): there only delay and
+# partition are broken, a condition in a container's own namespace and
+# one between containers (the clean run and the rest are dn.net.docker's
+# and the local half's; each docker run costs ~15 s).  Needs root.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
 . "$DN_SOURCE_DIR/tests/net/netlib.sh"
 . "$DN_SOURCE_DIR/tests/e2e/docker-lib.sh"
@@ -21,7 +24,7 @@ scn() {
 	cat <<YAML
 name: break-test
 provider: $1
-duration: 15s
+duration: 12s
 warmup: 1s
 sample_interval: 500ms
 network:
@@ -31,9 +34,9 @@ network:
   links:
     default: {latency: 10ms, bandwidth: 20Mbit}
 events:
-  - {at: 2s, action: link, nodes: [2], loss: 80%, for: 5s}
-  - {at: 8s, action: partition, groups: [[0], [1, 2]]}
-  - {at: 12s, action: heal}
+  - {at: 2s, action: link, nodes: [2], loss: 80%, for: 4s}
+  - {at: 6s, action: partition, groups: [[0], [1, 2]]}
+  - {at: 9s, action: heal}
 workload:
   kind: transfer
   tps: 20
@@ -55,22 +58,24 @@ broken() {
 	expect_match "$1, $2 broken: and says so" "$out" "$3"
 }
 
-# all PROVIDER: the run as it is, then each kind broken
+# all PROVIDER [all]: the run as it is, then each kind broken (with
+# "all"; else delay and partition)
 all() {
 	scn "$1" >"$T/$1.yaml"
-	run_ok "$1, nothing broken" "$T/$1.yaml"
+	[ "${2:-}" = all ] && run_ok "$1, nothing broken" "$T/$1.yaml"
 	broken "$1" delay \
 	    "(link event|network.links) [0-9load]*->[0-9load]*: one-way delay p50 [0-9.]* ms measured, 10.000 ms asked .*did not take effect"
-	broken "$1" loss \
-	    "link event [0-9load]*->[0-9load]*: loss [0-9.]*% measured, 80% asked .*did not take effect"
 	broken "$1" partition \
 	    "partition \[\[0\],\[1,2\]\] did not take effect: [1-9][0-9]* of [0-9]* probes crossed it"
+	[ "${2:-}" = all ] || return 0
+	broken "$1" loss \
+	    "link event [0-9load]*->[0-9load]*: loss [0-9.]*% measured, 80% asked .*did not take effect"
 	broken "$1" bandwidth \
 	    "network.links [0-9load]*->[0-9load]*: bandwidth 20 Mbit/s asked, but the link has no class: the condition did not take effect"
 }
 
 HOST_NET=$(host_net)
-all local
+all local all
 expect_net_clean "local" "$(run_pid "$run")" "$HOST_NET"
 if docker_up; then
 	HOST_NET=$(host_net)
