@@ -272,6 +272,10 @@ guard_caps_and_counts(void **state)
 		dn_msleep(10);
 	dn_msleep(250);
 	dn_sock_guard_counts(in, &refused, &gone);
+	if (gone < 4)
+		print_message("gone %llu, refused %llu, relistens %u\n",
+		    (unsigned long long)gone, (unsigned long long)refused,
+		    dn_sock_relistens(in));
 	assert_true(gone >= 4);		/* the oversized one's */
 	assert_int_equal(dn_sock_pipe_state(in, pipe), -1);
 	dn_sock_close(in);
@@ -343,7 +347,7 @@ listener_comes_back(void **state)
 	dn_sock_guard(in, 4);
 	assert_int_equal(dn_sock_listen(in, url, &cause), 0);
 	/* until it has stopped and been opened again: a round is 50
-	 * closes, then the receive calls' watch (a stop is seen in 6 s) */
+	 * closes, then the receive calls' watch (a stop is seen in 8 s) */
 	for (k = 0; k < 10 && dn_sock_relistens(in) == 0; k++) {
 		for (i = 0; i < 50; i++) {
 			assert_true((fd = socket(AF_UNIX, SOCK_STREAM, 0)) >=
@@ -352,7 +356,7 @@ listener_comes_back(void **state)
 			    sizeof(sa)), 0);
 			close(fd);
 		}
-		for (i = 0; i < 8 && dn_sock_relistens(in) == 0; i++)
+		for (i = 0; i < 12 && dn_sock_relistens(in) == 0; i++)
 			assert_int_equal(dn_sock_recv(in, &buf, &len, 1000),
 			    DN_EAGAIN);
 	}
