@@ -104,6 +104,14 @@ print_plan(FILE *out, const struct scenario *s, char **cause)
 			if (s->events[i].action == SCN_EV_UPGRADE)
 				fprintf(out, " to %s",
 				    s->variants[s->events[i].to].name);
+			if (s->events[i].action == SCN_EV_CLOCK_SKEW)
+				fprintf(out, " offset %+.3fs", (double)
+				    s->events[i].offset_ms / 1e3);
+			if (s->events[i].action == SCN_EV_DISK)
+				fprintf(out, " %s rate %llu B/s iops %u",
+				    s->events[i].full ? "full" : "not full",
+				    (unsigned long long)s->events[i].rate_bps,
+				    s->events[i].iops);
 			fprintf(out, "%s%s%s%s%s\n",
 			    s->events[i].variant ? " in variant " : "",
 			    s->events[i].variant ? s->events[i].variant : "",

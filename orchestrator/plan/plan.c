@@ -244,6 +244,7 @@ plan_node_argv(const struct scenario *s, const struct scn_variant *var,
 		strv_add(&e, dn_xstrdup(vs->env[i]));
 	for (i = 0; i < o->nenv; i++)
 		strv_add(&e, dn_xstrdup(o->env[i]));
+	plan_clock_env(ep, node, &e, NULL);
 	*argvp = a.v;
 	*envp = e.v;
 	return (0);

@@ -52,7 +52,20 @@ struct plan_endpoints {
 					   for a binary that does not read
 					   DN_NODE_TOKEN (older than issue
 					   38); else in the environment */
+	const char	*clock_preload;	/* the node's clock under devnet's
+					   control (a clock_skew event, issue
+					   39): the LD_PRELOAD of the witness
+					   and libfaketime; NULL = not */
 };
+
+/* The environment ("K=V") that puts node NODE's wall clock under
+ * libfaketime, EP->clock_preload (run/faults.c writes its offset into
+ * RUN_DIR/node-NODE.faketime and reads the node's own clock back from
+ * RUN_DIR/node-NODE.clock), appended to V, each after FLAG when not NULL
+ * (the probe's --env); nothing when EP asks for none (clock-env.c). */
+struct strv;
+void	 plan_clock_env(const struct plan_endpoints *ep, int node,
+	    struct strv *v, const char *flag);
 
 /*
  * The full argv (NULL-terminated, argv[0] = binary) and the environment

@@ -345,14 +345,26 @@ provider_check(const struct scenario *s, char **cause)
 		    "provider local only; drop it for provider %s", p->name);
 		return (-1);
 	}
-	for (i = 0; p != &provider_local && i < s->nevents; i++)
-		if (s->events[i].action == SCN_EV_UPGRADE) {
+	for (i = 0; p != &provider_local && i < s->nevents; i++) {
+		const struct scn_event *ev = &s->events[i];
+
+		if (ev->action == SCN_EV_CLOCK_SKEW ||
+		    ev->action == SCN_EV_DISK) {
+			*cause = dn_xasprintf("%s:%d:%d: action %s is carried "
+			    "out by provider local only (libfaketime and a "
+			    "loop disk on this host, not in a container); "
+			    "run it with --provider local", s->path, ev->line,
+			    ev->col, scenario_action_name(ev->action));
+			return (-1);
+		}
+		if (ev->action == SCN_EV_UPGRADE) {
 			*cause = dn_xasprintf("action upgrade is carried out "
 			    "by provider local only (a container would need "
 			    "the other build's image); run it with --provider "
 			    "local");
 			return (-1);
 		}
+	}
 	return (p->check != NULL ? p->check(s, cause) : 0);
 }
 

@@ -61,7 +61,7 @@ run_check(const struct scenario *s, char **cause)
 	}
 	if (provider_check(s, cause) != 0 || duet_check(s, cause) != 0)
 		return (-1);
-	if (upgrade_kinds(s, cause) != 0)
+	if (upgrade_kinds(s, cause) != 0 || faults_check(s, cause) != 0)
 		return (-1);
 	for (i = 0; i < s->nvariants; i++) {
 		k = node_kind_of(&s->variants[i]);

@@ -363,6 +363,7 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 	node_kind(t)->facts(t);
 	provider_facts(t);
 	netcond_finish(t);
+	faults_finish(t);
 	trial_fact(t, -1, "lost_samples", "%lld", (long long)lost);
 	trial_fact(t, -1, "rejected_msgs", "%lld", (long long)t->rejected);
 	if (t->drain_unread > 0)

@@ -144,6 +144,24 @@ void	 netproof_links(struct trial *t, struct netcond *nc, const char *what,
 void	 netproof_shape(struct trial *t, struct netcond *nc);
 uint64_t netproof_in_flight(const struct trial *t, const struct netcond *nc);
 
+/* faults.c: a node's clock skewed and its disk full or slow (issue 39).
+ * The check run_check makes (a program libfaketime cannot move, at
+ * FILE:LINE:COL); before any trial, what the machine lacks for them and
+ * the sweep of a killed devnet's disks; node K's LD_PRELOAD in T when an
+ * event skews its clock (NULL: none); the disks and clock files before
+ * the nodes start; an event; the clock proofs each tick; the last proofs
+ * and the removal of it all (after the nodes stopped). */
+int	 faults_check(const struct scenario *s, char **cause);
+int	 faults_prepare(const struct scenario *s, int quiet, char **cause);
+const char *faults_clock_preload(const struct trial *t, int k);
+int	 faults_start(struct trial *t, char **cause);
+void	 faults_event(struct trial *t, const struct scn_event *ev);
+void	 faults_tick(struct trial *t);
+/* What node K's exit owes to a fault (its disk full), for its crash
+ * event: malloc'd, or NULL. */
+char	*faults_exit_note(struct trial *t, int k);
+void	 faults_finish(struct trial *t);
+
 /* Facts build_B_{t_ms,variant,binary,sha256,rev} of node K of T: the
  * build it runs from T_MS on, B its t->nodes[K].builds (0: the one it
  * started with); written when the node has upgrade events (setup.c). */

@@ -292,7 +292,8 @@ run_prepare(struct scenario *scn, struct dn_store *store,
 
 	/* SCN passed run_check (check.c) before it came here */
 	if (provider_choose_ports(scn, o->quiet, cause) != 0 ||
-	    netcond_prepare(scn, o->quiet, cause) != 0)
+	    netcond_prepare(scn, o->quiet, cause) != 0 ||
+	    faults_prepare(scn, o->quiet, cause) != 0)
 		return (-1);
 	if (dn_store_reap_stale(store, &reaped, cause) != 0)
 		return (-1);

@@ -457,6 +457,7 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 		struct trial_node	*n = &t->nodes[i];
 
 		atomic_init(&n->up, 0);
+		ep.clock_preload = faults_clock_preload(t, i);
 		if (node_argv(t, t->var, i, &ep, &n->argv, &n->env,
 		    cause) != 0 || upgrade_argvs(t, i, &ep, cause) != 0) {
 			free_hosts(hosts, ep.emulated, t->nnodes);
@@ -496,7 +497,7 @@ setup_start(struct trial *t, char **cause)
 
 	t->spawn_ns = dn_now_ns();
 	t->cpu0_s = dn_cpu_s();
-	if (netcond_start(t, cause) != 0)
+	if (netcond_start(t, cause) != 0 || faults_start(t, cause) != 0)
 		return (-1);
 	if (node_kind(t)->start(t, cause) != 0 ||
 	    collector_start(t, &t->col, cause) != 0)

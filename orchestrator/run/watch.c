@@ -296,6 +296,10 @@ fire_event(struct trial *t, const struct scn_event *ev)
 	case SCN_EV_UPGRADE:
 		upgrade(t, ev, alive);
 		break;
+	case SCN_EV_CLOCK_SKEW:
+	case SCN_EV_DISK:
+		faults_event(t, ev);
+		break;
 	}
 }
 
@@ -309,6 +313,8 @@ node_exited(struct trial *t, int k)
 
 	free(n->exit_note);
 	n->exit_note = provider_exit_note(t, k);
+	if (n->exit_note == NULL)
+		n->exit_note = faults_exit_note(t, k);
 	if (node_kind(t)->exited(t, k)) {
 		free(n->exit_note);
 		n->exit_note = NULL;
@@ -365,6 +371,7 @@ watch_trial(struct trial *t, char *fired)
 		    dn_now_ns()));
 	}
 	netcond_tick(t);
+	faults_tick(t);
 	for (k = 0; k < t->nnodes; k++) {
 		struct trial_node	*n = &t->nodes[k];
 		uint64_t		 last;

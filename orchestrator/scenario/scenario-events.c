@@ -2,21 +2,35 @@
  * scenario-events.c: the events: section, a list of {at, action, node,
  * variant, name} (kill, term, stop, cont, restart or upgrade a node at a
  * time in a trial; a rolling upgrade of several nodes is loaded as one
- * event per node).  Not here: carrying them out (run/watch.c).
+ * event per node; skew its clock or fault its disk, issue 39).  Not here:
+ * carrying them out (run/watch.c, run/faults.c).
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scenario/scenario-internal.h"
+#include "units.h"
 #include "xalloc.h"
 
 #define SCN_MAX_EVENTS	10000
 
 static const char *const event_keys[] = { "at", "action", "node", "variant",
 	"name", "to", "pause", "groups", "one_way", "nodes", "latency", "jitter", "loss",
-	"bandwidth", "for", NULL };
+	"bandwidth", "for", "offset", "full", "rate", "iops", NULL };
 #define action_names	scn_action_names
+
+/* The fault events' own keys and the action each belongs to. */
+static const struct {
+	const char	*key;
+	enum scn_action	 action;
+} fault_keys[] = {
+	{ "offset", SCN_EV_CLOCK_SKEW },
+	{ "full", SCN_EV_DISK },
+	{ "rate", SCN_EV_DISK },
+	{ "iops", SCN_EV_DISK },
+};
+#define NFAULT_KEYS	(sizeof(fault_keys) / sizeof(fault_keys[0]))
 
 /* A node's event takes none of the network's keys (an upgrade: but
  * 'nodes'), and only an upgrade takes 'to' and 'pause'. */
@@ -26,7 +40,8 @@ net_keys(struct ctx *c, const struct ynode *e, const struct scn_event *ev)
 	const struct ynode	*v;
 	size_t			 i;
 
-	for (i = 5; event_keys[i] != NULL; i++) {
+	for (i = 5; event_keys[i] != NULL &&
+	    strcmp(event_keys[i], "offset") != 0; i++) {
 		int up = ev->action == SCN_EV_UPGRADE;
 
 		if ((v = ymap_get(e, event_keys[i])) == NULL || (up && (i < 7 ||
@@ -135,6 +150,98 @@ expand_upgrades(struct ctx *c, struct scenario *s, const struct ynode *n)
 	return (0);
 }
 
+/* A fault event's keys on an event of another action are refused. */
+static int
+fault_keys_own(struct ctx *c, const struct ynode *e,
+    const struct scn_event *ev)
+{
+	const struct ynode	*v;
+	size_t			 i;
+
+	for (i = 0; i < NFAULT_KEYS; i++)
+		if ((v = ymap_get(e, fault_keys[i].key)) != NULL &&
+		    fault_keys[i].action != ev->action)
+			return (scn_fail(c, v, "'%s' belongs to a %s event, "
+			    "not to a %s event", fault_keys[i].key,
+			    action_names[fault_keys[i].action],
+			    action_names[ev->action]));
+	return (0);
+}
+
+/* clock_skew: {offset: DURATION}, "-" before it for a clock behind. */
+static int
+load_clock(struct ctx *c, const struct ynode *e, struct scn_event *ev)
+{
+	const struct ynode	*v = ymap_get(e, "offset");
+	const char		*why = NULL, *p;
+	int64_t			 ms;
+
+	if (v == NULL)
+		return (scn_fail(c, e, "a clock_skew event needs 'offset', "
+		    "how far the node's wall clock is moved (0s heals it), "
+		    "e.g. {at: 5s, action: clock_skew, node: 1, offset: "
+		    "30s} or offset: -2s"));
+	if (scn_want_scalar(c, v, "events[].offset") != 0)
+		return (-1);
+	p = v->value[0] == '-' ? v->value + 1 : v->value;
+	if (dn_parse_duration_ms(p, &ms, &why) != 0)
+		return (scn_fail(c, v, "events[].offset: '%s' is not a "
+		    "duration (%s), e.g. 30s, -2s, 500ms", v->value,
+		    why != NULL ? why : "?"));
+	if (ms > 10 * 365 * DAY_MS)
+		return (scn_fail(c, v, "events[].offset: '%s' is beyond ten "
+		    "years; libfaketime takes a smaller one", v->value));
+	ev->offset_ms = v->value[0] == '-' ? -ms : ms;
+	return (0);
+}
+
+/* disk: {full: true|false, rate: SIZE/s, iops: N}, at least one; the
+ * disk's whole state from then on ({full: false} heals it). */
+static int
+load_disk(struct ctx *c, const struct ynode *e, struct scn_event *ev)
+{
+	static const char *const tf[] = { "false", "true", NULL };
+	const struct ynode	*f = ymap_get(e, "full"), *r, *i;
+	const char		*why = NULL;
+	char			*num;
+	size_t			 len;
+
+	r = ymap_get(e, "rate");
+	i = ymap_get(e, "iops");
+	if (f == NULL && r == NULL && i == NULL)
+		return (scn_fail(c, e, "a disk event needs 'full' (true or "
+		    "false), 'rate' (bytes per second, e.g. 1MB/s) or 'iops' "
+		    "(operations per second): the disk's state from then on, "
+		    "e.g. {at: 10s, action: disk, node: 1, full: true}"));
+	if (f != NULL && scn_get_enum(c, f, "events[].full", tf,
+	    &ev->full) != 0)
+		return (-1);
+	if (i != NULL && scn_get_u32(c, i, "events[].iops", 0, 1000000,
+	    &ev->iops) != 0)
+		return (-1);
+	if (r == NULL)
+		return (0);
+	if (scn_want_scalar(c, r, "events[].rate") != 0)
+		return (-1);
+	len = strlen(r->value);
+	if (len < 3 || strcmp(r->value + len - 2, "/s") != 0)
+		return (scn_fail(c, r, "events[].rate: '%s' is not a rate; "
+		    "write bytes per second, e.g. 1MB/s or 512KiB/s (0/s: "
+		    "no limit)", r->value));
+	num = dn_xstrndup(r->value, len - 2);
+	if (dn_parse_size(num, &ev->rate_bps, &why) != 0) {
+		free(num);
+		return (scn_fail(c, r, "events[].rate: '%s' is not a rate "
+		    "(%s), e.g. 1MB/s", r->value, why != NULL ? why : "?"));
+	}
+	free(num);
+	if (ev->rate_bps != 0 && ev->rate_bps < 4096)
+		return (scn_fail(c, r, "events[].rate: '%s' is below one "
+		    "4 KiB block a second; the kernel's throttle needs at "
+		    "least 4KiB/s", r->value));
+	return (0);
+}
+
 int
 scn_load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 {
@@ -171,6 +278,10 @@ scn_load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 		    action_names, &a) != 0)
 			return (-1);
 		ev->action = (enum scn_action)a;
+		ev->line = e->line;
+		ev->col = e->col;
+		if (fault_keys_own(c, e, ev) != 0)
+			return (-1);
 		if (ev->action < SCN_EV_PARTITION && ev->action !=
 		    SCN_EV_UPGRADE && ymap_get(e, "node") == NULL)
 			return (scn_fail(c, e, "a %s event needs 'node', e.g. "
@@ -206,7 +317,13 @@ scn_load_events(struct ctx *c, struct scenario *s, const struct ynode *n)
 		else if (ev->action == SCN_EV_UPGRADE) {
 			if (load_upgrade(c, s, e, ev) != 0)
 				return (-1);
-		} else if (scn_get_int32(c, ymap_get(e, "node"),
+		} else if (ev->action == SCN_EV_CLOCK_SKEW && load_clock(c, e,
+		    ev) != 0)
+			return (-1);
+		else if (ev->action == SCN_EV_DISK && load_disk(c, e,
+		    ev) != 0)
+			return (-1);
+		else if (scn_get_int32(c, ymap_get(e, "node"),
 		    "events[].node", 0, s->network.nodes - 1, &ev->node) != 0)
 			return (-1);
 		if ((v = ymap_get(e, "variant")) == NULL)

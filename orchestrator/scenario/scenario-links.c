@@ -17,7 +17,8 @@ static const char *const link_keys[] = { "latency", "jitter", "loss",
 	"bandwidth", NULL };
 
 const char *const scn_action_names[] = { "kill", "term", "stop", "cont",
-	"restart", "upgrade", "partition", "heal", "link", NULL };
+	"restart", "upgrade", "clock_skew", "disk", "partition", "heal",
+	"link", NULL };
 
 const char *
 scenario_action_name(enum scn_action a)

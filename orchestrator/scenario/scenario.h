@@ -42,12 +42,15 @@ enum scn_action {
 	SCN_EV_RESTART,	/* SIGKILL if alive, then start again on its dir */
 	SCN_EV_UPGRADE,	/* stop, then start the `to:` variant's build on
 			   its own dir (issue 39) */
+	SCN_EV_CLOCK_SKEW, /* its wall clock moved by OFFSET_MS (issue 39) */
+	SCN_EV_DISK,	/* its data disk full, or slow (issue 39) */
 	/* the emulated network (scenario-links.c; docs/scenarios.md) */
 	SCN_EV_PARTITION, /* groups cannot reach each other */
 	SCN_EV_HEAL,	/* partitions and link events end */
 	SCN_EV_LINK	/* conditions on some nodes' links, for a time */
 };
-/* "kill", ..., "upgrade", "partition", "heal", "link". */
+/* "kill", ..., "upgrade", "clock_skew", "disk", "partition", "heal",
+ * "link". */
 const char *scenario_action_name(enum scn_action a);
 
 /* One link's conditions (network.links, a link event); 0 = not asked.
@@ -206,6 +209,15 @@ struct scn_event {
 	size_t		 nnodes;
 	struct scn_link	 cond;
 	int64_t		 for_ms;
+	/* clock_skew: the node's wall clock from here on is the true one
+	 * plus OFFSET_MS (0: healed).  disk: its data disk from here on is
+	 * full or not, and limited to RATE_BPS bytes/s and IOPS (0: no
+	 * limit) */
+	int64_t		 offset_ms;
+	int		 full;
+	uint64_t	 rate_bps;
+	uint32_t	 iops;
+	int		 line, col;	/* where it is written */
 };
 
 /*

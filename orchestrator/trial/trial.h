@@ -37,6 +37,7 @@ struct foreign_lag;
 struct snap_trial;
 struct dn_net;
 struct netcond;
+struct faults;
 struct assert_state;
 
 #define TRIAL_NCOLS	16	/* named metrics shown, at most */
@@ -195,6 +196,8 @@ struct trial {
 	 * nnodes is the load generator's (trial_load_ns). */
 	struct dn_net			*net;
 	struct netcond			*nc;
+	/* a node's clock and disk faults (run/faults.c), or NULL */
+	struct faults			*faults;
 	/* order: concurrent's duet (run/duet.c, issue 36): the CPUs every
 	 * node of this trial is pinned to ("0", "2-3"), the local
 	 * provider's cgroup cpuset; empty: not pinned by the duet. */

@@ -1,0 +1,39 @@
+/*
+ * clock-env.c: the environment of a node whose wall clock a clock_skew
+ * event moves (issue 39): libfaketime and devnet's witness preloaded,
+ * the offset read from a file devnet writes, the monotonic clock left
+ * true.  devnet-node gets it as its own environment, a foreign node's
+ * command through the probe's --env (the probe's own clock stays true).
+ * Not here: writing the offset or reading the witness (run/faults.c).
+ */
+#include <stdlib.h>
+
+#include "plan/plan.h"
+#include "sys/strv.h"
+#include "xalloc.h"
+
+static void
+put(struct strv *v, const char *flag, char *kv)
+{
+	if (flag != NULL)
+		strv_flag(v, flag, kv);
+	else
+		strv_add(v, kv);
+}
+
+void
+plan_clock_env(const struct plan_endpoints *ep, int node, struct strv *v,
+    const char *flag)
+{
+	if (ep->clock_preload == NULL)
+		return;
+	put(v, flag, dn_xasprintf("LD_PRELOAD=%s", ep->clock_preload));
+	put(v, flag, dn_xasprintf("FAKETIME_TIMESTAMP_FILE=%s/node-%d."
+	    "faketime", ep->run_dir, node));
+	/* the file is read again at most a second after it changed */
+	put(v, flag, dn_xstrdup("FAKETIME_CACHE_DURATION=1"));
+	/* only the wall clock: the samples' CLOCK_MONOTONIC stays true */
+	put(v, flag, dn_xstrdup("FAKETIME_DONT_FAKE_MONOTONIC=1"));
+	put(v, flag, dn_xasprintf("DN_CLOCK_WITNESS=%s/node-%d.clock",
+	    ep->run_dir, node));
+}
