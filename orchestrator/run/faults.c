@@ -89,6 +89,21 @@ clock_preload(const char **why)
 	return (pre);
 }
 
+/*
+ * Tests only (tests/e2e/clock-skew.sh, disk-fault.sh), as netcond.c's:
+ * DN_TEST_BREAK=KIND puts a fault of that kind in force wrongly, so that
+ * its proof must fail the trial: "clock" the offset at half what was
+ * asked, "disk_full" no ballast, "disk_slow" no throttle.  Unset in
+ * every real run.
+ */
+static int
+test_break(const char *kind)
+{
+	const char	*v = getenv("DN_TEST_BREAK");
+
+	return (v != NULL && strcmp(v, kind) == 0);
+}
+
 static int
 applies(const struct scn_event *ev, const struct scn_variant *v)
 {
@@ -302,7 +317,10 @@ clock_event(struct trial *t, const struct scn_event *ev)
 {
 	struct fclock	*c = &t->faults->clock[ev->node];
 
-	if (write_offset(t, ev->node, ev->offset_ms) != 0) {
+	if (c->pending)		/* the one before is judged now */
+		clock_proof(t, ev->node, dn_now_ns(), 1);
+	if (write_offset(t, ev->node, test_break("clock") ? ev->offset_ms /
+	    2 : ev->offset_ms) != 0) {
 		trial_fail(t, "clock_skew of node %d: cannot write its offset "
 		    "file in %s: %s", ev->node, t->run_dir, strerror(errno));
 		return;
@@ -380,8 +398,10 @@ disk_event(struct trial *t, const struct scn_event *ev)
 	struct dn_disk	*d = t->faults->disk[ev->node];
 	char		*cause = NULL;
 
-	if (dn_disk_full(d, ev->full, &cause) != 0 ||
-	    dn_disk_throttle(d, ev->rate_bps, ev->iops, &cause) != 0) {
+	if (dn_disk_full(d, ev->full && !test_break("disk_full"),
+	    &cause) != 0 || dn_disk_throttle(d, test_break("disk_slow") ? 0 :
+	    ev->rate_bps, test_break("disk_slow") ? 0 : ev->iops,
+	    &cause) != 0) {
 		trial_fail(t, "disk event on node %d: %s", ev->node, cause);
 		free(cause);
 		return;

@@ -7,6 +7,12 @@ foreach(t smoke signals faults bad-input help db-errors report many-variants
 	dn_script_test(e2e ${t} ${DN_TEST_DIR}/${t}.sh TIMEOUT 300)
 endforeach()
 
+# a node's wall clock moved (clock_skew: devnet-node and a foreign node,
+# the proof's failure, the refusals) and its disk full or slow (root,
+# loop devices, the blkio throttle; 77 = skip) (issue 39 #3)
+dn_script_test(e2e clock-skew ${DN_TEST_DIR}/clock-skew.sh TIMEOUT 120)
+dn_script_test(e2e disk-fault ${DN_TEST_DIR}/disk-fault.sh TIMEOUT 120)
+
 # resources on the local provider through cgroups: a CPU quota, a memory
 # limit and its OOM kill, nothing left after a run, Ctrl-C, SIGKILL and
 # the next run (issue 36; root and cgroups, 77 = skip)
