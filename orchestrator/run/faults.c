@@ -426,15 +426,24 @@ faults_event(struct trial *t, const struct scn_event *ev)
 char *
 faults_exit_note(struct trial *t, int k)
 {
-	char	*last, *note;
+	char	*tail, *last = NULL, *p, *nl, *note;
 
 	if (t->faults == NULL || !t->faults->full[k])
 		return (NULL);
-	last = spawn_tail(t->nodes[k].out_path, 1);
+	/* its own last line, not its probe's (DN-PROBE-EXIT ...) */
+	tail = spawn_tail(t->nodes[k].out_path, 8);
+	for (p = tail; p != NULL && *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl = '\0';
+		if (strncmp(p, "DN-PROBE-", 9) != 0 && *p != '\0')
+			last = p;
+		if (nl == NULL)
+			break;
+	}
 	note = dn_xasprintf("its data disk was full (a disk event)%s%s",
 	    last != NULL ? "; its last output: " : "", last != NULL ? last :
 	    "");
-	free(last);
+	free(tail);
 	return (note);
 }
 

@@ -304,18 +304,23 @@ fire_event(struct trial *t, const struct scn_event *ev)
 }
 
 /* Node K of T has exited: planned, or a crash (with what the provider
- * says of it: "out of memory ..."), unless its kind handles it. */
+ * says of it: "out of memory ..."), unless its kind handles it.  An
+ * exit on a disk a disk event filled is a crash of any kind of node, the
+ * outcome of a planned fault, not a failed trial (a foreign node's exit
+ * is otherwise, foreign.c). */
 static void
 node_exited(struct trial *t, int k)
 {
 	struct trial_node	*n = &t->nodes[k];
-	char			 st[64], *m;
+	char			 st[64], *m, *fault = faults_exit_note(t, k);
 
 	free(n->exit_note);
 	n->exit_note = provider_exit_note(t, k);
 	if (n->exit_note == NULL)
-		n->exit_note = faults_exit_note(t, k);
-	if (node_kind(t)->exited(t, k)) {
+		n->exit_note = fault;
+	else
+		free(fault);
+	if (fault == NULL && node_kind(t)->exited(t, k)) {
 		free(n->exit_note);
 		n->exit_note = NULL;
 		return;

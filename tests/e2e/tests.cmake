@@ -12,6 +12,9 @@ endforeach()
 # loop devices, the blkio throttle; 77 = skip) (issue 39 #3)
 dn_script_test(e2e clock-skew ${DN_TEST_DIR}/clock-skew.sh TIMEOUT 120)
 dn_script_test(e2e disk-fault ${DN_TEST_DIR}/disk-fault.sh TIMEOUT 120)
+# etcd with one member's disk full: its exit in etcd's words, the others
+# serving (root, loop devices, etcd; 77 = skip)
+dn_script_test(e2e disk-etcd ${DN_TEST_DIR}/disk-etcd.sh TIMEOUT 120)
 
 # resources on the local provider through cgroups: a CPU quota, a memory
 # limit and its OOM kill, nothing left after a run, Ctrl-C, SIGKILL and
