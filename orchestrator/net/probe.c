@@ -1,8 +1,9 @@
 /*
  * probe.c: the per-link probe (net/probe.h).  One thread, one UDP socket
  * per node namespace (opened there, bound to the node's address on a port
- * the kernel picks), a ring of the last probes per directed link.  Not
- * here: what the figures mean for a trial (the caller).
+ * the kernel picks), a ring of the last probes per probed link.  Not
+ * here: which links to probe, what the figures mean for a trial (the
+ * caller).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -59,7 +60,10 @@ struct dn_probe {
 	uint64_t	 token;
 	int		*socks;
 	uint16_t	*ports;		/* network order */
-	struct slot	*ring;		/* n * n links of ringsz slots */
+	struct dn_probe_link *links;	/* the probed links, in send order */
+	size_t		 nlinks;
+	int32_t		*idx;		/* [s * n + d]: into links, or -1 */
+	struct slot	*ring;		/* nlinks links of ringsz slots */
 	uint32_t	 ringsz;	/* a power of 2 */
 	uint32_t	 seq;
 	int		 stopfd;
@@ -68,12 +72,19 @@ struct dn_probe {
 	int		 running;
 };
 
-static struct slot *
-slot_of(struct dn_probe *p, int src, int dst, uint32_t seq)
+/* Link SRC -> DST's index in P's ring, or -1 when it is not probed. */
+static int32_t
+link_of(const struct dn_probe *p, int src, int dst)
 {
-	size_t link = (size_t)src * (size_t)p->n + (size_t)dst;
+	if (src < 0 || dst < 0 || src >= p->n || dst >= p->n || src == dst)
+		return (-1);
+	return (p->idx[(size_t)src * (size_t)p->n + (size_t)dst]);
+}
 
-	return (&p->ring[link * p->ringsz + (seq & (p->ringsz - 1))]);
+static struct slot *
+slot_of(struct dn_probe *p, int32_t link, uint32_t seq)
+{
+	return (&p->ring[(size_t)link * p->ringsz + (seq & (p->ringsz - 1))]);
 }
 
 struct sockarg {
@@ -123,7 +134,7 @@ static void
 send_round(struct dn_probe *p)
 {
 	struct pkt	k;
-	int		s, d;
+	size_t		i;
 	uint32_t	seq;
 
 	pthread_mutex_lock(&p->mu);
@@ -134,23 +145,20 @@ send_round(struct dn_probe *p)
 	k.kind = KIND_REQ;
 	k.token = p->token;
 	k.seq = seq;
-	for (s = 0; s < p->n; s++)
-		for (d = 0; d < p->n; d++) {
-			struct slot *sl;
+	for (i = 0; i < p->nlinks; i++) {
+		struct slot *sl;
 
-			if (s == d)
-				continue;
-			k.src = (uint16_t)s;
-			k.dst = (uint16_t)d;
-			k.send_ns = dn_now_ns();
-			pthread_mutex_lock(&p->mu);
-			sl = slot_of(p, s, d, seq);
-			sl->send_ns = k.send_ns;
-			sl->seq = seq;
-			sl->owd_us = sl->rtt_us = -1;
-			pthread_mutex_unlock(&p->mu);
-			send_to(p, s, d, &k);
-		}
+		k.src = (uint16_t)p->links[i].src;
+		k.dst = (uint16_t)p->links[i].dst;
+		k.send_ns = dn_now_ns();
+		pthread_mutex_lock(&p->mu);
+		sl = slot_of(p, (int32_t)i, seq);
+		sl->send_ns = k.send_ns;
+		sl->seq = seq;
+		sl->owd_us = sl->rtt_us = -1;
+		pthread_mutex_unlock(&p->mu);
+		send_to(p, k.src, k.dst, &k);
+	}
 }
 
 /* CLOCK_MONOTONIC minus CLOCK_REALTIME, in ns, now. */
@@ -204,12 +212,12 @@ drain(struct dn_probe *p, int i)
 	struct slot	*sl;
 	uint64_t	 now;
 	int64_t		 us, off = mono_off();
+	int32_t		 link;
 
 	while (recv_stamped(p->socks[i], &k, off, &now) ==
 	    (ssize_t)sizeof(k)) {
 		if (k.magic != PROBE_MAGIC || k.token != p->token ||
-		    k.src >= p->n || k.dst >= p->n || k.src == k.dst ||
-		    now < k.send_ns)
+		    (link = link_of(p, k.src, k.dst)) < 0 || now < k.send_ns)
 			continue;
 		if ((k.kind == KIND_REQ && k.dst != i) ||
 		    (k.kind == KIND_ECHO && k.src != i))
@@ -218,7 +226,7 @@ drain(struct dn_probe *p, int i)
 		if (us > INT32_MAX)
 			us = INT32_MAX;
 		pthread_mutex_lock(&p->mu);
-		sl = slot_of(p, k.src, k.dst, k.seq);
+		sl = slot_of(p, link, k.seq);
 		if (sl->seq == k.seq && sl->send_ns == k.send_ns) {
 			if (k.kind == KIND_REQ && sl->owd_us < 0)
 				sl->owd_us = (int32_t)us;
@@ -282,6 +290,55 @@ int
 dn_probe_start(struct dn_probe **pp, const struct dn_net *net, int rate_hz,
     char *err, size_t errlen)
 {
+	return (dn_probe_start_links(pp, net, NULL, 0, rate_hz, err,
+	    errlen));
+}
+
+/* P's links: LINKS, or every directed link when LINKS is NULL. */
+static int
+set_links(struct dn_probe *p, const struct dn_probe_link *links,
+    size_t nlinks, char *err, size_t errlen)
+{
+	size_t	i, n = (size_t)p->n;
+	int	s, d;
+
+	p->idx = dn_xcalloc(n * n, sizeof(*p->idx));
+	for (i = 0; i < n * n; i++)
+		p->idx[i] = -1;
+	if (links == NULL) {
+		p->links = dn_xcalloc(n * n, sizeof(*p->links));
+		for (s = 0; s < p->n; s++)
+			for (d = 0; d < p->n; d++)
+				if (s != d) {
+					p->links[p->nlinks].src = s;
+					p->links[p->nlinks].dst = d;
+					p->idx[s * n + d] =
+					    (int32_t)p->nlinks++;
+				}
+		return (0);
+	}
+	p->links = dn_xcalloc(nlinks + 1, sizeof(*p->links));
+	for (i = 0; i < nlinks; i++) {
+		s = links[i].src;
+		d = links[i].dst;
+		if (s < 0 || d < 0 || s >= p->n || d >= p->n || s == d) {
+			dn_net_seterr(err, errlen, "probe link %d->%d is not "
+			    "a link of %d endpoints", s, d, p->n);
+			return (-1);
+		}
+		if (p->idx[s * n + d] >= 0)
+			continue;
+		p->links[p->nlinks] = links[i];
+		p->idx[s * n + d] = (int32_t)p->nlinks++;
+	}
+	return (0);
+}
+
+int
+dn_probe_start_links(struct dn_probe **pp, const struct dn_net *net,
+    const struct dn_probe_link *links, size_t nlinks, int rate_hz,
+    char *err, size_t errlen)
+{
 	struct dn_probe	*p;
 	struct sockarg	 a;
 	uint32_t	 want;
@@ -302,12 +359,14 @@ dn_probe_start(struct dn_probe **pp, const struct dn_net *net, int rate_hz,
 	want = (uint32_t)rate_hz * RING_SECONDS;
 	for (p->ringsz = 64; p->ringsz < want; p->ringsz <<= 1)
 		;
-	p->ring = dn_xcalloc((size_t)p->n * (size_t)p->n * p->ringsz,
-	    sizeof(*p->ring));
 	p->socks = dn_xcalloc((size_t)p->n, sizeof(*p->socks));
 	p->ports = dn_xcalloc((size_t)p->n, sizeof(*p->ports));
 	for (i = 0; i < p->n; i++)
 		p->socks[i] = -1;
+	if (set_links(p, links, nlinks, err, errlen) != 0)
+		goto fail;
+	p->ring = dn_xcalloc(p->nlinks ? p->nlinks : 1, (size_t)p->ringsz *
+	    sizeof(*p->ring));
 	for (i = 0; i < p->n; i++) {
 		a.i = i;
 		a.fd = -1;
@@ -340,14 +399,14 @@ dn_probe_window(struct dn_probe *p, int src, int dst, uint64_t from_ns,
 {
 	uint32_t	 i;
 	struct slot	*sl, *base;
-	size_t		 link = (size_t)src * (size_t)p->n + (size_t)dst;
+	int32_t		 link = link_of(p, src, dst);
 
 	memset(out, 0, sizeof(*out));
-	if (src < 0 || dst < 0 || src >= p->n || dst >= p->n || src == dst)
+	if (link < 0)
 		return;
 	out->owd_ms = dn_xcalloc(p->ringsz, sizeof(double));
 	out->rtt_ms = dn_xcalloc(p->ringsz, sizeof(double));
-	base = &p->ring[link * p->ringsz];
+	base = &p->ring[(size_t)link * p->ringsz];
 	pthread_mutex_lock(&p->mu);
 	/* oldest first: the ring from the slot after the newest */
 	for (i = 0; i < p->ringsz; i++) {
@@ -373,15 +432,15 @@ dn_probe_samples(struct dn_probe *p, int src, int dst, uint64_t from_ns,
     uint64_t to_ns, struct dn_probe_sample **out, size_t *n)
 {
 	struct slot	*sl, *base;
-	size_t		 link = (size_t)src * (size_t)p->n + (size_t)dst;
+	int32_t		 link = link_of(p, src, dst);
 	uint32_t	 i;
 
 	*out = NULL;
 	*n = 0;
-	if (src < 0 || dst < 0 || src >= p->n || dst >= p->n || src == dst)
+	if (link < 0)
 		return;
 	*out = dn_xcalloc(p->ringsz, sizeof(**out));
-	base = &p->ring[link * p->ringsz];
+	base = &p->ring[(size_t)link * p->ringsz];
 	pthread_mutex_lock(&p->mu);
 	for (i = 0; i < p->ringsz; i++) {
 		sl = &base[(p->seq + i) & (p->ringsz - 1)];
@@ -396,6 +455,18 @@ dn_probe_samples(struct dn_probe *p, int src, int dst, uint64_t from_ns,
 		(*n)++;
 	}
 	pthread_mutex_unlock(&p->mu);
+}
+
+int
+dn_probe_probes(const struct dn_probe *p, int src, int dst)
+{
+	return (p != NULL && link_of(p, src, dst) >= 0);
+}
+
+size_t
+dn_probe_nlinks(const struct dn_probe *p)
+{
+	return (p != NULL ? p->nlinks : 0);
 }
 
 void
@@ -428,6 +499,8 @@ dn_probe_stop(struct dn_probe *p)
 	pthread_mutex_destroy(&p->mu);
 	free(p->socks);
 	free(p->ports);
+	free(p->links);
+	free(p->idx);
 	free(p->ring);
 	free(p);
 }

@@ -1,7 +1,8 @@
 /*
  * probe.h: the per-link probe of an emulated network (net/topo.h): a
  * thread that holds one UDP socket in every node's namespace and sends a
- * small numbered packet on every directed link RATE times a second; the
+ * small numbered packet on every directed link it was given (all of them,
+ * or a chosen set: plan/probe-links.c) RATE times a second; the
  * far end notes its one-way delay (one host, one CLOCK_MONOTONIC) and
  * echoes it, so the sender gets the RTT.  The probe is not the node's
  * traffic: it crosses the hub through the same rules, and so measures
@@ -31,6 +32,11 @@ struct dn_probe_stats {
 	size_t		 nrtt;
 };
 
+/* A directed link: endpoint SRC -> DST (topo.h's node indices). */
+struct dn_probe_link {
+	int	 src, dst;
+};
+
 /*
  * Start probing every directed link of NET RATE_HZ (1..1000) times a
  * second.  NET must outlive the probe.  Returns 0, or -1 with ERR.  *PP
@@ -39,8 +45,20 @@ struct dn_probe_stats {
 int	 dn_probe_start(struct dn_probe **pp, const struct dn_net *net,
 	    int rate_hz, char *err, size_t errlen);
 /*
+ * The same for the NLINKS directed links LINKS only (NULL: every link;
+ * a link given twice is probed once).  Memory and probes grow with
+ * NLINKS, not with the square of the endpoints.  A link outside NET is
+ * an error (-1, ERR says which).
+ */
+int	 dn_probe_start_links(struct dn_probe **pp, const struct dn_net *net,
+	    const struct dn_probe_link *links, size_t nlinks, int rate_hz,
+	    char *err, size_t errlen);
+/* 1 when P probes SRC -> DST (0 for a NULL P); how many links it probes. */
+int	 dn_probe_probes(const struct dn_probe *p, int src, int dst);
+size_t	 dn_probe_nlinks(const struct dn_probe *p);
+/*
  * The probes of link SRC -> DST sent in [FROM_NS, TO_NS) (CLOCK_MONOTONIC
- * ns).  A probe still in flight counts as not crossed: keep TO_NS a
+ * ns); none for a link P does not probe.  A probe still in flight counts as not crossed: keep TO_NS a
  * little (the link's delay and more) before now.
  */
 void	 dn_probe_window(struct dn_probe *p, int src, int dst,

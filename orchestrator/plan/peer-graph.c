@@ -184,6 +184,15 @@ peer_graph(int n, int d, const int *zone, uint64_t seed)
 	return (g.m);
 }
 
+uint8_t *
+plan_peer_graph(const struct scenario *s)
+{
+	if (s->network.peers == 0)
+		return (NULL);
+	return (peer_graph(s->network.nodes, s->network.peers,
+	    s->network.zone_of, s->seed));
+}
+
 char *
 plan_peer_list(const struct scenario *s, int node)
 {
@@ -191,11 +200,7 @@ plan_peer_list(const struct scenario *s, int node)
 	char	*list = NULL, *t;
 	int	 k, n = s->network.nodes;
 
-	if (s->network.peers == 0)
-		return (NULL);
-	m = peer_graph(n, s->network.peers, s->network.zone_of,
-	    s->seed);
-	if (m == NULL)
+	if ((m = plan_peer_graph(s)) == NULL)
 		return (NULL);
 	for (k = 0; k < n; k++) {
 		if (!m[(size_t)node * n + k])

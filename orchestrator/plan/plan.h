@@ -111,6 +111,31 @@ char	*plan_quote_argv(char *const *argv);
  * peer-graph.c, D peers per node, connected, drawn from the seed, mostly
  * inside zones.  Caller frees. */
 char	*plan_peer_list(const struct scenario *s, int node);
+/* The same graph whole: the nodes x nodes adjacency (1: peers), or NULL
+ * for the full mesh.  Caller frees. */
+uint8_t	*plan_peer_graph(const struct scenario *s);
+
+/*
+ * The links of the emulated network the per-link probe measures (issue
+ * 40; docs/network.md says why the proof stays sound).  ENDPOINTS is
+ * nodes + 1 (the last one the load's).  Every directed link when
+ * network.probe_links is all, or auto up to PLAN_PROBE_ALL_MAX links:
+ * NULL returned, *N the count of all.  Otherwise a sample drawn from the
+ * seed, the ENDPOINTS x ENDPOINTS matrix returned (1: probed; caller
+ * frees), *N its count: the peer graph's links both ways and the load's
+ * (the links in use), at least PLAN_PROBE_CLASS_MIN links of every
+ * condition class (each ordered zone pair, the nodes in no zone, the
+ * load's), of every link event's nodes each way, and of every ordered
+ * pair of a partition's groups, every endpoint at least once each way,
+ * then random links up to PLAN_PROBE_FILL.  *RATE_HZ: the probes per
+ * link per second, about PLAN_PROBE_TOTAL_HZ in all, 2..20.
+ */
+#define PLAN_PROBE_ALL_MAX	3000
+#define PLAN_PROBE_CLASS_MIN	4
+#define PLAN_PROBE_FILL		400
+#define PLAN_PROBE_TOTAL_HZ	2000
+uint8_t	*plan_probe_links(const struct scenario *s, int endpoints,
+	    size_t *n, int *rate_hz);
 
 /* The node binary VARIANT runs. */
 const char *plan_binary(const struct scenario *, const struct scn_variant *);

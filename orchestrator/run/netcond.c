@@ -19,6 +19,7 @@
 #include "net/probe.h"
 #include "net/shape.h"
 #include "net/topo.h"
+#include "plan/plan.h"
 #include "provider/provider.h"
 #include "run/runner-internal.h"
 #include "store.h"
@@ -26,11 +27,6 @@
 #include "buf.h"
 #include "xalloc.h"
 
-/* Probes per link per second: 20, fewer on large devnets (about 2,000
- * probes a second in all), at least 2. */
-#define PROBE_TOTAL_HZ	2000
-#define PROBE_HZ_MAX	20
-#define PROBE_HZ_MIN	2
 #define QUEUE		0
 #define STORE_EVERY_NS	10000000000ull	/* link_samples, every 10 s */
 
@@ -208,6 +204,73 @@ netcond_hosts(const struct trial *t, char **hosts)
 	}
 }
 
+/* The links a sample probes, as facts: node K's `probe_to` (its
+ * destinations, "3,17,100", the load numbered one past the last node as
+ * in link_samples) and the load's `load_probe_to`. */
+static void
+probe_facts(struct trial *t, struct netcond *nc, const uint8_t *sel)
+{
+	char	*list, *x;
+	int	 s, d;
+
+	for (s = 0; s < nc->n; s++) {
+		list = NULL;
+		for (d = 0; d < nc->n; d++) {
+			if (!sel[(size_t)s * nc->n + d])
+				continue;
+			x = dn_xasprintf("%s%s%d", list ? list : "",
+			    list ? "," : "", d);
+			free(list);
+			list = x;
+		}
+		if (s == nc->nodes)
+			trial_fact(t, -1, "load_probe_to", "%s", list ? list :
+			    "");
+		else
+			trial_fact(t, s, "probe_to", "%s", list ? list : "");
+		free(list);
+	}
+}
+
+/* The probe on the links plan_probe_links chose (all of a small network);
+ * facts probe_links, probe_links_all, probe_rate_hz, and which links a
+ * sample holds.  *HZ: its rate per link. */
+static int
+start_probe(struct trial *t, struct netcond *nc, int *hz, char **cause)
+{
+	struct dn_probe_link	*ls = NULL;
+	uint8_t			*sel;
+	size_t			 n, k = 0;
+	char			 err[256];
+	int			 s, d, rv = 0;
+
+	sel = plan_probe_links(t->scn, nc->n, &n, hz);
+	if (sel != NULL) {
+		ls = dn_xcalloc(n + 1, sizeof(*ls));
+		for (s = 0; s < nc->n; s++)
+			for (d = 0; d < nc->n; d++)
+				if (sel[(size_t)s * nc->n + d]) {
+					ls[k].src = s;
+					ls[k++].dst = d;
+				}
+		nc->sampled = 1;
+		probe_facts(t, nc, sel);
+	}
+	if (dn_probe_start_links(&nc->probe, nc->net, ls, k, *hz, err,
+	    sizeof(err)) != 0) {
+		*cause = dn_xasprintf("link probe: %s", err);
+		rv = -1;
+	} else {
+		trial_fact(t, -1, "probe_links", "%zu",
+		    dn_probe_nlinks(nc->probe));
+		trial_fact(t, -1, "probe_links_all", "%d", nc->n * (nc->n - 1));
+		trial_fact(t, -1, "probe_rate_hz", "%d", *hz);
+	}
+	free(ls);
+	free(sel);
+	return (rv);
+}
+
 int
 netcond_start(struct trial *t, char **cause)
 {
@@ -238,14 +301,8 @@ netcond_start(struct trial *t, char **cause)
 	t->net = nc->net;
 	if (apply(t, nc, cause) != 0)
 		return (-1);
-	hz = PROBE_TOTAL_HZ / (nc->n * (nc->n - 1) + 1);
-	hz = hz > PROBE_HZ_MAX ? PROBE_HZ_MAX : hz < PROBE_HZ_MIN ?
-	    PROBE_HZ_MIN : hz;
-	if (dn_probe_start(&nc->probe, nc->net, hz, err,
-	    sizeof(err)) != 0) {
-		*cause = dn_xasprintf("link probe: %s", err);
+	if (start_probe(t, nc, &hz, cause) != 0)
 		return (-1);
-	}
 	ct = scenario_conditions_text(t->scn, t->var != NULL ?
 	    t->var->name : NULL);
 	if (ct != NULL)
@@ -253,11 +310,13 @@ netcond_start(struct trial *t, char **cause)
 	free(ct);
 	trial_event(t, -1, "network", "%d node namespaces through hub %s; "
 	    "%s; the load over TCP from %s (endpoint 'load'); control and "
-	    "metrics on ipc; probe %d/s on each of %d links", t->nnodes,
+	    "metrics on ipc; probe %d/s on each of %zu links%s", t->nnodes,
 	    dn_net_ns_name(nc->net, -1), t->foreign ? "foreign nodes at "
 	    "their own addresses ({addr})" : "devnet-node gossip and sync "
 	    "over TCP between them", dn_net_ns_name(nc->net, nc->nodes),
-	    hz, nc->n * (nc->n - 1));
+	    hz, dn_probe_nlinks(nc->probe), nc->sampled ? " (a sample of "
+	    "the directed links: every zone pair, each endpoint each way; "
+	    "facts probe_to)" : "");
 	return (0);
 }
 

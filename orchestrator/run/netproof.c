@@ -79,7 +79,7 @@ netproof_link_now(const struct trial *t, const struct netcond *nc, int s,
 
 /* The class of link S -> D among the M of ST (NULL: none). */
 static const struct dn_shape_stats *
-class_of(const struct netcond *nc, const struct dn_shape_stats *st, int m,
+shape_class_of(const struct netcond *nc, const struct dn_shape_stats *st, int m,
     int s, int d)
 {
 	uint32_t	mark = (uint32_t)(s * nc->n + d + 1);	/* netcond.c */
@@ -129,8 +129,11 @@ netproof_shape(struct trial *t, struct netcond *nc)
 			if (s == d)
 				continue;
 			netproof_link_now(t, nc, s, d, &l);
-			if (l.bandwidth_bps == 0 || ((c = class_of(nc, st, m,
-			    s, d)) != NULL && c->packets > 0))
+			/* a link the probe skips may carry nothing */
+			if (l.bandwidth_bps == 0 || (nc->probe != NULL &&
+			    !dn_probe_probes(nc->probe, s, d)) ||
+			    ((c = shape_class_of(nc, st, m, s, d)) != NULL &&
+			    c->packets > 0))
 				continue;
 			trial_fail(t, "network.links %s->%s: bandwidth %.3g "
 			    "Mbit/s asked, but %s: the condition did not take "
@@ -261,6 +264,77 @@ netproof_partition(struct trial *t, struct netcond *nc,
 	free(echo.owd);
 }
 
+/* The condition classes of network.links (plan/probe-links.c): each
+ * ordered pair of zones (0: in no zone), then the load's links. */
+static size_t
+proof_nclasses(const struct trial *t)
+{
+	size_t nz = t->scn->network.nzones + 1;
+
+	return (nz * nz + 1);
+}
+
+static size_t
+proof_class(const struct trial *t, const struct netcond *nc, int s, int d)
+{
+	size_t nz = t->scn->network.nzones + 1;
+
+	if (s == nc->nodes || d == nc->nodes)
+		return (nz * nz);
+	return ((size_t)(t->scn->network.zone_of[s] + 1) * nz +
+	    (size_t)(t->scn->network.zone_of[d] + 1));
+}
+
+/* Zone Z - 1's name; 0: the nodes in no zone. */
+static const char *
+zone_name(const struct trial *t, size_t z)
+{
+	return (z == 0 ? "(none)" : t->scn->network.zones[z - 1]);
+}
+
+/* A sampled proof's summary: how many links of each class with a
+ * condition were proven (event link_proof_classes); a class with a
+ * condition and no link proven is said as not measured. */
+static void
+proof_classes(struct trial *t, const struct netcond *nc, const char *what,
+    const size_t *proven)
+{
+	struct dn_buf	 b = DN_BUF_INIT;
+	struct scn_link	 l;
+	size_t		 c, nz = t->scn->network.nzones + 1, none = 0;
+	int		 s, d, *seen = dn_xcalloc(proof_nclasses(t),
+			    sizeof(int));
+
+	/* which classes hold a condition now (one link of each says) */
+	for (s = 0; s < nc->n; s++)
+		for (d = 0; d < nc->n; d++) {
+			if (s == d || seen[proof_class(t, nc, s, d)])
+				continue;
+			netproof_link_now(t, nc, s, d, &l);
+			if (l.loss_ppm > 0 || l.latency_us > 0)
+				seen[proof_class(t, nc, s, d)] = 1;
+		}
+	for (c = 0; c < proof_nclasses(t); c++) {
+		if (!seen[c])
+			continue;
+		if (c == nz * nz)
+			dn_buf_addf(&b, "%sload %zu", b.len ? ", " : "",
+			    proven[c]);
+		else
+			dn_buf_addf(&b, "%s%s->%s %zu", b.len ? ", " : "",
+			    zone_name(t, c / nz), zone_name(t, c % nz),
+			    proven[c]);
+		none += proven[c] == 0;
+	}
+	trial_event(t, -1, "link_proof_classes", "%s: %zu of %d links "
+	    "probed (a sample); links proven per class: %s%s", what,
+	    dn_probe_nlinks(nc->probe), nc->n * (nc->n - 1),
+	    b.len ? b.p : "none with a condition", none ? "; a class "
+	    "with 0 was not measured" : "");
+	dn_buf_release(&b);
+	free(seen);
+}
+
 /* Measured against asked on the links touching NODES (NULL: every link
  * with a condition of network.links): loss within max(2 points, 4
  * sigma), one-way delay p50 within max(1 ms, 10 %).  WHAT names it. */
@@ -274,7 +348,8 @@ netproof_links(struct trial *t, struct netcond *nc, const char *what,
 	char		 sb[8], db[8];
 	const char	*sn, *dn;
 	int		 s, d;
-	size_t		 j;
+	size_t		 j, *proven = dn_xcalloc(proof_nclasses(t),
+			    sizeof(size_t));
 
 	for (s = 0; s < nc->n; s++)
 		for (d = 0; d < nc->n; d++) {
@@ -286,7 +361,8 @@ netproof_links(struct trial *t, struct netcond *nc, const char *what,
 			if (ev != NULL && j == ev->nnodes)
 				continue;
 			netproof_link_now(t, nc, s, d, &l);
-			if (l.loss_ppm == 0 && l.latency_us == 0)
+			if ((l.loss_ppm == 0 && l.latency_us == 0) ||
+			    !dn_probe_probes(nc->probe, s, d))
 				continue;
 			sn = netproof_name(nc, s, sb);
 			dn = netproof_name(nc, d, db);
@@ -299,6 +375,7 @@ netproof_links(struct trial *t, struct netcond *nc, const char *what,
 				free(p.owd);
 				continue;
 			}
+			proven[proof_class(t, nc, s, d)]++;
 			loss = 100.0 * (double)(p.sent - p.crossed) /
 			    (double)p.sent;
 			asked = l.loss_ppm / 1e4;
@@ -325,6 +402,9 @@ netproof_links(struct trial *t, struct netcond *nc, const char *what,
 				    "take effect", what, sn, dn, p50, want);
 			free(p.owd);
 		}
+	if (nc->sampled && ev == NULL)
+		proof_classes(t, nc, what, proven);
+	free(proven);
 }
 
 /* The longest one-way delay in force: probes younger than twice it (and

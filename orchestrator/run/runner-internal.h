@@ -117,6 +117,7 @@ struct netcond {
 	uint64_t		 base_end_ns;	/* network.links alone until */
 	int			 nev;		/* windows closed */
 	int			 shaped;	/* some link had a bandwidth */
+	int			 sampled;	/* the probe on a sample only */
 	uint64_t		*rates;		/* [d * n + s]: as shaped now */
 	uint64_t		 stored_ns;	/* probes stored up to here */
 };

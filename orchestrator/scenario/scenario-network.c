@@ -1,6 +1,6 @@
 /*
- * scenario-network.c: the network: section (nodes, gossip peers, block
- * timing, accounts, ipc or tcp, per-node overrides).  Not here: the override settings
+ * scenario-network.c: the network: section (nodes, gossip peers, the
+ * probed links, block timing, accounts, ipc or tcp, per-node overrides).  Not here: the override settings
  * themselves (scenario-settings.c), the node argv made from them
  * (plan/plan.c).
  */
@@ -13,11 +13,13 @@
 static const char *const network_keys[] = { "nodes", "peers",
 	"block_interval",
 	"accounts", "block_max_txs", "block_reads", "listen", "tcp_base_port",
-	"overrides", "zones", "links", NULL };
+	"overrides", "zones", "links", "probe_links", NULL };
 static const char *const override_keys[] = { "node", "binary",
 	"read_options", "write_options", "rocksdb", "args", "env", "image",
 	"resources", NULL };
 static const char *const listen_names[] = { "ipc", "tcp", NULL };
+/* in the order of SCN_PROBE_* */
+static const char *const probe_names[] = { "auto", "all", "sampled", NULL };
 
 /* network.peers: D (2 and up; N - 1 or more is the full mesh) or all. */
 static int
@@ -63,6 +65,10 @@ scn_load_network(struct ctx *c, struct scenario *s, const struct ynode *n)
 	    &s->network.nodes) != 0)
 		return (-1);
 	if ((v = ymap_get(n, "peers")) != NULL && load_peers(c, s, v) != 0)
+		return (-1);
+	if ((v = ymap_get(n, "probe_links")) != NULL &&
+	    scn_get_enum(c, v, "network.probe_links", probe_names,
+	    &s->network.probe_links) != 0)
 		return (-1);
 	if ((v = ymap_get(n, "block_interval")) != NULL &&
 	    scn_get_duration(c, v, "network.block_interval", 10, 3600000,

@@ -276,6 +276,8 @@ struct scn_assert {
 	double		 rel_pct;
 };
 
+enum { SCN_PROBE_AUTO, SCN_PROBE_ALL, SCN_PROBE_SAMPLED };
+
 struct scenario {
 	char		*path;		/* as given */
 	char		*text;		/* the whole file as read */
@@ -291,6 +293,11 @@ struct scenario {
 		/* gossip: each devnet-node's peers (plan/peer-graph.c);
 		 * 0: every other node, no relay (the default) */
 		int		 peers;
+		/* the emulated network's probed links (plan/probe-links.c):
+		 * SCN_PROBE_AUTO (the default: every link up to
+		 * PLAN_PROBE_ALL_MAX directed links, a sample beyond), _ALL,
+		 * _SAMPLED */
+		int		 probe_links;
 		int64_t		 block_interval_ms;	/* default 1s */
 		uint32_t	 accounts;		/* default 10000 */
 		uint32_t	 block_max_txs;		/* default 10000 */

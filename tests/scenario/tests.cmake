@@ -9,4 +9,14 @@ dn_test(scenario loader
     LIBS dn_wire dn_http PkgConfig::YAML)
 target_include_directories(test-scenario-loader PRIVATE
     ${CMAKE_SOURCE_DIR}/orchestrator)
+# the links the emulated network's probe measures: all of a small network,
+# a sample past PLAN_PROBE_ALL_MAX that holds every condition class
+# (plan/probe-links.c, issue 40)
+dn_test(scenario probe-links
+    SOURCES ${DN_TEST_DIR}/test-probe-links.c
+	${DN_SCENARIO_SRC}
+	${DN_PLAN_SRC}
+    LIBS dn_wire dn_http PkgConfig::YAML)
+target_include_directories(test-scenario-probe-links PRIVATE
+    ${CMAKE_SOURCE_DIR}/orchestrator)
 dn_script_test(scenario validate ${DN_TEST_DIR}/validate.sh TIMEOUT 180)
