@@ -2,6 +2,11 @@
 # probe, the sweep (root; skipped without it).
 dn_test(net topo SOURCES ${DN_TEST_DIR}/test-net.c LIBS dn_orch TIMEOUT 60
 )
+# net/rt-budget.c: a SCHED_FIFO thread burning past its CPU budget is
+# dropped to SCHED_OTHER in that window and gets FIFO back in the next;
+# one under its budget keeps it (root; 77 = skip without SCHED_FIFO)
+dn_test(net rt-budget SOURCES ${DN_TEST_DIR}/test-rt-budget.c LIBS dn_orch
+    TIMEOUT 30)
 # orchestrator/net/ on a real lab (tests/net/netlab.c: two namespaces
 # through a routed hub, marked and queued by iptables in the hub).  Need
 # root; exit 77 (skipped) otherwise.
