@@ -327,9 +327,9 @@ addr_add(struct nlctx *c, int idx, uint32_t addr, int plen)
 	return (nl_talk(c, nlh, NULL));
 }
 
-/* 10.99.0.0/16 through GW on interface IDX. */
+/* The /16 DST (network order) through GW on interface IDX. */
 static int
-route_add(struct nlctx *c, int idx, uint32_t gw)
+route_add(struct nlctx *c, int idx, uint32_t dst, uint32_t gw)
 {
 	char		 buf[NL_BUF];
 	struct nlmsghdr	*nlh = nl_msg(c, buf, RTM_NEWROUTE,
@@ -343,7 +343,7 @@ route_add(struct nlctx *c, int idx, uint32_t gw)
 	rt->rtm_protocol = RTPROT_BOOT;
 	rt->rtm_scope = RT_SCOPE_UNIVERSE;
 	rt->rtm_type = RTN_UNICAST;
-	mnl_attr_put_u32(nlh, RTA_DST, htonl(0x0a630000));
+	mnl_attr_put_u32(nlh, RTA_DST, dst);
 	mnl_attr_put_u32(nlh, RTA_GATEWAY, gw);
 	mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)idx);
 	return (nl_talk(c, nlh, NULL));
@@ -366,21 +366,41 @@ forward_on_cb(void *arg)
 /* ---- the topology ---- */
 
 uint32_t
-dn_net_addr(int i)
+dn_net_block(int b)
 {
-	return (htonl(0x0a630000u | ((uint32_t)i << 8) | 2));
+	return (htonl(0x0a000000u | (uint32_t)(DN_NET_PLAN_OCTET + b) << 16));
 }
 
-static uint32_t
-hub_addr(int i)
+int
+dn_net_blocks(int endpoints)
 {
-	return (htonl(0x0a630000u | ((uint32_t)i << 8) | 1));
+	return ((endpoints + 255) / 256);
+}
+
+/* Endpoint I's /24 (host order): block I / 256, third octet I % 256. */
+static uint32_t
+subnet_of(int i)
+{
+	return (ntohl(dn_net_block(i / 256)) | (uint32_t)(i % 256) << 8);
+}
+
+uint32_t
+dn_net_addr(int i)
+{
+	return (htonl(subnet_of(i) | 2));
+}
+
+uint32_t
+dn_net_hub_addr(int i)
+{
+	return (htonl(subnet_of(i) | 1));
 }
 
 void
 dn_net_addr_str(int i, char *buf, size_t cap)
 {
-	snprintf(buf, cap, "10.99.%d.2", i);
+	snprintf(buf, cap, "10.%d.%d.2", DN_NET_PLAN_OCTET + i / 256,
+	    i % 256);
 }
 
 void
@@ -415,7 +435,7 @@ wire_node(struct dn_net *net, struct nlctx *hub, int i, char *err,
 {
 	struct nlctx	node;
 	char		hif[16];
-	int		idx, rv;
+	int		idx, rv, b;
 	const char     *step;
 
 	dn_net_hub_ifname(i, hif, sizeof(hif));
@@ -429,7 +449,7 @@ wire_node(struct dn_net *net, struct nlctx *hub, int i, char *err,
 		goto out;
 	step = "hub address";
 	if ((rv = link_index(hub, hif, &idx)) != 0 ||
-	    (rv = addr_add(hub, idx, hub_addr(i), 24)) != 0 ||
+	    (rv = addr_add(hub, idx, dn_net_hub_addr(i), 24)) != 0 ||
 	    (rv = link_up(hub, hif)) != 0)
 		goto out;
 	step = "node address";
@@ -439,7 +459,9 @@ wire_node(struct dn_net *net, struct nlctx *hub, int i, char *err,
 	    (rv = link_up(&node, "eth0")) != 0)
 		goto out;
 	step = "node route";
-	rv = route_add(&node, idx, hub_addr(i));
+	for (b = 0; rv == 0 && b < dn_net_blocks(net->n); b++)
+		rv = route_add(&node, idx, dn_net_block(b),
+		    dn_net_hub_addr(i));
 out:
 	mnl_socket_close(node.s);
 	if (rv != 0)

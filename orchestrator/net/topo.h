@@ -9,9 +9,19 @@
  * in /run/netns, made a shared mount point first as `ip netns add` does,
  * so `ip netns list` shows them and the next run can sweep them after a
  * SIGKILL); nodes' namespaces given by the caller
- * (dn_net_create_in: containers') get no file.  Node I has 10.99.I.2/24 on its "eth0", the
- * hub 10.99.I.1/24 on "hI" (the other end of the pair); each node routes
- * 10.99.0.0/16 through the hub, and the hub forwards.  Up to 255 nodes.
+ * (dn_net_create_in: containers') get no file.  Node I has its address
+ * (the plan below) /24 on its "eth0", the hub the same /24's .1 on "hI"
+ * (the other end of the pair); each node routes the plan's /16s in use
+ * through the hub, and the hub forwards.  Up to DN_NET_MAX endpoints.
+ *
+ * The address plan (issue 40): endpoint I is 10.(99 + I / 256).(I %
+ * 256).2, one /16 per 256 endpoints, DN_NET_PLAN_BLOCKS of them (10.99.
+ * 0.0 to 10.162.255.255, 16,384 endpoints).  Up to 255 endpoints it is
+ * the plan of before, 10.99.I.2 and one route of 10.99.0.0/16; the
+ * 300th endpoint (I = 299) is 10.100.43.2, and every node then routes
+ * 10.99.0.0/16 and 10.100.0.0/16 through the hub.  What else stops at
+ * DN_NET_MAX: nft.c's source map sent in one message of 256 elements and
+ * network.nodes' check (scenario.c); docs/scale.md.
  *
  * Knows no orchestrator types (like sys/).  Not here: conditions
  * (net/nft.h), the probe (net/probe.h).
@@ -24,6 +34,9 @@
 
 #define DN_NET_PREFIX	"devnet-"	/* every namespace devnet makes */
 #define DN_NET_MAX	255
+#define DN_NET_PLAN_OCTET	99	/* the first /16: 10.99.0.0 */
+#define DN_NET_PLAN_BLOCKS	64
+#define DN_NET_PLAN_MAX		(DN_NET_PLAN_BLOCKS * 256)
 
 struct dn_net;
 
@@ -50,9 +63,15 @@ int	 dn_net_nodes(const struct dn_net *net);
 int	 dn_net_ns_fd(const struct dn_net *net, int i);
 /* Its /run/netns name ("devnet-123-0-n2"), NET keeps it. */
 const char *dn_net_ns_name(const struct dn_net *net, int i);
-/* Node I's address, network byte order, and as text into BUF. */
+/* Endpoint I's address (0 <= I < DN_NET_PLAN_MAX), network byte order,
+ * and as text into BUF; the hub's address on its pair (the gateway). */
 uint32_t dn_net_addr(int i);
 void	 dn_net_addr_str(int i, char *buf, size_t cap);
+uint32_t dn_net_hub_addr(int i);
+/* How many /16s ENDPOINTS take, and the B-th one (network order): each
+ * node routes blocks 0 .. dn_net_blocks(N) - 1 through the hub. */
+int	 dn_net_blocks(int endpoints);
+uint32_t dn_net_block(int b);
 /* The hub-side interface that leads to node I ("h2"), into BUF. */
 void	 dn_net_hub_ifname(int i, char *buf, size_t cap);
 

@@ -43,7 +43,7 @@ netproof_name(const struct netcond *nc, int i, char *buf)
 {
 	if (i == nc->nodes)
 		return ("load");
-	snprintf(buf, 8, "%d", i & 0xff);	/* nodes: 0..254 */
+	snprintf(buf, 8, "%d", i % 100000);	/* the plan: < 16,384 */
 	return (buf);
 }
 

@@ -2,6 +2,10 @@
 # probe, the sweep (root; skipped without it).
 dn_test(net topo SOURCES ${DN_TEST_DIR}/test-net.c LIBS dn_orch TIMEOUT 60
 )
+# the address plan past 254 nodes (net/topo.h): 300 nodes and the load,
+# computed only (no root needed)
+dn_test(net addr-plan SOURCES ${DN_TEST_DIR}/test-addr-plan.c LIBS dn_orch
+    TIMEOUT 30)
 # net/rt-budget.c: a SCHED_FIFO thread burning past its CPU budget is
 # dropped to SCHED_OTHER in that window and gets FIFO back in the next;
 # one under its budget keeps it (root; 77 = skip without SCHED_FIFO)
