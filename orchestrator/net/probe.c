@@ -470,6 +470,24 @@ dn_probe_nlinks(const struct dn_probe *p)
 }
 
 void
+dn_probe_cost(struct dn_probe *p, uint64_t *cpu_ns, uint64_t *sent)
+{
+	struct timespec	ts;
+	clockid_t	cid;
+
+	*cpu_ns = *sent = 0;
+	if (p == NULL || !p->running)
+		return;
+	if (pthread_getcpuclockid(p->thr, &cid) == 0 &&
+	    clock_gettime(cid, &ts) == 0)
+		*cpu_ns = (uint64_t)ts.tv_sec * 1000000000ull +
+		    (uint64_t)ts.tv_nsec;
+	pthread_mutex_lock(&p->mu);
+	*sent = (uint64_t)p->seq * p->nlinks;
+	pthread_mutex_unlock(&p->mu);
+}
+
+void
 dn_probe_stats_release(struct dn_probe_stats *s)
 {
 	free(s->owd_ms);

@@ -56,6 +56,9 @@ int	 dn_probe_start_links(struct dn_probe **pp, const struct dn_net *net,
 /* 1 when P probes SRC -> DST (0 for a NULL P); how many links it probes. */
 int	 dn_probe_probes(const struct dn_probe *p, int src, int dst);
 size_t	 dn_probe_nlinks(const struct dn_probe *p);
+/* What P cost so far: its thread's CPU time and the probes it sent
+ * (echoes not counted); 0 and 0 for a NULL or stopped P. */
+void	 dn_probe_cost(struct dn_probe *p, uint64_t *cpu_ns, uint64_t *sent);
 /*
  * The probes of link SRC -> DST sent in [FROM_NS, TO_NS) (CLOCK_MONOTONIC
  * ns); none for a link P does not probe.  A probe still in flight counts as not crossed: keep TO_NS a

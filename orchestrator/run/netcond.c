@@ -494,7 +494,7 @@ void
 netcond_finish(struct trial *t)
 {
 	struct netcond	*nc = t->nc;
-	uint64_t	 now = dn_now_ns(), from, to;
+	uint64_t	 now = dn_now_ns(), from, to, cpu, sent;
 	struct dn_delay_stats ds;
 
 	if (nc == NULL)
@@ -520,6 +520,15 @@ netcond_finish(struct trial *t)
 		dn_delay_stats(nc->delay, &ds);
 		trial_fact(t, -1, "net_delayed_packets", "%llu",
 		    (unsigned long long)ds.packets);
+		trial_fact(t, -1, "net_emulator_cpu_s", "%.3f",
+		    ds.cpu_ns / 1e9);
+	}
+	/* what the emulated network cost (docs/scale.md) */
+	dn_probe_cost(nc->probe, &cpu, &sent);
+	if (nc->probe != NULL) {
+		trial_fact(t, -1, "net_probes_sent", "%llu",
+		    (unsigned long long)sent);
+		trial_fact(t, -1, "net_probe_cpu_s", "%.3f", cpu / 1e9);
 	}
 	dn_probe_stop(nc->probe);
 	dn_delay_stop(nc->delay);
