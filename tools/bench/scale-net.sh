@@ -1,0 +1,71 @@
+#!/bin/sh
+# scale-net.sh: issue 40's emulated network at scale.  One `devnet run` of
+# N devnet-nodes (default 100) gossiping over 8 peers in three zones
+# (eu, us, ap, round robin; 2 ms by default, 20, 30 and 40 ms between
+# zones), 25 TPS, a 20 s trial after 5 s of warmup, the probe on a sample
+# of the links past 3,000 (docs/network.md); then from its database: the
+# run's wall time against the trial's, the ready time, the status and
+# reason, the links probed (of all) and their rate, the probes sent, the
+# probe's and the emulator's CPU and packets, devnet's own CPU, the
+# link proofs (passed, failed, not measured) and the classes proven.
+#
+# usage: tools/bench/scale-net.sh [NODES]   (one run: it is heavy)
+# DEVNET (default build/bin/devnet) selects the binary; READY (default
+# 120s) is its --ready-timeout; PROBE_LINKS (auto) network.probe_links.
+set -eu
+. "$(dirname "$0")/bench-lib.sh"
+root=$ROOT
+devnet=${DEVNET:-$root/build/bin/devnet}
+n=${1:-100}
+bench_need "$devnet" "devnet devnet-node"
+work=$(mktemp -d /tmp/sn-XXXXXX)
+trap 'rm -rf "$work"' EXIT INT TERM
+zone() { seq "$1" 3 $((n - 1)) | paste -sd, -; }
+cat >"$work/s.yaml" <<YAML
+name: bench-scale-net
+description: $n nodes, 8 peers, three zones, 20 s at 25 TPS
+duration: 20s
+warmup: 5s
+sample_interval: 1s
+seed: 1
+network:
+  nodes: $n
+  peers: 8
+  probe_links: ${PROBE_LINKS:-auto}
+  block_interval: 1s
+  accounts: 2000
+  zones: {eu: [$(zone 0)], us: [$(zone 1)], ap: [$(zone 2)]}
+  links:
+    default: {latency: 2ms}
+    eu-us: {latency: 20ms}
+    us-ap: {latency: 30ms}
+    eu-ap: {latency: 40ms}
+workload:
+  kind: transfer
+  tps: 25
+YAML
+db=$work/s.db
+t0=$(bench_now_ms)
+"$devnet" run "$work/s.yaml" --db "$db" --run-dir "$work/r" \
+    --ready-timeout "${READY:-120s}" --quiet >"$work/out" 2>&1 || true
+t1=$(bench_now_ms)
+q() { sqlite3 "$db" "$1"; }
+f() { q "SELECT value FROM run_facts WHERE node = -1 AND key = '$1'"; }
+echo "nodes $n; the run took $(((t1 - t0) / 1000)) s for a 20 s trial" \
+    "(and 5 s of warmup)"
+echo "status: $(q "SELECT status || coalesce(': ' || reason, '') FROM runs")"
+echo "ready: $(q "SELECT detail FROM events WHERE kind = 'start'" |
+    sed 's/.* ready in \([0-9]*\) ms.*/\1 ms/')"
+echo "probe: $(f probe_links) of $(f probe_links_all) links at" \
+    "$(f probe_rate_hz)/s; $(f net_probes_sent) probes sent," \
+    "$(f net_probe_cpu_s) s of CPU"
+echo "emulator: $(f net_delayed_packets) packets, $(f net_emulator_cpu_s)" \
+    "s of CPU; devnet: $(f orchestrator_cpu_s) s of CPU"
+echo "link proofs: $(q "SELECT count(*) FROM events WHERE kind =
+    'link_proof' AND detail LIKE '%measured p50%'") measured," \
+    "$(q "SELECT count(*) FROM events WHERE kind = 'link_proof' AND
+    detail LIKE '%not measured%'") not measured"
+q "SELECT detail FROM events WHERE kind = 'link_proof_classes'"
+echo "heights at the end: $(q "SELECT min(value) || '..' || max(value)
+    FROM run_facts WHERE key = 'height'")"
+tail -5 "$work/out"
