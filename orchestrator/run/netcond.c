@@ -522,6 +522,9 @@ netcond_finish(struct trial *t)
 		    (unsigned long long)ds.packets);
 		trial_fact(t, -1, "net_emulator_cpu_s", "%.3f",
 		    ds.cpu_ns / 1e9);
+		/* queue or socket full: a loss the conditions did not ask */
+		trial_fact(t, -1, "net_emulator_drops", "%lld",
+		    (long long)ds.drops);
 	}
 	/* what the emulated network cost (docs/scale.md) */
 	dn_probe_cost(nc->probe, &cpu, &sent);
