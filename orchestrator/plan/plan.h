@@ -125,8 +125,8 @@ uint8_t	*plan_peer_graph(const struct scenario *s);
  * frees), *N its count: the peer graph's links both ways and the load's
  * (the links in use), at least PLAN_PROBE_CLASS_MIN links of every
  * condition class (each ordered zone pair, the nodes in no zone, the
- * load's), of every link event's nodes each way, and of every ordered
- * pair of a partition's groups, every endpoint at least once each way,
+ * load's), of every link event's nodes each way, 8 of every
+ * ordered pair of a partition's groups, every endpoint at least once each way,
  * then random links up to PLAN_PROBE_FILL.  *RATE_HZ: the probes per
  * link per second, about PLAN_PROBE_TOTAL_HZ in all, 2..20.
  */

@@ -182,7 +182,8 @@ gossip_sample(void **state)
 }
 
 /* A link event's nodes PLAN_PROBE_CLASS_MIN times each way, a
- * partition's every ordered pair of groups (the rest one more group). */
+ * partition's every ordered pair of groups (the rest one more group) 8
+ * times. */
 static void
 events_covered(void **state)
 {
@@ -209,10 +210,12 @@ events_covered(void **state)
 	/* group [2] is one node: its one link to [0, 1] each way is 2 */
 	assert_int_equal(cnt[0][1], 2);
 	assert_int_equal(cnt[1][0], 2);
-	assert_true(cnt[0][2] >= PLAN_PROBE_CLASS_MIN);
-	assert_true(cnt[2][0] >= PLAN_PROBE_CLASS_MIN);
-	assert_true(cnt[1][2] >= PLAN_PROBE_CLASS_MIN);
-	assert_true(cnt[2][1] >= PLAN_PROBE_CLASS_MIN);
+	/* the others at least 8 each (a cut open on half its links is
+	 * then missed 1 time in 256) */
+	assert_true(cnt[0][2] >= 8);
+	assert_true(cnt[2][0] >= 8);
+	assert_true(cnt[1][2] >= 8);
+	assert_true(cnt[2][1] >= 8);
 	free(sel);
 	scenario_free(s);
 }
