@@ -210,26 +210,20 @@ netcond_hosts(const struct trial *t, char **hosts)
 static void
 probe_facts(struct trial *t, struct netcond *nc, const uint8_t *sel)
 {
-	char	*list, *x;
-	int	 s, d;
+	struct dn_buf	b = DN_BUF_INIT;
+	int		s, d;
 
 	for (s = 0; s < nc->n; s++) {
-		list = NULL;
-		for (d = 0; d < nc->n; d++) {
-			if (!sel[(size_t)s * nc->n + d])
-				continue;
-			x = dn_xasprintf("%s%s%d", list ? list : "",
-			    list ? "," : "", d);
-			free(list);
-			list = x;
-		}
+		dn_buf_setlen(&b, 0);	/* "" when it probes nothing */
+		for (d = 0; d < nc->n; d++)
+			if (sel[(size_t)s * nc->n + d])
+				dn_buf_addf(&b, "%s%d", b.len ? "," : "", d);
 		if (s == nc->nodes)
-			trial_fact(t, -1, "load_probe_to", "%s", list ? list :
-			    "");
+			trial_fact(t, -1, "load_probe_to", "%s", b.p);
 		else
-			trial_fact(t, s, "probe_to", "%s", list ? list : "");
-		free(list);
+			trial_fact(t, s, "probe_to", "%s", b.p);
 	}
+	dn_buf_release(&b);
 }
 
 /* The probe on the links plan_probe_links chose (all of a small network);
