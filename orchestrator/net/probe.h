@@ -61,8 +61,9 @@ size_t	 dn_probe_nlinks(const struct dn_probe *p);
 void	 dn_probe_cost(struct dn_probe *p, uint64_t *cpu_ns, uint64_t *sent);
 /*
  * The probes of link SRC -> DST sent in [FROM_NS, TO_NS) (CLOCK_MONOTONIC
- * ns); none for a link P does not probe.  A probe still in flight counts as not crossed: keep TO_NS a
- * little (the link's delay and more) before now.
+ * ns); none for a link P does not probe.  A probe still in flight
+ * counts as not crossed: keep TO_NS a little (the link's delay and more)
+ * before now.
  */
 void	 dn_probe_window(struct dn_probe *p, int src, int dst,
 	    uint64_t from_ns, uint64_t to_ns, struct dn_probe_stats *out);

@@ -257,7 +257,8 @@ start_probe(struct trial *t, struct netcond *nc, int *hz, char **cause)
 	} else {
 		trial_fact(t, -1, "probe_links", "%zu",
 		    dn_probe_nlinks(nc->probe));
-		trial_fact(t, -1, "probe_links_all", "%d", nc->n * (nc->n - 1));
+		trial_fact(t, -1, "probe_links_all", "%d",
+		    nc->n * (nc->n - 1));
 		trial_fact(t, -1, "probe_rate_hz", "%d", *hz);
 	}
 	free(ls);

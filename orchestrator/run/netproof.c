@@ -79,8 +79,8 @@ netproof_link_now(const struct trial *t, const struct netcond *nc, int s,
 
 /* The class of link S -> D among the M of ST (NULL: none). */
 static const struct dn_shape_stats *
-shape_class_of(const struct netcond *nc, const struct dn_shape_stats *st, int m,
-    int s, int d)
+shape_class_of(const struct netcond *nc, const struct dn_shape_stats *st,
+    int m, int s, int d)
 {
 	uint32_t	mark = (uint32_t)(s * nc->n + d + 1);	/* netcond.c */
 	int		k;

@@ -1,8 +1,8 @@
 /*
  * scenario-network.c: the network: section (nodes, gossip peers, the
- * probed links, block timing, accounts, ipc or tcp, per-node overrides).  Not here: the override settings
- * themselves (scenario-settings.c), the node argv made from them
- * (plan/plan.c).
+ * probed links, block timing, accounts, ipc or tcp, per-node
+ * overrides).  Not here: the override settings themselves
+ * (scenario-settings.c), the node argv made from them (plan/plan.c).
  */
 #include <stdlib.h>
 #include <string.h>
