@@ -131,4 +131,32 @@ double	 dn_stats_mde_welch(double sa, size_t na, double sb, size_t nb,
 double	 dn_stats_mde_mwu(size_t na, size_t nb, double alpha, double power,
 	    int iters, uint64_t seed);
 
+/*
+ * The paired t-test (stats-paired.c): on the N per-pair differences D
+ * (B - A, or log(B / A)), their MEAN, SD, the standard error SE, T with
+ * DF = N - 1 and the two-sided P, and the central interval [LO, HI] of
+ * the mean at coverage CONF.  Every difference equal: P is the exact
+ * sign test's floor, 2 / 2^N (1 when they are 0), and the interval is
+ * the one value.  Returns -1 below 2 pairs (all NAN).
+ */
+struct dn_paired {
+	double	mean, sd, se, t, df, p;
+	double	lo, hi;
+};
+int	 dn_stats_paired_t(const double *d, size_t n, double conf,
+	    struct dn_paired *r);
+/* Equivalence of R's mean to the band (LO, HI): the larger of the two
+ * one-sided paired t-tests' p; NAN without a test or a band. */
+double	 dn_stats_paired_equivalence_p(const struct dn_paired *r, double lo,
+	    double hi);
+/*
+ * Minimum detectable mean difference of the paired t-test at level ALPHA
+ * and power POWER with N pairs, in units of the differences' SD: the
+ * shift at which the test (its SD estimated from each set) rejects in a
+ * fraction POWER of ITERS simulated sets of N normal differences
+ * (deterministic in SEED).  NAN below 2 pairs.
+ */
+double	 dn_stats_mde_paired(size_t n, double alpha, double power, int iters,
+	    uint64_t seed);
+
 #endif

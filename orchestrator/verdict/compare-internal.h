@@ -98,12 +98,16 @@ int	 compare_primary_mark(struct dn_store *s, struct compare_result *r,
 	    size_t nd, int *prim, char **cause);
 
 /* Simulated power figures shared by the rows of one analysis
- * (compare-power.c). */
+ * (compare-power.c, compare-paired.c: the paired test's MDE is simulated
+ * up to COMPARE_PAIRED_EXACT pairs). */
+#define COMPARE_PAIRED_EXACT	30
 struct compare_power_cache {
 	double	alpha;
 	double	mwu_eq[DN_MWU_EXACT_MAX + 1];	/* by n, 0 = not yet */
 	size_t	na, nb;				/* the one unequal pair */
 	double	mwu_ab;
+	double	paired[COMPARE_PAIRED_EXACT + 1];	/* by pairs, 0 = not
+							   yet */
 };
 /* Fill ROW's mde_pct (and mde_note when it is no number), and
  * target_pct / trials_needed / decide_by when asked for (TARGET_PCT > 0)
@@ -145,6 +149,31 @@ void	 compare_adjust_mde(struct compare_row *row, const struct obs *oa,
 int	 compare_row_blocks(const struct compare_row *row);
 void	 compare_adjust_free(struct compare_adjust *adj, double **raw,
 	    size_t nd);
+
+/*
+ * The paired design (compare-paired.c).  COMPARE_PAIRED_APPLY: when R's
+ * runs ran in concurrent slots (an A and a B run that overlap by more
+ * than half the shorter, at least 2 slots and most runs of each side in
+ * one; the trial unit; no sequential design), find the slots, name the
+ * runs left out, and test every row of R (from the observations O*[RK[i]],
+ * the unadjusted values where RAW has them) by a paired t-test on its
+ * slots, decide both families again and fill the power; else nothing.
+ * 0, or -1 with *CAUSE.  COMPARE_PAIRED_ROW: test ROW on the N slots'
+ * aligned values XA, XB (statistics, delta and its interval, p_raw,
+ * p_eq_raw, design, pairs, mde_unpaired_pct from ROW's mde_pct); -1 (ROW
+ * untouched) below 2 slots or with A is 0.  COMPARE_PAIRED_POWER: a
+ * decided paired ROW's MDE and, when undecided or with TARGET_PCT, the
+ * slots that would decide it (trials_needed, per side).
+ */
+int	 compare_paired_apply(struct dn_store *s, struct compare_result *r,
+	    const struct compare_opts *opts, const struct obs *oa,
+	    const struct obs *ob, const size_t *rk, double *const *raw,
+	    char **cause);
+int	 compare_paired_row(struct compare_row *row, const double *xa,
+	    const double *xb, size_t n, double threshold_pct);
+void	 compare_paired_power(struct compare_row *row, const double *xa,
+	    const double *xb, size_t n, double threshold_pct,
+	    double target_pct, struct compare_power_cache *pc);
 
 /* The sequential analysis (compare-seq.c): when OPTS or the runs' stored
  * fact name a design, redo the tests of R's rows look by look (the rows

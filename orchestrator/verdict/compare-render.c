@@ -124,11 +124,14 @@ compare_fmt_decide(const struct compare_result *r,
 }
 
 /* The adj/unit column: the variance the adjustment removed and its
- * correlation, or the time blocks that decided; "-" for neither. */
+ * correlation, the time blocks that decided, or the slots a paired test
+ * decided on; "-" for none. */
 static void
 fmt_adj(const struct compare_row *row, char *buf, size_t len)
 {
-	if (row->adj.adjusted)
+	if (row->design != NULL)
+		snprintf(buf, len, "%s %zu", row->design, row->pairs);
+	else if (row->adj.adjusted)
 		snprintf(buf, len, "-%.0f%% r%.2f", row->adj.var_removed_pct,
 		    row->adj.r);
 	else if (compare_row_blocks(row))
@@ -258,7 +261,9 @@ render_text(const struct compare_result *r, FILE *out, int md)
 		    "time at this spread and n; never: not at this n "
 		    "(docs/statistics.md)\nadj/unit: -N%% rR: variance removed "
 		    "by the adjustment on the warmup window, its correlation; "
-		    "NxSs blk: decided on N time blocks of S s a side\n",
+		    "NxSs blk: decided on N time blocks of S s a side; "
+		    "paired N: a paired t-test on N slots' B/A (A and B ran "
+		    "at the same time)\n",
 		    COMPARE_ALPHA, r->threshold_pct,
 		    r->threshold_pct, 100 * COMPARE_POWER);
 }
@@ -357,6 +362,16 @@ json_adjust(FILE *out, const struct compare_adjust *a)
 	fprintf(out, ", \"blocks\": [%zu, %zu]", a->blocks_a, a->blocks_b);
 }
 
+/* A row's design (compare-paired.c): paired by slot or independent. */
+static void
+json_design(FILE *out, const struct compare_row *row)
+{
+	fprintf(out, ", \"design\": \"%s\", \"pairs\": %zu, "
+	    "\"mde_unpaired_pct\": ", row->design != NULL ? row->design :
+	    "independent", row->design != NULL ? row->pairs : 0);
+	dn_json_num(out, row->design != NULL ? row->mde_unpaired_pct : NAN);
+}
+
 static void
 render_json(const struct compare_result *r, FILE *out)
 {
@@ -373,6 +388,8 @@ render_json(const struct compare_result *r, FILE *out)
 	fprintf(out, "\n  },\n  \"unit\": \"%s\",\n  \"unit_note\": ",
 	    r->unit == COMPARE_UNIT_NODE ? "node" : "trial");
 	dn_json_str(out, r->unit_note);
+	fprintf(out, ",\n  \"design\": \"%s\",\n  \"pairs\": %zu",
+	    r->npairs > 0 ? "paired" : "independent", r->npairs);
 	fprintf(out, ",\n  \"alpha\": %g,\n  \"threshold_pct\": %g,\n"
 	    "  \"power\": %g,\n  \"target_effect_pct\": ", COMPARE_ALPHA,
 	    r->threshold_pct, COMPARE_POWER);
@@ -427,6 +444,7 @@ render_json(const struct compare_result *r, FILE *out)
 		dn_json_num(out, row->trials_needed > 0 ?
 		    (double)row->trials_needed : NAN);
 		json_adjust(out, &row->adj);
+		json_design(out, row);
 		if (r->seq != NULL) {
 			fputs(", \"p_not_worse\": ", out);
 			dn_json_num(out, r->require_pct > 0 ? row->p_ni : NAN);
@@ -452,7 +470,8 @@ render_csv(const struct compare_result *r, FILE *out)
 	    "b_n,b_median,b_mean,b_ci_low,b_ci_high,delta_pct,delta_ci_low,"
 	    "delta_ci_high,p,p_raw,significant,verdict,mde_pct,target_pct,"
 	    "trials_needed,primary,p_equivalent,decide_by,adjusted,adjust_r,"
-	    "adjust_var_removed_pct,mde_unadjusted_pct,decided_unit\n", out);
+	    "adjust_var_removed_pct,mde_unadjusted_pct,decided_unit,design\n",
+	    out);
 	for (i = 0; i < r->nrows; i++) {
 		const struct compare_row	*row = &r->rows[i];
 		const struct compare_stat	*st[2] = { &row->a, &row->b };
@@ -472,10 +491,11 @@ render_csv(const struct compare_result *r, FILE *out)
 			fprintf(out, "%ld", row->trials_needed);
 		fprintf(out, ",%s,%.10g,%s", row->primary ? "true" : "false",
 		    row->p_eq, row->decide_by ? row->decide_by : "");
-		fprintf(out, ",%s,%.10g,%.10g,%.10g,%s\n", row->adj.adjusted ?
+		fprintf(out, ",%s,%.10g,%.10g,%.10g,%s,%s\n", row->adj.adjusted ?
 		    "true" : "false", row->adj.r, row->adj.var_removed_pct,
 		    row->adj.mde_unadjusted_pct, row->adj.unit != NULL ?
-		    row->adj.unit : "trial");
+		    row->adj.unit : "trial", row->design != NULL ?
+		    row->design : "independent");
 	}
 }
 

@@ -467,6 +467,8 @@ compare_result_free(struct compare_result *r)
 		free(r->owned[i]);
 	free(r->owned);
 	free(r->rows);
+	free(r->pair_a);
+	free(r->pair_b);
 	free(r->unit_note);
 	free(r->seq);
 	free(r->primary_from);

@@ -596,7 +596,6 @@ choose_unit(struct compare_result *r, const struct compare_opts *opts)
 	} else if (unit == COMPARE_UNIT_TRIAL) {
 		r->unit_note = dn_xasprintf("unit: trial (%zu vs %zu trials)",
 		    nta, ntb);
-
 	} else
 		r->unit_note = dn_xasprintf("unit: trial x node (%zu vs %zu "
 		    "trials; valid only if an A/A comparison stays clean)",
@@ -758,7 +757,8 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		goto fail;
 	test_rows(r, defs, nd, use, prim, oa, ob, unit, family, rk, adj,
 	    raw);
-	if (compare_seq_apply(s, r, opts, rk, oa, ob, cause) != 0)
+	if (compare_paired_apply(s, r, opts, oa, ob, rk, raw, cause) != 0 ||
+	    compare_seq_apply(s, r, opts, rk, oa, ob, cause) != 0)
 		goto fail;
 	free(rk);
 	rk = NULL;

@@ -244,6 +244,14 @@ struct compare_row {
 	long			 seq_needed;
 	int			 futile;
 	struct compare_adjust	 adj;
+	/* The design (compare-paired.c; docs/statistics.md, "Paired by
+	 * slot"): "paired" when decided by a paired t-test on the per-slot
+	 * B/A of runs that ran at the same time (PAIRS slots), NULL for the
+	 * independent design of two samples; MDE_UNPAIRED_PCT the MDE the
+	 * independent design gives on the same runs (paired rows only). */
+	const char		*design;
+	size_t			 pairs;
+	double			 mde_unpaired_pct;
 };
 
 struct compare_result {
@@ -275,6 +283,11 @@ struct compare_result {
 	 * devnet nodes", ...; owned). */
 	size_t			 nprimary;
 	char			*primary_from;
+	/* Paired by slot (compare-paired.c): NPAIRS slots, run
+	 * PAIR_A[i] of A beside run PAIR_B[i] of B (indexes into a.runs,
+	 * b.runs); 0: the independent design. */
+	size_t			 npairs;
+	size_t			*pair_a, *pair_b;
 	/* The answer in one line (compare_headline), owned. */
 	char			*headline;
 };

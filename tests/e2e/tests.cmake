@@ -46,6 +46,10 @@ dn_script_test(e2e verdict ${DN_TEST_DIR}/verdict.sh TIMEOUT 900
 # ~30 s alone, minutes on a loaded machine.
 dn_script_test(e2e long-pair ${DN_TEST_DIR}/long-pair.sh TIMEOUT 600)
 
+# compare pairs a concurrent run's trials by slot (issue 36): 3 slots of
+# 5 s side by side (~30 s alone), then compare on the stored runs.
+dn_script_test(e2e paired ${DN_TEST_DIR}/paired.sh TIMEOUT 300)
+
 # devnet ab --until decided (issue 22): 3 s trials of readopts-idle, 8 to
 # 16 of them per test (30-60 s alone).
 dn_script_test(e2e seq-ab ${DN_TEST_DIR}/seq-ab.sh TIMEOUT 300)

@@ -43,6 +43,11 @@ dn_test(store verdict-sim SOURCES ${DN_TEST_DIR}/test-verdict-sim.c
 # adjusted, more power on a 5 % effect, refused when B moves the window.
 dn_test(store cuped-sim SOURCES ${DN_TEST_DIR}/test-cuped-sim.c
     LIBS dn_orch TIMEOUT 600)
+# The paired design of a concurrent comparison (compare-paired.c, issue
+# 36) by seeded simulation: A/A false alarms at most alpha, paired, with
+# the slot's luck shared or not; a smaller MDE and more power when shared.
+dn_test(store paired-sim SOURCES ${DN_TEST_DIR}/test-paired-sim.c
+    LIBS dn_orch TIMEOUT 300)
 # The group-sequential design (orchestrator/verdict/sequential.c): the
 # published boundaries, and by seeded simulation the A/A rate under
 # peeking against the naive test's and the trials to a decision.
