@@ -5,6 +5,10 @@ dn_script_test(serve prom ${DN_TEST_DIR}/prom.sh TIMEOUT 120
 dn_script_test(serve page ${DN_TEST_DIR}/page.sh TIMEOUT 150
     LABELS service)
 dn_script_test(serve hostile ${DN_TEST_DIR}/hostile.sh TIMEOUT 150)
+# A concurrent slot on the live page: A and B side by side in the
+# heading and the nodes table (issue 36 item 2), in headless Chromium.
+dn_script_test(serve duo ${DN_TEST_DIR}/duo.sh TIMEOUT 150
+    LABELS service)
 # A figure absent from the samples (devnet-node-plain's heap; a sanitizer
 # build's) is said "not measured" on the live page's chart and table.
 dn_script_test(serve absent ${DN_TEST_DIR}/absent.sh TIMEOUT 240
