@@ -261,6 +261,7 @@ add_extractor(struct probe_opts *o, const char *arg, char **cause)
 	e = &o->ext[o->next];
 	memset(e, 0, sizeof(*e));
 	e->name = name;
+	e->pattern = dn_xstrdup(eq + 1);
 	e->table_id = id;
 	o->next++;
 	if (compile(&e->re, eq + 1, "--log-metric", 1, cause) != 0)
@@ -349,6 +350,7 @@ add_prom(struct probe_opts *o, const char *arg, int keep, char **cause)
 	p->devnet = devnet;
 	p->expo = expo;
 	p->table_id = id;
+	p->implied = 0;
 	return (0);
 fail:
 	free(devnet);
@@ -690,6 +692,7 @@ probe_args_release(struct probe_opts *o)
 
 	for (i = 0; i < o->next; i++) {
 		free(o->ext[i].name);
+		free(o->ext[i].pattern);
 		if (o->ext[i].have_re)
 			regfree(&o->ext[i].re);
 	}

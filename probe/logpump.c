@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -77,17 +78,27 @@ on_line(struct logpump *lp, const char *line)
 		char			 num[64], *end;
 		size_t			 len;
 		double			 v;
+		int			 cut;
 
 		if (regexec(&e->re, line, 2, m, 0) != 0 || m[1].rm_so < 0)
 			continue;
+		e->matched++;
 		len = (size_t)(m[1].rm_eo - m[1].rm_so);
-		if (len == 0 || len >= sizeof(num))
-			continue;
+		cut = len >= sizeof(num);	/* no number; said cut short */
+		if (cut)
+			len = sizeof(num) - 1;
 		memcpy(num, line + m[1].rm_so, len);
 		num[len] = '\0';
 		v = strtod(num, &end);
-		if (end == num || *end != '\0' || !isfinite(v))
+		if (cut || len == 0 || end == num || *end != '\0' ||
+		    !isfinite(v)) {
+			e->not_number++;
+			if (len >= sizeof(e->bad))
+				len = sizeof(e->bad) - 1;
+			memcpy(e->bad, num, len);
+			e->bad[len] = '\0';
 			continue;
+		}
 		e->value = v;
 		e->have = 1;
 	}
@@ -163,6 +174,30 @@ logpump_read(struct logpump *lp)
 		scan(lp, buf, (size_t)n);
 	}
 	return (0);
+}
+
+void
+logpump_say_unmeasured(struct logpump *lp)
+{
+	const struct probe_opts	*o = lp->o;
+	size_t			 i;
+
+	for (i = 0; i < o->next; i++) {
+		const struct probe_extractor *e = &o->ext[i];
+
+		if (e->have)
+			continue;
+		if (e->matched == 0)
+			say("DN-PROBE-UNMEASURED", "%s: no line of the output "
+			    "matched '%s' (%llu lines read)", e->name,
+			    e->pattern, (unsigned long long)lp->lines);
+		else
+			say("DN-PROBE-UNMEASURED", "%s: %llu lines matched "
+			    "'%s', but none captured a number (the last "
+			    "capture: '%s')", e->name,
+			    (unsigned long long)e->matched, e->pattern,
+			    e->bad);
+	}
 }
 
 void

@@ -161,9 +161,13 @@ loop_setup(struct run *r, char **cause)
 	 * later (a page without them leaves them absent). */
 	for (i = 0; r->o->count_allocs && r->o->prom_url != NULL &&
 	    i < sizeof(go_maps) / sizeof(go_maps[0]); i++) {
-		if (probe_args_add_prom(r->o, go_maps[i][0], go_maps[i][1],
-		    cause) < 0)
+		int	added = probe_args_add_prom(r->o, go_maps[i][0],
+		    go_maps[i][1], cause);
+
+		if (added < 0)
 			return (-1);
+		if (added == 0)	/* not the user's: never said unmeasured */
+			r->o->prom[r->o->nprom - 1].implied = 1;
 	}
 	if (r->o->prom_url != NULL || r->o->json_url != NULL) {
 		if (r->http == NULL && dn_http_open(&r->http, cause) != 0)

@@ -685,6 +685,13 @@ probe_run(struct probe_opts *o)
 	}
 	scrape_finish(&r);
 	sample(&r, 1);
+	/* what was declared but never had a value, and why (not for a
+	 * command that was never ready: nothing was measured then) */
+	if (r.ready) {
+		logpump_say_unmeasured(r.pump);
+		if (r.scrape != NULL)
+			scrape_say_unmeasured(r.scrape);
+	}
 	code = r.ready_timed_out ? PROBE_EXIT_READY_TIMEOUT :
 	    child_exit_code(r.child.status);
 	getrusage(RUSAGE_SELF, &self);

@@ -63,12 +63,17 @@ struct probe_ready {
 
 struct probe_extractor {
 	char		*name;
+	char		*pattern;	/* as given, for messages */
 	regex_t		 re;
 	int		 have_re;
 	int		 table_id;	/* metric-table id, or -1 (NAMED) */
 	int		 have;		/* a value was captured */
 	double		 value;		/* the last one */
 	int		 counter;	/* --counter NAME: sent as a counter */
+	/* logpump.c: lines that matched, and of them those whose capture
+	 * was no number (the last such capture, cut short) */
+	uint64_t	 matched, not_number;
+	char		 bad[40];
 };
 
 /* --prom-map DEVNET=EXPO (devnet = DEVNET) and --prom-keep EXPO (devnet =
@@ -78,6 +83,7 @@ struct probe_prom {
 	char		*devnet;	/* the name devnet stores */
 	char		*expo;		/* the exposition sample name */
 	int		 table_id;	/* metric-table id, or -1 (NAMED) */
+	int		 implied;	/* added by the probe (Go's heap) */
 };
 
 /* --json-map NAME=PATH: the number at PATH of --json-url's page. */
@@ -268,6 +274,9 @@ int	 logpump_open(struct logpump **lp, int fd, struct probe_opts *o,
 int	 logpump_read(struct logpump *lp);
 int	 logpump_fd(struct logpump *lp);
 uint64_t logpump_lines(struct logpump *lp);
+/* Say DN-PROBE-UNMEASURED for each extractor that never captured a
+ * number: no line matched its pattern, or none captured a number. */
+void	 logpump_say_unmeasured(struct logpump *lp);
 /* Flush a partial last line (at EOF) through the extractors, close. */
 void	 logpump_close(struct logpump *lp);
 
@@ -324,6 +333,13 @@ int	 scrape_step(struct scrape *s, int wait_ms, double *values,
 /* Scrapes that failed so far, and scrapes done. */
 uint64_t scrape_failures(const struct scrape *s);
 uint64_t scrape_count(const struct scrape *s);
+/*
+ * Say DN-PROBE-UNMEASURED for each --prom-map, --prom-keep and --json-map
+ * that never had a value, with what the probe knows of why: its page was
+ * never scraped, every GET of it failed (the last error or HTTP status,
+ * how many), or the page had no such sample or path (the last error).
+ */
+void	 scrape_say_unmeasured(const struct scrape *s);
 
 /* --- loop.c ---------------------------------------------------------- */
 /* Run the whole probe; returns the exit status of the process. */

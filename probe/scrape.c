@@ -45,6 +45,22 @@
 
 #define PAGE_MAX	((size_t)16 << 20)
 
+/* One page's GETs, for DN-PROBE-UNMEASURED: how many, how many failed,
+ * and the last failure ("status 404", "Connection refused"). */
+struct page {
+	const char	*what;		/* "Prometheus", "JSON" */
+	uint64_t	 n, failed;
+	char		 last[160];
+	int		 logged;	/* its first failure said */
+};
+
+/* Why a metric of a page never had a value: the page's last failure
+ * aside, the last thing wrong with the metric on a page that came. */
+struct miss {
+	int	 got;			/* it had a value once */
+	char	 why[320];
+};
+
 struct scrape {
 	const struct probe_opts	*o;
 	struct dn_http		*http;
@@ -57,7 +73,8 @@ struct scrape {
 	int			 json_busy, json_ok;
 	uint64_t		 failures;
 	uint64_t		 count;
-	int			 logged;	/* first failure said */
+	struct page		 pp, jp;	/* the two pages */
+	struct miss		*pm, *jm;	/* per --prom-*, --json-map */
 };
 
 int
@@ -76,6 +93,10 @@ scrape_open(struct scrape **sp, const struct probe_opts *o,
 		free(s);
 		return (-1);
 	}
+	s->pp.what = "Prometheus";
+	s->jp.what = "JSON";
+	s->pm = dn_xcalloc(o->nprom + 1, sizeof(*s->pm));
+	s->jm = dn_xcalloc(o->njson + 1, sizeof(*s->jm));
 	s->want = dn_xcalloc(o->nprom ? o->nprom : 1, sizeof(*s->want));
 	for (i = 0; i < o->nprom; i++)
 		s->want[i].name = o->prom[i].expo;
@@ -92,17 +113,28 @@ scrape_close(struct scrape *s)
 	dn_http_buf_free(&s->jpage);
 	dn_http_close(s->jhttp);
 	free(s->want);
+	free(s->pm);
+	free(s->jm);
 	free(s);
 }
 
+/* A failed GET of page P at URL: counted, its first failure said, the
+ * last one kept without the URL in front. */
 static void
-failed(struct scrape *s, const char *why)
+failed(struct scrape *s, struct page *p, const char *url, const char *why)
 {
+	size_t	ul = strlen(url);
+
 	s->failures++;
-	if (!s->logged) {
+	p->failed++;
+	if (strncmp(why, url, ul) == 0 && strncmp(why + ul, ": ", 2) == 0)
+		snprintf(p->last, sizeof(p->last), "%s", why + ul + 2);
+	else
+		snprintf(p->last, sizeof(p->last), "%s", why);
+	if (!p->logged) {
 		fprintf(stderr, "DN-PROBE-SCRAPE-ERROR %s (further failures "
-		    "only counted)\n", why);
-		s->logged = 1;
+		    "of the %s page only counted)\n", why, p->what);
+		p->logged = 1;
 	}
 }
 
@@ -116,18 +148,20 @@ scrape_start(struct scrape *s, int timeout_ms)
 	s->count++;
 	s->prom_ok = s->json_ok = 0;
 	if (o->prom_url != NULL) {
+		s->pp.n++;
 		if (dn_http_get_start(s->http, o->prom_url, timeout_ms,
 		    &s->page, &cause) != 0) {
-			failed(s, cause);
+			failed(s, &s->pp, o->prom_url, cause);
 			free(cause);
 			cause = NULL;
 		} else
 			any = s->prom_busy = 1;
 	}
 	if (o->json_url != NULL) {
+		s->jp.n++;
 		if (dn_http_get_start(s->jhttp, o->json_url, timeout_ms,
 		    &s->jpage, &cause) != 0) {
-			failed(s, cause);
+			failed(s, &s->jp, o->json_url, cause);
 			free(cause);
 		} else
 			any = s->json_busy = 1;
@@ -137,8 +171,8 @@ scrape_start(struct scrape *s, int timeout_ms)
 
 /* Drive the GET of URL on H; 1 while in flight, else 0 and *OK. */
 static int
-poll_one(struct scrape *s, struct dn_http *h, const char *url, int wait_ms,
-    int *ok)
+poll_one(struct scrape *s, struct page *p, struct dn_http *h,
+    const char *url, int wait_ms, int *ok)
 {
 	char	*cause = NULL, why[160];
 	long	 status = 0;
@@ -148,11 +182,11 @@ poll_one(struct scrape *s, struct dn_http *h, const char *url, int wait_ms,
 		return (1);
 	*ok = 0;
 	if (rv != 0) {
-		failed(s, cause);
+		failed(s, p, url, cause);
 		free(cause);
 	} else if (status < 200 || status > 299) {
 		snprintf(why, sizeof(why), "%s: status %ld", url, status);
-		failed(s, why);
+		failed(s, p, url, why);
 	} else
 		*ok = 1;
 	return (0);
@@ -190,8 +224,14 @@ read_prom(struct scrape *s, double *values, uint64_t *present,
 		const struct dn_prom_want	*w = &s->want[i];
 		const struct probe_prom		*p = &o->prom[i];
 
-		if (w->series == 0 || w->bad || !isfinite(w->sum))
+		if (w->series == 0 || w->bad || !isfinite(w->sum)) {
+			snprintf(s->pm[i].why, sizeof(s->pm[i].why), "%s "
+			    "'%s'", w->series == 0 ? "has no sample named" :
+			    w->bad ? "has a malformed sample" : "has no "
+			    "finite value of", p->expo);
 			continue;
+		}
+		s->pm[i].got = 1;
 		put(w->sum, p->table_id, p->devnet, w->type ==
 		    DN_PROM_COUNTER, values, present, named, nn, cap);
 	}
@@ -216,8 +256,11 @@ read_json(struct scrape *s, double *values, uint64_t *present,
 				    "(the metric is absent while this lasts; "
 				    "said once)\n", j->name, o->json_url, err);
 			j->said = 1;
+			snprintf(s->jm[i].why, sizeof(s->jm[i].why), "at "
+			    "path '%s': %s", j->path, err);
 			continue;
 		}
+		s->jm[i].got = 1;
 		put(v, j->table_id, j->name, j->counter, values, present,
 		    named, nn, cap);
 	}
@@ -230,14 +273,14 @@ scrape_step(struct scrape *s, int wait_ms, double *values,
 	const struct probe_opts	*o = s->o;
 
 	if (s->prom_busy) {
-		s->prom_busy = poll_one(s, s->http, o->prom_url, wait_ms,
-		    &s->prom_ok);
+		s->prom_busy = poll_one(s, &s->pp, s->http, o->prom_url,
+		    wait_ms, &s->prom_ok);
 		if (s->prom_busy)
 			wait_ms = 0;	/* the other one: what is there */
 	}
 	if (s->json_busy)
-		s->json_busy = poll_one(s, s->jhttp, o->json_url, wait_ms,
-		    &s->json_ok);
+		s->json_busy = poll_one(s, &s->jp, s->jhttp, o->json_url,
+		    wait_ms, &s->json_ok);
 	if (s->prom_busy || s->json_busy)
 		return (1);
 	if (s->prom_ok)
@@ -272,4 +315,52 @@ uint64_t
 scrape_count(const struct scrape *s)
 {
 	return (s->count);
+}
+
+/* Why metric NAME of page P at URL never had a value (M: its own last
+ * trouble on the pages that came). */
+static void
+say_miss(const struct page *p, const char *url, const char *name,
+    const struct miss *m)
+{
+	unsigned long long	n = p->n, f = p->failed;
+
+	if (m->got)
+		return;
+	if (n == 0)
+		say("DN-PROBE-UNMEASURED", "%s: the %s page %s was never "
+		    "scraped (a scrape is taken once the command is ready, "
+		    "every Nth sample with --scrape-every)", name, p->what,
+		    url);
+	else if (f == n && strncmp(p->last, "status ", 7) == 0)
+		say("DN-PROBE-UNMEASURED", "%s: the %s page %s answered %s "
+		    "(%llu scrape%s, all failed)", name, p->what, url,
+		    p->last, n, n == 1 ? "" : "s");
+	else if (f == n)
+		say("DN-PROBE-UNMEASURED", "%s: the %s page %s could not be "
+		    "read: %s (%llu scrape%s, all failed)", name, p->what, url,
+		    p->last, n, n == 1 ? "" : "s");
+	else if (f == 0)
+		say("DN-PROBE-UNMEASURED", "%s: the %s page %s %s (%llu "
+		    "scrape%s, none failed)", name, p->what, url, m->why[0] !=
+		    '\0' ? m->why : "gave no value", n, n == 1 ? "" : "s");
+	else
+		say("DN-PROBE-UNMEASURED", "%s: the %s page %s %s (%llu "
+		    "scrape%s, %llu failed; the last: %s)", name, p->what, url,
+		    m->why[0] != '\0' ? m->why : "gave no value", n,
+		    n == 1 ? "" : "s", f, p->last);
+}
+
+void
+scrape_say_unmeasured(const struct scrape *s)
+{
+	const struct probe_opts	*o = s->o;
+	size_t			 i;
+
+	for (i = 0; i < o->nprom; i++)
+		if (!o->prom[i].implied)
+			say_miss(&s->pp, o->prom_url, o->prom[i].devnet,
+			    &s->pm[i]);
+	for (i = 0; i < o->njson; i++)
+		say_miss(&s->jp, o->json_url, o->json[i].name, &s->jm[i]);
 }

@@ -28,6 +28,7 @@
 #define OUT_TAIL	8		/* and from the end */
 #define OUT_ALL		14		/* up to this many: all of them */
 #define PROBE_TAG	"DN-PROBE-"
+#define UNMEASURED_TAG	"DN-PROBE-UNMEASURED "
 
 /* The lines of OUT not already in LOG, newline-joined, or NULL: a node's
  * DN-NODE-ERROR goes to its log and to stderr (node-K.out) alike. */
@@ -113,6 +114,9 @@ foreign_post_mortem(struct trial *t, int k, const char *what)
 	for (p = text; p != NULL && *p != '\0'; p = nl + 1) {
 		if ((nl = strchr(p, '\n')) == NULL)
 			nl = p + strlen(p) - 1;
+		if (strncmp(p, UNMEASURED_TAG, sizeof(UNMEASURED_TAG) -
+		    1) == 0)
+			continue;	/* metrics, not why it ended */
 		if (strncmp(p, PROBE_TAG, sizeof(PROBE_TAG) - 1) == 0)
 			nprobe++;
 		else if (nl > p || *p != '\n')
@@ -124,6 +128,9 @@ foreign_post_mortem(struct trial *t, int k, const char *what)
 		if ((nl = strchr(p, '\n')) == NULL)
 			nl = p + strlen(p) - 1;
 		len = (size_t)(nl - p) + (*nl != '\n');
+		if (strncmp(p, UNMEASURED_TAG, sizeof(UNMEASURED_TAG) -
+		    1) == 0)
+			continue;
 		if (strncmp(p, PROBE_TAG, sizeof(PROBE_TAG) - 1) == 0) {
 			if (++np + 4 > nprobe)	/* its last 4 */
 				add_line(&probe, p, len);
