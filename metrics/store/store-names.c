@@ -160,6 +160,35 @@ dn_store_metric_find(struct dn_store *s, const char *name, int *id,
 }
 
 int
+dn_store_run_has_metric(struct dn_store *s, int64_t run_id, const char *name,
+    int *has, char **cause)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 id, rv;
+
+	*has = 0;
+	if (dn_store_metric_find(s, name, &id, NULL, cause) != 0)
+		return (-1);
+	if (id < 0)
+		return (0);
+	/* (run_id, metric_id) leads the samples' key: one index probe */
+	if (sql_prepare(s, "SELECT 1 FROM samples WHERE run_id = ?1 AND "
+	    "metric_id = ?2 LIMIT 1", &st, cause) != 0)
+		return (-1);
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int(st, 2, id);
+	rv = sqlite3_step(st);
+	if (rv != SQLITE_ROW && rv != SQLITE_DONE) {
+		*cause = sql_cause(s, "look for a metric's samples");
+		sqlite3_finalize(st);
+		return (-1);
+	}
+	sqlite3_finalize(st);
+	*has = rv == SQLITE_ROW;
+	return (0);
+}
+
+int
 dn_store_run_named(struct dn_store *s, int64_t run_id, int **ids, size_t *n,
     char **cause)
 {

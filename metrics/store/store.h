@@ -227,6 +227,11 @@ int	 dn_store_metric_find(struct dn_store *s, const char *name, int *id,
 /* The name (caller frees), kind and direction of metric ID. */
 int	 dn_store_metric_name(struct dn_store *s, int id, char **name,
 	    struct dn_metric_info *info, char **cause);
+/* Whether run RUN_ID has any sample of metric NAME (a table metric or a
+ * named one) into *HAS (1 or 0; a name without a dictionary row has
+ * none): a declared metric no node measured (issue 37). */
+int	 dn_store_run_has_metric(struct dn_store *s, int64_t run_id,
+	    const char *name, int *has, char **cause);
 /* The ids >= DN_STORE_NAMED_BASE with samples in RUN_ID; *IDS is owned
  * by the caller (free). */
 int	 dn_store_run_named(struct dn_store *s, int64_t run_id, int **ids,

@@ -169,3 +169,20 @@ dn_parse_double(const char *s, double *v)
 	*v = x;
 	return (0);
 }
+
+int
+dn_same_but_digits(const char *a, const char *b)
+{
+	for (;;) {
+		while (*a >= '0' && *a <= '9')
+			a++;
+		while (*b >= '0' && *b <= '9')
+			b++;
+		if (*a != *b)
+			return (0);
+		if (*a == '\0')
+			return (1);
+		a++;
+		b++;
+	}
+}

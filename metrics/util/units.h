@@ -1,6 +1,6 @@
 /*
  * units.h: parsing of human units (durations, sizes) and strict parsing of
- * plain numbers.  Not formatting.
+ * plain numbers; texts alike but for their numbers.  Not formatting.
  */
 #ifndef DN_UNITS_H
 #define DN_UNITS_H
@@ -20,5 +20,9 @@ int	 dn_parse_size(const char *s, uint64_t *bytes, const char **why);
 int	 dn_parse_i64(const char *s, int64_t *v);
 int	 dn_parse_u64(const char *s, uint64_t *v);
 int	 dn_parse_double(const char *s, double *v);
+/* 1 if texts A and B are the same but for their digits ("404 (12
+ * scrapes)" and "404 (11 scrapes)"): one reason said by several nodes or
+ * runs, each with its own counts and ports. */
+int	 dn_same_but_digits(const char *a, const char *b);
 
 #endif

@@ -258,6 +258,35 @@ store_row(struct trial *t, struct ast *x)
 	pthread_mutex_unlock(t->store_mu);
 }
 
+/* An inconclusive X whose metric was declared but never measured in T
+ * says why (node-kind/unmeasured.c found it): not the assertion's fault,
+ * nor the program's. */
+static void
+say_unmeasured(const struct trial *t, struct ast *x)
+{
+	const struct scn_assert	*a = x->a;
+	const char		*name;
+	char			*m;
+	size_t			 i;
+
+	for (i = 0; i < t->nunmeasured; i++) {
+		name = t->unmeasured[i].name;
+		/* its own name, or the table metric it is read from
+		 * (height_growth from height) */
+		if (strcmp(a->named ? a->named : a->metric, name) != 0 &&
+		    (a->named != NULL || a->metric_id < 0 || a->metric_id >=
+		    DN_METRIC_COUNT || strcmp(dn_metric_defs[
+		    a->metric_id].name, name) != 0))
+			continue;
+		m = dn_xasprintf("%s; metric '%s' was declared but never "
+		    "measured: %s", x->message ? x->message : x->a->name,
+		    name, t->unmeasured[i].why);
+		free(x->message);
+		x->message = m;
+		return;
+	}
+}
+
 void
 assert_finish(struct trial *t, FILE *out)
 {
@@ -307,6 +336,8 @@ assert_finish(struct trial *t, FILE *out)
 
 		if (x->a->form == SCN_AF_RELATIVE)
 			continue;
+		if (x->status == AST_INCONCLUSIVE)
+			say_unmeasured(t, x);
 		store_row(t, x);
 		t->asserts_failed += x->status == AST_FAIL;
 		t->asserts_inconclusive += x->status == AST_INCONCLUSIVE;

@@ -490,7 +490,8 @@ foreign_reap(struct trial *t)
 }
 
 /* Each node's allocation source, from its probe's DN-PROBE-ALLOC line,
- * as the fact alloc_source of that node. */
+ * as the fact alloc_source of that node; then the declared metrics no
+ * node measured (unmeasured.c). */
 static void
 foreign_facts(struct trial *t)
 {
@@ -522,6 +523,7 @@ foreign_facts(struct trial *t)
 		found = NULL;
 	}
 	free(line);
+	foreign_unmeasured(t);
 }
 
 const struct node_kind_ops node_kind_foreign = {

@@ -82,4 +82,9 @@ int	 node_kind_declare(const struct scenario *s, struct dn_store *st,
 /* Path of devnet-probe, beside this executable (foreign.c). */
 const char *foreign_probe_path(void);
 
+/* At the end of foreign trial T (its facts): the declared metrics no node
+ * gave a sample of, and why, as the fact and events `unmeasured` and in
+ * T->unmeasured (unmeasured.c). */
+void	 foreign_unmeasured(struct trial *t);
+
 #endif

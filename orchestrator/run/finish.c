@@ -250,6 +250,10 @@ print_summary(struct trial *t, const struct runner_opts *o)
 	}
 	print_named(t, f);
 	print_alloc_sources(t, f);
+	for (k = 0; k < (int)t->nunmeasured; k++)
+		fprintf(f, "  warning: metric '%s' was declared but never "
+		    "measured: %s\n", t->unmeasured[k].name,
+		    t->unmeasured[k].why);
 	if (t->rejected > 0)
 		fprintf(f, "  %lld message(s) rejected\n", (long long)t->rejected);
 	fflush(f);

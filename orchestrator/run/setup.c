@@ -266,6 +266,11 @@ setup_release(struct trial *t)
 	free(t->metrics_url);
 	free(t->fail_reason);
 	free(t->store_error);
+	for (i = 0; i < (int)t->nunmeasured; i++) {
+		free(t->unmeasured[i].name);
+		free(t->unmeasured[i].why);
+	}
+	free(t->unmeasured);
 	foreign_lag_free(t->flag);
 	pthread_mutex_destroy(&t->mu);
 }

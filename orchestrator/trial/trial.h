@@ -247,6 +247,16 @@ struct trial {
 	int				 store_failed;	/* a write failed */
 	char				*store_error;
 
+	/* Declared metrics no node gave a sample of, and why, as far as
+	 * devnet knows (node-kind/unmeasured.c, at the end; main thread):
+	 * the summary says them, an assertion on one is inconclusive
+	 * saying why.  Facts and events `unmeasured` (docs/schema.md). */
+	struct trial_unmeasured {
+		char		*name;
+		char		*why;
+	}				*unmeasured;
+	size_t				 nunmeasured;
+
 	/* Outcome (main thread). */
 	int				 failed;
 	char				*fail_reason;

@@ -200,6 +200,14 @@ void	 compare_side_release(struct compare_side *side);
  * *CAUSE. */
 int	 compare_sides_network(struct dn_store *s, struct compare_result *r,
 	    char **cause);
+/* A warning in R per declared metric no node measured (the runs'
+ * `unmeasured` events): "metric X was declared but never measured in run
+ * N: WHY", the runs that say alike in one. */
+void	 compare_sides_unmeasured(struct compare_result *r);
+/* That warning of R for a metric OPTS asks for (the first; any metric
+ * without --metric), or NULL: why there is nothing to compare. */
+const char *compare_sides_unmeasured_of(const struct compare_result *r,
+	    const struct compare_opts *opts);
 
 /* The run-level fact KEY of SIDE's first run (compare-sides.c: a side's
  * design and primary metrics are stored with its runs), into *VAL (caller

@@ -285,7 +285,7 @@ json_stat(FILE *out, const char *key, const struct compare_stat *st)
 static void
 json_side(FILE *out, const char *key, const struct compare_side *sd)
 {
-	size_t	i;
+	size_t	i, j;
 	int	first;
 
 	fprintf(out, "    \"%s\": {\"spec\": ", key);
@@ -333,6 +333,19 @@ json_side(FILE *out, const char *key, const struct compare_side *sd)
 		dn_json_str(out, sd->runs[i].interference);
 		fputs("}", out);
 		first = 0;
+	}
+	/* declared metrics no node measured (issue 37) */
+	fputs("], \"unmeasured\": [", out);
+	for (i = 0, first = 1; i < sd->nruns; i++) {
+		for (j = 0; j < sd->runs[i].nunmeasured; j++) {
+			fprintf(out, "%s{\"run\": %lld, \"metric\": ",
+			    first ? "" : ", ", (long long)sd->runs[i].id);
+			dn_json_str(out, sd->runs[i].unmeasured[j]);
+			fputs(", \"reason\": ", out);
+			dn_json_str(out, sd->runs[i].unmeasured_why[j]);
+			fputs("}", out);
+			first = 0;
+		}
 	}
 	fputs("]}", out);
 }

@@ -2,8 +2,9 @@
  * compare-sides.c: resolve one side of a comparison (a run id, a comma
  * list of run ids, or GROUP:VARIANT) to its runs, with their warmup,
  * duration, setup (scenario, nodes, rate), unplanned faults (crash,
- * stalled, lost_samples events), missed load rates (rate_missed) and
- * other programs' CPU beside them (interference);
+ * stalled, lost_samples events), missed load rates (rate_missed),
+ * other programs' CPU beside them (interference) and declared metrics no
+ * node measured (unmeasured);
  * runs that did not finish are left out of a group with a warning; the
  * sides alone (compare_resolve) and a result's release.
  *
@@ -20,6 +21,9 @@
 #include "store.h"
 #include "units.h"
 #include "xalloc.h"
+
+/* The words of a warning about a declared metric no node measured. */
+#define UNMEASURED_SAYS	" was declared but never measured in run"
 
 struct run_rows {
 	struct compare_side	*side;
@@ -107,6 +111,29 @@ itf_row(void *arg, int ncols, const char *const *names,
 	(void)types;
 	if (r->interference == NULL)
 		r->interference = dn_xstrdup(v[0] ? v[0] : "interference");
+	return (0);
+}
+
+/* An `unmeasured` event: "NAME: WHY" (node-kind/unmeasured.c). */
+static int
+unmeasured_row(void *arg, int ncols, const char *const *names,
+    const char *const *v, const int *types)
+{
+	struct compare_run	*r = arg;
+	const char		*sep;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	if (v[0] == NULL || (sep = strstr(v[0], ": ")) == NULL)
+		return (0);
+	r->unmeasured = dn_xreallocarray(r->unmeasured, r->nunmeasured + 1,
+	    sizeof(char *));
+	r->unmeasured_why = dn_xreallocarray(r->unmeasured_why,
+	    r->nunmeasured + 1, sizeof(char *));
+	r->unmeasured[r->nunmeasured] = dn_xstrndup(v[0],
+	    (size_t)(sep - v[0]));
+	r->unmeasured_why[r->nunmeasured++] = dn_xstrdup(sep + 2);
 	return (0);
 }
 
@@ -294,6 +321,10 @@ faults:
 		    "LIMIT 1", params, 1, itf_row, &side->runs[i],
 		    cause) != 0)
 			return (-1);
+		if (dn_store_query(s, "SELECT detail FROM events WHERE "
+		    "run_id = ?1 AND kind = 'unmeasured' ORDER BY id", params,
+		    1, unmeasured_row, &side->runs[i], cause) != 0)
+			return (-1);
 	}
 	return (0);
 fail:
@@ -383,6 +414,102 @@ compare_sides_network(struct dn_store *s, struct compare_result *r,
 	return (0);
 }
 
+/* The I-th (run, metric) pair of R's unmeasured metrics over both sides,
+ * in order: 0, or -1 past the last. */
+static int
+unmeasured_at(const struct compare_result *r, size_t i,
+    const struct compare_run **run, size_t *j)
+{
+	const struct compare_side	*sd;
+	size_t				 s, k;
+
+	for (s = 0; s < 2; s++) {
+		sd = s ? &r->b : &r->a;
+		for (k = 0; k < sd->nruns; k++) {
+			if (i < sd->runs[k].nunmeasured) {
+				*run = &sd->runs[k];
+				*j = i;
+				return (0);
+			}
+			i -= sd->runs[k].nunmeasured;
+		}
+	}
+	return (-1);
+}
+
+void
+compare_sides_unmeasured(struct compare_result *r)
+{
+	const struct compare_run	*ru, *o;
+	size_t				 i, k, j, jo, n;
+	char				*runs, *w;
+	char				*said = NULL;
+
+	for (n = 0; unmeasured_at(r, n, &ru, &j) == 0; n++)
+		continue;
+	said = dn_xcalloc(n + 1, 1);
+	for (i = 0; i < n; i++) {
+		if (said[i])
+			continue;
+		(void)unmeasured_at(r, i, &ru, &j);
+		runs = dn_xasprintf("%lld", (long long)ru->id);
+		k = 1;
+		/* the same metric, said alike, in the other runs */
+		for (jo = i + 1; jo < n; jo++) {
+			size_t	m = 0;
+
+			o = NULL;
+			if (unmeasured_at(r, jo, &o, &m) != 0 || said[jo] || o == ru || strcmp(o->unmeasured[m],
+			    ru->unmeasured[j]) != 0 || !dn_same_but_digits(
+			    o->unmeasured_why[m], ru->unmeasured_why[j]))
+				continue;
+			said[jo] = 1;
+			w = dn_xasprintf("%s, %lld", runs, (long long)o->id);
+			free(runs);
+			runs = w;
+			k++;
+		}
+		r->warnings = dn_xreallocarray(r->warnings, r->nwarnings + 1,
+		    sizeof(char *));
+		if (k > 1)
+			w = dn_xasprintf("s %s, alike in each; run %lld", runs,
+			    (long long)ru->id);
+		else
+			w = dn_xasprintf(" %s", runs);
+		r->warnings[r->nwarnings++] = dn_xasprintf("metric %s"
+		    UNMEASURED_SAYS "%s: %s", ru->unmeasured[j], w,
+		    ru->unmeasured_why[j]);
+		free(w);
+		free(runs);
+	}
+	free(said);
+}
+
+const char *
+compare_sides_unmeasured_of(const struct compare_result *r,
+    const struct compare_opts *opts)
+{
+	const char	*w;
+	size_t		 i, k, l;
+
+	for (i = 0; i < r->nwarnings; i++) {
+		w = r->warnings[i];
+		if (strncmp(w, "metric ", 7) != 0 || strstr(w,
+		    UNMEASURED_SAYS) == NULL)
+			continue;
+		if (opts == NULL || opts->nmetrics == 0)
+			return (w);
+		for (k = 0; k < opts->nmetrics; k++) {
+			l = strlen(opts->metrics[k]);
+			if (strncmp(w + 7, opts->metrics[k], l) == 0 &&
+			    strncmp(w + 7 + l, UNMEASURED_SAYS,
+			    sizeof(UNMEASURED_SAYS) - 1) == 0)
+				return (w);
+		}
+	}
+	return (NULL);
+}
+
 static int
 first_text(void *arg, int ncols, const char *const *names,
     const char *const *v, const int *types)
@@ -416,7 +543,7 @@ compare_side_fact(struct dn_store *s, const struct compare_side *side,
 void
 compare_side_release(struct compare_side *side)
 {
-	size_t	i;
+	size_t	i, j;
 
 	free(side->alloc_source);
 	side->alloc_source = NULL;
@@ -430,6 +557,12 @@ compare_side_release(struct compare_side *side)
 		free(side->runs[i].rate_missed);
 		free(side->runs[i].interference);
 		free(side->runs[i].machine);
+		for (j = 0; j < side->runs[i].nunmeasured; j++) {
+			free(side->runs[i].unmeasured[j]);
+			free(side->runs[i].unmeasured_why[j]);
+		}
+		free(side->runs[i].unmeasured);
+		free(side->runs[i].unmeasured_why);
 	}
 	free(side->runs);
 	free(side->spec);

@@ -732,6 +732,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	    cause) != 0)
 		goto fail;
 	one_sided(r, defs, use, oa, ob, nd);
+	compare_sides_unmeasured(r);
 	if (alloc_sources(s, r, defs, use, nd, opts, cause) != 0)
 		goto fail;
 
@@ -741,8 +742,11 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		family += use[k];
 	}
 	if (family == 0) {
+		const char *unm = compare_sides_unmeasured_of(r, opts);
+
 		*cause = dn_xasprintf("no samples to compare after warmup in "
-		    "%s vs %s (see 'devnet show RUN')", side_a, side_b);
+		    "%s vs %s (see 'devnet show RUN')%s%s", side_a, side_b,
+		    unm ? ": " : "", unm ? unm : "");
 		goto fail;
 	}
 	unit = choose_unit(r, opts);

@@ -142,6 +142,11 @@ struct compare_run {
 	char		*interference;	/* the interference event's detail
 					   (other programs' CPU beside it,
 					   issue 36), NULL if none */
+	/* Declared metrics no node measured (events `unmeasured`, issue
+	 * 37): UNMEASURED[i] is the metric's name, UNMEASURED_WHY[i] why,
+	 * as devnet knew it at the trial's end. */
+	char		**unmeasured, **unmeasured_why;
+	size_t		 nunmeasured;
 	int64_t		 start_ms, end_ms;	/* Unix ms; 0 unknown */
 };
 
