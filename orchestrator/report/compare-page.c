@@ -151,7 +151,32 @@ runs_list(FILE *out, const struct compare_side *sd)
 		    (long long)sd->runs[i].id);
 }
 
-/* The verdict rows [I0, I1) of R as a table. */
+/* NAME with a place to break after each '_' (<wbr>): a long metric name
+ * (etcd_mvcc_db_total_size_in_bytes) wraps in its cell rather than
+ * widening the table past the page. */
+static void
+name_breakable(FILE *out, const char *name)
+{
+	char	seg[64];
+	size_t	n;
+
+	while (*name != '\0') {
+		n = strcspn(name, "_");
+		n += name[n] == '_';
+		if (n >= sizeof(seg))
+			n = sizeof(seg) - 1;
+		memcpy(seg, name, n);
+		seg[n] = '\0';
+		dn_markup_str(out, seg, 0);
+		name += n;
+		if (seg[n - 1] == '_' && *name != '\0')
+			fputs("<wbr>", out);
+	}
+}
+
+/* The verdict rows [I0, I1) of R as a table that fits the page: long
+ * metric names wrap, the headers are short (their titles say them
+ * whole), and on a narrow window the table scrolls, not the page. */
 static void
 verdict_table(FILE *out, const struct compare_result *r, size_t i0,
     size_t i1)
@@ -159,10 +184,14 @@ verdict_table(FILE *out, const struct compare_result *r, size_t i0,
 	char	va[48], vb[48], dc[32];
 	size_t	i;
 
-	fputs("<table><tr><th class=\"l\">metric</th><th>A median</th>"
-	    "<th>B median</th><th>delta</th><th>95% CI of delta</th>"
-	    "<th>p (Holm)</th><th>n</th><th class=\"l\">verdict</th>"
-	    "<th>to decide</th></tr>\n", out);
+	fputs("<div class=\"tw\"><table class=\"vt\"><tr><th class=\"l\">"
+	    "metric</th><th>A median</th><th>B median</th><th title=\"B "
+	    "vs A, % of A's median; ~: not significant\">delta</th>"
+	    "<th title=\"95% confidence interval of the delta\">95% CI"
+	    "</th><th title=\"p-value, Holm-adjusted in its family\">p"
+	    "</th><th title=\"observations, A+B\">n</th><th class=\"l\">"
+	    "verdict</th><th title=\"the trials per side that would "
+	    "decide it\">to decide</th></tr>\n", out);
 	for (i = i0; i < i1; i++) {
 		const struct compare_row *row = &r->rows[i];
 
@@ -171,12 +200,12 @@ verdict_table(FILE *out, const struct compare_result *r, size_t i0,
 		struct chart_metric	 cm;
 
 		chart_metric_of(row, &cm);
-		fprintf(out, "<tr><td class=\"l\" title=\"");
+		fprintf(out, "<tr><td class=\"l m\" title=\"");
 		dn_markup_str(out, row->desc, 0);
 		fputs("\"><a href=\"#m-", out);
 		dn_markup_str(out, cm.name, 0);
 		fputs("\">", out);
-		dn_markup_str(out, row->name, 0);
+		name_breakable(out, row->name);
 		fputs("</a></td><td>", out);
 		dn_markup_str(out, va, 0);
 		fputs("</td><td>", out);
@@ -198,7 +227,7 @@ verdict_table(FILE *out, const struct compare_result *r, size_t i0,
 		    "<td class=\"l %s\">%s</td><td>%s</td></tr>\n", row->p,
 		    row->a.n, row->b.n, row->verdict, row->verdict, dc);
 	}
-	fputs("</table>\n", out);
+	fputs("</table></div>\n", out);
 }
 
 /* The chart of a metric no verdict row plots, for the assertions that

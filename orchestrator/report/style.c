@@ -41,6 +41,12 @@ const char report_css_compare[] =
     "margin-right:6px;vertical-align:middle}\n"
     "svg text{font-family:inherit}\n"
     ".amark{font-size:12.5px;color:#4c1d95;margin:0 0 3px}\n"
+    /* the verdict tables fit the page: long metric names break after
+     * their underscores, tighter cells; too narrow a window scrolls the
+     * table, not the page */
+    ".tw{overflow-x:auto}\n"
+    ".vt{font-size:13px}.vt th,.vt td{padding:5px 7px}\n"
+    ".vt td.m{white-space:normal;overflow-wrap:break-word;min-width:8em}\n"
     /* an assertion's message quotes log lines: wrap it, not the page */
     ".asserts td{white-space:normal;overflow-wrap:anywhere;font-size:12.5px}"
     "\n";

@@ -9,13 +9,15 @@
 #     run has the fact `unmeasured` and an event per metric; an assertion
 #     on one is inconclusive and says why;
 #   - compare's text and JSON, ab's table and report's page name each one
-#     (the reason: the page answered 404, N scrapes; see node-0.out).
+#     (the reason: the page answered 404, N scrapes; see node-0.out);
+#   - the report's verdict tables fit a 1280-pixel window (chromium).
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$RUNS"
 BASE=$(port_block 40) || exit 1
 SRV="$DN_BUILD_DIR/bin/dn-json-srv"
 
+# long names: the report's tables must fit with them too
 cat >"$T/s.yaml" <<EOS
 name: unmeasured
 duration: 4s
@@ -143,5 +145,25 @@ expect_match "... and says why" "$(cat "$T/only.out")" \
 expect_eq "report exits 0" "$?" 0
 expect_match "the report's warnings name it" "$(cat "$T/r.html")" \
     "metric sets was declared but never measured in runs 1, 2, alike in each; run 1: the JSON page"
+
+# The verdict tables fit the page of a 1280-pixel window: a real browser
+# lays the page out and measures it (with the long metric names above,
+# the secondary table reached past the page's content before: 1209 px
+# against 1203).
+if command -v chromium >/dev/null; then
+	sed 's|</body>|<script>document.body.insertAdjacentHTML("beforeend", "<pre id=fit>FIT " + (function () { var m = document.querySelector("main"), r = m.getBoundingClientRect().right - parseFloat(getComputedStyle(m).paddingRight), w = 0; document.querySelectorAll("table").forEach(function (t) { w = Math.max(w, t.getBoundingClientRect().right); }); return Math.round(w) + " " + Math.round(r) + " " + document.documentElement.scrollWidth + " " + document.documentElement.clientWidth; })() + "</pre>");</script></body>|' \
+	    "$T/r.html" >"$T/m.html"
+	fit=$(timeout 120 chromium --headless --no-sandbox --disable-gpu \
+	    --window-size=1280,2000 --dump-dom "file://$T/m.html" \
+	    2>/dev/null | grep -o 'FIT [0-9][0-9 ]*' | tail -1)
+	read -r _ tr mr sw cw <<<"$fit"
+	if [ -n "$tr" ] && [ "$tr" -le "$mr" ] && [ "$sw" -le "$cw" ]; then
+		ok "the tables fit a 1280 px window (right edge $tr <= $mr; page $sw of $cw px)"
+	else
+		fail "the tables do not fit a 1280 px window: '$fit' (table right, page content right, scroll width, width)"
+	fi
+else
+	skip "no chromium: the report's width is not measured"
+fi
 
 finish
