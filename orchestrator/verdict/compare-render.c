@@ -180,15 +180,21 @@ render_rows(const struct compare_result *r, size_t i0, size_t i1, FILE *out,
 	char	va[48], vb[48], d[32], ci[48], pn[48], mde[32], dc[32];
 	char	aj[48];
 	size_t	i;
+	int	w = 18;
 
+	/* a long name (a Prometheus series') widens the first column of
+	 * both tables alike, rather than pushing its row out of line */
+	for (i = 0; i < r->nrows; i++)
+		if (strlen(r->rows[i].name) > (size_t)w)
+			w = (int)strlen(r->rows[i].name);
 	if (md)
 		fprintf(out, "| metric | A | B | delta | 95%% CI | p | n "
 		    "| verdict | MDE | to decide | adj/unit |\n"
 		    "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n");
 	else
-		fprintf(out, "%-18s %17s %17s %8s %18s %7s %6s  %-10s %7s "
-		    "%12s %13s\n", "metric", "A median", "B median", "delta",
-		    "95% CI", "p", "n", "verdict", "MDE", "to decide",
+		fprintf(out, "%-*s %17s %17s %8s %18s %7s %6s  %-10s %7s "
+		    "%12s %13s\n", w, "metric", "A median", "B median",
+		    "delta", "95% CI", "p", "n", "verdict", "MDE", "to decide",
 		    "adj/unit");
 	for (i = i0; i < i1; i++) {
 		const struct compare_row *row = &r->rows[i];
@@ -206,8 +212,8 @@ render_rows(const struct compare_result *r, size_t i0, size_t i1, FILE *out,
 			    "| %s | %s | %s | %s |\n", row->name, va, vb, d,
 			    ci, row->p, pn, row->verdict, mde, dc, aj);
 		else
-			fprintf(out, "%-18s %17s %17s %8s %18s %7.2g %6s  "
-			    "%-10s %7s %12s %13s\n", row->name, va, vb, d,
+			fprintf(out, "%-*s %17s %17s %8s %18s %7.2g %6s  "
+			    "%-10s %7s %12s %13s\n", w, row->name, va, vb, d,
 			    ci, row->p, pn, row->verdict, mde, dc, aj);
 	}
 }

@@ -112,6 +112,14 @@ expect_match "ab's table warns" "$ab" "$WARN"
 expect_eq "compare exits 0" "$?" 0
 cmp=$(cat "$T/cmp.out")
 expect_match "compare warns: the JSON field" "$cmp" "$WARN"
+# a long name widens the first column of both tables: every row's
+# verdict stands under the header's (it was pushed out of line)
+got=$(awk '/^metric / { v = index($0, " verdict") }
+    v && / undecided / && index($0, " undecided") != v { bad++ }
+    END { print ((v > 0 && bad == 0) ? "aligned" : "off by " bad " rows") }' \
+    "$T/cmp.out")
+expect_eq "compare's table stays in line with 39-character names" "$got" \
+    aligned
 expect_match "compare warns: the log pattern" "$cmp" \
     "warning: metric never was declared but never measured in runs 1, 2, alike in each; run 1: no line of the output matched"
 expect_match "compare warns: the Prometheus name" "$cmp" \
