@@ -33,6 +33,7 @@
  * (json-path.c).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,16 +352,67 @@ say_miss(const struct page *p, const char *url, const char *name,
 		    n == 1 ? "" : "s", f, p->last);
 }
 
+/*
+ * A name of the last page read (TEXT, LEN) that WANT likely meant, into
+ * BUF ("" if none): WANT_total (a counter's samples carry the suffix its
+ * TYPE line may not), else the shortest other WANT_..., else WANT
+ * without a _total the page does not have.
+ */
+static void
+near_name(const char *text, size_t len, const char *want, char *buf,
+    size_t cap)
+{
+	struct dn_prom_sample	 smp;
+	const char		*p = text, *end = text + len, *nl, *err;
+	size_t			 lw = strlen(want), score, best = SIZE_MAX;
+
+	buf[0] = '\0';
+	for (; p != NULL && p < end; p = nl != NULL ? nl + 1 : NULL) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (dn_prom_parse_line(p, nl != NULL ? (size_t)(nl - p) :
+		    (size_t)(end - p), &smp, &err) != 1)
+			continue;
+		if (smp.name_len == lw + 6 && memcmp(smp.name, want, lw) ==
+		    0 && memcmp(smp.name + lw, "_total", 6) == 0)
+			score = 0;
+		else if (smp.name_len > lw && memcmp(smp.name, want, lw) ==
+		    0 && smp.name[lw] == '_')
+			score = smp.name_len;
+		else if (lw > 6 && smp.name_len == lw - 6 && memcmp(smp.name,
+		    want, lw - 6) == 0 && strcmp(want + lw - 6, "_total") == 0)
+			score = SIZE_MAX - 1;
+		else
+			continue;
+		if (score < best) {
+			best = score;
+			snprintf(buf, cap, "%.*s", (int)smp.name_len, smp.name);
+		}
+	}
+}
+
 void
 scrape_say_unmeasured(const struct scrape *s)
 {
 	const struct probe_opts	*o = s->o;
+	struct miss		 m;
+	char			 near[128];
 	size_t			 i;
 
-	for (i = 0; i < o->nprom; i++)
-		if (!o->prom[i].implied)
-			say_miss(&s->pp, o->prom_url, o->prom[i].devnet,
-			    &s->pm[i]);
+	for (i = 0; i < o->nprom; i++) {
+		if (o->prom[i].implied)
+			continue;
+		m = s->pm[i];
+		if (!m.got && strncmp(m.why, "has no sample named", 19) ==
+		    0 && s->page.data != NULL) {
+			near_name(s->page.data, s->page.len, o->prom[i].expo,
+			    near, sizeof(near));
+			if (near[0] != '\0')
+				snprintf(m.why + strlen(m.why), sizeof(m.why) -
+				    strlen(m.why), " (did you mean '%s'?)",
+				    near);
+		}
+		say_miss(&s->pp, o->prom_url, o->prom[i].devnet, &m);
+	}
 	for (i = 0; i < o->njson; i++)
 		say_miss(&s->jp, o->json_url, o->json[i].name, &s->jm[i]);
 }

@@ -296,10 +296,13 @@ kind_of(const struct walk *w)
 static int
 enter_member(struct walk *w, const struct step *s)
 {
-	char	buf[300];
-	int	rv;
+	char		 buf[300], has[200];
+	const char	*k0;
+	size_t		 nhas = 0, used = 0;
+	int		 rv, n;
 
 	w->p++;
+	has[0] = '\0';
 	for (;;) {
 		ws(w);
 		if (w->p < w->end && *w->p == '}')
@@ -308,8 +311,16 @@ enter_member(struct walk *w, const struct step *s)
 			malformed(w);
 			return (-1);
 		}
+		k0 = w->p + 1;
 		if ((rv = key_is(w, s)) < 0)
 			return (-1);
+		/* the first members by name, for a path that misses */
+		if (nhas++ < 8 && used < sizeof(has)) {
+			n = snprintf(has + used, sizeof(has) - used, "%s%.*s",
+			    nhas > 1 ? ", " : "", (int)(w->p - 1 - k0 > 40 ?
+			    40 : w->p - 1 - k0), k0);
+			used += n > 0 ? (size_t)n : 0;
+		}
 		ws(w);
 		if (w->p >= w->end || *w->p != ':') {
 			malformed(w);
@@ -330,8 +341,9 @@ enter_member(struct walk *w, const struct step *s)
 			return (-1);
 		}
 	}
-	fail(w, "no member '%.*s' in the object at %s", (int)s->klen, s->key,
-	    where(w, buf, sizeof(buf)));
+	fail(w, "no member '%.*s' in the object at %s (%s%s%s)", (int)s->klen,
+	    s->key, where(w, buf, sizeof(buf)), nhas == 0 ? "it is empty" :
+	    "its members: ", has, nhas > 8 ? ", ..." : "");
 	return (-1);
 }
 

@@ -73,7 +73,14 @@ test_refused(void **state)
 {
 	(void)state;
 	want_err(page, "memstats.Frees", "no member 'Frees' in the object "
-	    "at 'memstats'");
+	    "at 'memstats' (its members: Mallocs, BySize)");
+	/* what the object has, its first 8, to see the path's slip */
+	want_err(page, "Name", "no member 'Name' in the object at the top "
+	    "(its members: name, id, state, leaderInfo, "
+	    "recvAppendRequestCnt, sendAppendRequestCnt, sendPkgRate, "
+	    "memstats, ...)");
+	want_err("{\"a\": {}}", "a.b", "no member 'b' in the object at 'a' "
+	    "(it is empty)");
 	want_err(page, "memstats.BySize[2]", "index 2 is past the end of "
 	    "the array at 'memstats.BySize' (2 elements)");
 	want_err(page, "name", "'name' is a string, not a number");
