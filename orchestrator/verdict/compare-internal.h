@@ -69,10 +69,13 @@ void	 compare_obs_release(struct obs *o);
  * (and each side has 2), the rank test otherwise. */
 int	 compare_uses_welch(size_t na, size_t nb, size_t family);
 
-/* Test one metric (compare.c): fill ROW's statistics, test and raw p
- * from the observations of UNIT (trial or node), FAMILY metrics in the
- * Holm family. */
+/* Test one metric (compare-test.c): fill ROW's statistics, interval,
+ * test and raw p from the observations of UNIT (trial or node), FAMILY
+ * metrics in the Holm family.  COMPARE_ROW_P: only the test and raw p
+ * (test, p_raw, deff, constant), without the bootstrap interval. */
 void	 compare_row_test(struct compare_row *row, const struct obs *oa,
+	    const struct obs *ob, int unit, size_t family);
+void	 compare_row_p(struct compare_row *row, const struct obs *oa,
 	    const struct obs *ob, int unit, size_t family);
 /* Decide ROW from its Holm-adjusted p and p_eq (set by the caller):
  * significant and verdict, at the practical threshold THRESHOLD_PCT
@@ -123,31 +126,40 @@ void	 compare_row_power(struct compare_row *row, const struct obs *oa,
  * Before the test (compare-adjust.c).  COMPARE_ADJUST_METRIC: the
  * CUPED-style adjustment of one metric's trial values on their warmup
  * windows (PRE_V), in place when its rule holds (ADJ says whether and
- * why, and the correlation and variance removed); the unadjusted values
- * go to RAW[0] (A) and RAW[1] (B), the caller's to free, NULL when not
- * adjusted.  COMPARE_BLOCKS_METRIC: a 1+1 pair's trial values replaced
- * by its time blocks (batch means, WINDOW_S the steady-state window's
- * seconds) where their autocorrelation allows; ADJ says so.
- * COMPARE_ADJUST_ALL: either, per metric K with USE[K], as R's runs and
- * OPTS allow (blocks for a concurrent 1+1 with the auto unit; the
- * adjustment on the trial unit outside a sequential design); ADJ and
- * RAW (2 per metric) have ND entries.  0, or -1 with *CAUSE.
- * COMPARE_ADJUST_MDE: an adjusted ROW's mde_unadjusted_pct, from RAW.
- * COMPARE_ADJUST_FREE: ADJ and RAW (ND metrics' worth), either NULL.
+ * why, and the correlation and variance removed); the values the row is
+ * not tested on go to ALT[0] (A) and ALT[1] (B), the caller's to free:
+ * the unadjusted ones when adjusted, the adjusted ones when refused only
+ * because the warmup windows differ (ADJ->guarded), else NULL.
+ * COMPARE_BLOCKS_METRIC: a 1+1 pair's trial values replaced by its time
+ * blocks (batch means, WINDOW_S the steady-state window's seconds) where
+ * their autocorrelation allows; ADJ says so.  COMPARE_ADJUST_ALL:
+ * either, per metric K with USE[K], as R's runs and OPTS allow (blocks
+ * for a concurrent 1+1 with the auto unit; the adjustment on the trial
+ * unit outside a sequential design); ADJ and ALT (2 per metric) have ND
+ * entries.  0, or -1 with *CAUSE.
+ * After the test: COMPARE_ADJUST_GUARD, a guarded ROW's p_raw raised
+ * (before Holm) to what keeps an A/A at alpha: the plain test's, and
+ * either a clear move of the warmup windows or the adjusted test (from
+ * ALT) at half the level.  COMPARE_ADJUST_MDE: an adjusted ROW's
+ * mde_unadjusted_pct, from ALT.  COMPARE_ADJUST_FREE: ADJ and ALT (ND
+ * metrics' worth), either NULL.
  */
 void	 compare_adjust_metric(struct obs *oa, struct obs *ob,
-	    struct compare_adjust *adj, double **raw);
+	    struct compare_adjust *adj, double **alt);
 int	 compare_adjust_all(struct dn_store *s, struct compare_result *r,
 	    const struct compare_opts *opts, struct obs *oa, struct obs *ob,
 	    const int *use, size_t nd, struct compare_adjust *adj,
-	    double **raw, char **cause);
+	    double **alt, char **cause);
+void	 compare_adjust_guard(struct compare_row *row, const struct obs *oa,
+	    const struct obs *ob, double *const *alt, int unit,
+	    size_t family);
 void	 compare_adjust_mde(struct compare_row *row, const struct obs *oa,
-	    const struct obs *ob, double *const *raw, int unit,
+	    const struct obs *ob, double *const *alt, int unit,
 	    size_t family, double threshold_pct,
 	    struct compare_power_cache *pc);
 /* Whether ROW was decided on time blocks. */
 int	 compare_row_blocks(const struct compare_row *row);
-void	 compare_adjust_free(struct compare_adjust *adj, double **raw,
+void	 compare_adjust_free(struct compare_adjust *adj, double **alt,
 	    size_t nd);
 
 /*

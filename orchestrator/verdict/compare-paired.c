@@ -382,6 +382,18 @@ sequential(struct dn_store *s, struct compare_result *r,
 	return (0);
 }
 
+/* Where ROW's measured values are besides its trial values: RAW's pair
+ * of metric K when it was adjusted (RAW then holds the unadjusted
+ * values), none when the guard refused it (RAW then holds the adjusted
+ * ones, compare-internal.h). */
+static double *const *
+measured(const struct compare_row *row, double *const *raw, size_t k)
+{
+	static double *const	none[2] = { NULL, NULL };
+
+	return (row->adj.guarded ? none : &raw[2 * k]);
+}
+
 /* Test every row of R paired, then decide each family again. */
 static void
 paired_rows(struct compare_result *r, const struct obs *oa,
@@ -398,15 +410,18 @@ paired_rows(struct compare_result *r, const struct obs *oa,
 	xb = dn_xcalloc(r->npairs + 1, sizeof(*xb));
 	for (i = 0; i < r->nrows; i++) {
 		k = rk[i];
-		n = slot_values(r, &oa[k], &ob[k], &raw[2 * k], xa, xb);
+		n = slot_values(r, &oa[k], &ob[k], measured(&r->rows[i], raw,
+		    k), xa, xb);
 		if (compare_paired_row(&r->rows[i], xa, xb, n,
-		    r->threshold_pct) == 0 && r->rows[i].adj.adjusted) {
-			/* the pairs take the shared luck out: the values
-			 * tested are the measured ones */
-			r->rows[i].adj.adjusted = 0;
+		    r->threshold_pct) != 0)
+			continue;
+		/* the pairs take the shared luck out: the values tested are
+		 * the measured ones, and their p is the pairs' (guarded stays
+		 * set: it says where the measured values are) */
+		if (r->rows[i].adj.adjusted || r->rows[i].adj.guarded)
 			r->rows[i].adj.note = "paired by slot: not adjusted";
-			r->rows[i].adj.mde_unadjusted_pct = NAN;
-		}
+		r->rows[i].adj.adjusted = 0;
+		r->rows[i].adj.mde_unadjusted_pct = NAN;
 	}
 	compare_family_decide(r->rows, fam[0], r->threshold_pct);
 	compare_family_decide(r->rows + fam[0], fam[1], r->threshold_pct);
@@ -417,7 +432,8 @@ paired_rows(struct compare_result *r, const struct obs *oa,
 		if (r->rows[i].design == NULL)
 			continue;
 		k = rk[i];
-		n = slot_values(r, &oa[k], &ob[k], &raw[2 * k], xa, xb);
+		n = slot_values(r, &oa[k], &ob[k], measured(&r->rows[i], raw,
+		    k), xa, xb);
 		compare_paired_power(&r->rows[i], xa, xb, n, r->threshold_pct,
 		    r->target_pct, &pc[i < fam[0] ? 0 : 1]);
 	}

@@ -11,8 +11,9 @@
  * the steady-state window (t_ms >= warmup_ms) of the base metrics -> derive
  * one value per node per derived metric (max, mean, p99, slope, rate) -> a
  * per-trial summary (max over nodes for max-like metrics, mean over nodes
- * otherwise) (compare-derive.c) -> test on the chosen unit (Mann-Whitney,
- * Holm, clustered bootstrap) (here) -> what could not be seen
+ * otherwise) (compare-derive.c) -> adjust (compare-adjust.c) -> test on
+ * the chosen unit (compare-test.c), Holm and the verdicts (here,
+ * compare-rule.c) -> what could not be seen
  * (compare-power.c) -> render (compare-render.c).  No
  * sqlite here: reads go through metrics/store/store.h.  Option parsing is in
  * compare-opts.c.
@@ -43,105 +44,11 @@ wanted(const struct compare_opts *opts, const char *name)
 }
 
 static void
-stat_fill(struct compare_stat *st, const double *v, size_t n, double lo,
-    double hi)
-{
-	st->n = n;
-	st->median = dn_stats_median(v, n);
-	st->mean = dn_stats_mean(v, n);
-	st->ci_low = lo;
-	st->ci_high = hi;
-}
-
-static void
 add_warning(struct compare_result *r, char *w)
 {
 	r->warnings = dn_xreallocarray(r->warnings, r->nwarnings + 1,
 	    sizeof(char *));
 	r->warnings[r->nwarnings++] = w;
-}
-
-/* Every value of V equal (and at least one). */
-static int
-constant(const double *v, size_t n)
-{
-	size_t	i;
-
-	for (i = 1; i < n; i++)
-		if (v[i] != v[0])
-			return (0);
-	return (n > 0);
-}
-
-void
-compare_row_test(struct compare_row *row, const struct obs *oa,
-    const struct obs *ob, int unit, size_t family)
-{
-	const double	*va, *vb;
-	const int	*ca = NULL, *cb = NULL;
-	size_t		 na, nb;
-	struct dn_mwu	 mw;
-	struct dn_boot	 bt;
-
-	if (unit == COMPARE_UNIT_NODE) {
-		va = oa->node_v;
-		na = oa->nnode;
-		ca = oa->node_c;
-		vb = ob->node_v;
-		nb = ob->nnode;
-		cb = ob->node_c;
-	} else {
-		va = oa->trial_v;
-		na = oa->ntrial;
-		vb = ob->trial_v;
-		nb = ob->ntrial;
-	}
-	dn_stats_bootstrap(va, ca, na, vb, cb, nb, COMPARE_BOOT_ITERS,
-	    COMPARE_BOOT_SEED, 0.95, &bt);
-	stat_fill(&row->a, va, na, bt.a_lo, bt.a_hi);
-	stat_fill(&row->b, vb, nb, bt.b_lo, bt.b_hi);
-	row->delta_pct = row->a.median != 0 ?
-	    100.0 * (row->b.median / row->a.median - 1.0) : NAN;
-	row->delta_ci_low = bt.d_lo;
-	row->delta_ci_high = bt.d_hi;
-	/*
-	 * Trials: the exact rank test when it can reach significance after
-	 * Holm, else Welch's t, which has no floor on p (docs/statistics.md).
-	 * Nodes: the rank test with the variance inflated by the design
-	 * effect of the trials the nodes share.
-	 */
-	if (unit == COMPARE_UNIT_NODE) {
-		dn_stats_mwu_clustered(va, ca, na, vb, cb, nb, &mw);
-		row->test = "mwu-clustered";
-	} else if (compare_uses_welch(na, nb, family)) {
-		struct dn_welch	w;
-
-		dn_stats_welch(va, na, vb, nb, &w);
-		mw.p = w.p;
-		mw.deff = 1;
-		row->test = "welch";
-	} else {
-		dn_stats_mwu(va, na, vb, nb, &mw);
-		row->test = "mwu";
-	}
-	row->p_raw = mw.p;
-	row->deff = mw.deff;
-	/*
-	 * Zero spread on both sides (docs/statistics.md, "zero spread"):
-	 * equal values are no difference (p = 1); different ones are a
-	 * complete separation, whose exact rank-test p, 2 / C(nA + nB, nA)
-	 * over the trials, is the only evidence there is -- never Welch's,
-	 * which is undefined there, nor the normal approximation's, which
-	 * the ties make too small.  Trials, not nodes: nodes of a trial
-	 * share its luck.
-	 */
-	row->constant = constant(va, na) && constant(vb, nb);
-	if (row->constant) {
-		row->p_raw = va[0] == vb[0] ? 1 :
-		    dn_stats_mwu_min_p(oa->ntrial, ob->ntrial);
-		row->test = "mwu";
-		row->deff = 1;
-	}
 }
 
 /* Say which metrics can never be significant with the observations at
@@ -611,7 +518,7 @@ static void
 test_rows(struct compare_result *r, const struct derived *defs, size_t nd,
     const int *use, const int *prim, const struct obs *oa,
     const struct obs *ob, int unit, size_t family, size_t *rk,
-    const struct compare_adjust *adj, double *const *raw)
+    const struct compare_adjust *adj, double *const *alt)
 {
 	struct compare_power_cache pc[2];
 	size_t	 i, k, fam[2] = { 0, 0 };
@@ -636,6 +543,8 @@ test_rows(struct compare_result *r, const struct derived *defs, size_t nd,
 			row->primary = pass == 0;
 			row->adj = adj[k];
 			compare_row_test(row, &oa[k], &ob[k], unit, fam[pass]);
+			compare_adjust_guard(row, &oa[k], &ob[k], &alt[2 * k],
+			    unit, fam[pass]);
 			row->p_eq_raw = compare_equivalence_p(oa[k].trial_v,
 			    oa[k].ntrial, ob[k].trial_v, ob[k].ntrial,
 			    r->threshold_pct);
@@ -656,7 +565,7 @@ test_rows(struct compare_result *r, const struct derived *defs, size_t nd,
 		compare_row_power(&r->rows[i], &oa[rk[i]], &ob[rk[i]], unit,
 		    fam[pass], r->threshold_pct, r->target_pct, &pc[pass]);
 		compare_adjust_mde(&r->rows[i], &oa[rk[i]], &ob[rk[i]],
-		    &raw[2 * rk[i]], unit, fam[pass], r->threshold_pct,
+		    &alt[2 * rk[i]], unit, fam[pass], r->threshold_pct,
 		    &pc[pass]);
 	}
 }
@@ -690,7 +599,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	struct derived		*defs;
 	struct obs		*oa = NULL, *ob = NULL, *os[2];
 	struct compare_adjust	*adj = NULL;
-	double			**raw = NULL;
+	double			**alt = NULL;
 	int			*use = NULL, *prim = NULL, unit;
 	size_t			 k, family = 0, nd = NDERIVED, *rk = NULL;
 	char			*strict = NULL;
@@ -755,13 +664,13 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		goto fail;
 	rk = dn_xcalloc(family, sizeof(*rk));
 	adj = dn_xcalloc(nd, sizeof(*adj));
-	raw = dn_xcalloc(2 * nd, sizeof(*raw));
-	if (compare_adjust_all(s, r, opts, oa, ob, use, nd, adj, raw,
+	alt = dn_xcalloc(2 * nd, sizeof(*alt));
+	if (compare_adjust_all(s, r, opts, oa, ob, use, nd, adj, alt,
 	    cause) != 0)
 		goto fail;
 	test_rows(r, defs, nd, use, prim, oa, ob, unit, family, rk, adj,
-	    raw);
-	if (compare_paired_apply(s, r, opts, oa, ob, rk, raw, cause) != 0 ||
+	    alt);
+	if (compare_paired_apply(s, r, opts, oa, ob, rk, alt, cause) != 0 ||
 	    compare_seq_apply(s, r, opts, rk, oa, ob, cause) != 0)
 		goto fail;
 	free(rk);
@@ -778,7 +687,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	free(ob);
 	free(use);
 	free(defs);
-	compare_adjust_free(adj, raw, nd);
+	compare_adjust_free(adj, alt, nd);
 	*rp = r;
 	free(strict);
 	return (0);
@@ -794,7 +703,7 @@ fail:
 	free(ob);
 	free(use);
 	free(defs);
-	compare_adjust_free(adj, raw, nd);
+	compare_adjust_free(adj, alt, nd);
 	compare_result_free(r);
 	return (-1);
 }

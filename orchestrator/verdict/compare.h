@@ -177,9 +177,13 @@ struct compare_stat {
  * window of the same metric): ADJUSTED when applied; R the within-side
  * correlation of the steady-state values with the warmup ones and THETA
  * the regression slope (NAN when not computed), VAR_REMOVED_PCT the
- * share of the within-side variance it removes (NAN: not computed),
+ * share of the within-side variance it removes after its costs, at the
+ * expected difference of the warmup windows (NAN: not computed),
  * MDE_UNADJUSTED_PCT the MDE the unadjusted values give (NAN unless
- * adjusted), NOTE why it was or was not applied (static).
+ * adjusted), NOTE why it was or was not applied (static).  GUARDED when
+ * refused only because the warmup windows differ (MOVED_P, Welch's p of
+ * that difference, NAN when not tested): tested unadjusted, and shown
+ * different only with more evidence (compare_adjust_guard).
  *
  * The unit that decided ("trial", "node" or "block", static) and
  * UNIT_WHY (static, NULL for the trial and node units); for time blocks
@@ -187,8 +191,9 @@ struct compare_stat {
  * autocorrelation of the two sides' block values.
  */
 struct compare_adjust {
-	int		 adjusted;
+	int		 adjusted, guarded;
 	double		 r, theta, var_removed_pct, mde_unadjusted_pct;
+	double		 moved_p;
 	const char	*note;
 	const char	*unit;
 	const char	*unit_why;
