@@ -181,7 +181,7 @@ static void
 verdict_table(FILE *out, const struct compare_result *r, size_t i0,
     size_t i1)
 {
-	char	va[48], vb[48], dc[32];
+	char	va[48], vb[48], dc[32], aj[48];
 	size_t	i;
 
 	fputs("<div class=\"tw\"><table class=\"vt\"><tr><th class=\"l\">"
@@ -191,7 +191,9 @@ verdict_table(FILE *out, const struct compare_result *r, size_t i0,
 	    "</th><th title=\"p-value, Holm-adjusted in its family\">p"
 	    "</th><th title=\"observations, A+B\">n</th><th class=\"l\">"
 	    "verdict</th><th title=\"the trials per side that would "
-	    "decide it\">to decide</th></tr>\n", out);
+	    "decide it\">to decide</th><th class=\"l\" title=\"what "
+	    "the warmup adjustment removed, or the unit that decided "
+	    "(the legend above)\">adj/unit</th></tr>\n", out);
 	for (i = i0; i < i1; i++) {
 		const struct compare_row *row = &r->rows[i];
 
@@ -224,8 +226,18 @@ verdict_table(FILE *out, const struct compare_result *r, size_t i0,
 			    row->delta_ci_low, row->delta_ci_high);
 		compare_fmt_decide(r, row, dc, sizeof(dc));
 		fprintf(out, "</td><td>%.2g</td><td>%zu+%zu</td>"
-		    "<td class=\"l %s\">%s</td><td>%s</td></tr>\n", row->p,
+		    "<td class=\"l %s\">%s</td><td>%s</td>", row->p,
 		    row->a.n, row->b.n, row->verdict, row->verdict, dc);
+		/* the table's adj/unit, and why as its title: the unit's
+		 * where time blocks were tried, else the adjustment's */
+		compare_fmt_adj(row, aj, sizeof(aj));
+		fputs("<td title=\"", out);
+		dn_markup_str(out, row->adj.unit_why != NULL ?
+		    row->adj.unit_why : row->adj.note != NULL ?
+		    row->adj.note : "", 0);
+		fputs("\">", out);
+		dn_markup_str(out, aj, 0);
+		fputs("</td></tr>\n", out);
 	}
 	fputs("</table></div>\n", out);
 }
@@ -272,7 +284,9 @@ page_notes(FILE *out, const struct compare_result *r)
 	fputs("), the secondary ones among themselves; <b>~</b> = not "
 	    "significant; <i>equivalent</i>: shown within the threshold; "
 	    "<i>undecided</i>: neither, <i>to decide</i> says the trials "
-	    "per side that would decide it.</div>\n", out);
+	    "per side that would decide it; ", out);
+	dn_markup_str(out, compare_adj_legend, 0);
+	fputs(".</div>\n", out);
 	if ((seq = compare_seq_note(r)) != NULL) {
 		fputs("<div class=\"note\">", out);
 		dn_markup_str(out, seq, 0);

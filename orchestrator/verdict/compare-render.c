@@ -123,11 +123,13 @@ compare_fmt_decide(const struct compare_result *r,
 		    strcmp(row->decide_by, "equivalence") == 0 ? " eq" : "");
 }
 
-/* The adj/unit column: the variance the adjustment removed and its
- * correlation, the time blocks that decided, or the slots a paired test
- * decided on; "-" for none. */
-static void
-fmt_adj(const struct compare_row *row, char *buf, size_t len)
+const char compare_adj_legend[] = "adj/unit: -N% rR: variance removed "
+    "by the adjustment on the warmup window, its correlation; NxSs blk: "
+    "decided on N time blocks of S s a side; paired N: a paired t-test "
+    "on N slots' B/A (A and B ran at the same time)";
+
+void
+compare_fmt_adj(const struct compare_row *row, char *buf, size_t len)
 {
 	if (row->design != NULL)
 		snprintf(buf, len, "%s %zu", row->design, row->pairs);
@@ -206,7 +208,7 @@ render_rows(const struct compare_result *r, size_t i0, size_t i1, FILE *out,
 		snprintf(pn, sizeof(pn), "%zu+%zu", row->a.n, row->b.n);
 		fmt_mde(row, mde, sizeof(mde));
 		compare_fmt_decide(r, row, dc, sizeof(dc));
-		fmt_adj(row, aj, sizeof(aj));
+		compare_fmt_adj(row, aj, sizeof(aj));
 		if (md)
 			fprintf(out, "| %s | %s | %s | %s | %s | %.3g | %s "
 			    "| %s | %s | %s | %s |\n", row->name, va, vb, d,
@@ -265,13 +267,9 @@ render_text(const struct compare_result *r, FILE *out, int md)
 		    "decide it (eq: show it equivalent)\nMDE: the smallest "
 		    "change (%% of A) the test would detect %.0f%% of the "
 		    "time at this spread and n; never: not at this n "
-		    "(docs/statistics.md)\nadj/unit: -N%% rR: variance removed "
-		    "by the adjustment on the warmup window, its correlation; "
-		    "NxSs blk: decided on N time blocks of S s a side; "
-		    "paired N: a paired t-test on N slots' B/A (A and B ran "
-		    "at the same time)\n",
-		    COMPARE_ALPHA, r->threshold_pct,
-		    r->threshold_pct, 100 * COMPARE_POWER);
+		    "(docs/statistics.md)\n%s\n", COMPARE_ALPHA,
+		    r->threshold_pct, r->threshold_pct, 100 * COMPARE_POWER,
+		    compare_adj_legend);
 }
 
 static void

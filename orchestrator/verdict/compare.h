@@ -379,6 +379,14 @@ int	 compare_metric_info(size_t k, const char **unit, const char **better,
  * "-", into BUF (compare-render.c; the report's column too). */
 void	 compare_fmt_decide(const struct compare_result *r,
 	    const struct compare_row *row, char *buf, size_t len);
+/* The adj/unit column of ROW into BUF: the variance the adjustment
+ * removed and its correlation ("-62% r0.81"), or the time blocks that
+ * decided ("28x1s blk"), the slots of a paired test ("paired 4"), "-"
+ * for none (compare-render.c; the
+ * report's column too); COMPARE_ADJ_LEGEND says so in words. */
+void	 compare_fmt_adj(const struct compare_row *row, char *buf,
+	    size_t len);
+extern const char compare_adj_legend[];
 /* 1 when ROW's A side is 0 (its median or its mean): its change is no
  * percentage, so no trial count can decide it; "A is 0" is the reason
  * every output gives. */

@@ -318,6 +318,34 @@ PY
 "$B/devnet" report --db ab.db 1:A 1:B -o r.html >/dev/null || fail "report"
 grep -q '<svg' r.html && grep -q 'allocs_per_s' r.html || fail "report body"
 grep -qi '<script' r.html && fail "report has a script"
+# The report's verdict table has the table's adj/unit column (issue 35):
+# the same words in every row, why as its title, the legend above it;
+# ab.db's 4+4 trials have metrics adjusted on their warmup window.
+python3 - ab.txt r.html <<'PY' || fail "report: the adj/unit column"
+import re, sys
+
+txt, html = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+want = {}
+for line in txt.splitlines():
+    f = re.split(r'\s{2,}', line.strip())
+    if len(f) >= 9 and any(re.match(r'^\d+\+\d+$', x) for x in f[4:8]):
+        want[f[0]] = f[-1]
+got, why = {}, {}
+for name, title, cell in re.findall(r'<a href="#m-[^"]*">([^<]+)</a></td>'
+        r'.*?<td title="([^"]*)">([^<]*)</td></tr>', html):
+    got[name], why[name] = cell, title
+adjusted = [m for m, v in want.items() if re.match(r'^-\d+% r', v)]
+if not want or got != want:
+    sys.exit('adj/unit: the table says %s, the report %s' % (want, got))
+if len(adjusted) < 3:
+    sys.exit('ab.db has too few adjusted metrics to tell: %s' % adjusted)
+if any(why[m] != 'adjusted on the warmup window' for m in adjusted):
+    sys.exit('an adjusted cell without its why: %s' % why)
+if 'adj/unit: -N% rR: variance removed by the adjustment' not in html:
+    sys.exit('no adj/unit legend')
+print('adj/unit: %d rows as the table, %d adjusted' % (len(got),
+    len(adjusted)))
+PY
 # No external URL: the only one allowed is the SVG namespace, which names
 # and loads nothing.  The check is first shown to catch one.
 external_urls() {
