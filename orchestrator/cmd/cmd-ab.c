@@ -33,6 +33,7 @@ static const char ab_help_extra[] =
     "                       'equivalent' (default 1)\n"
     "  --unit auto|trial|node\n"
     "                       unit of the statistical test (docs/statistics.md)\n"
+    "  --aa GROUP           the A/A group --unit node must pass\n"
     "  --target-effect PCT  trials per side that would detect a PCT% change\n"
     "  --strict             runs that differ in setup or missed their load\n"
     "                       rate make the comparison an error (exit 1)\n"

@@ -7,7 +7,7 @@
 
 enum {
 	A_DB = 0x1000, A_FORMAT, A_METRIC, A_THRESHOLD, A_UNIT, A_STRICT,
-	A_TARGET, A_FAIL_ON, A_REQUIRE, A_HELP
+	A_TARGET, A_FAIL_ON, A_REQUIRE, A_AA, A_HELP
 };
 
 static const struct shared {
@@ -23,6 +23,7 @@ static const struct shared {
 	{ CMD_A_VERDICT, { "unit", required_argument, NULL, A_UNIT } },
 	{ CMD_A_VERDICT, { "strict", no_argument, NULL, A_STRICT } },
 	{ CMD_A_VERDICT, { "require", required_argument, NULL, A_REQUIRE } },
+	{ CMD_A_VERDICT, { "aa", required_argument, NULL, A_AA } },
 	{ CMD_A_TARGET,
 	    { "target-effect", required_argument, NULL, A_TARGET } },
 	{ CMD_A_FAIL_ON, { "fail-on", required_argument, NULL, A_FAIL_ON } },
@@ -104,6 +105,9 @@ apply(struct cmd_args *a, const struct cmd_entry *e, int c)
 		break;
 	case A_REQUIRE:
 		o = 'r';
+		break;
+	case A_AA:
+		o = 'a';
 		break;
 	}
 	if (compare_opt_set(&a->verdict, o, optarg, &cause) == 0) {

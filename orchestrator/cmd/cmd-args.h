@@ -34,7 +34,8 @@
 #define CMD_A_LIST	0x02	/* --format table|csv|json */
 #define CMD_A_VFORMAT	0x04	/* --format of a verdict (+ markdown, junit) */
 #define CMD_A_METRIC	0x08	/* --metric NAME, repeatable */
-#define CMD_A_VERDICT	0x10	/* --threshold PCT, --unit UNIT, --strict */
+#define CMD_A_VERDICT	0x10	/* --threshold PCT, --unit UNIT, --strict,
+				   --require, --aa GROUP */
 #define CMD_A_TARGET	0x20	/* --target-effect PCT */
 #define CMD_A_FAIL_ON	0x40	/* --fail-on worse|changed */
 

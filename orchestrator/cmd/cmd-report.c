@@ -29,6 +29,7 @@ static const char report_help[] =
     "--help')\n"
     "  --threshold PCT    practical threshold (default 1)\n"
     "  --unit UNIT        auto (default), trial or node\n"
+    "  --aa GROUP         the A/A group --unit node must pass\n"
     "  --strict           runs that differ in setup or missed their load\n"
     "                     rate are an error, not a warning\n"
     "  --history          instead of A and B: the history page of a\n"

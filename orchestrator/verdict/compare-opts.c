@@ -103,6 +103,15 @@ compare_opt_set(struct compare_opts *o, int opt, const char *val,
 	case 's':
 		o->strict = 1;
 		return (0);
+	case 'a':
+		if (*val != '\0' && strlen(val) < 19 &&
+		    strspn(val, "0123456789") == strlen(val)) {
+			o->aa = val;
+			return (0);
+		}
+		*cause = dn_xasprintf("bad --aa '%s' (the number of an A/A "
+		    "group, as in 3:A)", val);
+		return (-1);
 	case 'r':
 		if (strncmp(val, "not-worse:", 10) == 0 &&
 		    compare_require_parse(val + 10, &o->require_pct) == 0)

@@ -98,6 +98,11 @@ struct compare_opts {
 	/* Hand every series read to this too (NULL: nobody): devnet
 	 * report draws its charts from compare's one read. */
 	const struct compare_feed *feed;
+	/* --aa GROUP: the stored A/A group (both variants the same) of the
+	 * same scenario and machine that --unit node must pass: compared on
+	 * the node unit, it may call no primary metric better or worse,
+	 * else the trial unit decides (NULL: nothing checked, and said). */
+	const char		*aa;
 };
 
 /*
@@ -382,8 +387,8 @@ void	 compare_fmt_decide(const struct compare_result *r,
 /* The adj/unit column of ROW into BUF: the variance the adjustment
  * removed and its correlation ("-62% r0.81"), or the time blocks that
  * decided ("28x1s blk"), the slots of a paired test ("paired 4"), "-"
- * for none (compare-render.c; the
- * report's column too); COMPARE_ADJ_LEGEND says so in words. */
+ * for none (compare-render.c; the report's column too);
+ * COMPARE_ADJ_LEGEND says so in words. */
 void	 compare_fmt_adj(const struct compare_row *row, char *buf,
 	    size_t len);
 extern const char compare_adj_legend[];

@@ -444,6 +444,44 @@ x2 = float(p.group(1))
 # that width to the right of the stop
 sys.exit(not (w > 0 and abs((x2 - x0) - w / 3) < 2))
 PY
+# --unit node backed by a stored A/A (issue 35): group 1 an A/A whose
+# nodes share their trial's luck (2 trials of 8 nodes, 5 % trial noise:
+# on the node unit it calls 4 metrics worse), group 2 an A/A of the same
+# model that stays clean, group 3 the A/B, group 4 another scenario.
+S="$B/dn-store-synth --db unit.db --trials 2 --nodes 8 --seconds 40 --warmup 5"
+$S --seed 5 --trial-sd 0.05 --node-sd 0.01 >/dev/null &&
+$S --seed 1 --trial-sd 0.05 --node-sd 0.01 >/dev/null &&
+$S --seed 3 --trial-sd 0.005 --node-sd 0.01 --effect allocs=-20 >/dev/null &&
+$S --seed 4 --scenario other >/dev/null || fail "synth unit.db"
+unit() { # ARGS...: the JSON unit, unit_note and allocs_per_s's unit
+	"$B/devnet" compare --db unit.db --unit node "$@" 3:A 3:B \
+	    --format json | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+m = [m for m in d["metrics"] if m["name"] == "allocs_per_s"][0]
+print(d["unit"], m["decided_unit"], d["unit_note"], "|", d["warnings"])'
+}
+out=$(unit) || fail "compare --unit node"
+case $out in "node node "*"nothing checked that here: --aa GROUP"*) ;;
+*) fail "--unit node without --aa does not say it is unchecked: $out" ;;
+esac
+out=$(unit --aa 1) || fail "compare --unit node --aa 1"
+case $out in "trial trial unit: trial (2 vs 2 trials; --unit node refused: on the node unit the A/A of group 1 (2 vs 2 trials) called "*worse*"--unit node is not valid for 'synthetic'"*) ;;
+*) fail "--aa 1 (a dirty A/A) did not refuse the node unit: $out" ;;
+esac
+out=$(unit --aa 2) || fail "compare --unit node --aa 2"
+case $out in "node node unit: trial x node (2 vs 2 trials; valid here: on the node unit the A/A of group 2, same scenario and machine, 2 vs 2 trials, called no primary metric better or worse; largest design effect "*) ;;
+*) fail "--aa 2 (a clean A/A) did not back the node unit: $out" ;;
+esac
+out=$("$B/devnet" compare --db unit.db --unit node --aa 4 3:A 3:B 2>&1)
+[ $? = 1 ] && case $out in *"--aa 4: group 4 ran 'other'"*"name an A/A of this scenario on this machine"*) true ;; *) false ;; esac ||
+	fail "--aa of another scenario not refused: $out"
+"$B/devnet" compare --db unit.db --unit node --aa x 3:A 3:B >/dev/null 2>&1
+[ $? = 2 ] || fail "--aa x is no usage error"
+"$B/devnet" report --db unit.db --unit node --aa 1 3:A 3:B -o unit.html \
+    >/dev/null || fail "report --aa"
+grep -q 'unit node refused: on the node unit the A/A of group 1' unit.html ||
+	fail "report --aa: the page does not say the node unit was refused"
+
 # A hand-edited database (issue 19 #11): a named metric called <script>,
 # with markup in its unit and description, is shown as text everywhere
 # the report prints it, never as markup.
