@@ -177,6 +177,15 @@ void	 compare_adjust_free(struct compare_adjust *adj, double **alt,
  * decided paired ROW's MDE and, when undecided or with TARGET_PCT, the
  * slots that would decide it (trials_needed, per side).
  */
+/* compare-sides.c: W (allocated) added to R's warnings. */
+void	 compare_warn(struct compare_result *r, char *w);
+/* compare-aa.c: --unit node checked against AA, the analysed stored
+ * A/A of --aa (NULL: none named), which it frees (R's unit note says
+ * how; R falls back to the trial unit where it failed); 0, or -1 with
+ * *CAUSE. */
+int	 compare_node_unit_check(struct compare_result *r,
+	    const struct compare_opts *opts, struct compare_result *aa,
+	    char **cause);
 int	 compare_paired_apply(struct dn_store *s, struct compare_result *r,
 	    const struct compare_opts *opts, const struct obs *oa,
 	    const struct obs *ob, const size_t *rk, double *const *raw,

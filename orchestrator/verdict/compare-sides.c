@@ -608,3 +608,11 @@ compare_result_free(struct compare_result *r)
 	free(r->headline);
 	free(r);
 }
+
+void
+compare_warn(struct compare_result *r, char *w)
+{
+	r->warnings = dn_xreallocarray(r->warnings, r->nwarnings + 1,
+	    sizeof(char *));
+	r->warnings[r->nwarnings++] = w;
+}

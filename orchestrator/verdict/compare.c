@@ -43,14 +43,6 @@ wanted(const struct compare_opts *opts, const char *name)
 	return (0);
 }
 
-static void
-add_warning(struct compare_result *r, char *w)
-{
-	r->warnings = dn_xreallocarray(r->warnings, r->nwarnings + 1,
-	    sizeof(char *));
-	r->warnings[r->nwarnings++] = w;
-}
-
 /* Say which metrics can never be significant with the observations at
  * hand (the exact test's smallest p, times the Holm family size). */
 static void
@@ -76,7 +68,7 @@ too_few(struct compare_result *r)
 	}
 	if (n == 0)
 		return;
-	add_warning(r, dn_xasprintf("%s: %zu vs %zu observations can never "
+	compare_warn(r, dn_xasprintf("%s: %zu vs %zu observations can never "
 	    "be significant after Holm over the %zu primary metrics "
 	    "(smallest possible p %.3g); run more trials or pick metrics "
 	    "with --metric", names, na, nb, r->nprimary,
@@ -122,7 +114,7 @@ add_mismatch(struct compare_result *r, char *w, char **strict)
 	    "", w);
 	free(*strict);
 	*strict = t;
-	add_warning(r, w);
+	compare_warn(r, w);
 	r->nmismatch++;
 }
 
@@ -232,7 +224,7 @@ zero_spread(struct compare_result *r)
 	}
 	if (names == NULL)
 		return;
-	add_warning(r, dn_xasprintf("%s: constant within each side and "
+	compare_warn(r, dn_xasprintf("%s: constant within each side and "
 	    "different between them; no spread to test against, so p is "
 	    "the exact rank test's for a complete separation of the trials "
 	    "(%.3g with %zu vs %zu), not Welch's", names,
@@ -322,7 +314,7 @@ one_sided(struct compare_result *r, const struct derived *defs,
 		names = t;
 	}
 	if (names != NULL)
-		add_warning(r, dn_xasprintf("not measured on both sides, not "
+		compare_warn(r, dn_xasprintf("not measured on both sides, not "
 		    "compared: %s", names));
 	free(names);
 }
@@ -420,7 +412,7 @@ alloc_sources(struct dn_store *s, struct compare_result *r,
 		    "are counted differently (A: %s; B: %s)", names, sa, sb);
 		rv = -1;
 	} else
-		add_warning(r, dn_xasprintf("allocation sources differ, not "
+		compare_warn(r, dn_xasprintf("allocation sources differ, not "
 		    "compared: %s (A: %s; B: %s)", names, sa, sb));
 out:
 	free(names);
@@ -511,97 +503,6 @@ choose_unit(struct compare_result *r, const struct compare_opts *opts)
 	return (unit);
 }
 
-/* The scenario (MACHINE 0) or machine class of SIDE's first run. */
-static const char *
-side_of(const struct compare_side *sd, int machine)
-{
-	const struct compare_run *run = sd->nruns > 0 ? &sd->runs[0] : NULL;
-	const char	*v = run == NULL ? NULL : machine ? run->machine :
-			    run->scenario;
-
-	return (v != NULL ? v : machine ? "unknown" : "");
-}
-
-/*
- * --unit node is valid only where the nodes of a trial do not share its
- * luck so much that counting them apart finds differences in an A/A
- * (docs/statistics.md, section 5).  With --aa GROUP: GROUP:A vs GROUP:B,
- * an A/A of the same scenario and machine, compared on the node unit as
- * R will be, must call no primary metric better, worse or changed; else
- * R falls back to the trial unit; its unit note says why, or that
- * nothing checked it (no --aa).  0, or -1 with *CAUSE.
- */
-static int
-node_unit_check(struct dn_store *s, struct compare_result *r,
-    const struct compare_opts *opts, char **cause)
-{
-	struct compare_opts	 o = *opts;
-	struct compare_result	*aa = NULL;
-	char			 sa[32], sb[32], *bad = NULL, *t;
-	double			 deff = 1;
-	size_t			 i;
-
-	if (opts->aa == NULL) {
-		t = dn_xasprintf("%s; nothing checked that here: --aa GROUP "
-		    "names a stored A/A of this scenario and machine that it "
-		    "must pass", r->unit_note);
-		free(r->unit_note);
-		r->unit_note = t;
-		return (0);
-	}
-	snprintf(sa, sizeof(sa), "%s:A", opts->aa);
-	snprintf(sb, sizeof(sb), "%s:B", opts->aa);
-	o.aa = NULL;
-	o.feed = NULL;
-	o.seq = NULL;
-	if (compare_analyze(s, sa, sb, &o, &aa, cause) != 0)
-		return (-1);
-	if (strcmp(side_of(&aa->a, 0), side_of(&r->a, 0)) != 0 ||
-	    strcmp(side_of(&aa->a, 1), side_of(&r->a, 1)) != 0) {
-		*cause = dn_xasprintf("--aa %s: group %s ran '%s' on machine "
-		    "%.12s, not '%s' on %.12s; name an A/A of this scenario "
-		    "on this machine", opts->aa, opts->aa,
-		    side_of(&aa->a, 0), side_of(&aa->a, 1),
-		    side_of(&r->a, 0), side_of(&r->a, 1));
-		compare_result_free(aa);
-		return (-1);
-	}
-	for (i = 0; i < aa->nprimary; i++) {
-		const struct compare_row *row = &aa->rows[i];
-
-		if (!isnan(row->deff))
-			deff = fmax(deff, row->deff);
-		if (!row->significant)
-			continue;
-		t = dn_xasprintf("%s%s%s %s", bad ? bad : "", bad ? ", " : "",
-		    row->name, row->verdict);
-		free(bad);
-		bad = t;
-	}
-	free(r->unit_note);
-	if (bad != NULL) {
-		r->unit = COMPARE_UNIT_TRIAL;
-		r->unit_note = dn_xasprintf("unit: trial (%zu vs %zu trials; "
-		    "--unit node refused: on the node unit the A/A of group "
-		    "%s (%zu vs %zu trials) called %s: the nodes of a trial "
-		    "share its luck here)", r->a.nruns, r->b.nruns, opts->aa,
-		    aa->a.nruns, aa->b.nruns, bad);
-		add_warning(r, dn_xasprintf("--unit node is not valid for "
-		    "'%s' on this machine: the A/A of group %s called %s on "
-		    "it; decided on the trial unit", side_of(&r->a, 0),
-		    opts->aa, bad));
-	} else
-		r->unit_note = dn_xasprintf("unit: trial x node (%zu vs %zu "
-		    "trials; valid here: on the node unit the A/A of group "
-		    "%s, same scenario and machine, %zu vs %zu trials, called "
-		    "no primary metric better or worse; largest design "
-		    "effect %.3g)", r->a.nruns, r->b.nruns, opts->aa,
-		    aa->a.nruns, aa->b.nruns, deff);
-	free(bad);
-	compare_result_free(aa);
-	return (0);
-}
-
 /* One row per metric in USE, the primary ones (PRIM) first: the test,
  * Holm over each family apart (the primary metrics; the secondary ones
  * among themselves), the verdict and the power. */
@@ -672,11 +573,31 @@ warn_faults(struct compare_result *r)
 
 		for (j = 0; j < sd->nruns; j++) {
 			if (sd->runs[j].faults != NULL)
-				add_warning(r, dn_xasprintf("run %lld had "
+				compare_warn(r, dn_xasprintf("run %lld had "
 				    "unplanned faults: %s", (long long)
 				    sd->runs[j].id, sd->runs[j].faults));
 		}
 	}
+}
+
+/* The stored A/A of --aa, analysed as the verdict will be (for
+ * compare-aa.c); NULL with *CAUSE when it cannot be. */
+static struct compare_result *
+aa_analyze(struct dn_store *s, const struct compare_opts *opts,
+    char **cause)
+{
+	struct compare_opts	 o = *opts;
+	struct compare_result	*aa = NULL;
+	char			 sa[32], sb[32];
+
+	snprintf(sa, sizeof(sa), "%s:A", opts->aa);
+	snprintf(sb, sizeof(sb), "%s:B", opts->aa);
+	o.aa = NULL;
+	o.feed = NULL;
+	o.seq = NULL;
+	if (compare_analyze(s, sa, sb, &o, &aa, cause) != 0)
+		return (NULL);
+	return (aa);
 }
 
 int
@@ -685,6 +606,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
     char **cause)
 {
 	struct compare_result	*r = dn_xcalloc(1, sizeof(*r));
+	struct compare_result	*aar = NULL;
 	const struct compare_side *sides[2] = { &r->a, &r->b };
 	const struct compare_feed *feed = opts ? opts->feed : NULL;
 	struct derived		*defs;
@@ -750,8 +672,9 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		goto fail;
 	}
 	unit = choose_unit(r, opts);
-	if (unit == COMPARE_UNIT_NODE && node_unit_check(s, r, opts,
-	    cause) != 0)
+	if (unit == COMPARE_UNIT_NODE && ((opts->aa != NULL &&
+	    (aar = aa_analyze(s, opts, cause)) == NULL) ||
+	    compare_node_unit_check(r, opts, aar, cause) != 0))
 		goto fail;
 	unit = r->unit;
 	prim = dn_xcalloc(nd, sizeof(*prim));

@@ -331,8 +331,9 @@ for line in txt.splitlines():
     if len(f) >= 9 and any(re.match(r'^\d+\+\d+$', x) for x in f[4:8]):
         want[f[0]] = f[-1]
 got, why = {}, {}
-for name, title, cell in re.findall(r'<a href="#m-[^"]*">([^<]+)</a></td>'
+for name, title, cell in re.findall(r'<a href="#m-[^"]*">(.*?)</a></td>'
         r'.*?<td title="([^"]*)">([^<]*)</td></tr>', html):
+    name = name.replace('<wbr>', '')    # long names break after a '_'
     got[name], why[name] = cell, title
 adjusted = [m for m, v in want.items() if re.match(r'^-\d+% r', v)]
 if not want or got != want:

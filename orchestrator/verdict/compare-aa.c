@@ -1,0 +1,98 @@
+/*
+ * compare-aa.c: --unit node backed by a stored A/A (--aa GROUP, issue
+ * 35): the A/A compared on the node unit as the verdict will be, and the
+ * node unit kept or refused by what it called.  Called by compare.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verdict/compare.h"
+#include "verdict/compare-internal.h"
+#include "xalloc.h"
+
+/* The scenario (MACHINE 0) or machine class of SIDE's first run. */
+static const char *
+side_of(const struct compare_side *sd, int machine)
+{
+	const struct compare_run *run = sd->nruns > 0 ? &sd->runs[0] : NULL;
+	const char	*v = run == NULL ? NULL : machine ? run->machine :
+			    run->scenario;
+
+	return (v != NULL ? v : machine ? "unknown" : "");
+}
+
+/*
+ * --unit node is valid only where the nodes of a trial do not share its
+ * luck so much that counting them apart finds differences in an A/A
+ * (docs/statistics.md, section 5).  With --aa GROUP: GROUP:A vs GROUP:B,
+ * an A/A of the same scenario and machine, compared on the node unit as
+ * R will be, must call no primary metric better, worse or changed; else
+ * R falls back to the trial unit; its unit note says why, or that
+ * nothing checked it (no --aa: AA NULL).  AA is that A/A's result
+ * (compare.c analyses it: compare_analyze is above this file); freed
+ * here.  0, or -1 with *CAUSE.
+ */
+int
+compare_node_unit_check(struct compare_result *r,
+    const struct compare_opts *opts, struct compare_result *aa,
+    char **cause)
+{
+	char			*bad = NULL, *t;
+	double			 deff = 1;
+	size_t			 i;
+
+	if (aa == NULL) {
+		t = dn_xasprintf("%s; nothing checked that here: --aa GROUP "
+		    "names a stored A/A of this scenario and machine that it "
+		    "must pass", r->unit_note);
+		free(r->unit_note);
+		r->unit_note = t;
+		return (0);
+	}
+	if (strcmp(side_of(&aa->a, 0), side_of(&r->a, 0)) != 0 ||
+	    strcmp(side_of(&aa->a, 1), side_of(&r->a, 1)) != 0) {
+		*cause = dn_xasprintf("--aa %s: group %s ran '%s' on machine "
+		    "%.12s, not '%s' on %.12s; name an A/A of this scenario "
+		    "on this machine", opts->aa, opts->aa,
+		    side_of(&aa->a, 0), side_of(&aa->a, 1),
+		    side_of(&r->a, 0), side_of(&r->a, 1));
+		compare_result_free(aa);
+		return (-1);
+	}
+	for (i = 0; i < aa->nprimary; i++) {
+		const struct compare_row *row = &aa->rows[i];
+
+		if (!isnan(row->deff))
+			deff = fmax(deff, row->deff);
+		if (!row->significant)
+			continue;
+		t = dn_xasprintf("%s%s%s %s", bad ? bad : "", bad ? ", " : "",
+		    row->name, row->verdict);
+		free(bad);
+		bad = t;
+	}
+	free(r->unit_note);
+	if (bad != NULL) {
+		r->unit = COMPARE_UNIT_TRIAL;
+		r->unit_note = dn_xasprintf("unit: trial (%zu vs %zu trials; "
+		    "--unit node refused: on the node unit the A/A of group "
+		    "%s (%zu vs %zu trials) called %s: the nodes of a trial "
+		    "share its luck here)", r->a.nruns, r->b.nruns, opts->aa,
+		    aa->a.nruns, aa->b.nruns, bad);
+		compare_warn(r, dn_xasprintf("--unit node is not valid for "
+		    "'%s' on this machine: the A/A of group %s called %s on "
+		    "it; decided on the trial unit", side_of(&r->a, 0),
+		    opts->aa, bad));
+	} else
+		r->unit_note = dn_xasprintf("unit: trial x node (%zu vs %zu "
+		    "trials; valid here: on the node unit the A/A of group "
+		    "%s, same scenario and machine, %zu vs %zu trials, called "
+		    "no primary metric better or worse; largest design "
+		    "effect %.3g)", r->a.nruns, r->b.nruns, opts->aa,
+		    aa->a.nruns, aa->b.nruns, deff);
+	free(bad);
+	compare_result_free(aa);
+	return (0);
+}
