@@ -12,6 +12,9 @@
 #     (STYLE.md, git's banned.h);
 #   - no provider named (SCN_PROV_*) outside provider/, node-kind/ and
 #     scenario/: what differs between providers is behind their ops;
+#   - no node kind tested (plan_is_foreign, node_kind_foreign or _devnet
+#     named) outside node-kind/, plan/ and scenario/: what differs between
+#     node kinds is behind their ops (node-kind.h);
 #   - with --exports BUILD: every function dn_orch exports is called from
 #     another object (another file of dn_orch, devnet.c, a test or a tool),
 #     else it should be static; and no two files of dn_orch call each other.
@@ -141,6 +144,17 @@ files | grep -E '^orchestrator/.*\.[ch]$' |
 	while read -r f; do
 		grep -n 'SCN_PROV_' "$f" | awk -v F="$f" -F: '{
 			printf "layers: %s:%s: a provider named outside provider/ (SCN_PROV_*): ask its ops (provider.h)\n", F, $1 }'
+	done | grep . && bad=1
+
+# Likewise the node kinds (node-kind.h).  plan/ defines a variant's kind
+# (plan_is_foreign) and makes both kinds' argv, which provider/ below
+# node-kind/ needs; scenario/ loads both (issue 34).
+files | grep -E '^orchestrator/.*\.[ch]$' |
+	grep -vE '^orchestrator/(node-kind|plan|scenario)/' |
+	while read -r f; do
+		grep -nE 'plan_is_foreign[[:space:]]*\(|node_kind_(foreign|devnet)\b|->foreign\b' "$f" |
+			awk -v F="$f" -F: '{
+			printf "layers: %s:%s: a node kind tested outside node-kind/: ask its ops (node-kind.h)\n", F, $1 }'
 	done | grep . && bad=1
 
 if [ "${1:-}" = "--exports" ]; then

@@ -1,14 +1,19 @@
 /*
  * devnet-node.c: the devnet-node kind (node-kind.h): the runner's usual
- * handling is all it needs, so each operation but facts (each node's
- * allocation source) does nothing or says "not handled here".
+ * handling is most of what it needs, so most operations do nothing or
+ * say "not handled here"; its own are its ports and token, its
+ * post-mortem, its rejoin rule (as high as the others) and each node's
+ * allocation source.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "node-kind/node-kind.h"
 #include "trial/trial.h"
+#include "protocol.h"
 #include "xalloc.h"
 
 static int
@@ -20,12 +25,75 @@ dn_declare(const struct scenario *s, struct dn_store *st, char **cause)
 	return (0);
 }
 
+/* Under network conditions devnet-node's gossip and sync go over TCP
+ * between the nodes' namespaces, on one port of each node's address. */
 static void
 dn_prepare(struct trial *t, int ready_timeout_ms, struct plan_endpoints *ep)
 {
 	(void)ready_timeout_ms;
-	(void)ep;
-	t->foreign = 0;
+	t->kind = &node_kind_devnet;
+	t->lag_from_heights = 0;	/* it sends its own lag */
+	if (ep->emulated)
+		ep->tcp_base_port = NODE_KIND_NET_PORT;
+}
+
+/*
+ * 0 when the file at PATH (a node binary) is readable and holds no
+ * DN_NODE_TOKEN: a devnet-node from before issue 38 (a `rev:` variant,
+ * an old build), which knows the run token only as --token.  1 when it
+ * names it, and when it cannot be read (a path inside a container's
+ * image): today's nodes read it from the environment.
+ */
+static int
+dn_token_in_env(const char *path)
+{
+	static const char	 needle[] = DN_NODE_TOKEN_ENV;
+	const size_t		 nl = sizeof(needle) - 1;
+	char			 buf[65536];
+	size_t			 have = 0;
+	ssize_t			 r;
+	int			 fd, found = 0;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return (1);
+	while (!found && (r = read(fd, buf + have, sizeof(buf) - have)) > 0) {
+		have += (size_t)r;
+		found = memmem(buf, have, needle, nl) != NULL;
+		/* keep the tail that may hold the start of the name */
+		if (have >= nl) {
+			memmove(buf, buf + have - (nl - 1), nl - 1);
+			have = nl - 1;
+		}
+	}
+	close(fd);
+	return (found);
+}
+
+
+/* Its inbound port with listen: tcp (0 with ipc: no port). */
+static int
+dn_port(const struct trial *t, int k)
+{
+	return (t->scn->network.tcp_base_port > 0 ?
+	    t->scn->network.tcp_base_port + 2 * k : 0);
+}
+
+static char *
+dn_post_mortem(struct trial *t, int k, const char *what)
+{
+	return (trial_post_mortem(t, k, what, NULL));
+}
+
+/* Blocks are discrete: in step once it is as high as the highest other
+ * node. */
+static int
+dn_in_step(const struct trial *t, int k, double h, double best,
+    double lag_ms)
+{
+	(void)t;
+	(void)k;
+	(void)lag_ms;
+	return (h >= best && best >= 0);
 }
 
 static void
@@ -150,9 +218,17 @@ dn_check(const struct scenario *s, const struct scn_variant *v, char **cause)
 
 const struct node_kind_ops node_kind_devnet = {
 	.name = "devnet-node",
+	.runs = "devnet-node",
+	.net_traffic = "devnet-node gossip and sync over TCP between them",
+	.show_usage = 0,
+	.peer_graph = 1,
 	.check = dn_check,
 	.declare = dn_declare,
 	.prepare = dn_prepare,
+	.token_in_env = dn_token_in_env,
+	.port = dn_port,
+	.post_mortem = dn_post_mortem,
+	.in_step = dn_in_step,
 	.columns = dn_trial,
 	.start = dn_start,
 	.ready_exit = dn_node_no,

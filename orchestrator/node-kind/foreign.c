@@ -52,6 +52,12 @@
 
 #define DEFAULT_LOG_LIMIT	(1ULL << 30)	/* 1 GiB of output */
 #define PROBE_EXIT_NOT_READY	124
+#define OUT_READ_MAX	(256 * 1024)	/* post-mortem: its last part only */
+#define OUT_HEAD	4		/* lines shown from the start */
+#define OUT_TAIL	8		/* and from the end */
+#define OUT_ALL		14		/* up to this many: all of them */
+#define PROBE_TAG	"DN-PROBE-"
+#define UNMEASURED_TAG	"DN-PROBE-UNMEASURED "
 
 const char *
 foreign_probe_path(void)
@@ -75,13 +81,43 @@ foreign_prepare(struct trial *t, int ready_timeout_ms,
 {
 	int	timeout;
 
-	t->foreign = 1;
+	t->kind = &node_kind_foreign;
+	t->lag_from_heights = 1;	/* it knows its height only */
 	timeout = trial_ready_timeout_ms(ready_timeout_ms,
 	    t->scn->network.nodes);
 	/* The probe gives up first, so that its 124 says why. */
 	ep->probe = foreign_probe_path();
 	ep->ready_timeout_ms = timeout > 1500 ? timeout - 1000 : 500;
 	t->ready_limit_ms = (int)ep->ready_timeout_ms;
+}
+
+/* The probe reads the run token from its environment (DN_PROBE_TOKEN),
+ * whatever command it runs. */
+static int
+foreign_token_in_env(const char *argv0)
+{
+	(void)argv0;
+	return (1);
+}
+
+/* node.port_base + K * node.ports_per_node (plan_node_port). */
+static int
+foreign_port(const struct trial *t, int k)
+{
+	return (plan_node_port(t->scn, t->var, k));
+}
+
+/* A foreign node a link's latency away stays a few writes behind for
+ * good: in step once its lag (foreign-lag.c) is below a sample
+ * interval. */
+static int
+foreign_in_step(const struct trial *t, int k, double h, double best,
+    double lag_ms)
+{
+	(void)k;
+	(void)h;
+	(void)best;
+	return (lag_ms < (double)t->scn->sample_interval_ms);
 }
 
 /* NAME into T's columns, once, if it is not a table metric. */
@@ -209,6 +245,154 @@ ready_timeout_why(const char *out)
 	return (found);
 }
 
+/* The text of PATH (its last OUT_READ_MAX bytes when longer; then
+ * *CUT), or NULL. */
+static char *
+read_out(const char *path, int *cut)
+{
+	struct stat	 sb;
+	char		*buf;
+	ssize_t		 n;
+	off_t		 off = 0;
+	int		 fd;
+
+	*cut = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return (NULL);
+	if (fstat(fd, &sb) == 0 && sb.st_size > OUT_READ_MAX) {
+		off = sb.st_size - OUT_READ_MAX;
+		*cut = 1;
+	}
+	buf = dn_xmalloc(OUT_READ_MAX + 1);
+	n = pread(fd, buf, OUT_READ_MAX, off);
+	close(fd);
+	if (n <= 0) {
+		free(buf);
+		return (NULL);
+	}
+	buf[n] = '\0';
+	return (buf);
+}
+
+/* Append LINE (LEN bytes, control bytes escaped) and a newline to *ACC,
+ * indented. */
+static void
+add_line(char **acc, const char *line, size_t len)
+{
+	char	*raw = dn_xstrndup(line, len), *esc = dn_escape_ctl(raw);
+	char	*tmp;
+
+	tmp = dn_xasprintf("%s  %s\n", *acc != NULL ? *acc : "", esc);
+	free(*acc);
+	*acc = tmp;
+	free(esc);
+	free(raw);
+}
+
+/*
+ * Node K's command's own lines (first OUT_HEAD and last OUT_TAIL, all when
+ * few), its probe's lines apart, how the command ended (from DN-PROBE-EXIT)
+ * and where the whole output is.
+ */
+static char *
+read_post_mortem(struct trial *t, int k, const char *what)
+{
+	struct trial_node	*n = &t->nodes[k];
+	char			*text, *own = NULL, *probe = NULL, *msg;
+	char			*how = NULL, *nl, *p, *e, st[64];
+	size_t			 nown = 0, i = 0, nprobe = 0, np = 0;
+	int			 cut;
+
+	text = read_out(n->out_path, &cut);
+	for (p = text; p != NULL && *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p) - 1;
+		if (strncmp(p, UNMEASURED_TAG, sizeof(UNMEASURED_TAG) -
+		    1) == 0)
+			continue;	/* metrics, not why it ended */
+		if (strncmp(p, PROBE_TAG, sizeof(PROBE_TAG) - 1) == 0)
+			nprobe++;
+		else if (nl > p || *p != '\n')
+			nown++;
+	}
+	for (p = text; p != NULL && *p != '\0'; p = nl + 1) {
+		size_t	len;
+
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p) - 1;
+		len = (size_t)(nl - p) + (*nl != '\n');
+		if (strncmp(p, UNMEASURED_TAG, sizeof(UNMEASURED_TAG) -
+		    1) == 0)
+			continue;
+		if (strncmp(p, PROBE_TAG, sizeof(PROBE_TAG) - 1) == 0) {
+			if (++np + 4 > nprobe)	/* its last 4 */
+				add_line(&probe, p, len);
+			if (strncmp(p, PROBE_TAG "EXIT child=",
+			    sizeof(PROBE_TAG) + 10) == 0 &&
+			    (e = strstr(p, " exit=")) != NULL && e < nl &&
+			    (p = strchr(p + sizeof(PROBE_TAG) + 10, ' ')) !=
+			    NULL && p < e) {
+				free(how);
+				how = dn_xstrndup(p + 1, (size_t)(e - p - 1));
+			}
+			continue;
+		}
+		if (len == 0)
+			continue;
+		i++;
+		if (nown <= OUT_ALL || i <= OUT_HEAD || i > nown - OUT_TAIL)
+			add_line(&own, p, len);
+		if (nown > OUT_ALL && i == OUT_HEAD) {
+			char	skip[64];
+
+			snprintf(skip, sizeof(skip), "[... %zu lines ...]",
+			    nown - OUT_HEAD - OUT_TAIL);
+			add_line(&own, skip, strlen(skip));
+		}
+	}
+	/* the probe's status is the command's code, or 128+signal, or 124
+	 * (not ready): say how the command itself ended when that differs */
+	if (how != NULL && strncmp(how, "status ", 7) == 0 &&
+	    n->proc.exited && WIFEXITED(n->proc.status) &&
+	    atoi(how + 7) == WEXITSTATUS(n->proc.status)) {
+		free(how);
+		how = NULL;
+	}
+	msg = dn_xasprintf("node %d (%s) %s%s%s%s%s%s%s; %s%s%s%s%s%s"
+	    "the whole output: %s", k, t->var->node.command[0], what,
+	    n->proc.exited || how != NULL ? " (" : "", n->proc.exited ?
+	    spawn_status_str(n->proc.status, st, sizeof(st)) : "",
+	    n->proc.exited && how != NULL ? "; " : "", how != NULL ?
+	    "its command: " : "", how != NULL ? how : "",
+	    n->proc.exited || how != NULL ? ")" : "",
+	    own != NULL ? "its output" : "it wrote nothing",
+	    own != NULL && cut ? " (the end of it)" : "",
+	    own != NULL ? ":\n" : "\n", own != NULL ? own : "",
+	    probe != NULL ? "devnet-probe said:\n" : "",
+	    probe != NULL ? probe : "", n->out_path);
+	free(text);
+	free(own);
+	free(probe);
+	free(how);
+	return (msg);
+}
+
+/*
+ * What node K left behind (node-kind.h post_mortem).  Its node-K.out
+ * holds its command's output and its probe's DN-PROBE-* lines mixed: the
+ * command's own lines come first (its first lines too, where a program
+ * says what was wrong before it prints its usage), devnet-probe's apart,
+ * then how the command ended and where the whole output is (issue 37
+ * #6).  Named by its command, not by its probe, either way.
+ */
+static char *
+foreign_post_mortem(struct trial *t, int k, const char *what)
+{
+	if (t->nodes[k].out_path != NULL)
+		return (read_post_mortem(t, k, what));
+	return (trial_post_mortem(t, k, what, node_of(t)->command[0]));
+}
+
 static int
 foreign_ready_exit(struct trial *t, int k)
 {
@@ -229,11 +413,11 @@ foreign_ready_exit(struct trial *t, int k)
 		    "devnet-probe gave up and stopped it; see "
 		    "--ready-timeout)", why != NULL ? ": " : "",
 		    why != NULL ? why : "");
-		m = trial_post_mortem(t, k, what);
+		m = foreign_post_mortem(t, k, what);
 		free(what);
 		free(why);
 	} else
-		m = trial_post_mortem(t, k, "exited before it was ready");
+		m = foreign_post_mortem(t, k, "exited before it was ready");
 	trial_fail(t, "%s", m);
 	free(m);
 	return (-1);
@@ -259,7 +443,7 @@ foreign_exited(struct trial *t, int k)
 	n->crashed = 1;
 	t->unplanned++;
 	trial_crash_event(t, k, st);
-	m = trial_post_mortem(t, k, node_of(t)->exit_expected ?
+	m = foreign_post_mortem(t, k, node_of(t)->exit_expected ?
 	    "failed" : "exited");
 	trial_fail(t, "%s", m);
 	free(m);
@@ -501,8 +685,6 @@ foreign_facts(struct trial *t)
 	FILE			*f;
 	int			 k;
 
-	if (!t->foreign)
-		return;
 	for (k = 0; k < t->nnodes; k++) {
 		if ((f = fopen(t->nodes[k].out_path, "r")) == NULL)
 			continue;
@@ -528,8 +710,16 @@ foreign_facts(struct trial *t)
 
 const struct node_kind_ops node_kind_foreign = {
 	.name = "foreign",
+	.runs = "a command",
+	.net_traffic = "foreign nodes at their own addresses ({addr})",
+	.show_usage = 1,
+	.peer_graph = 0,
 	.declare = foreign_declare,
 	.prepare = foreign_prepare,
+	.token_in_env = foreign_token_in_env,
+	.port = foreign_port,
+	.post_mortem = foreign_post_mortem,
+	.in_step = foreign_in_step,
 	.columns = foreign_columns,
 	.start = foreign_start,
 	.ready_exit = foreign_ready_exit,

@@ -16,7 +16,7 @@ node_kind_of(const struct scn_variant *var)
 const struct node_kind_ops *
 node_kind(const struct trial *t)
 {
-	return (t->foreign ? &node_kind_foreign : &node_kind_devnet);
+	return (t->kind != NULL ? t->kind : &node_kind_devnet);
 }
 
 int

@@ -18,8 +18,26 @@
 
 struct dn_store;
 
+/* devnet-node's port on its own address in the emulated network (each
+ * node has a namespace of its own, so one port serves them all): its
+ * gossip and sync, and the transfer load's inbound port above it. */
+#define NODE_KIND_NET_PORT	20000
+
 struct node_kind_ops {
 	const char	*name;
+	/* What its nodes run, as a message names it ("devnet-node", "a
+	 * command"). */
+	const char	*runs;
+	/* How its nodes talk under network conditions, as the trial's
+	 * `network` event says it (run/netcond.c). */
+	const char	*net_traffic;
+	/* 1: the status line shows its nodes' RSS and the summary their
+	 * cores used (a program's own figures, its height maybe unmapped);
+	 * 0: neither. */
+	int		 show_usage;
+	/* 1: its nodes gossip over network.peers' graph (each node's fact
+	 * peers, the trial's gossip_peers). */
+	int		 peer_graph;
 	/* What this kind cannot do in variant V of S, said before anything
 	 * starts (run/check.c); no side effect.  0, or -1 with *CAUSE.  May
 	 * be NULL. */
@@ -29,10 +47,17 @@ struct node_kind_ops {
 	 * kind in ST, before any trial: 0, or -1 with *CAUSE. */
 	int	(*declare)(const struct scenario *s, struct dn_store *st,
 		    char **cause);
-	/* Set T->foreign, and EP's probe and its ready timeout from
-	 * READY_TIMEOUT_MS (--ready-timeout, 0 = the default). */
+	/* Set T->kind and what the trial's lower parts read of the kind
+	 * (T->lag_from_heights); EP's probe and its ready timeout from
+	 * READY_TIMEOUT_MS (--ready-timeout, 0 = the default), and EP's
+	 * TCP port base when EP->emulated. */
 	void	(*prepare)(struct trial *t, int ready_timeout_ms,
 		    struct plan_endpoints *ep);
+	/* 1 when a node whose argv starts with ARGV0 reads the run token
+	 * from its environment; 0: it needs --token (an older build). */
+	int	(*token_in_env)(const char *argv0);
+	/* Node K's base port for the workloads' {port} (0: none). */
+	int	(*port)(const struct trial *t, int k);
 	/* T's named-metric columns and each node's room for their values. */
 	void	(*columns)(struct trial *t);
 	/* What the nodes need before they start (node dirs): 0 or -1. */
@@ -40,6 +65,14 @@ struct node_kind_ops {
 	/* Node K exited before all were ready: 1 = counts as ready, -1 = T
 	 * failed, 0 = the usual handling. */
 	int	(*ready_exit)(struct trial *t, int k);
+	/* What node K left behind, WHAT it did ("exited"), as the trial's
+	 * failure says it: a new string, the caller frees. */
+	char	*(*post_mortem)(struct trial *t, int k, const char *what);
+	/* Node K, come back (restarted or resumed) at height H with lag
+	 * LAG_MS, the highest other at BEST (-1: none): 1 once it is in step
+	 * with the others (rejoined). */
+	int	(*in_step)(const struct trial *t, int k, double h, double best,
+		    double lag_ms);
 	/* Node K exited during the trial: 1 if handled, 0 = the usual. */
 	int	(*exited)(struct trial *t, int k);
 	/* The `stop` (STOP) or `cont` event for node K: 1 when done here,
@@ -69,7 +102,7 @@ struct node_kind_ops {
 extern const struct node_kind_ops node_kind_devnet;	/* devnet-node.c */
 extern const struct node_kind_ops node_kind_foreign;	/* foreign.c */
 
-/* The kind of VAR's nodes (before T->foreign is set; setup). */
+/* The kind of VAR's nodes (before T->kind is set; setup). */
 const struct node_kind_ops *node_kind_of(const struct scn_variant *var);
 
 /* The kind of T's nodes, once prepared (devnet-node before). */

@@ -37,10 +37,9 @@ upgrade_kinds(const struct scenario *s, char **cause)
 			    "to variant %s: %s runs %s, %s runs %s; upgrade "
 			    "within one kind of node (set the event's "
 			    "variant: to limit it)", ev->node, to->name,
-			    s->variants[i].name, plan_is_foreign(
-			    &s->variants[i]) ? "a command" : "devnet-node",
-			    to->name, plan_is_foreign(to) ? "a command" :
-			    "devnet-node");
+			    s->variants[i].name, node_kind_of(
+			    &s->variants[i])->runs, to->name,
+			    node_kind_of(to)->runs);
 			return (-1);
 		}
 	}

@@ -206,7 +206,7 @@ print_summary(struct trial *t, const struct runner_opts *o)
 	print_load(t, f);
 	fprintf(f, "  %-4s %10s %10s %10s %8s %8s %7s", "node", "max RSS",
 	    "avg RSS", "allocs/s", "max lag", "height", "lost");
-	if (t->foreign)
+	if (node_kind(t)->show_usage)
 		fprintf(f, " %8s", "cpu");
 	fprintf(f, "\n");
 	for (k = 0; k < t->nnodes; k++) {
@@ -231,7 +231,7 @@ print_summary(struct trial *t, const struct runner_opts *o)
 		else
 			fprintf(f, "%8s", "n/a");
 		fprintf(f, " %7lld", (long long)n->lost);
-		if (t->foreign) {
+		if (node_kind(t)->show_usage) {
 			/* cores used after warmup, from the probe's /proc
 			 * tree of the command */
 			uint64_t cpu = (1ull << DN_M_CPU_USER_S) |

@@ -306,9 +306,8 @@ netcond_start(struct trial *t, char **cause)
 	trial_event(t, -1, "network", "%d node namespaces through hub %s; "
 	    "%s; the load over TCP from %s (endpoint 'load'); control and "
 	    "metrics on ipc; probe %d/s on each of %zu links%s", t->nnodes,
-	    dn_net_ns_name(nc->net, -1), t->foreign ? "foreign nodes at "
-	    "their own addresses ({addr})" : "devnet-node gossip and sync "
-	    "over TCP between them", dn_net_ns_name(nc->net, nc->nodes),
+	    dn_net_ns_name(nc->net, -1), node_kind(t)->net_traffic,
+	    dn_net_ns_name(nc->net, nc->nodes),
 	    hz, dn_probe_nlinks(nc->probe), nc->sampled ? " (a sample of "
 	    "the directed links: every zone pair, each endpoint each way; "
 	    "facts probe_to)" : "");

@@ -3,8 +3,9 @@
  * (elapsed time, load, heights, samples, problems), for any number of
  * trials side by side (up to 64 variants in `order: concurrent`).  What
  * no node has reported (a foreign node without a mapped height) is
- * "n/a", never 0; a foreign trial also shows its nodes' RSS, the named
- * metrics its scenario declares, and how many nodes are paused; a trial
+ * "n/a", never 0; a trial also shows its nodes' RSS where its node kind
+ * says (show_usage: foreign nodes), the named metrics its scenario
+ * declares, and how many nodes are paused; a trial
  * over before the others of its slot (node.exit: expected) says "done".
  *
  * Not here: the per-run summaries printed at the end (finish.c).
@@ -32,8 +33,8 @@ struct view {
 	int		has_load;
 	int		rate_known;	/* 0: a command that did not say */
 	int		have_h, have_lag;	/* some node reported it */
-	int		foreign;
-	double		rss;		/* foreign: max over nodes; -1 none */
+	int		usage;		/* the kind's show_usage */
+	double		rss;		/* usage: max over nodes; -1 none */
 	int		paused;
 	int		over;		/* finished before the slot */
 	size_t		nncols;
@@ -63,7 +64,7 @@ view_of(struct trial *t, struct view *v)
 	memset(v, 0, sizeof(*v));
 	v->hmin = v->hmax = -1;
 	v->rss = -1;
-	v->foreign = t->foreign;
+	v->usage = node_kind(t)->show_usage;
 	v->over = t->col == NULL;	/* finish_trial ran */
 	v->nncols = t->nncols;
 	memcpy(v->ncols, t->ncols, sizeof(v->ncols));
@@ -142,9 +143,9 @@ put_view(FILE *f, const struct view *v)
 		fprintf(f, "  lag %.0f", v->lag);
 	else
 		fprintf(f, "  lag n/a");
-	if (v->foreign && v->rss >= 0)
+	if (v->usage && v->rss >= 0)
 		fprintf(f, "  rss %.1f M", v->rss / 1048576.0);
-	else if (v->foreign)
+	else if (v->usage)
 		fprintf(f, "  rss n/a");
 	for (j = 0; j < v->nncols; j++) {
 		if (!(v->nhave >> j & 1))
@@ -234,7 +235,7 @@ progress_line(struct trial **ts, int nt, const struct runner_opts *o,
 			sum.have_lag |= vs[i].have_lag;
 			if (vs[i].rss > sum.rss)
 				sum.rss = vs[i].rss;
-			sum.foreign |= vs[i].foreign;
+			sum.usage |= vs[i].usage;
 			sum.paused += vs[i].paused;
 			sum.target_tps += vs[i].target_tps;
 			sum.tps += vs[i].tps;

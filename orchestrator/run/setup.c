@@ -42,10 +42,6 @@ setup_node_url(const struct trial *t, int k, int ctl)
 	    ctl ? "ctl" : "in"));
 }
 
-/* devnet-node's port on its own address in the emulated network (each
- * node has a namespace of its own, so one port serves them all). */
-#define NET_NODE_PORT	20000
-
 /* HOSTS of setup_prepare: node addresses made by netcond_hosts when
  * EMULATED, else borrowed from the nodes. */
 static void
@@ -79,38 +75,6 @@ make_net_dir(struct trial *t, const char *dir, char **cause)
 	return (0);
 }
 
-/*
- * 0 when the file at PATH (a node binary) is readable and holds no
- * DN_NODE_TOKEN: a devnet-node from before issue 38 (a `rev:` variant,
- * an old build), which knows the run token only as --token.  1 when it
- * names it, and when it cannot be read (a path inside a container's
- * image): today's nodes read it from the environment.
- */
-static int
-node_reads_env_token(const char *path)
-{
-	static const char	 needle[] = DN_NODE_TOKEN_ENV;
-	const size_t		 nl = sizeof(needle) - 1;
-	char			 buf[65536];
-	size_t			 have = 0;
-	ssize_t			 r;
-	int			 fd, found = 0;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return (1);
-	while (!found && (r = read(fd, buf + have, sizeof(buf) - have)) > 0) {
-		have += (size_t)r;
-		found = memmem(buf, have, needle, nl) != NULL;
-		/* keep the tail that may hold the start of the name */
-		if (have >= nl) {
-			memmove(buf, buf + have - (nl - 1), nl - 1);
-			have = nl - 1;
-		}
-	}
-	close(fd);
-	return (found);
-}
-
 /* Node I's argv and environment in VAR's build into *ARGV, *ENV, the
  * token where its binary reads it. */
 static int
@@ -120,7 +84,7 @@ node_argv(struct trial *t, const struct scn_variant *var, int i,
 	ep->token_argv = 0;
 	if (plan_node_argv(t->scn, var, i, ep, argv, env, cause) != 0)
 		return (-1);
-	if (plan_is_foreign(var) || node_reads_env_token((*argv)[0]))
+	if (node_kind_of(var)->token_in_env((*argv)[0]))
 		return (0);
 	plan_argv_free(*argv);
 	plan_argv_free(*env);
@@ -190,7 +154,7 @@ store_peers(struct trial *t, int k)
 {
 	char	*list;
 
-	if (plan_is_foreign(t->var) ||
+	if (!node_kind(t)->peer_graph ||
 	    (list = plan_peer_list(t->scn, k)) == NULL)
 		return;
 	trial_fact(t, k, "peers", "%s", list);
@@ -440,10 +404,8 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 	ep.token = t->token;
 	ep.tcp_base_port = scn->network.tcp_base_port;
 	/* the emulated network: each node at its own address (a foreign
-	 * node's {addr}); devnet-node's peers over TCP on one port */
-	if ((ep.emulated = scenario_has_conditions(scn)) &&
-	    !plan_is_foreign(t->var))
-		ep.tcp_base_port = NET_NODE_PORT;
+	 * node's {addr}); the kind's prepare says on which port */
+	ep.emulated = scenario_has_conditions(scn);
 	node_kind_of(t->var)->prepare(t, o->ready_timeout_ms, &ep);
 	t->nodes = dn_xcalloc((size_t)t->nnodes, sizeof(*t->nodes));
 	/* where each node's host is reached: --peer-hosts, and our URLs */
@@ -477,14 +439,10 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 		/* the load crosses the emulated network: the node's own
 		 * address and port (trial_load_ns, loadgen-tcp.c) */
 		n->in_url = ep.emulated ? dn_xasprintf("tcp://%s:%d",
-		    ep.hosts[i], NET_NODE_PORT + 2 * i) :
+		    ep.hosts[i], NODE_KIND_NET_PORT + 2 * i) :
 		    setup_node_url(t, i, 0);
-		/* the node's base port for workload templates: devnet-node's
-		 * inbound port with tcp (foreign nodes: plan_node_port) */
-		if (plan_is_foreign(t->var))
-			n->port = plan_node_port(t->scn, t->var, i);
-		else if (t->scn->network.tcp_base_port > 0)
-			n->port = t->scn->network.tcp_base_port + 2 * i;
+		/* the node's base port for workload templates */
+		n->port = node_kind(t)->port(t, i);
 	}
 	free_hosts(hosts, ep.emulated, t->nnodes);
 	node_kind(t)->columns(t);

@@ -86,7 +86,7 @@ watch_ready(struct trial **ts, int nt, int timeout_ms)
 						continue;
 					if (rv < 0)
 						return (-1);
-					m = trial_post_mortem(t, k,
+					m = node_kind(t)->post_mortem(t, k,
 					    "exited before it was ready");
 					trial_fail(t, "%s", m);
 					free(m);
@@ -124,7 +124,8 @@ watch_ready(struct trial **ts, int nt, int timeout_ms)
 					    "ready after %.1f s (see "
 					    "--ready-timeout)",
 					    timeout_ms / 1000.0);
-					m = trial_post_mortem(ts[i], k, what);
+					m = node_kind(ts[i])->post_mortem(
+					    ts[i], k, what);
 					trial_fail(ts[i], "%s", m);
 					free(m);
 					break;
@@ -331,7 +332,7 @@ node_exited(struct trial *t, int k)
 		trial_event(t, k, "exit", "%s (planned)", st);
 		return;
 	}
-	m = trial_post_mortem(t, k, "exited");
+	m = node_kind(t)->post_mortem(t, k, "exited");
 	n->crashed = 1;
 	n->down = 1;
 	t->unplanned++;
@@ -380,7 +381,7 @@ watch_trial(struct trial *t, char *fired)
 	for (k = 0; k < t->nnodes; k++) {
 		struct trial_node	*n = &t->nodes[k];
 		uint64_t		 last;
-		int			 hello, have_h, in_step;
+		int			 hello, have_h;
 		double			 h, best, lag;
 
 		if (!n->proc.exited && provider_poll(t, k)) {
@@ -428,12 +429,8 @@ watch_trial(struct trial *t, char *fired)
 			pthread_mutex_lock(&t->mu);
 			best = others_height(t, k);
 			pthread_mutex_unlock(&t->mu);
-			/* a foreign node a link's latency away stays a few
-			 * writes behind: in step once its lag (foreign-lag.c)
-			 * is below a sample interval */
-			in_step = t->foreign ? lag < (double)
-			    scn->sample_interval_ms : h >= best && best >= 0;
-			if (last > n->restart_ns && in_step) {
+			if (last > n->restart_ns && node_kind(t)->in_step(t,
+			    k, h, best, lag)) {
 				trial_event(t, k, "rejoined", "at height %.0f, "
 				    "%.0f ms after it came back", h,
 				    (double)(now - n->restart_ns) / 1e6);

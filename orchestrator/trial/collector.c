@@ -92,8 +92,9 @@ on_sample(struct collector *c, const struct dn_hdr *h,
 	if (count < 64)
 		present &= ((uint64_t)1 << count) - 1;
 	pthread_mutex_lock(&t->mu);
-	/* A foreign node knows its height only: its lag comes from all. */
-	if (t->foreign && dn_sample_absent(s, DN_M_LAG_BLOCKS) &&
+	/* A node that knows its height only (a foreign node): its lag
+	 * comes from all. */
+	if (t->lag_from_heights && dn_sample_absent(s, DN_M_LAG_BLOCKS) &&
 	    !dn_sample_absent(s, DN_M_HEIGHT) && tm != INT64_MIN) {
 		foreign_lag(t, (int)h->node, tm, s->values[DN_M_HEIGHT],
 		    &lagb, &lagm);

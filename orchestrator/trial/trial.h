@@ -34,6 +34,7 @@ struct dn_store;
 struct collector;
 struct loadgen;
 struct foreign_lag;
+struct node_kind_ops;
 struct snap_trial;
 struct dn_net;
 struct netcond;
@@ -171,7 +172,13 @@ struct trial {
 	char				*metrics_url;
 	int				 nnodes;
 	struct trial_node		*nodes;
-	int				 foreign;	/* nodes run by the probe */
+	/* The kind of its nodes (node-kind.h), set by the kind's prepare;
+	 * only node-kind/ reads it: the parts below ask what they need of
+	 * the kind through fields it sets, such as the one below. */
+	const struct node_kind_ops	*kind;
+	/* Its nodes know their height only: the collector makes their
+	 * lag from all the nodes' heights (foreign-lag.c). */
+	int				 lag_from_heights;
 	struct foreign_lag		*flag;	/* their lag (under mu) */
 	/* Named metrics the scenario declares (static strings), shown in
 	 * the progress line and the summary: log extractors and
@@ -281,9 +288,11 @@ int64_t	 trial_t_ms(struct trial *t, uint64_t ns);
  * timeout) when set, else 10 s + 200 ms per node.  The one rule. */
 int	 trial_ready_timeout_ms(int set_ms, int nodes);
 
-/* "node K (ARGV0) exited before it was ready (exit 1); last lines of its
- * output:" ... as a new string (caller frees; post-mortem.c). */
-char	*trial_post_mortem(struct trial *t, int k, const char *what);
+/* "node K (NAME) exited before it was ready (exit 1); last lines of its
+ * output:" ... as a new string (caller frees; post-mortem.c).  NAME
+ * names the node (NULL: its argv[0]).  The node kinds' post_mortem. */
+char	*trial_post_mortem(struct trial *t, int k, const char *what,
+	    const char *name);
 
 /* Remember the first store error of T (takes mu) and mark the store
  * down (the caller holds store_mu); CAUSE is consumed. */

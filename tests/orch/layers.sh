@@ -22,12 +22,14 @@ for i in $(seq 801); do echo "int x$i;"; done > "$o/run/long.c"
 mkdir -p "$tmp/node"
 printf 'void f(char *d) { strcat(d, "x"); }\n' > "$tmp/node/banned.c"
 printf 'int f(int p) { return p == SCN_PROV_SWARM; }\n' > "$o/run/prov.c"
+printf 'int g(struct trial *t) { return t->foreign ? 1 : 2; }\n' > "$o/trial/kind.c"
 out=$(DN_LAYERS_ROOT=$tmp bash "$src/tools/check-layers.sh" 2>&1); rc=$?
 for want in "trial/ must not include run/runner.h" \
     "another folder's internal header run/runner-internal.h" \
     "includes a .c file (sys/other.c)" "801 lines (at most 800)" \
     "big is 121 lines" "node/banned.c:1: strcat is banned" \
-    "run/prov.c:1: a provider named outside provider/"; do
+    "run/prov.c:1: a provider named outside provider/" \
+    "trial/kind.c:1: a node kind tested outside node-kind/"; do
 	case $out in
 	*"$want"*) echo "ok: the checker names: $want" ;;
 	*) echo "FAIL: the checker missed: $want"; fail=1 ;;
