@@ -14,6 +14,7 @@
 #include "assert/assert-internal.h"
 #include "metric-table.h"
 #include "store.h"
+#include "trial/trial-store.h"
 #include "clock.h"
 #include "xalloc.h"
 
@@ -141,17 +142,15 @@ judge_value(struct trial *t, struct ast *x)
 		    "fire in this trial", a->name);
 		return;
 	}
-	pthread_mutex_lock(t->store_mu);
-	if (a->named != NULL && dn_store_metric_find(t->store, a->named, &id,
-	    NULL, &cause) != 0)
+	if (a->named != NULL && trial_store_metric_find(t, a->named, &id,
+	    &cause) != 0)
 		id = -1;
-	if (id >= 0 && dn_store_series(t->store, t->run_id, id, from, &sr,
-	    &nsr, &cause) != 0)
+	if (id >= 0 && trial_store_series(t, id, from, &sr, &nsr,
+	    &cause) != 0)
 		nsr = 0;
-	if (nsr > 0 && a->metric_id2 >= 0 && dn_store_series(t->store,
-	    t->run_id, a->metric_id2, from, &sr2, &nsr2, &cause) != 0)
+	if (nsr > 0 && a->metric_id2 >= 0 && trial_store_series(t,
+	    a->metric_id2, from, &sr2, &nsr2, &cause) != 0)
 		nsr2 = 0;	/* every node then "not measured" */
-	pthread_mutex_unlock(t->store_mu);
 	free(cause);
 	for (i = 0; i < nsr; i++) {
 		if ((sr[i].node < 0) != (a->scope == SCN_AS_LOAD) ||
@@ -249,13 +248,11 @@ store_row(struct trial *t, struct ast *x)
 	 * events' rows (none when its event did not fire) */
 	if (ast_window(t, x->a, &r.from_ms, &r.to_ms) != 0)
 		r.from_ms = r.to_ms = -1;
-	pthread_mutex_lock(t->store_mu);
-	if (dn_store_assertion(t->store, &r, &cause) != 0) {
+	if (trial_store_assertion(t, &r, &cause) != 0) {
 		fprintf(stderr, "devnet: run %lld: cannot store assertion "
 		    "'%s': %s\n", (long long)t->run_id, x->a->name, cause);
 		free(cause);
 	}
-	pthread_mutex_unlock(t->store_mu);
 }
 
 /* An inconclusive X whose metric was declared but never measured in T
@@ -347,13 +344,11 @@ assert_finish(struct trial *t, FILE *out)
 			    "pass" : x->status == AST_FAIL ? "FAIL" :
 			    "inconclusive", x->message);
 	}
-	pthread_mutex_lock(t->store_mu);
-	if (dn_store_commit(t->store, &cause) != 0) {
+	if (trial_store_commit(t, &cause) != 0) {
 		fprintf(stderr, "devnet: run %lld: cannot store its "
 		    "assertions: %s\n", (long long)t->run_id, cause);
 		free(cause);
 	}
-	pthread_mutex_unlock(t->store_mu);
 	assert_free(t);
 }
 

@@ -53,6 +53,7 @@
 #include "provider/provider.h"
 #include "provider/swarm-internal.h"
 #include "store.h"
+#include "trial/trial-store.h"
 #include "xalloc.h"
 
 /* Task states are read at most this often (one docker CLI call). */
@@ -294,12 +295,8 @@ static void
 store_host(struct trial *t, struct snode *n, int k)
 {
 	char	*cause = NULL;
-	int	 rc;
 
-	pthread_mutex_lock(t->store_mu);
-	rc = dn_store_node_set_host(t->store, t->run_id, k, n->host, &cause);
-	pthread_mutex_unlock(t->store_mu);
-	if (rc != 0) {
+	if (trial_store_node_host(t, k, n->host, &cause) != 0) {
 		trial_event(t, k, "store", "nodes.host: %s", cause);
 		free(cause);
 	}

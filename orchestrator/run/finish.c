@@ -18,6 +18,7 @@
 #include "run/runner-internal.h"
 #include "clock.h"
 #include "store.h"
+#include "trial/trial-store.h"
 #include "xalloc.h"
 
 #define DEFAULT_GRACE_MS	5000
@@ -350,12 +351,7 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 
 	/* The facts, events and end of the run in one commit: a few pages,
 	 * not a few per fact (what the reserve of a full disk must hold). */
-	pthread_mutex_lock(t->store_mu);
-	if (dn_store_begin(t->store, &cause) != 0) {
-		free(cause);
-		cause = NULL;
-	}
-	pthread_mutex_unlock(t->store_mu);
+	trial_store_begin(t);
 
 	for (k = 0; k < t->nnodes; k++) {
 		lost += t->nodes[k].lost;
@@ -381,7 +377,7 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 		    t->store_error ? t->store_error : "?");
 	/* The store went down in this slot (runner.c released the reserve
 	 * for what follows): say so among the events too. */
-	if (t->store_down != NULL && *t->store_down)
+	if (trial_store_down(t))
 		trial_event(t, -1, "store_failed", "%s; samples committed "
 		    "before it are kept, later ones lost", t->fail_reason ?
 		    t->fail_reason : "cannot write to the database");
@@ -393,15 +389,12 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 	else
 		status = "ok";
 	reason = run_reason(t);
-	pthread_mutex_lock(t->store_mu);
-	if (dn_store_run_end(t->store, t->run_id, status, reason, &cause) !=
-	    0 || dn_store_commit(t->store, &cause) != 0) {
+	if (trial_store_run_end(t, status, reason, &cause) != 0) {
 		fprintf(stderr, "devnet: run %lld: cannot record its end: %s\n",
 		    (long long)t->run_id, cause);
 		free(cause);
 		t->failed = 1;
 	}
-	pthread_mutex_unlock(t->store_mu);
 	snapshot_trial_end(t, status);
 	free(reason);
 	assert_finish(t, o->quiet ? NULL : stderr);	/* samples committed */

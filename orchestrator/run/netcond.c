@@ -23,6 +23,7 @@
 #include "provider/provider.h"
 #include "run/runner-internal.h"
 #include "store.h"
+#include "trial/trial-store.h"
 #include "clock.h"
 #include "buf.h"
 #include "xalloc.h"
@@ -426,8 +427,7 @@ store_samples(struct trial *t, struct netcond *nc, uint64_t to_ns)
 	struct dn_link_sample	*v = NULL;
 	struct dn_probe_sample	*ps;
 	size_t			 n = 0, cap = 0, np, i;
-	char			*cause = NULL;
-	int			 s, d, rv;
+	int			 s, d;
 
 	if (t->t0_ns == 0 || to_ns <= nc->stored_ns)
 		return;
@@ -446,11 +446,7 @@ store_samples(struct trial *t, struct netcond *nc, uint64_t to_ns)
 			free(ps);
 		}
 	nc->stored_ns = to_ns;
-	pthread_mutex_lock(t->store_mu);
-	rv = dn_store_link_samples(t->store, t->run_id, v, n, &cause);
-	pthread_mutex_unlock(t->store_mu);
-	if (rv != 0)
-		trial_store_error(t, cause);
+	trial_store_links(t, v, n);
 	free(v);
 }
 

@@ -29,6 +29,7 @@
 #include "provider/provider.h"
 #include "run/runner-internal.h"
 #include "store.h"
+#include "trial/trial-store.h"
 #include "sys/machlock.h"
 #include "clock.h"
 #include "xalloc.h"
@@ -128,17 +129,6 @@ slot_store_down(struct trial **ts, int nt)
 	reserve_release();
 }
 
-static int
-store_is_down(struct trial *t)
-{
-	int	down;
-
-	pthread_mutex_lock(t->store_mu);
-	down = *t->store_down;
-	pthread_mutex_unlock(t->store_mu);
-	return (down);
-}
-
 /*
  * Trial T of a slot is over before the others: its nodes ran to
  * completion (node.exit: expected).  Stop its load and record it now, so
@@ -151,7 +141,7 @@ finish_early(struct trial *t, const struct runner_opts *o)
 {
 	t->end_wall_ms = dn_wall_ms();
 	loadgen_halt(t->lg);
-	if (!signals_count && !store_is_down(t))
+	if (!signals_count && !trial_store_down(t))
 		endcheck_drain_txs(&t, 1);
 	if (progress_tty && !o->quiet)
 		fputc('\n', stderr);
@@ -244,18 +234,18 @@ run_slot(struct trial **ts, int nt, const struct runner_opts *o)
 	}
 	for (i = 0; i < nleft; i++)
 		loadgen_halt(left[i]->lg);
-	if (nleft > 0 && !signals_count && !store_is_down(ts[0]))
+	if (nleft > 0 && !signals_count && !trial_store_down(ts[0]))
 		endcheck_drain_txs(left, nleft);
 	progress_line(ts, nt, o, 1);
 	if (progress_tty && !o->quiet)
 		fputc('\n', stderr);
-	if (store_is_down(ts[0]))
+	if (trial_store_down(ts[0]))
 		slot_store_down(left, nleft);
 	for (i = 0; i < nleft; i++)
 		finish_trial(left[i], o);
 	goto out;
 stop:
-	if (store_is_down(ts[0]))
+	if (trial_store_down(ts[0]))
 		slot_store_down(ts, nt);
 	for (i = 0; i < nt; i++)
 		finish_trial(ts[i], o);
@@ -315,12 +305,12 @@ int
 runner_run(struct scenario *scn, struct dn_store *store,
     const struct runner_opts *o, struct runner_result *res, char **cause)
 {
-	pthread_mutex_t		 store_mu = PTHREAD_MUTEX_INITIALIZER;
+	struct trial_store	*tstore = trial_store_new(store);
 	struct plan_trial	*plan = NULL;
 	struct duet		*duet;
 	struct trial		*trials = NULL, **slot = NULL;
 	size_t			 n = 0, i, j;
-	int			 rv = -1, store_down = 0;
+	int			 rv = -1;
 
 	memset(res, 0, sizeof(*res));
 	progress_tty = isatty(STDERR_FILENO);
@@ -355,9 +345,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 			t->var = plan[j].variant;
 			t->pt = plan[j];
 			t->ntrials = n;
-			t->store = store;
-			t->store_mu = &store_mu;
-			t->store_down = &store_down;
+			t->store = tstore;
 			duet_assign(duet, t);
 			if (setup_prepare(t, o, res->group_id, cause) != 0) {
 				if (t->run_id > 0) {
@@ -390,7 +378,7 @@ runner_run(struct scenario *scn, struct dn_store *store,
 		i += (size_t)nt;
 		/* A database that cannot be written fails every trial after
 		 * this one too (and the reserve is spent). */
-		if (store_down) {
+		if (trial_store_down(slot[0])) {
 			res->store_failed = 1;
 			rv = 0;
 			goto out;
@@ -422,6 +410,7 @@ out:
 		if (trials[i].scn != NULL)
 			setup_release(&trials[i]);
 	}
+	trial_store_free(tstore);
 	free(trials);
 	free(slot);
 	free(plan);

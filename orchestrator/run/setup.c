@@ -25,6 +25,7 @@
 #include "run/runner-internal.h"
 #include "protocol.h"
 #include "store.h"
+#include "trial/trial-store.h"
 #include "sys/cgroup.h"
 #include "sys/machine.h"
 #include "clock.h"
@@ -354,7 +355,7 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 	const char		*binary = plan_binary(scn, t->var);
 	char			 sha[65] = "", base[PATH_MAX];
 	char			**hosts;
-	int			 i, rv;
+	int			 i;
 
 	t->nnodes = scn->network.nodes;
 	t->token = new_token();
@@ -378,12 +379,7 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 	/* The run id names the trial dir, so insert first, then fix the
 	 * dir in (run_dir is informational). */
 	ri.run_dir = base;
-	pthread_mutex_lock(t->store_mu);
-	rv = dn_store_run_begin(t->store, &ri, &t->run_id, cause);
-	if (rv == 0)
-		rv = dn_store_commit(t->store, cause);
-	pthread_mutex_unlock(t->store_mu);
-	if (rv != 0)
+	if (trial_store_run_begin(t, &ri, cause) != 0)
 		return (-1);
 
 	if ((t->run_dir = make_trial_dir(t, base, cause)) == NULL ||
@@ -456,7 +452,7 @@ setup_start(struct trial *t, char **cause)
 {
 	const char	*binary = plan_binary(t->scn, t->var);
 	char		 sha[65] = "";
-	int		 i, rv = 0;
+	int		 i;
 
 	t->spawn_ns = dn_now_ns();
 	t->cpu0_s = dn_cpu_s();
@@ -475,11 +471,7 @@ setup_start(struct trial *t, char **cause)
 	for (i = 0; i < t->nnodes; i++) {
 		struct trial_node	*n = &t->nodes[i];
 
-		pthread_mutex_lock(t->store_mu);
-		rv = dn_store_node_add(t->store, t->run_id, i, n->proc.pid,
-		    binary, sha, n->cmdline, cause);
-		pthread_mutex_unlock(t->store_mu);
-		if (rv != 0)
+		if (trial_store_node_add(t, i, binary, sha, cause) != 0)
 			return (-1);
 		if (n->vargv != NULL)	/* to be upgraded: build 0 */
 			setup_build_facts(t, i, 0);

@@ -13,19 +13,13 @@
 
 #include "protocol.h"
 #include "store.h"
+#include "trial/trial-store.h"
 #include "xalloc.h"
 
 #define COMMIT_MS	250
 /* The store's own batch: fewer, larger commits rewrite fewer leaf pages
  * (store.h, docs/benchmarks.md "Collector ingest"). */
 #define COMMIT_ROWS	DN_STORE_BATCH_ROWS
-
-struct row {
-	int32_t		node;
-	int32_t		metric;
-	int64_t		t_ms;
-	double		value;
-};
 
 /* A message of a node on another host, held until the offset of its
  * clock has seen the messages after it (collector-clock.c). */
@@ -46,7 +40,7 @@ struct collector {
 	pthread_t	 writer;
 	pthread_mutex_t	 wmu;
 	pthread_cond_t	 wcv;
-	struct row	*pend;
+	struct trial_row *pend;
 	size_t		 npend, cappend;
 	int		 wstop;
 	uint64_t	 rx_ns;		/* arrival of the message handled */
@@ -84,7 +78,7 @@ collector_put(struct collector *c, int node, int metric, int64_t t_ms,
 		c->pend = dn_xreallocarray(c->pend, c->cappend,
 		    sizeof(*c->pend));
 	}
-	c->pend[c->npend++] = (struct row){ node, metric, t_ms, v };
+	c->pend[c->npend++] = (struct trial_row){ node, metric, t_ms, v };
 }
 
 /*

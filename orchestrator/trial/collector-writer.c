@@ -11,6 +11,7 @@
 
 #include "trial/collector-internal.h"
 #include "trial/trial.h"
+#include "trial/trial-store.h"
 #include "clock.h"
 #include "store.h"
 #include "xalloc.h"
@@ -25,11 +26,10 @@ collector_writer_main(void *arg)
 {
 	struct collector	*c = arg;
 	struct trial		*t = c->t;
-	struct row		*rows = NULL, *tmp;
+	struct trial_row	*rows = NULL, *tmp;
 	size_t			 n, cap = 0, i, pending = 0;
 	uint64_t		 last_commit = dn_now_ns(), busy_since = 0;
-	char			*cause = NULL;
-	int			 stop, rv = 0, busy = 0;
+	int			 stop, rv, busy = 0;
 
 	for (;;) {
 		struct timespec	deadline;
@@ -55,32 +55,16 @@ collector_writer_main(void *arg)
 		pthread_mutex_unlock(&c->wmu);
 
 		if (n > 0) {
-			pthread_mutex_lock(t->store_mu);
 			/* Once a write failed (disk full) nothing more goes
 			 * in: what space is left is for recording the ends of
 			 * the runs (runner.c, the reserve). */
-			if (t->store_down != NULL && *t->store_down)
+			rv = trial_store_samples(t, rows, n, &i);
+			if (rv == TRIAL_STORE_DOWN)
 				n = 0;
-			rv = 0;
-			for (i = 0; i < n; i++) {
-				rv = dn_store_sample(t->store, t->run_id,
-				    rows[i].node, rows[i].metric, rows[i].t_ms,
-				    rows[i].value, &cause);
-				if (rv == DN_STORE_EBUSY)
-					break;	/* requeued below */
-				if (rv != 0) {
-					trial_store_error(t, cause);
-					cause = NULL;
-					break;
-				}
-			}
-			pthread_mutex_unlock(t->store_mu);
 			pending += i;
 			if (rv == DN_STORE_EBUSY) {
 				/* another process holds the database: keep
 				 * the rows for the next round */
-				free(cause);
-				cause = NULL;
 				pthread_mutex_lock(&c->wmu);
 				for (; i < n; i++)
 					collector_put(c, rows[i].node, rows[i].metric,
@@ -91,18 +75,9 @@ collector_writer_main(void *arg)
 		}
 		if (pending >= COMMIT_ROWS || stop || (pending > 0 &&
 		    dn_now_ns() - last_commit >= COMMIT_MS * 1000000ull)) {
-			pthread_mutex_lock(t->store_mu);
-			rv = 0;
-			if (!(t->store_down != NULL && *t->store_down))
-				rv = dn_store_try_commit(t->store, &cause);
-			pthread_mutex_unlock(t->store_mu);
-			if (rv == DN_STORE_EBUSY)
+			if (trial_store_try_commit(t) == DN_STORE_EBUSY)
 				busy = 1;	/* rows kept; again */
 			else {
-				if (rv != 0) {
-					trial_store_error(t, cause);
-					cause = NULL;
-				}
 				pending = 0;
 				last_commit = dn_now_ns();
 			}
@@ -114,18 +89,13 @@ collector_writer_main(void *arg)
 			busy_since = dn_now_ns();
 		else if (dn_now_ns() - busy_since >
 		    DN_STORE_BUSY_MS * 1000000ull) {
-			free(cause);
 			trial_store_error(t, dn_xasprintf("the database stayed "
 			    "locked by another process for %d s; wait for it "
 			    "or use --db", DN_STORE_BUSY_MS / 1000));
-			cause = NULL;
 			break;
 		}
-		if (busy) {
-			free(cause);
-			cause = NULL;
+		if (busy)
 			n = 1;	/* not done: rows wait */
-		}
 		busy = 0;
 		if (stop && n == 0)
 			break;

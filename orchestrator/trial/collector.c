@@ -176,21 +176,14 @@ static int
 named_id(struct collector *c, const char *name, int counter)
 {
 	struct trial	*t = c->t;
-	char		*cause = NULL;
 	size_t		 i;
 	int		 id;
 
 	for (i = 0; i < c->nnames; i++)
 		if (strcmp(c->names[i], name) == 0)
 			return (c->name_ids[i]);
-	pthread_mutex_lock(t->store_mu);
-	if (dn_store_metric_named(t->store, name, counter, NULL, &id,
-	    &cause) != 0) {
-		pthread_mutex_unlock(t->store_mu);
-		trial_store_error(t, cause);
+	if (trial_store_metric_named(t, name, counter, &id) != 0)
 		return (-1);
-	}
-	pthread_mutex_unlock(t->store_mu);
 	c->names = dn_xreallocarray(c->names, c->nnames + 1,
 	    sizeof(*c->names));
 	c->name_ids = dn_xreallocarray(c->name_ids, c->nnames + 1,

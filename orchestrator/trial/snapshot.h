@@ -7,7 +7,8 @@
  * mutex per trial, held for a copy of one sample); the server reads it
  * through snapshot_view and snapshot_series, which copy out under that
  * mutex and format nothing while holding it.  The server never touches
- * the trial, its store or store_mu: a slow client cannot slow a trial.
+ * the trial or its store (trial-store.h): a slow client cannot slow a
+ * trial.
  *
  * Not here: the HTTP server and the formats (serve/), the trial itself
  * (trial.h).

@@ -15,6 +15,7 @@
 #include "net/topo.h"
 #include "store.h"
 #include "trial/trial.h"
+#include "trial/trial-store.h"
 #include "trial/snapshot.h"
 #include "clock.h"
 #include "buf.h"
@@ -36,21 +37,6 @@ trial_t_ms(struct trial *t, uint64_t ns)
 	return (((int64_t)ns - (int64_t)t0) / 1000000);
 }
 
-void
-trial_store_error(struct trial *t, char *cause)
-{
-	if (t->store_down != NULL)
-		*t->store_down = 1;
-	pthread_mutex_lock(&t->mu);
-	if (!t->store_failed) {
-		t->store_failed = 1;
-		t->store_error = cause;
-		cause = NULL;
-	}
-	pthread_mutex_unlock(&t->mu);
-	free(cause);
-}
-
 /* Per thread: only the runner's own rows, never a collector's stored
  * at the same moment, answer trial_event_capture. */
 static _Thread_local int64_t *capture_ms;
@@ -68,7 +54,7 @@ trial_event(struct trial *t, int node, const char *kind, const char *fmt,
     ...)
 {
 	va_list	 ap;
-	char	*detail = NULL, *cause = NULL;
+	char	*detail = NULL;
 	int64_t	 tm = trial_t_ms(t, dn_now_ns());
 
 	if (fmt != NULL) {
@@ -83,11 +69,7 @@ trial_event(struct trial *t, int node, const char *kind, const char *fmt,
 	    strcmp(kind, capture_kind) == 0)
 		*capture_ms = tm;
 	snapshot_event(t, node, tm, kind, detail);
-	pthread_mutex_lock(t->store_mu);
-	if (dn_store_event(t->store, t->run_id, node, tm, kind, detail,
-	    &cause) != 0)
-		trial_store_error(t, cause);
-	pthread_mutex_unlock(t->store_mu);
+	trial_store_event(t, node, tm, kind, detail);
 	free(detail);
 }
 
@@ -124,17 +106,14 @@ trial_fact(struct trial *t, int node, const char *key, const char *fmt,
     ...)
 {
 	va_list	 ap;
-	char	*v, *cause = NULL;
+	char	*v;
 
 	va_start(ap, fmt);
 	if (vasprintf(&v, fmt, ap) < 0)
 		v = NULL;
 	va_end(ap);
-	pthread_mutex_lock(t->store_mu);
-	if (v != NULL && dn_store_fact(t->store, t->run_id, node, key, v,
-	    &cause) != 0)
-		trial_store_error(t, cause);
-	pthread_mutex_unlock(t->store_mu);
+	if (v != NULL)
+		trial_store_fact(t, node, key, v);
 	free(v);
 }
 

@@ -10,9 +10,9 @@
  * runner -> loadgen, and both -> trial; nothing here calls back up.
  *
  * Locking: T->mu guards the per-node statistics and the counters the main
- * thread reads for progress; STORE_MU (shared by all trials) guards every
- * use of the sqlite store.  Lock order: store_mu before mu, never the
- * reverse.
+ * thread reads for progress; the store all trials share has its own lock,
+ * taken only inside its functions (trial-store.h).  Lock order: the
+ * store's before mu, never the reverse.
  */
 #ifndef DN_TRIAL_H
 #define DN_TRIAL_H
@@ -30,7 +30,7 @@
 #include "sys/interference.h"
 #include "sys/spawn.h"
 
-struct dn_store;
+struct trial_store;
 struct collector;
 struct loadgen;
 struct foreign_lag;
@@ -187,12 +187,9 @@ struct trial {
 	size_t				 nncols;
 
 	pthread_mutex_t			 mu;
-	pthread_mutex_t			*store_mu;
-	struct dn_store			*store;
-	/* Shared by every trial of the run, under store_mu: a write to
-	 * the store failed (disk full, ...), so no more samples are
-	 * written; the runner ends the trials failed and runs no more. */
-	int				*store_down;
+	/* Shared by every trial of the run, read and written only through
+	 * its functions (trial-store.h). */
+	struct trial_store		*store;
 	struct collector		*col;	/* the runner's handles */
 	struct loadgen			*lg;
 	struct trial_load		*load;	/* NULL: no load generator */
@@ -294,11 +291,7 @@ int	 trial_ready_timeout_ms(int set_ms, int nodes);
 char	*trial_post_mortem(struct trial *t, int k, const char *what,
 	    const char *name);
 
-/* Remember the first store error of T (takes mu) and mark the store
- * down (the caller holds store_mu); CAUSE is consumed. */
-void	 trial_store_error(struct trial *t, char *cause);
-
-/* Record an event (takes store_mu); logs store errors into T. */
+/* Record an event (trial_store_event); logs store errors into T. */
 void	 trial_event(struct trial *t, int node, const char *kind,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* From now on, the calling thread's first event row of kind KIND puts
@@ -313,7 +306,7 @@ void	 trial_event_capture(int64_t *ms, const char *kind);
  * that note freed. */
 void	 trial_crash_event(struct trial *t, int k, const char *st);
 
-/* Record a run fact (takes store_mu); a store error marks T's store as
+/* Record a run fact (trial_store_fact); a store error marks T's store as
  * failed. */
 void	 trial_fact(struct trial *t, int node, const char *key,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));

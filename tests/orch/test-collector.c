@@ -40,6 +40,7 @@
 #include "store.h"
 #include "transport.h"
 #include "trial/trial.h"
+#include "trial/trial-store.h"
 #include "clock.h"
 #include "trial/collector.h"
 #include "run/runner.h"
@@ -84,7 +85,6 @@ struct fixture {
 	struct dn_store		*store;
 	struct scenario		 scn;
 	struct trial		 t;
-	pthread_mutex_t		 store_mu;
 	struct collector	*col;
 	struct dn_sock		*sock[NODES];
 	int64_t			 rid;
@@ -100,7 +100,6 @@ fixture_up(struct fixture *f, int nodes, int64_t interval_ms,
 	int			 k;
 
 	memset(f, 0, sizeof(*f));
-	pthread_mutex_init(&f->store_mu, NULL);
 	snprintf(f->dir, sizeof(f->dir), "/tmp/dn-col-XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
 	f->dbpath = dn_xasprintf("%s/t.db", f->dir);
@@ -121,8 +120,7 @@ fixture_up(struct fixture *f, int nodes, int64_t interval_ms,
 	f->t.nnodes = nodes;
 	f->t.nodes = dn_xcalloc((size_t)nodes, sizeof(*f->t.nodes));
 	pthread_mutex_init(&f->t.mu, NULL);
-	f->t.store_mu = &f->store_mu;
-	f->t.store = f->store;
+	f->t.store = trial_store_new(f->store);
 	f->t.spawn_ns = dn_now_ns();
 	/* t=0 a second ago: every sample sent is part of the trial. */
 	atomic_init(&f->t.t0_ns, f->t.spawn_ns - 1000000000ull);
@@ -183,6 +181,7 @@ fixture_down(struct fixture *f)
 {
 	char	*rm;
 
+	trial_store_free(f->t.store);
 	dn_store_close(f->store);
 	pthread_mutex_destroy(&f->t.mu);
 	free(f->t.nodes);

@@ -49,6 +49,7 @@
 #include "store.h"
 #include "transport.h"
 #include "trial/trial.h"
+#include "trial/trial-store.h"
 #include "trial/snapshot.h"
 #include "serve/serve.h"
 #include "clock.h"
@@ -307,7 +308,7 @@ main(int argc, char **argv)
 	struct dn_run_info	 ri;
 	struct collector	*col = NULL;
 	struct rusage		 ru0, ru1, ruc;
-	pthread_mutex_t		 store_mu = PTHREAD_MUTEX_INITIALIZER;
+	struct dn_store		*store = NULL;
 	char			 tmpl[] = "/tmp/dn-ci-XXXXXX", *dir, *db = NULL;
 	char			*cause = NULL, run_id[32];
 	const char		*params[1];
@@ -371,7 +372,6 @@ main(int argc, char **argv)
 	t.var = &var;
 	t.nnodes = o.senders;
 	t.token = 0x62656e6368ull;
-	t.store_mu = &store_mu;
 	t.run_dir = dir;
 	t.net_dir = dir;
 	t.metrics_url = dn_xasprintf("ipc://%s/collector", dir);
@@ -414,8 +414,9 @@ main(int argc, char **argv)
 	dial[0] = -1;
 
 	db = dn_xasprintf("%s/ingest.db", dir);
-	if (dn_store_open(&t.store, db, 0, &cause) != 0)
+	if (dn_store_open(&store, db, 0, &cause) != 0)
 		goto fail;
+	t.store = trial_store_new(store);
 	memset(&ri, 0, sizeof(ri));
 	ri.scenario_name = scn.name;
 	ri.scenario_path = "-";
@@ -428,8 +429,7 @@ main(int argc, char **argv)
 	ri.duration_ms = scn.duration_ms;
 	ri.sample_interval_ms = scn.sample_interval_ms;
 	ri.token = t.token;
-	if (dn_store_run_begin(t.store, &ri, &t.run_id, &cause) != 0 ||
-	    dn_store_commit(t.store, &cause) != 0)
+	if (trial_store_run_begin(&t, &ri, &cause) != 0)
 		goto fail;
 	if (o.poll_ms > 0 && serve_begin(&t, &o, &snap, &srv, &poll_pid,
 	    &poll_fd, &cause) != 0)
@@ -486,7 +486,7 @@ main(int argc, char **argv)
 
 	snprintf(run_id, sizeof(run_id), "%lld", (long long)t.run_id);
 	params[0] = run_id;
-	if (dn_store_query(t.store, "SELECT count(*) FROM samples WHERE "
+	if (dn_store_query(store, "SELECT count(*) FROM samples WHERE "
 	    "run_id = ?1", params, 1, count_row, &rows, &cause) != 0)
 		goto fail;
 	if (t.store_failed) {
@@ -534,7 +534,8 @@ out:
 		if (dial[i] >= 0)
 			close(dial[i]);
 	}
-	dn_store_close(t.store);
+	trial_store_free(t.store);
+	dn_store_close(store);
 	if (own_dir && db != NULL) {
 		char	*p;
 
