@@ -23,6 +23,14 @@ dn_num_fmt(double v, char *buf, size_t len)
 }
 
 void
+dn_csv_num(FILE *out, double v)
+{
+	char	buf[DN_NUM_MAX];
+
+	fputs(dn_num_fmt(v, buf, sizeof(buf)), out);
+}
+
+void
 dn_json_num(FILE *out, double v)
 {
 	char	buf[DN_NUM_MAX];

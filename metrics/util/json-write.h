@@ -22,6 +22,10 @@
  * what their format needs instead).  Returns BUF.
  */
 const char	*dn_num_fmt(double v, char *buf, size_t len);
+/* V as a CSV field (compare's and history's --format csv): dn_num_fmt's
+ * text, so that a value reads the same in CSV as in JSON; NaN and
+ * infinities as "nan", "inf", "-inf", as CSV has always said them. */
+void		 dn_csv_num(FILE *out, double v);
 /* V as a JSON number (dn_num_fmt); NaN and infinities (no value) as
  * null. */
 void		 dn_json_num(FILE *out, double v);

@@ -236,13 +236,20 @@ print_csv(const struct history *h, FILE *out)
 			b = &h->runs[sr->run[c->cp.index]];
 			history_range(h, sr, c->cp.index, range,
 			    sizeof(range));
-			fprintf(out, "%s,%zu,%s,%lld,%lld,%s,%s,%.17g,%.17g,"
-			    "%.6g,%.6g,%s,%s,%s\n", sr->name, c->cp.index, range,
-			    (long long)a->id, (long long)b->id,
-			    a->commit ? a->commit : "",
-			    b->commit ? b->commit : "", c->cp.mean_before,
-			    c->cp.mean_after, c->cp.change_pct, c->cp.p,
-			    c->direction, a->build, b->build);
+			fprintf(out, "%s,%zu,%s,%lld,%lld,%s,%s,", sr->name,
+			    c->cp.index, range, (long long)a->id,
+			    (long long)b->id, a->commit ? a->commit : "",
+			    b->commit ? b->commit : "");
+			/* the numbers as JSON writes them (dn_csv_num) */
+			dn_csv_num(out, c->cp.mean_before);
+			fputc(',', out);
+			dn_csv_num(out, c->cp.mean_after);
+			fputc(',', out);
+			dn_csv_num(out, c->cp.change_pct);
+			fputc(',', out);
+			dn_csv_num(out, c->cp.p);
+			fprintf(out, ",%s,%s,%s\n", c->direction, a->build,
+			    b->build);
 		}
 	}
 }

@@ -478,6 +478,18 @@ render_json(const struct compare_result *r, FILE *out)
 	fputs("\n}\n", out);
 }
 
+/* ",V" for each of the N values of V, as JSON writes them (dn_csv_num). */
+static void
+csv_nums(FILE *out, const double *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		fputc(',', out);
+		dn_csv_num(out, v[i]);
+	}
+}
+
 static void
 render_csv(const struct compare_result *r, FILE *out)
 {
@@ -495,24 +507,29 @@ render_csv(const struct compare_result *r, FILE *out)
 		int				 j;
 
 		fprintf(out, "%s,%s,%s", row->name, row->unit, row->better);
-		for (j = 0; j < 2; j++)
-			fprintf(out, ",%zu,%.10g,%.10g,%.10g,%.10g", st[j]->n,
-			    st[j]->median, st[j]->mean, st[j]->ci_low,
-			    st[j]->ci_high);
-		fprintf(out, ",%.10g,%.10g,%.10g,%.10g,%.10g,%s,%s",
-		    row->delta_pct, row->delta_ci_low, row->delta_ci_high,
-		    row->p, row->p_raw, row->significant ? "true" : "false",
+		for (j = 0; j < 2; j++) {
+			fprintf(out, ",%zu", st[j]->n);
+			csv_nums(out, (const double[]){ st[j]->median,
+			    st[j]->mean, st[j]->ci_low, st[j]->ci_high }, 4);
+		}
+		csv_nums(out, (const double[]){ row->delta_pct,
+		    row->delta_ci_low, row->delta_ci_high, row->p,
+		    row->p_raw }, 5);
+		fprintf(out, ",%s,%s", row->significant ? "true" : "false",
 		    row->verdict);
-		fprintf(out, ",%.10g,%.10g,", row->mde_pct, row->target_pct);
+		csv_nums(out, (const double[]){ row->mde_pct, row->target_pct },
+		    2);
+		fputc(',', out);
 		if (row->trials_needed > 0)
 			fprintf(out, "%ld", row->trials_needed);
-		fprintf(out, ",%s,%.10g,%s", row->primary ? "true" : "false",
-		    row->p_eq, row->decide_by ? row->decide_by : "");
-		fprintf(out, ",%s,%.10g,%.10g,%.10g,%s,%s\n", row->adj.adjusted ?
-		    "true" : "false", row->adj.r, row->adj.var_removed_pct,
-		    row->adj.mde_unadjusted_pct, row->adj.unit != NULL ?
-		    row->adj.unit : "trial", row->design != NULL ?
-		    row->design : "independent");
+		fprintf(out, ",%s", row->primary ? "true" : "false");
+		csv_nums(out, &row->p_eq, 1);
+		fprintf(out, ",%s,%s", row->decide_by ? row->decide_by : "",
+		    row->adj.adjusted ? "true" : "false");
+		csv_nums(out, (const double[]){ row->adj.r,
+		    row->adj.var_removed_pct, row->adj.mde_unadjusted_pct }, 3);
+		fprintf(out, ",%s,%s\n", row->adj.unit != NULL ? row->adj.unit :
+		    "trial", row->design != NULL ? row->design : "independent");
 	}
 }
 

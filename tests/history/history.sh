@@ -37,6 +37,21 @@ expect_eq "one change point in the step history" \
     "$(printf '%s\n' "$out" | tail -n +2 | wc -l)" 1
 expect_match "on allocs_per_s, between commits 6 and 7, worse" "$out" \
     "^allocs_per_s,6,[0-9a-f]{10}\.\.[0-9a-f]{10},[0-9]+,[0-9]+,$(c 6),$(c 7),.*,worse,[0-9a-f]{10},[0-9a-f]{10}$"
+# One number printer (issue 34): the change point's numbers in the CSV
+# are the JSON's text of the same values, digit for digit.
+"$DEVNET" history --db "$DB" --scenario step --repo "$REPO" \
+    --format json >"$T/step.json"
+printf '%s\n' "$out" >"$T/step.csv"
+python3 - "$T/step.json" "$T/step.csv" <<'PY' && ok "csv numbers as json's" ||
+import csv, json, sys
+d = json.load(open(sys.argv[1]), parse_float=str, parse_int=str)
+c = [m["change_points"][0] for m in d["metrics"] if m["change_points"]]
+r = list(csv.DictReader(open(sys.argv[2])))
+assert len(c) == len(r) == 1, (c, r)
+for k in ("mean_before", "mean_after", "change_pct", "p"):
+    assert r[0][k] == c[0][k], (k, r[0][k], c[0][k])
+PY
+    fail "history's csv prints a number unlike its json"
 out=$("$DEVNET" history --db "$DB" --scenario step --repo "$REPO")
 echo "$out"
 expect_match "the table names the range" "$out" \

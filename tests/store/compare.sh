@@ -85,6 +85,36 @@ ids_a=$("$B/devnet" query --db ab.db --format csv \
 "$B/devnet" compare --db ab.db --metric allocs_per_s --format csv \
     "$ids_b" "$ids_a" >ba.csv || fail "compare by ids"
 grep -q '^allocs_per_s,.*,true,worse,' ba.csv || fail "B->A not worse: $(cat ba.csv)"
+# One number printer (issue 34): every number of the CSV is the JSON's
+# text of the same value (JSON's null is CSV's nan), digit for digit.
+"$B/devnet" compare --db ab.db --format json "$ids_b" "$ids_a" >ba.json ||
+    fail "compare by ids, json"
+"$B/devnet" compare --db ab.db --format csv "$ids_b" "$ids_a" >ba-all.csv ||
+    fail "compare by ids, csv"
+python3 - ba.json ba-all.csv <<'PY' || fail "CSV and JSON print a value differently"
+import csv, json, sys
+d = json.load(open(sys.argv[1]), parse_float=str, parse_int=str)
+rows = {r["name"]: r for r in csv.DictReader(open(sys.argv[2]))}
+cols = {"delta_pct": "delta_pct", "delta_ci_low": "delta_ci_low",
+        "delta_ci_high": "delta_ci_high", "p": "p", "p_raw": "p_raw",
+        "mde_pct": "mde_pct", "target_pct": "target_pct",
+        "p_equivalent": "p_equivalent", "adjust_r": "adjust_r",
+        "adjust_var_removed_pct": "adjust_var_removed_pct",
+        "mde_unadjusted_pct": "mde_unadjusted_pct"}
+n = 0
+assert len(rows) == len(d["metrics"]) > 0
+for m in d["metrics"]:
+    r = rows[m["name"]]
+    pairs = [(r[c], m[k]) for c, k in cols.items()]
+    for s in "ab":
+        for k in ("median", "mean", "ci_low", "ci_high"):
+            pairs.append((r[s + "_" + k], m[s][k]))
+    for got, want in pairs:
+        assert got == ("nan" if want is None else want), (m["name"], got, want)
+        n += want is not None
+assert n > 100, n
+print("ok: %d numbers of the CSV read as the JSON writes them" % n)
+PY
 # Text and markdown render.
 "$B/devnet" compare --db ab.db 1:A 1:B >ab.txt || fail "table"
 grep -q 'allocs_per_s' ab.txt && grep -q 'better' ab.txt || fail "table body"

@@ -163,6 +163,21 @@ put_num(FILE *out, const void *arg)
 	dn_json_num(out, *(const double *)arg);
 }
 
+static const double	csv_vals[] = { 0.1, 0.1 + 0.2, 1500, 1e300, 1.0 / 3,
+	NAN, INFINITY, -INFINITY };
+
+static void
+put_csv(FILE *out, const void *arg)
+{
+	size_t	i;
+
+	(void)arg;
+	for (i = 0; i < sizeof(csv_vals) / sizeof(csv_vals[0]); i++) {
+		dn_csv_num(out, csv_vals[i]);
+		fputc(';', out);
+	}
+}
+
 static void
 put_str(FILE *out, const void *arg)
 {
@@ -171,6 +186,19 @@ put_str(FILE *out, const void *arg)
 	dn_json_numtext(out, "1.5");
 	dn_json_numtext(out, "Inf");
 	dn_json_numtext(out, "12x");
+}
+
+/* CSV's numbers are JSON's text (dn_num_fmt); no value is nan/inf. */
+static void
+test_csv_num(void **state)
+{
+	char	*s;
+
+	(void)state;
+	s = capture(put_csv, NULL);
+	assert_string_equal(s, "0.1;0.30000000000000004;1500;1e+300;"
+	    "0.3333333333333333;nan;inf;-inf;");
+	free(s);
 }
 
 static void
@@ -284,6 +312,7 @@ main(void)
 		cmocka_unit_test(test_xgrow),
 		cmocka_unit_test(test_num_round_trip),
 		cmocka_unit_test(test_num_short),
+		cmocka_unit_test(test_csv_num),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_markup),
 		cmocka_unit_test(test_junit),
