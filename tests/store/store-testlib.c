@@ -157,3 +157,11 @@ shape_of(const char *db, struct shape *sh)
 	dn_store_close(s);
 }
 
+
+int
+sim_reps(const char *env, int dflt)
+{
+	const char	*e = getenv(env);
+
+	return (e != NULL && atoi(e) > 0 ? atoi(e) : dflt);
+}

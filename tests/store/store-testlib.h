@@ -1,7 +1,8 @@
 /*
  * store-testlib.h: what the store's cmocka tests share (store-testlib.c):
  * a temporary directory per test, reading a query back as text, copying
- * and comparing files, and the shape of a database.
+ * and comparing files, the shape of a database, and the simulations'
+ * repetition count.
  */
 #ifndef DN_STORE_TESTLIB_H
 #define DN_STORE_TESTLIB_H
@@ -36,5 +37,9 @@ int	 copy_file(const char *from, const char *to);
 int	 same_bytes(const char *a, const char *b);
 /* Every table, index and view of DB with its columns, into SH. */
 void	 shape_of(const char *db, struct shape *sh);
+/* How many repetitions a seeded simulation runs: environment variable
+ * ENV (DN_VERDICT_SIM_REPS, DN_SEQ_REPS) when a positive number, else
+ * DFLT. */
+int	 sim_reps(const char *env, int dflt);
 
 #endif

@@ -48,6 +48,7 @@
 #include "verdict/compare.h"
 #include "verdict/compare-internal.h"
 #include "rng.h"
+#include "store-testlib.h"
 
 #define FAMILY	4
 #define TH_PCT	1.0
@@ -60,9 +61,7 @@ static const size_t	ns[] = { 4, 6, 8 };
 static int
 reps(int def)
 {
-	const char	*e = getenv("DN_VERDICT_SIM_REPS");
-
-	return (e != NULL && atoi(e) > 0 ? atoi(e) : def);
+	return (sim_reps("DN_VERDICT_SIM_REPS", def));
 }
 
 #define AA_REPS		2500

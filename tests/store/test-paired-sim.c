@@ -33,6 +33,7 @@
 #include "verdict/compare.h"
 #include "verdict/compare-internal.h"
 #include "rng.h"
+#include "store-testlib.h"
 
 #define FAMILY	4
 #define TH_PCT	1.0
@@ -41,12 +42,11 @@
 static const size_t	ns[] = { 4, 6, 8 };
 #define NNS	(sizeof(ns) / sizeof(ns[0]))
 
+/* groups per cell: 200, or DN_VERDICT_SIM_REPS */
 static int
 reps(void)
 {
-	const char	*e = getenv("DN_VERDICT_SIM_REPS");
-
-	return (e != NULL && atoi(e) > 0 ? atoi(e) : 200);
+	return (sim_reps("DN_VERDICT_SIM_REPS", 200));
 }
 
 /* The model: slot factor SLOT shared by A and B when SHARED (else each

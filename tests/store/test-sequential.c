@@ -29,18 +29,18 @@
 #include "verdict/sequential.h"
 #include "stats.h"
 #include "rng.h"
+#include "store-testlib.h"
 
 #define NEAR(a, b, eps)	assert_true(fabs((a) - (b)) <= (eps))
 #define ALPHA		0.05
 #define BLOCK		2	/* trials per side per look (ABBA) */
 #define MAXN		(SEQ_MAX_LOOKS * BLOCK)
 
+/* DFLT repetitions, or DN_SEQ_REPS */
 static int
 reps(int dflt)
 {
-	const char	*e = getenv("DN_SEQ_REPS");
-
-	return (e != NULL && atoi(e) > 0 ? atoi(e) : dflt);
+	return (sim_reps("DN_SEQ_REPS", dflt));
 }
 
 static void

@@ -37,22 +37,22 @@ dn_test(store verdict-rules SOURCES ${DN_TEST_DIR}/test-compare.c
 # rate on true zero effects and at the threshold, power on 2-30 % effects,
 # at 2+2 to 8+8 trials.
 dn_test(store verdict-sim SOURCES ${DN_TEST_DIR}/test-verdict-sim.c
-    LIBS dn_orch TIMEOUT 300)
+    ${DN_TEST_DIR}/store-testlib.c LIBS dn_orch TIMEOUT 300)
 # The adjustment on the warmup window (compare-adjust.c, issue 35) by
 # seeded simulation, beside verdict-sim: A/A false alarms at most alpha
 # adjusted, more power on a 5 % effect, refused when B moves the window.
 dn_test(store cuped-sim SOURCES ${DN_TEST_DIR}/test-cuped-sim.c
-    LIBS dn_orch TIMEOUT 600)
+    ${DN_TEST_DIR}/store-testlib.c LIBS dn_orch TIMEOUT 600)
 # The paired design of a concurrent comparison (compare-paired.c, issue
 # 36) by seeded simulation: A/A false alarms at most alpha, paired, with
 # the slot's luck shared or not; a smaller MDE and more power when shared.
 dn_test(store paired-sim SOURCES ${DN_TEST_DIR}/test-paired-sim.c
-    LIBS dn_orch TIMEOUT 300)
+    ${DN_TEST_DIR}/store-testlib.c LIBS dn_orch TIMEOUT 300)
 # The group-sequential design (orchestrator/verdict/sequential.c): the
 # published boundaries, and by seeded simulation the A/A rate under
 # peeking against the naive test's and the trials to a decision.
 dn_test(store sequential SOURCES ${DN_TEST_DIR}/test-sequential.c
-    LIBS dn_orch TIMEOUT 120)
+    ${DN_TEST_DIR}/store-testlib.c LIBS dn_orch TIMEOUT 120)
 # compare's feed (the report's charts from compare's one read, issue 26):
 # same verdict with it, every row's base metric once per run, whole.
 dn_test(store feed SOURCES ${DN_TEST_DIR}/test-feed.c
