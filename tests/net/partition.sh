@@ -30,12 +30,7 @@ workload:
   kind: transfer
   tps: 40
 YAML
-out=$("$DEVNET" run "$T/part.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
-rc=$?
-printf '%s\n' "$out"
-expect_eq "partition run: exit 0" "$rc" 0
-run=$(q "select max(id) from runs")
-expect_eq "partition run: ok" "$(q "select status from runs where id = $run")" ok
+run_ok "partition run" "$T/part.yaml"
 expect_match "nodes gossip over TCP between their namespaces" \
     "$(grep -h DN-NODE-READY "$RUNS"/*/node-2.log)" "in=tcp://10\.99\.2\.2:[0-9]+ ctl=ipc://"
 proof=$(proofs partition_proof)
