@@ -66,6 +66,18 @@ short_desc(const struct history_run *r, char *buf, size_t cap)
 	return (buf);
 }
 
+/* The runs either side of change point C of SR (*A before, *B after) and
+ * its commit range in RANGE (LEN bytes). */
+static void
+change_ends(const struct history *h, const struct history_series *sr,
+    const struct history_change *c, const struct history_run **a,
+    const struct history_run **b, char *range, size_t len)
+{
+	*a = &h->runs[sr->run[c->cp.index - 1]];
+	*b = &h->runs[sr->run[c->cp.index]];
+	history_range(h, sr, c->cp.index, range, len);
+}
+
 static void
 print_table(const struct history *h, FILE *out)
 {
@@ -93,14 +105,11 @@ print_table(const struct history *h, FILE *out)
 		for (i = 0; i < sr->nchanges; i++) {
 			const struct history_change *c = &sr->changes[i];
 
-			history_range(h, sr, c->cp.index, range,
-			    sizeof(range));
+			change_ends(h, sr, c, &a, &b, range, sizeof(range));
 			compare_fmt_value(c->cp.mean_before, sr->unit, mb,
 			    sizeof(mb));
 			compare_fmt_value(c->cp.mean_after, sr->unit, ma,
 			    sizeof(ma));
-			a = &h->runs[sr->run[c->cp.index - 1]];
-			b = &h->runs[sr->run[c->cp.index]];
 			fprintf(out, "%-17s %-22s %5zu %15s %15s %+6.1f%% "
 			    "%8.2g  %s\n", sr->name, range, c->cp.index, mb,
 			    ma, c->cp.change_pct, c->cp.p, c->direction);
@@ -179,10 +188,7 @@ print_json(const struct history *h, FILE *out)
 			const struct history_change *c = &sr->changes[i];
 			const struct history_run *a, *b;
 
-			a = &h->runs[sr->run[c->cp.index - 1]];
-			b = &h->runs[sr->run[c->cp.index]];
-			history_range(h, sr, c->cp.index, range,
-			    sizeof(range));
+			change_ends(h, sr, c, &a, &b, range, sizeof(range));
 			fprintf(out, "%s{\"index\":%zu,\"range\":", i ? "," :
 			    "", c->cp.index);
 			dn_json_str(out, range);
@@ -219,7 +225,7 @@ static void
 print_csv(const struct history *h, FILE *out)
 {
 	const struct history_series	*sr;
-	size_t				 i, j;
+	size_t				 i, j, k;
 	char				 range[64];
 
 	fputs("metric,index,range,run_before,run_after,commit_before,"
@@ -232,23 +238,19 @@ print_csv(const struct history *h, FILE *out)
 			const struct history_change *c = &sr->changes[i];
 			const struct history_run *a, *b;
 
-			a = &h->runs[sr->run[c->cp.index - 1]];
-			b = &h->runs[sr->run[c->cp.index]];
-			history_range(h, sr, c->cp.index, range,
-			    sizeof(range));
+			change_ends(h, sr, c, &a, &b, range, sizeof(range));
 			fprintf(out, "%s,%zu,%s,%lld,%lld,%s,%s,", sr->name,
 			    c->cp.index, range, (long long)a->id,
 			    (long long)b->id, a->commit ? a->commit : "",
 			    b->commit ? b->commit : "");
 			/* the numbers as JSON writes them (dn_csv_num) */
-			dn_csv_num(out, c->cp.mean_before);
-			fputc(',', out);
-			dn_csv_num(out, c->cp.mean_after);
-			fputc(',', out);
-			dn_csv_num(out, c->cp.change_pct);
-			fputc(',', out);
-			dn_csv_num(out, c->cp.p);
-			fprintf(out, ",%s,%s,%s\n", c->direction, a->build,
+			for (k = 0; k < 4; k++) {
+				dn_csv_num(out, (const double[]){
+				    c->cp.mean_before, c->cp.mean_after,
+				    c->cp.change_pct, c->cp.p }[k]);
+				fputc(',', out);
+			}
+			fprintf(out, "%s,%s,%s\n", c->direction, a->build,
 			    b->build);
 		}
 	}
