@@ -70,6 +70,12 @@ dn_token_in_env(const char *path)
 }
 
 
+static const char *
+dn_program(const struct scenario *s, const struct scn_variant *v)
+{
+	return (plan_binary(s, v));
+}
+
 /* Its inbound port with listen: tcp (0 with ipc: no port). */
 static int
 dn_port(const struct trial *t, int k)
@@ -225,6 +231,7 @@ const struct node_kind_ops node_kind_devnet = {
 	.check = dn_check,
 	.declare = dn_declare,
 	.prepare = dn_prepare,
+	.program = dn_program,
 	.token_in_env = dn_token_in_env,
 	.port = dn_port,
 	.post_mortem = dn_post_mortem,

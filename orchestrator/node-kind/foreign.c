@@ -100,6 +100,14 @@ foreign_token_in_env(const char *argv0)
 	return (1);
 }
 
+/* The program of its command: its argv[0]. */
+static const char *
+foreign_program(const struct scenario *s, const struct scn_variant *v)
+{
+	(void)s;
+	return (v->node.command[0]);
+}
+
 /* node.port_base + K * node.ports_per_node (plan_node_port). */
 static int
 foreign_port(const struct trial *t, int k)
@@ -716,6 +724,7 @@ const struct node_kind_ops node_kind_foreign = {
 	.peer_graph = 0,
 	.declare = foreign_declare,
 	.prepare = foreign_prepare,
+	.program = foreign_program,
 	.token_in_env = foreign_token_in_env,
 	.port = foreign_port,
 	.post_mortem = foreign_post_mortem,

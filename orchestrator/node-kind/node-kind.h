@@ -53,6 +53,11 @@ struct node_kind_ops {
 	 * TCP port base when EP->emulated. */
 	void	(*prepare)(struct trial *t, int ready_timeout_ms,
 		    struct plan_endpoints *ep);
+	/* The program V's nodes run (devnet-node's binary, the command's
+	 * argv[0], maybe a template): what a clock_skew must be able to
+	 * move (run/faults.c). */
+	const char *(*program)(const struct scenario *s,
+		    const struct scn_variant *v);
 	/* 1 when a node whose argv starts with ARGV0 reads the run token
 	 * from its environment; 0: it needs --token (an older build). */
 	int	(*token_in_env)(const char *argv0);

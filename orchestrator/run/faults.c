@@ -143,8 +143,7 @@ faults_check(const struct scenario *s, char **cause)
 
 			if (!applies(ev, v))
 				continue;
-			prog = plan_is_foreign(v) ? v->node.command[0] :
-			    plan_binary(s, v);
+			prog = node_kind_of(v)->program(s, v);
 			if (prog == NULL || strchr(prog, '{') != NULL)
 				continue;	/* a template: seen at start */
 			path = dn_elf_find(prog);
