@@ -21,6 +21,7 @@
 #include "node-kind/node-kind.h"
 #include "escape.h"
 #include "store.h"
+#include "trial/trial-store.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -176,14 +177,11 @@ foreign_unmeasured(struct trial *t)
 	for (k = 0; k < t->nnodes; k++)
 		probe_says(t, k, names, n, why + (size_t)k * n);
 	for (i = 0; i < n; i++) {
-		pthread_mutex_lock(t->store_mu);
-		if (dn_store_run_has_metric(t->store, t->run_id, names[i],
-		    &has, &cause) != 0) {
+		if (trial_store_has_metric(t, names[i], &has, &cause) != 0) {
 			free(cause);	/* the store's trouble is said */
 			cause = NULL;	/* where its writes fail */
 			has = 1;
 		}
-		pthread_mutex_unlock(t->store_mu);
 		if (has)
 			continue;
 		t->unmeasured = dn_xreallocarray(t->unmeasured,

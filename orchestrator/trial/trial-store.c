@@ -277,6 +277,19 @@ trial_store_series(struct trial *t, int id, int64_t from_ms,
 }
 
 int
+trial_store_has_metric(struct trial *t, const char *name, int *has,
+    char **cause)
+{
+	int	rv;
+
+	pthread_mutex_lock(&t->store->mu);
+	rv = dn_store_run_has_metric(t->store->db, t->run_id, name, has,
+	    cause);
+	pthread_mutex_unlock(&t->store->mu);
+	return (rv);
+}
+
+int
 trial_store_assertion(struct trial *t, const struct dn_assert_row *r,
     char **cause)
 {

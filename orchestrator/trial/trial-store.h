@@ -103,6 +103,10 @@ int	 trial_store_metric_find(struct trial *t, const char *name, int *id,
 	    char **cause);
 int	 trial_store_series(struct trial *t, int id, int64_t from_ms,
 	    struct dn_series **sr, size_t *n, char **cause);
+/* Whether T's run has any sample of metric NAME into *HAS (store.h,
+ * dn_store_run_has_metric).  0 or -1 with *CAUSE. */
+int	 trial_store_has_metric(struct trial *t, const char *name, int *has,
+	    char **cause);
 /* One assertion's row.  0 or -1 with *CAUSE. */
 int	 trial_store_assertion(struct trial *t, const struct dn_assert_row *r,
 	    char **cause);
