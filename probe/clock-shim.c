@@ -30,19 +30,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WITNESS_EVERY_NS	50000000LL
-#define WITNESS_MAGIC		0x4b434c43u	/* "CLCK" */
+#include "clock-witness.h"
 
-/* What the file holds (little-endian, one record at offset 0): the wall
- * clock the node saw, the true one read just after, the true monotonic
- * time, a count of records, and the magic last, so a torn read shows. */
-struct witness {
-	int64_t		 seen_ns;
-	int64_t		 true_ns;
-	int64_t		 mono_ns;
-	uint32_t	 count;
-	uint32_t	 magic;
-};
+#define WITNESS_EVERY_NS	50000000LL
 
 typedef int (*cg_fn)(clockid_t, struct timespec *);
 
@@ -79,7 +69,7 @@ static void
 witness(void)
 {
 	struct timespec	 m, seen, truth;
-	struct witness	 w;
+	struct dn_witness	 w;
 
 	if (busy || wfd < 0 || kernel_clock(CLOCK_MONOTONIC, &m) != 0 ||
 	    ns_of(&m) - last_ns < WITNESS_EVERY_NS)
@@ -93,7 +83,7 @@ witness(void)
 		w.true_ns = ns_of(&truth);
 		w.mono_ns = ns_of(&m);
 		w.count = ++count;
-		w.magic = WITNESS_MAGIC;
+		w.magic = DN_WITNESS_MAGIC;
 		(void)!pwrite(wfd, &w, sizeof(w), 0);
 	}
 	busy = 0;

@@ -21,6 +21,7 @@
 #include "loop-internal.h"
 #include "transport.h"
 #include "clock.h"
+#include "progkind.h"
 #include "xalloc.h"
 
 #define SENDBUF_MSGS	1024
@@ -152,8 +153,8 @@ loop_setup(struct run *r, char **cause)
 		    dn_http_open(&r->http, cause) != 0)
 			return (-1);
 	}
-	if (r->o->count_allocs && (bin = bin_find(r->o->argv[0])) != NULL) {
-		r->go = bin_is_go(bin);
+	if (r->o->count_allocs && (bin = dn_path_find(r->o->argv[0])) != NULL) {
+		r->go = dn_elf_is_go(bin);
 		free(bin);
 	}
 	/* Go's heap is not malloc's: its own counters, if it shows them;

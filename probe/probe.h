@@ -246,12 +246,7 @@ int	 alloc_page_read(struct alloc_page *p, struct tree *t,
 const char *alloc_page_allocator(struct alloc_page *p, int *mixed);
 
 /* --- binkind.c ------------------------------------------------------- */
-/* The file exec will run for NAME (a PATH lookup unless NAME has a '/'),
- * or NULL; caller frees.  The name itself is what is exec'd. */
-char	*bin_find(const char *name);
-/* 1 if FILE is an ELF binary linked by the Go toolchain (.go.buildinfo,
- * .note.go.buildid or .gopclntab), else 0. */
-int	 bin_is_go(const char *file);
+/* (what a file is: metrics/util/progkind.h, dn_path_find and dn_elf_is_go) */
 /*
  * 1 if a process of tree T runs a Go binary now: COMMAND may be a wrapper
  * (a shell script, `sh -c 'exec etcd'`) that execs one later (issue 25).

@@ -16,9 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock-witness.h"
 #include "run/runner-internal.h"
 #include "sys/disk.h"
 #include "sys/elfkind.h"
+#include "progkind.h"
 #include "sys/spawn.h"
 #include "clock.h"
 #include "xalloc.h"
@@ -27,15 +29,6 @@
 						   and then some */
 #define CLOCK_TOLERANCE_MS	20.0
 #define DISK_SIZE		(512ull << 20)
-#define WITNESS_MAGIC		0x4b434c43u	/* probe/clock-shim.c */
-
-struct witness {
-	int64_t		 seen_ns;
-	int64_t		 true_ns;
-	int64_t		 mono_ns;
-	uint32_t	 count;
-	uint32_t	 magic;
-};
 
 struct fclock {
 	int		 pending;	/* an offset not yet seen in the node */
@@ -146,7 +139,7 @@ faults_check(const struct scenario *s, char **cause)
 			prog = node_kind_of(v)->program(s, v);
 			if (prog == NULL || strchr(prog, '{') != NULL)
 				continue;	/* a template: seen at start */
-			path = dn_elf_find(prog);
+			path = dn_path_find(prog);
 			why = dn_elf_clock_refusal(path != NULL ? path : prog);
 			free(path);
 			if (why == NULL)
@@ -255,7 +248,7 @@ faults_start(struct trial *t, char **cause)
 
 /* The witness's last record of node K: 0, or -1 when there is none. */
 static int
-witness_read(struct trial *t, int k, struct witness *w)
+witness_read(struct trial *t, int k, struct dn_witness *w)
 {
 	char	*p = dn_xasprintf("%s/node-%d.clock", t->run_dir, k);
 	int	 fd = open(p, O_RDONLY | O_CLOEXEC), rv = -1;
@@ -264,7 +257,7 @@ witness_read(struct trial *t, int k, struct witness *w)
 	if (fd == -1)
 		return (-1);
 	if (pread(fd, w, sizeof(*w), 0) == (ssize_t)sizeof(*w) &&
-	    w->magic == WITNESS_MAGIC)
+	    w->magic == DN_WITNESS_MAGIC)
 		rv = 0;
 	close(fd);
 	return (rv);
@@ -276,7 +269,7 @@ static void
 clock_proof(struct trial *t, int k, uint64_t now, int final)
 {
 	struct fclock	*c = &t->faults->clock[k];
-	struct witness	 w;
+	struct dn_witness	 w;
 	int		 have;
 
 	have = witness_read(t, k, &w) == 0 && (uint64_t)w.mono_ns >

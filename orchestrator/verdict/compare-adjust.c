@@ -298,18 +298,8 @@ compare_blocks_metric(struct obs *oa, struct obs *ob, double window_s,
 static int
 concurrent_pair(const struct compare_result *r)
 {
-	const struct compare_run	*a = &r->a.runs[0], *b = &r->b.runs[0];
-	int64_t				 lo, hi, da, db;
-
-	if (r->a.nruns != 1 || r->b.nruns != 1 || a->start_ms <= 0 ||
-	    b->start_ms <= 0 || a->end_ms <= a->start_ms ||
-	    b->end_ms <= b->start_ms)
-		return (0);
-	lo = a->start_ms > b->start_ms ? a->start_ms : b->start_ms;
-	hi = a->end_ms < b->end_ms ? a->end_ms : b->end_ms;
-	da = a->end_ms - a->start_ms;
-	db = b->end_ms - b->start_ms;
-	return (2 * (hi - lo) > (da < db ? da : db));
+	return (r->a.nruns == 1 && r->b.nruns == 1 &&
+	    compare_runs_overlap(&r->a.runs[0], &r->b.runs[0]));
 }
 
 int

@@ -177,6 +177,10 @@ void	 compare_adjust_free(struct compare_adjust *adj, double **alt,
  * decided paired ROW's MDE and, when undecided or with TARGET_PCT, the
  * slots that would decide it (trials_needed, per side).
  */
+/* compare-sides.c: runs A and B ran at the same time (each overlaps the
+ * other by more than half of the shorter): a concurrent order's. */
+int	 compare_runs_overlap(const struct compare_run *a,
+	    const struct compare_run *b);
 /* compare-sides.c: W (allocated) added to R's warnings. */
 void	 compare_warn(struct compare_result *r, char *w);
 /* compare-aa.c: --unit node checked against AA, the analysed stored

@@ -31,23 +31,6 @@
 
 #define PAIRED_MIN	2	/* pairs: a paired t needs a spread */
 
-/* A and B ran at the same time: each overlaps the other by more than
- * half of the shorter. */
-static int
-ran_together(const struct compare_run *a, const struct compare_run *b)
-{
-	int64_t	lo, hi, da, db;
-
-	if (a->start_ms <= 0 || b->start_ms <= 0 || a->end_ms <= a->start_ms ||
-	    b->end_ms <= b->start_ms)
-		return (0);
-	lo = a->start_ms > b->start_ms ? a->start_ms : b->start_ms;
-	hi = a->end_ms < b->end_ms ? a->end_ms : b->end_ms;
-	da = a->end_ms - a->start_ms;
-	db = b->end_ms - b->start_ms;
-	return (2 * (hi - lo) > (da < db ? da : db));
-}
-
 /* R's slots: each A run with the B run that ran beside it (the first
  * such, each B run once) into R's pairs; how many. */
 static size_t
@@ -61,7 +44,7 @@ find_pairs(struct compare_result *r)
 	r->npairs = 0;
 	for (i = 0; i < r->a.nruns; i++) {
 		for (j = 0; j < r->b.nruns; j++) {
-			if (used[j] || !ran_together(&r->a.runs[i],
+			if (used[j] || !compare_runs_overlap(&r->a.runs[i],
 			    &r->b.runs[j]))
 				continue;
 			used[j] = 1;

@@ -616,3 +616,20 @@ compare_warn(struct compare_result *r, char *w)
 	    sizeof(char *));
 	r->warnings[r->nwarnings++] = w;
 }
+
+/* A and B ran at the same time: each overlaps the other by more than
+ * half of the shorter. */
+int
+compare_runs_overlap(const struct compare_run *a, const struct compare_run *b)
+{
+	int64_t	lo, hi, da, db;
+
+	if (a->start_ms <= 0 || b->start_ms <= 0 || a->end_ms <= a->start_ms ||
+	    b->end_ms <= b->start_ms)
+		return (0);
+	lo = a->start_ms > b->start_ms ? a->start_ms : b->start_ms;
+	hi = a->end_ms < b->end_ms ? a->end_ms : b->end_ms;
+	da = a->end_ms - a->start_ms;
+	db = b->end_ms - b->start_ms;
+	return (2 * (hi - lo) > (da < db ? da : db));
+}
