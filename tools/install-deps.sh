@@ -18,14 +18,17 @@ set -eu
 # the live view (--serve); prometheus and chromium: the real scraper and
 # browser its tests check it with.  strace: tests/node/dial.sh counts a
 # node's connect(2) calls; python3 and libxml2-utils (xmllint): the tests
-# read JSON, JUnit XML and the report's SVG with them.
+# read JSON, JUnit XML and the report's SVG with them.  libfaketime: the
+# clock_skew event (issue 39); e2fsprogs (mkfs.ext4): a disk event's loop
+# disk (both in the devnet a user runs, not only in the tests).
 PKGS="build-essential cmake pkg-config git
 librocksdb-dev rocksdb-tools libnng-dev libsqlite3-dev sqlite3 libyaml-dev
 libcmocka-dev clang libclang-rt-14-dev libcurl4-openssl-dev docker.io
 etcd-server iproute2 iptables libjemalloc-dev libgoogle-perftools-dev
 libmimalloc-dev redis-server redis-tools busybox
 libnftables-dev libnftnl-dev libmnl-dev libnetfilter-queue-dev nftables
-libmicrohttpd-dev prometheus chromium strace python3 libxml2-utils"
+libmicrohttpd-dev prometheus chromium strace python3 libxml2-utils
+libfaketime e2fsprogs"
 
 missing=""
 for p in $PKGS; do
