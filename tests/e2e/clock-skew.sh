@@ -96,28 +96,18 @@ expect_match "its run says the clock_skew did not take effect" \
     "clock_skew of node 1 did not take effect: the node's own clock read \+15\.0[0-9]+ s from the true time, asked \+30\.000 s"
 
 # refusals at FILE:LINE:COL, the same words in validate and run
-refused() {	# NAME YAML PATTERN
-	printf '%s\n' "$2" >"$T/$1.yaml"
-	v=$("$DEVNET" validate "$T/$1.yaml" 2>&1)
-	rv=$?
-	r=$("$DEVNET" run "$T/$1.yaml" --db "$T/r.db" --run-dir "$RUNS" 2>&1)
-	rr=$?
-	expect_eq "$1: validate and run refuse (exit 1)" "$rv:$rr" 1:1
-	expect_match "$1: validate says" "$v" "$3"
-	expect_eq "$1: run says the same" "$r" "$v"
-}
 base='name: x
 duration: 4s
 network: {nodes: 2}'
 STATIC="$DN_BUILD_DIR/bin/dn-probe-victim-static"
-refused static "$base
+expect_refused static "$base
 workload: {kind: none}
 node: {command: [$STATIC]}
 events:
   - {at: 1s, action: clock_skew, node: 1, offset: 1s}" \
     "^(devnet: )?$T/static.yaml:7:5: clock_skew of node 1 in variant A: '$STATIC' is statically linked"
 if command -v etcd >/dev/null; then
-	refused go "$base
+	expect_refused go "$base
 workload: {kind: none}
 node: {command: [etcd]}
 events:
@@ -126,19 +116,19 @@ events:
 else
 	skip "no etcd: the Go refusal"
 fi
-refused nooffset "$base
+expect_refused nooffset "$base
 events:
   - {at: 1s, action: clock_skew, node: 1}" \
     "^$T/nooffset.yaml:5:5: a clock_skew event needs 'offset'"
-refused badoffset "$base
+expect_refused badoffset "$base
 events:
   - {at: 1s, action: clock_skew, node: 1, offset: soon}" \
     "^$T/badoffset.yaml:5:51: events\[\]\.offset: 'soon' is not a duration"
-refused stray "$base
+expect_refused stray "$base
 events:
   - {at: 1s, action: kill, node: 1, offset: 1s}" \
     "^$T/stray.yaml:5:45: 'offset' belongs to a clock_skew event, not to a kill event"
-refused docker "$base
+expect_refused docker "$base
 provider: docker
 events:
   - {at: 1s, action: clock_skew, node: 1, offset: 1s}" \

@@ -114,32 +114,22 @@ expect_match "the next run sweeps them" "$out" \
 expect_eq "nothing left after the next run" "$(left)" "$rules0"
 
 # the keys, at FILE:LINE:COL in validate and run alike
-refused() {	# NAME YAML PATTERN
-	printf '%s\n' "$2" >"$T/$1.yaml"
-	v=$("$DEVNET" validate "$T/$1.yaml" 2>&1)
-	rv=$?
-	r=$("$DEVNET" run "$T/$1.yaml" --db "$T/r.db" --run-dir "$RUNS" 2>&1)
-	rr=$?
-	expect_eq "$1: validate and run refuse (exit 1)" "$rv:$rr" 1:1
-	expect_match "$1: validate says" "$v" "$3"
-	expect_eq "$1: run says the same" "$r" "$v"
-}
 base='name: x
 duration: 5s
 network: {nodes: 2}'
-refused nokeys "$base
+expect_refused nokeys "$base
 events:
   - {at: 1s, action: disk, node: 1}" \
     "^$T/nokeys.yaml:5:5: a disk event needs 'full' \(true or false\), 'rate'"
-refused norate "$base
+expect_refused norate "$base
 events:
   - {at: 1s, action: disk, node: 1, rate: 1MB}" \
     "^$T/norate.yaml:5:43: events\[\]\.rate: '1MB' is not a rate; write bytes per second, e.g. 1MB/s"
-refused badfull "$base
+expect_refused badfull "$base
 events:
   - {at: 1s, action: disk, node: 1, full: yes}" \
     "^$T/badfull.yaml:5:43: events\[\]\.full"
-refused stray "$base
+expect_refused stray "$base
 events:
   - {at: 1s, action: stop, node: 1, iops: 5}" \
     "^$T/stray.yaml:5:43: 'iops' belongs to a disk event, not to a stop event"

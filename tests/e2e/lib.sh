@@ -125,6 +125,23 @@ expect_match() {
 	fi
 }
 
+# expect_refused NAME YAML PATTERN: the scenario YAML (written to
+# $T/NAME.yaml) is refused by validate and by run alike: both exit 1,
+# validate's words match PATTERN (FILE:LINE:COL and what to do), and run
+# says exactly the same (issue 34: one check for both).
+expect_refused() {
+	local v r rv rr
+	printf '%s\n' "$2" >"$T/$1.yaml"
+	v=$("$DEVNET" validate "$T/$1.yaml" 2>&1)
+	rv=$?
+	r=$("$DEVNET" run "$T/$1.yaml" --db "$T/refused.db" \
+	    --run-dir "$RUNS" 2>&1)
+	rr=$?
+	expect_eq "$1: validate and run refuse (exit 1)" "$rv:$rr" 1:1
+	expect_match "$1: validate says" "$v" "$3"
+	expect_eq "$1: run says the same" "$r" "$v"
+}
+
 # wait_for SECONDS COMMAND...: poll COMMAND every 0.1 s
 wait_for() {
 	local n=$(($1 * 10))

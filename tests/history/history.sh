@@ -85,7 +85,11 @@ grep -Eq "<code>$(c 6 | cut -c1-10)\.\.$(c 7 | cut -c1-10)</code>" \
 
 # --- the CI gate ------------------------------------------------------------
 G=$T/ab.db
-"$SYNTH" --db "$G" --trials 4 --nodes 2 --seconds 20 --warmup 2 \
+# 6 trials a side: the synthetic effect moves the warmup window too, so
+# the verdict asks more of it than of a steady state alone (issue 35's
+# guard: docs/statistics.md, "Variance reduction"); at 4+4 with all 31
+# metrics primary Holm left it undecided at p 0.054
+"$SYNTH" --db "$G" --trials 6 --nodes 2 --seconds 20 --warmup 2 \
     --effect allocs=30 >/dev/null
 out=$("$DEVNET" compare --db "$G" 1:A 1:B)
 expect_eq "without --fail-on a worse metric exits 0" "$?" 0
