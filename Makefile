@@ -49,7 +49,8 @@ bench: build
 	tools/bench/all.sh $(BUILD)
 
 fuzz:
-	$(MAKE) build-fuzz/CMakeCache.txt BUILD=build-fuzz CMAKE_FLAGS="-DCMAKE_C_COMPILER=clang -DDN_FUZZ=ON -DDN_SANITIZE=address,undefined"
+	@tools/install-deps.sh
+	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DDN_FUZZ=ON -DDN_SANITIZE=address,undefined
 	cmake --build build-fuzz -j $(JOBS) --target fuzzers
 	tools/fuzz/run.sh build-fuzz 60
 

@@ -36,8 +36,9 @@ fuzz_one() {
 		tail -40 "$out/log" >&2
 		return 1
 	fi
-	echo "== fuzz-$name for ${secs}s"
-	grep -E "stat::number_of_executed_units|cov:" "$out/log" | tail -2
+	# one write, so that two harnesses' reports do not interleave
+	printf '== fuzz-%s for %ss\n%s\n' "$name" "$secs" "$(grep -E \
+	    "stat::number_of_executed_units|cov:" "$out/log" | tail -2)"
 }
 
 for name in $names; do
