@@ -46,6 +46,10 @@
 
 #define WATCH_EVERY_NS	3000000000ull
 #define WATCH_DEAD_NS	5000000000ull
+/* A probe in flight is looked at this often, not at every receive: the
+ * collector's receive calls come hundreds of thousands a second, and
+ * each look is a recv(2). */
+#define WATCH_LOOK_NS	50000000ull
 
 /* The probe's SP header: 0 'S' 'P' 0, the protocol (big-endian), 0 0. */
 static const uint8_t watch_hdr[8] = { 0, 'S', 'P', 0,
@@ -146,12 +150,14 @@ dn_lwatch_tick(struct dn_lwatch *w)
 	if (w->fd < 0) {
 		w->fd = probe_start(w->url + 6);
 		w->t0 = now;
-		if (w->fd < 0)	/* refused or gone: not a proof */
-			w->next = now + WATCH_EVERY_NS;
+		/* refused or gone: not a proof, so the next in full time */
+		w->next = now + (w->fd < 0 ? WATCH_EVERY_NS : WATCH_LOOK_NS);
 		return;
 	}
-	if ((st = probe_ended(w->fd)) == 0 && now - w->t0 < WATCH_DEAD_NS)
+	if ((st = probe_ended(w->fd)) == 0 && now - w->t0 < WATCH_DEAD_NS) {
+		w->next = now + WATCH_LOOK_NS;
 		return;
+	}
 	if (st == 0)
 		relisten(w);	/* before the close: see the top */
 	close(w->fd);
