@@ -94,14 +94,12 @@ warn_unpaired(struct compare_result *r)
 	}
 	if (names == NULL)
 		return;
-	r->warnings = dn_xreallocarray(r->warnings, r->nwarnings + 1,
-	    sizeof(char *));
 	many = strchr(names, ',') != NULL;
-	r->warnings[r->nwarnings++] = dn_xasprintf("paired by slot: run%s "
+	compare_warn(r, dn_xasprintf("paired by slot: run%s "
 	    "%s left out, no run of the other side ran beside %s (a slot "
 	    "missing one side, e.g. a failed trial); rerun the slot, or "
 	    "--unit trial for the independent design", many ? "s" : "",
-	    names, many ? "them" : "it");
+	    names, many ? "them" : "it"));
 	free(names);
 }
 

@@ -152,11 +152,9 @@ finished_only(struct compare_side *side, struct compare_result *res,
 			i++;
 			continue;
 		}
-		res->warnings = dn_xreallocarray(res->warnings,
-		    res->nwarnings + 1, sizeof(char *));
-		res->warnings[res->nwarnings++] = dn_xasprintf("run %lld of "
+		compare_warn(res, dn_xasprintf("run %lld of "
 		    "%s left out: status '%s'", (long long)r0->id, spec,
-		    r0->status);
+		    r0->status));
 		free(r0->variant);
 		free(r0->status);
 		free(r0->scenario);
@@ -192,12 +190,10 @@ machine_only(struct compare_side *side, struct compare_result *res,
 			i++;
 			continue;
 		}
-		res->warnings = dn_xreallocarray(res->warnings,
-		    res->nwarnings + 1, sizeof(char *));
-		res->warnings[res->nwarnings++] = dn_xasprintf("run %lld of "
+		compare_warn(res, dn_xasprintf("run %lld of "
 		    "%s left out: machine %s, not %s", (long long)r0->id,
 		    side->spec, r0->machine ? r0->machine : "unknown",
-		    res->machine);
+		    res->machine));
 		free(r0->variant);
 		free(r0->status);
 		free(r0->scenario);
@@ -285,11 +281,9 @@ compare_side_resolve(struct dn_store *s, const char *spec,
 			goto fail;
 		}
 		if (strcmp(side->runs[before].status, "ok") != 0) {
-			res->warnings = dn_xreallocarray(res->warnings,
-			    res->nwarnings + 1, sizeof(char *));
-			res->warnings[res->nwarnings++] = dn_xasprintf("run "
+			compare_warn(res, dn_xasprintf("run "
 			    "%lld has status '%s'", (long long)id,
-			    side->runs[before].status);
+			    side->runs[before].status));
 		}
 	}
 	free(copy);
@@ -405,11 +399,9 @@ compare_sides_network(struct dn_store *s, struct compare_result *r,
 	b = r->b.net_conditions ? r->b.net_conditions : "loopback";
 	if (strcmp(a, b) == 0)
 		return (0);
-	r->warnings = dn_xreallocarray(r->warnings, r->nwarnings + 1,
-	    sizeof(char *));
-	r->warnings[r->nwarnings++] = dn_xasprintf("the sides ran under "
+	compare_warn(r, dn_xasprintf("the sides ran under "
 	    "different network conditions (A: %s; B: %s): a difference is "
-	    "the network's as well as the builds'", a, b);
+	    "the network's as well as the builds'", a, b));
 	r->nsetup++;	/* a gate refuses to pass on it (exit 6) */
 	return (0);
 }
@@ -469,16 +461,14 @@ compare_sides_unmeasured(struct compare_result *r)
 			runs = w;
 			k++;
 		}
-		r->warnings = dn_xreallocarray(r->warnings, r->nwarnings + 1,
-		    sizeof(char *));
 		if (k > 1)
 			w = dn_xasprintf("s %s, alike in each; run %lld", runs,
 			    (long long)ru->id);
 		else
 			w = dn_xasprintf(" %s", runs);
-		r->warnings[r->nwarnings++] = dn_xasprintf("metric %s"
+		compare_warn(r, dn_xasprintf("metric %s"
 		    UNMEASURED_SAYS "%s: %s", ru->unmeasured[j], w,
-		    ru->unmeasured_why[j]);
+		    ru->unmeasured_why[j]));
 		free(w);
 		free(runs);
 	}
