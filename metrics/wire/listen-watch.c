@@ -25,6 +25,9 @@
  * No end within WATCH_DEAD_NS and the listener is closed (its
  * connections with it: their dialers come back, including the ones left
  * waiting in the dead one) and opened again.
+ *
+ * Also here: dn_sock_url_present (transport.h), whether an ipc path has
+ * a listening socket yet, the other question asked of an ipc path.
  */
 
 #include <errno.h>

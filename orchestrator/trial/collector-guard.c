@@ -60,7 +60,8 @@ collector_guard_rejects(struct collector *c)
 		trial_event(c->t, -1, "listener", "the collector's listener "
 		    "stopped taking connections (nng 1.5.2: a peer went away "
 		    "before its handshake) and was opened again (%u times); "
-		    "nodes connected to it came back", c->relistens_seen);
+		    "the connections it held were closed and their nodes "
+		    "dial again", c->relistens_seen);
 	}
 }
 
