@@ -75,32 +75,40 @@ start(const struct dn_delay_link *links, size_t n)
 }
 
 /* Send N probes A -> B, GAP_US apart; check their one-way delay against
- * WANT_MS at the median and at the 1st and 99th percentiles. */
+ * WANT_MS at the median and at the 1st and 90th percentiles.  Every
+ * probe arrives and in order, each time.  No packet leaves early, and
+ * nine in ten are on time; the last few per cent are the machine's: on 2
+ * busy cores the kernel's own softirq work after a verdict may wait for
+ * ksoftirqd (p99 is printed, and measured in docs/benchmarks.md).  A
+ * shared CI machine may stall a whole burst of 200 probes (CI, 2026-12-06:
+ * p90 past 11 ms at 10 ms once in 118 tests), so the timing is measured
+ * up to three times and one clean measurement passes: a wrong delay is
+ * wrong every time. */
 static void
 expect_oneway(int from, double want_ms, unsigned gap_us)
 {
 	double ms[N], p1, p50, p90, p99;
-	int ordered;
+	int ordered, try, on_time = 0;
 	size_t got;
 
-	got = netlab_oneway(&lab, from, N, gap_us, ms, &ordered);
-	p1 = netlab_pct(ms, N, 1);
-	p50 = netlab_pct(ms, N, 50);
-	p90 = netlab_pct(ms, N, 90);
-	p99 = netlab_pct(ms, N, 99);
-	printf("# %c->%c want %.1f ms: got %zu/%d p1 %.3f p50 %.3f p99 %.3f"
-	    " ordered %d\n", from == LAB_A ? 'A' : 'B',
-	    from == LAB_A ? 'B' : 'A', want_ms, got, N, p1, p50, p99, ordered);
-	assert_int_equal(got, N);
-	assert_true(ordered);
-	assert_true(p50 >= want_ms - tol_ms(want_ms));
-	assert_true(p50 <= want_ms + tol_ms(want_ms));
-	/* No packet leaves early, and nine in ten are on time.  The last
-	 * few per cent are the machine's: on 2 busy cores the kernel's own
-	 * softirq work after a verdict may wait for ksoftirqd (p99 is
-	 * printed, and measured in docs/benchmarks.md). */
-	assert_true(p1 >= want_ms - tol_ms(want_ms));
-	assert_true(p90 <= want_ms + tol_ms(want_ms));
+	for (try = 0; try < 3 && !on_time; try++) {
+		got = netlab_oneway(&lab, from, N, gap_us, ms, &ordered);
+		p1 = netlab_pct(ms, N, 1);
+		p50 = netlab_pct(ms, N, 50);
+		p90 = netlab_pct(ms, N, 90);
+		p99 = netlab_pct(ms, N, 99);
+		printf("# %c->%c want %.1f ms: got %zu/%d p1 %.3f p50 %.3f"
+		    " p90 %.3f p99 %.3f ordered %d\n",
+		    from == LAB_A ? 'A' : 'B', from == LAB_A ? 'B' : 'A',
+		    want_ms, got, N, p1, p50, p90, p99, ordered);
+		assert_int_equal(got, N);
+		assert_true(ordered);
+		on_time = p1 >= want_ms - tol_ms(want_ms) &&
+		    p50 >= want_ms - tol_ms(want_ms) &&
+		    p50 <= want_ms + tol_ms(want_ms) &&
+		    p90 <= want_ms + tol_ms(want_ms);
+	}
+	assert_true(on_time);
 }
 
 static void
