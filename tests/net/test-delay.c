@@ -155,20 +155,26 @@ jitter(void **state)
 	struct dn_delay_link l[] = { { 1, 20000, 5000 } };
 	(void)start(l, 1);
 	double ms[N], p5, p95, lo, hi;
-	int ordered;
+	int ordered, try, ok = 0;
 
 	(void)state;
-	assert_int_equal(netlab_oneway(&lab, LAB_A, 100, 12000, ms, &ordered),
-	    100);
-	lo = netlab_pct(ms, 100, 0);
-	p5 = netlab_pct(ms, 100, 5);
-	p95 = netlab_pct(ms, 100, 95);
-	hi = netlab_pct(ms, 100, 100);
-	printf("# jitter 20+-5 ms: min %.3f p5 %.3f p95 %.3f max %.3f\n", lo,
-	    p5, p95, hi);
-	assert_true(lo >= 15 - 1.0);
-	assert_true(p95 <= 25 + 1.0);	/* the max is the machine's (p90) */
-	assert_true(p95 - p5 >= 6.0);	/* uniform +-5: about 9 */
+	/* Up to three measurements, as in expect_oneway: none early, ever;
+	 * p95 late only when the machine stalled (the max is the
+	 * machine's). */
+	for (try = 0; try < 3 && !ok; try++) {
+		assert_int_equal(netlab_oneway(&lab, LAB_A, 100, 12000, ms,
+		    &ordered), 100);
+		lo = netlab_pct(ms, 100, 0);
+		p5 = netlab_pct(ms, 100, 5);
+		p95 = netlab_pct(ms, 100, 95);
+		hi = netlab_pct(ms, 100, 100);
+		printf("# jitter 20+-5 ms: min %.3f p5 %.3f p95 %.3f"
+		    " max %.3f\n", lo, p5, p95, hi);
+		assert_true(lo >= 15 - 1.0);
+		ok = p95 <= 25 + 1.0 &&
+		    p95 - p5 >= 6.0;	/* uniform +-5: about 9 */
+	}
+	assert_true(ok);
 	assert_int_equal(netlab_oneway(&lab, LAB_A, N, 1000, ms, &ordered), N);
 	assert_true(ordered);
 	emu_stop(NULL);
