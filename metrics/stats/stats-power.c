@@ -169,7 +169,7 @@ dn_stats_mde_welch(double sa, size_t na, double sb, size_t nb, double alpha,
 	while (welch_sim_power(d, c, iters, hi) < power && hi < 1e9 *
 	    (sa + sb))
 		hi *= 2;
-	for (i = 0; i < 50; i++) {
+	for (i = 0; i < 24; i++) {
 		mid = (lo + hi) / 2;
 		if (welch_sim_power(d, c, iters, mid) < power)
 			lo = mid;
@@ -259,7 +259,7 @@ dn_stats_mde_mwu(size_t na, size_t nb, double alpha, double power, int iters,
 	while (mwu_sim_power(x, na, y, nb, iters, thr, hi) < power &&
 	    hi < 1e6)
 		hi *= 2;
-	for (k = 0; k < 40; k++) {
+	for (k = 0; k < 24; k++) {	/* hi / 2^24: far below a printed digit */
 		mid = (lo + hi) / 2;
 		if (mwu_sim_power(x, na, y, nb, iters, thr, mid) < power)
 			lo = mid;

@@ -108,11 +108,31 @@ trials_for(struct compare_power_cache *pc, double sa, double sb,
 	n = floor(z * z * (sa * sa + sb * sb) / (delta * delta));
 	if (n > (double)from)
 		from = n > DN_MWU_EXACT_MAX ? DN_MWU_EXACT_MAX + 1 : (size_t)n;
-	for (k = from > 2 ? from : 2; k <= DN_MWU_EXACT_MAX; k++) {
-		double	m = trial_mde(pc, sa, k, sb, k, family);
-
-		if (m <= delta)
+	/* The counts where Welch's test stands in, one by one: the rank
+	 * test that takes over above them may need more. */
+	for (k = from > 2 ? from : 2; k <= DN_MWU_EXACT_MAX &&
+	    compare_uses_welch(k, k, family); k++)
+		if (trial_mde(pc, sa, k, sb, k, family) <= delta)
 			return ((long)k);
+	/* The rank test's: its MDE falls with the count.  Out of reach at
+	 * its largest, none does; else bisect for the first that does
+	 * (a simulation a count, most of a compare's time when they were
+	 * all run), then step down past a simulation's wobble. */
+	if (k <= DN_MWU_EXACT_MAX && trial_mde(pc, sa, DN_MWU_EXACT_MAX, sb,
+	    DN_MWU_EXACT_MAX, family) <= delta) {
+		size_t	lo = k, hi = DN_MWU_EXACT_MAX, mid;
+
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (trial_mde(pc, sa, mid, sb, mid, family) <= delta)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		while (hi > k && trial_mde(pc, sa, hi - 1, sb, hi - 1,
+		    family) <= delta)
+			hi--;
+		return ((long)hi);
 	}
 	n = ceil(M_PI / 3 * z * z * (sa * sa + sb * sb) / (delta * delta));
 	if (n <= DN_MWU_EXACT_MAX)
