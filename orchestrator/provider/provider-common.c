@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "plan/plan.h"
 #include "sys/docker.h"
 #include "sys/spawn.h"
 #include "provider/image.h"
@@ -26,8 +27,8 @@
 #include "xalloc.h"
 
 int
-provider_wait_all(const struct provider_ops *p, struct trial *t, int ms,
-    int step_ms, void (*look)(struct trial *))
+provider_wait_all(const struct provider_ops *p, struct provider_trial *t,
+    int ms, int step_ms, void (*look)(struct provider_trial *))
 {
 	uint64_t	deadline = dn_now_ns() + (uint64_t)ms * 1000000u;
 	int		k, alive;
@@ -46,8 +47,8 @@ provider_wait_all(const struct provider_ops *p, struct trial *t, int ms,
 }
 
 void
-provider_kill_running(const struct provider_ops *p, struct trial *t, int sig,
-    provider_ctr_fn ctr)
+provider_kill_running(const struct provider_ops *p,
+    struct provider_trial *t, int sig, provider_ctr_fn ctr)
 {
 	const char	**args, **engines;
 	char		**names, s[32], *cause = NULL;
@@ -269,13 +270,13 @@ provider_cpus_used(const struct scenario *s, cpu_set_t *set)
 }
 
 char **
-provider_labels(const struct trial *t)
+provider_labels(const struct provider_trial *t)
 {
 	char	**l = dn_xcalloc(4, sizeof(*l));
 
 	l[0] = dn_xasprintf(DK_LABEL_RUN "=%lld", (long long)t->run_id);
 	l[1] = dn_xasprintf(DK_LABEL_TRIAL "=%s.%d", t->var->name,
-	    t->pt.index);
+	    t->index);
 	l[2] = dn_xasprintf(DK_LABEL_OWNER "=%s", dk_owner());
 	return (l);
 }

@@ -54,7 +54,7 @@
 #define TEARDOWN_PASSES	6
 
 static char *
-ctr_name(const struct trial *t, int k)
+ctr_name(const struct provider_trial *t, int k)
 {
 	return (dn_xasprintf("devnet-%d-%lld-%d", (int)getpid(),
 	    (long long)t->run_id, k));
@@ -62,7 +62,7 @@ ctr_name(const struct trial *t, int k)
 
 /* The holder of node K's network namespace (network conditions). */
 static char *
-holder_name(const struct trial *t, int k)
+holder_name(const struct provider_trial *t, int k)
 {
 	return (dn_xasprintf("devnet-%d-%lld-%d-net", (int)getpid(),
 	    (long long)t->run_id, k));
@@ -72,7 +72,7 @@ holder_name(const struct trial *t, int k)
  * trial's holders start side by side (each CLI takes seconds on a loaded
  * machine).  Its output in holder-K.out. */
 static int
-holder_start(struct trial *t, int k, const char *image, char **labels,
+holder_start(struct provider_trial *t, int k, const char *image, char **labels,
     struct proc *p, char **cause)
 {
 	struct dk_container	 c;
@@ -97,7 +97,7 @@ holder_start(struct trial *t, int k, const char *image, char **labels,
 }
 
 static int
-docker_netns(struct trial *t, int **fdsp, char **cause)
+docker_netns(struct provider_trial *t, int **fdsp, char **cause)
 {
 	struct proc	*ps;
 	char		**labels, **names, *image, *out, *tail, st[64], path[64];
@@ -188,7 +188,7 @@ docker_prepare(const struct scenario *s, const struct provider_opts *o,
 }
 
 static int
-docker_start(struct trial *t, int k, char **cause)
+docker_start(struct provider_trial *t, int k, char **cause)
 {
 	struct trial_node	*n = &t->nodes[k];
 	struct dk_container	 c;
@@ -215,9 +215,9 @@ docker_start(struct trial *t, int k, char **cause)
 	argv[0] = base != NULL ? (char *)base + 1 : n->argv[0];
 	for (i = 1; i < na; i++)
 		argv[i] = n->argv[i];
-	mounts[0] = t->run_dir;
+	mounts[0] = (char *)t->run_dir;	/* dk_container: read only */
 	if (t->own_net_dir)
-		mounts[1] = t->net_dir;
+		mounts[1] = (char *)t->net_dir;
 	name = ctr_name(t, k);
 	image = provider_node_image(t->scn, t->var, k);
 	labels = provider_labels(t);
@@ -255,7 +255,7 @@ docker_start(struct trial *t, int k, char **cause)
 }
 
 static int
-docker_poll(struct trial *t, int k)
+docker_poll(struct provider_trial *t, int k)
 {
 	struct proc	*p = &t->nodes[k].proc;
 
@@ -269,7 +269,7 @@ docker_poll(struct trial *t, int k)
 }
 
 static int
-docker_signal(struct trial *t, int k, int sig)
+docker_signal(struct provider_trial *t, int k, int sig)
 {
 	char	*name = ctr_name(t, k), *cause = NULL;
 	int	 rc;
@@ -280,7 +280,7 @@ docker_signal(struct trial *t, int k, int sig)
 	}
 	rc = dk_signal(NULL, name, sig, &cause);
 	if (rc != 0)
-		trial_event(t, k, "docker", "%s", cause);
+		trial_ref_event(t->ref, k, "docker", "%s", cause);
 	free(cause);
 	free(name);
 	return (rc);
@@ -288,14 +288,14 @@ docker_signal(struct trial *t, int k, int sig)
 
 /* provider_kill_running: node K's container, on this engine. */
 static char *
-ctr_of(struct trial *t, int k, const char **engine)
+ctr_of(struct provider_trial *t, int k, const char **engine)
 {
 	*engine = NULL;
 	return (ctr_name(t, k));
 }
 
 static int
-docker_stop_all(struct trial *t, int grace_ms)
+docker_stop_all(struct provider_trial *t, int grace_ms)
 {
 	struct proc	**ps;
 	int		  k, killed;
@@ -319,7 +319,7 @@ docker_stop_all(struct trial *t, int grace_ms)
 }
 
 static void
-docker_teardown(struct trial *t)
+docker_teardown(struct provider_trial *t)
 {
 	char		*run = dn_xasprintf(DK_LABEL_RUN "=%lld",
 			    (long long)t->run_id);
@@ -339,13 +339,13 @@ docker_teardown(struct trial *t)
 		nanosleep(&(struct timespec){ 0, 500 * 1000 * 1000 }, NULL);
 	}
 	if (cause != NULL) {
-		trial_event(t, -1, "teardown", "%s", cause);
+		trial_ref_event(t->ref, -1, "teardown", "%s", cause);
 		fprintf(stderr, "devnet: run %lld: teardown: %s\n",
 		    (long long)t->run_id, cause);
 		free(cause);
 	} else if (n > 0)
-		trial_event(t, -1, "teardown", "removed %d Docker object(s)",
-		    n);
+		trial_ref_event(t->ref, -1, "teardown",
+		    "removed %d Docker object(s)", n);
 	free(run);
 	free(own);
 }

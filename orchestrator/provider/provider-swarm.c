@@ -52,8 +52,6 @@
 #include "mkdirs.h"
 #include "provider/provider.h"
 #include "provider/swarm-internal.h"
-#include "store.h"
-#include "trial/trial-store.h"
 #include "xalloc.h"
 
 /* Task states are read at most this often (one docker CLI call). */
@@ -78,7 +76,7 @@ struct snode {
 };
 
 struct stack {
-	const struct trial	*t;
+	const struct provider_trial	*t;
 	char			*name;	/* devnet-PID-RUN */
 	int			 deployed;
 	uint64_t		 polled_ns;
@@ -102,7 +100,7 @@ static int		 npin;
 static struct swarm_rtt	*host_rtt;
 
 static struct stack *
-stack_of(const struct trial *t)
+stack_of(const struct provider_trial *t)
 {
 	struct stack	*st;
 
@@ -249,7 +247,7 @@ state_ended(const char *s)
  * SIGKILL, as `docker run` reports it; no exit code is exit 125 (the
  * task never ran, like docker run's own errors). */
 static int
-task_status(struct trial *t, const struct snode *n, int k)
+task_status(struct provider_trial *t, const struct snode *n, int k)
 {
 	const char	*p;
 	int		 code;
@@ -264,8 +262,6 @@ task_status(struct trial *t, const struct snode *n, int k)
 			NULL };
 		char	*out = NULL, *cause = NULL;
 
-		int	 final;
-
 		if (dk_cmd(args, NULL, &out, &cause) == 0 &&
 		    sscanf(out, "%d", &code) == 1 && code >= 0) {
 			free(out);
@@ -277,10 +273,7 @@ task_status(struct trial *t, const struct snode *n, int k)
 		free(cause);
 		/* the task is gone: its final sample says it stopped
 		 * cleanly, else the swarm's SIGKILL ended it */
-		pthread_mutex_lock(&t->mu);
-		final = t->nodes[k].final_seen;
-		pthread_mutex_unlock(&t->mu);
-		return (final ? 0 : SIGKILL);
+		return (trial_ref_final_seen(t->ref, k) ? 0 : SIGKILL);
 	}
 	if (n->err != NULL && (p = strstr(n->err, "exit (")) != NULL &&
 	    sscanf(p, "exit (%d)", &code) == 1) {
@@ -292,12 +285,12 @@ task_status(struct trial *t, const struct snode *n, int k)
 }
 
 static void
-store_host(struct trial *t, struct snode *n, int k)
+store_host(struct provider_trial *t, struct snode *n, int k)
 {
 	char	*cause = NULL;
 
-	if (trial_store_node_host(t, k, n->host, &cause) != 0) {
-		trial_event(t, k, "store", "nodes.host: %s", cause);
+	if (trial_ref_node_host(t->ref, k, n->host, &cause) != 0) {
+		trial_ref_event(t->ref, k, "store", "nodes.host: %s", cause);
 		free(cause);
 	}
 	n->host_stored = 1;
@@ -305,12 +298,12 @@ store_host(struct trial *t, struct snode *n, int k)
 
 /* Node K's output so far (every task of its service) to node-K.out. */
 static void
-save_logs(struct trial *t, struct stack *st, int k)
+save_logs(struct provider_trial *t, struct stack *st, int k)
 {
 	char	*svc = service_name(st, k), *cause = NULL;
 
 	if (dk_service_logs(svc, t->nodes[k].out_path, &cause) != 0) {
-		trial_event(t, k, "docker", "%s", cause);
+		trial_ref_event(t->ref, k, "docker", "%s", cause);
 		free(cause);
 	}
 	st->n[k].logs = 1;
@@ -517,7 +510,7 @@ out:
 
 /* Write the trial's Compose file and deploy it. */
 static int
-deploy(struct trial *t, struct stack *st, char **cause)
+deploy(struct provider_trial *t, struct stack *st, char **cause)
 {
 	char			*path;
 	const char		**ids = NULL, **names = NULL;
@@ -545,8 +538,8 @@ deploy(struct trial *t, struct stack *st, char **cause)
 	}
 	if (rc == 0) {
 		st->deployed = 1;
-		trial_event(t, -1, "deploy", "stack %s from %s", st->name,
-		    path);
+		trial_ref_event(t->ref, -1, "deploy", "stack %s from %s",
+		    st->name, path);
 		swarm_base_facts(t, hosts, pin, npin, host_rtt, advertise);
 	}
 	free(path);
@@ -554,7 +547,7 @@ deploy(struct trial *t, struct stack *st, char **cause)
 }
 
 static int
-swarm_start(struct trial *t, int k, char **cause)
+swarm_start(struct provider_trial *t, int k, char **cause)
 {
 	struct stack	*st = stack_of(t);
 	struct snode	*n = &st->n[k];
@@ -596,7 +589,7 @@ swarm_start(struct trial *t, int k, char **cause)
 }
 
 static int
-swarm_poll(struct trial *t, int k)
+swarm_poll(struct provider_trial *t, int k)
 {
 	struct stack	*st = stack_of(t);
 	struct snode	*n = &st->n[k];
@@ -614,13 +607,13 @@ swarm_poll(struct trial *t, int k)
 	if (!n->logs)
 		save_logs(t, st, k);
 	if (p->status == 125 << 8)
-		trial_event(t, k, "docker", "task %s %s: %s", n->task,
+		trial_ref_event(t->ref, k, "docker", "task %s %s: %s", n->task,
 		    n->state, n->err != NULL ? n->err : "");
 	return (1);
 }
 
 static int
-swarm_signal(struct trial *t, int k, int sig)
+swarm_signal(struct provider_trial *t, int k, int sig)
 {
 	struct stack	*st = stack_of(t);
 	const char	*eng;
@@ -631,22 +624,23 @@ swarm_signal(struct trial *t, int k, int sig)
 		return (-1);
 	if (node_engine(t->scn, k, &eng) != 0) {
 		/* prepare refused events here: only the end comes here */
-		trial_event(t, k, "docker", "signal %d: no Docker engine "
-		    "known for host %s (swarm.engines)", sig, host_of(k)->name);
+		trial_ref_event(t->ref, k, "docker", "signal %d: no Docker "
+		    "engine known for host %s (swarm.engines)", sig,
+		    host_of(k)->name);
 		return (-1);
 	}
 	if (st->n[k].task == NULL) {
 		refresh(st, 1);
 		if (st->n[k].task == NULL) {
-			trial_event(t, k, "docker", "signal %d: no task yet",
-			    sig);
+			trial_ref_event(t->ref, k, "docker",
+			    "signal %d: no task yet", sig);
 			return (-1);
 		}
 	}
 	name = container_name(st, k);
 	rc = dk_signal(eng, name, sig, &cause);
 	if (rc != 0)
-		trial_event(t, k, "docker", "%s", cause);
+		trial_ref_event(t->ref, k, "docker", "%s", cause);
 	free(cause);
 	free(name);
 	st->polled_ns = 0;	/* look again soon */
@@ -654,7 +648,7 @@ swarm_signal(struct trial *t, int k, int sig)
 }
 
 static void
-look(struct trial *t)
+look(struct provider_trial *t)
 {
 	refresh(stack_of(t), 1);
 }
@@ -663,7 +657,7 @@ look(struct trial *t)
  * node on a host whose engine devnet does not know (stop_all scales its
  * service down instead). */
 static char *
-ctr_of(struct trial *t, int k, const char **engine)
+ctr_of(struct provider_trial *t, int k, const char **engine)
 {
 	struct stack	*st = stack_of(t);
 
@@ -676,7 +670,7 @@ ctr_of(struct trial *t, int k, const char **engine)
  * without a known engine: the swarm sends SIGTERM, then SIGKILL after
  * the service's stop grace period (10 s). */
 static void
-scale_down_unreachable(struct trial *t)
+scale_down_unreachable(struct provider_trial *t)
 {
 	struct stack	 *st = stack_of(t);
 	const char	**args, *eng;
@@ -697,7 +691,7 @@ scale_down_unreachable(struct trial *t)
 		st->n[k].scaled = 1;
 	}
 	if (a > 3 && dk_cmd(args, NULL, NULL, &cause) != 0) {
-		trial_event(t, -1, "docker", "%s", cause);
+		trial_ref_event(t->ref, -1, "docker", "%s", cause);
 		free(cause);
 	}
 	for (k = 0; k < t->nnodes; k++)
@@ -707,7 +701,7 @@ scale_down_unreachable(struct trial *t)
 }
 
 static int
-swarm_stop_all(struct trial *t, int grace_ms)
+swarm_stop_all(struct provider_trial *t, int grace_ms)
 {
 	struct stack	*st = stack_of(t);
 	int		 killed;
@@ -727,7 +721,7 @@ swarm_stop_all(struct trial *t, int grace_ms)
 }
 
 static void
-swarm_teardown(struct trial *t)
+swarm_teardown(struct provider_trial *t)
 {
 	struct stack	*st = stack_of(t);
 	char		*run = dn_xasprintf(DK_LABEL_RUN "=%lld",
@@ -766,12 +760,13 @@ swarm_teardown(struct trial *t)
 		nanosleep(&(struct timespec){ 0, 500 * 1000 * 1000 }, NULL);
 	}
 	if (cause != NULL) {
-		trial_event(t, -1, "teardown", "%s", cause);
+		trial_ref_event(t->ref, -1, "teardown", "%s", cause);
 		fprintf(stderr, "devnet: run %lld: teardown: %s\n",
 		    (long long)t->run_id, cause);
 		free(cause);
 	} else if (st->deployed)
-		trial_event(t, -1, "teardown", "removed stack %s", st->name);
+		trial_ref_event(t->ref, -1, "teardown", "removed stack %s",
+		    st->name);
 	free(run);
 	free(own);
 	stack_free(st);

@@ -60,7 +60,7 @@ local_prepare(const struct scenario *s, const struct provider_opts *o,
  * its memory file to its sampler (cgroup_mem_bytes, as in a
  * container). */
 static int
-local_cgroup(struct trial *t, int k, char **cause)
+local_cgroup(struct provider_trial *t, int k, char **cause)
 {
 	struct trial_node	*n = &t->nodes[k];
 	struct dn_cg_limits	 l;
@@ -86,7 +86,7 @@ local_cgroup(struct trial *t, int k, char **cause)
 	snprintf(name, sizeof(name), "%lld-%d", (long long)t->run_id, k);
 	if (dn_cgroup_create(name, &l, &n->cg, cause) != 0)
 		return (-1);
-	trial_event(t, k, "cgroup", "%s", dn_cgroup_applied(n->cg));
+	trial_ref_event(t->ref, k, "cgroup", "%s", dn_cgroup_applied(n->cg));
 	if ((mf = dn_cgroup_mem_file(n->cg)) != NULL) {
 		while (n->env != NULL && n->env[ne] != NULL)
 			ne++;
@@ -98,7 +98,7 @@ local_cgroup(struct trial *t, int k, char **cause)
 }
 
 static int
-local_start(struct trial *t, int k, char **cause)
+local_start(struct provider_trial *t, int k, char **cause)
 {
 	struct trial_node	*n = &t->nodes[k];
 	int			 fds[4], nfd;
@@ -112,19 +112,19 @@ local_start(struct trial *t, int k, char **cause)
 }
 
 static int
-local_poll(struct trial *t, int k)
+local_poll(struct provider_trial *t, int k)
 {
 	return (spawn_poll(&t->nodes[k].proc));
 }
 
 static int
-local_signal(struct trial *t, int k, int sig)
+local_signal(struct provider_trial *t, int k, int sig)
 {
 	return (spawn_signal(&t->nodes[k].proc, sig));
 }
 
 static int
-local_stop_all(struct trial *t, int grace_ms)
+local_stop_all(struct provider_trial *t, int grace_ms)
 {
 	struct proc	**ps;
 	int		  k, killed;
@@ -140,7 +140,7 @@ local_stop_all(struct trial *t, int grace_ms)
 /* The nodes' groups: their counters kept, then removed (anything still
  * in one is SIGKILLed: a child that left its node's process group). */
 static void
-local_teardown(struct trial *t)
+local_teardown(struct provider_trial *t)
 {
 	int	k;
 
@@ -156,7 +156,7 @@ local_teardown(struct trial *t)
 }
 
 static char *
-local_exit_note(struct trial *t, int k)
+local_exit_note(struct provider_trial *t, int k)
 {
 	struct trial_node	*n = &t->nodes[k];
 	struct dn_cg_counters	 c;
@@ -175,7 +175,7 @@ local_exit_note(struct trial *t, int k)
 }
 
 static void
-local_facts(struct trial *t)
+local_facts(struct provider_trial *t)
 {
 	int	k;
 
@@ -184,14 +184,15 @@ local_facts(struct trial *t)
 
 		if (!n->have_cgc)
 			continue;
-		trial_fact(t, k, "cgroup_cpu_s", "%.3f", n->cgc.cpu_s);
-		trial_fact(t, k, "cgroup_throttled_s", "%.3f",
+		trial_ref_fact(t->ref, k, "cgroup_cpu_s", "%.3f",
+		    n->cgc.cpu_s);
+		trial_ref_fact(t->ref, k, "cgroup_throttled_s", "%.3f",
 		    n->cgc.throttled_s);
-		trial_fact(t, k, "cgroup_nr_throttled", "%llu",
+		trial_ref_fact(t->ref, k, "cgroup_nr_throttled", "%llu",
 		    (unsigned long long)n->cgc.nr_throttled);
-		trial_fact(t, k, "cgroup_mem_peak_bytes", "%llu",
+		trial_ref_fact(t->ref, k, "cgroup_mem_peak_bytes", "%llu",
 		    (unsigned long long)n->cgc.mem_peak);
-		trial_fact(t, k, "cgroup_oom_kills", "%llu",
+		trial_ref_fact(t->ref, k, "cgroup_oom_kills", "%llu",
 		    (unsigned long long)n->cgc.oom_kills);
 	}
 }
@@ -283,31 +284,31 @@ provider_choose_ports(struct scenario *s, int quiet, char **cause)
 }
 
 int
-provider_start(struct trial *t, int k, char **cause)
+provider_start(struct provider_trial *t, int k, char **cause)
 {
 	return (provider_of(t->scn)->start(t, k, cause));
 }
 
 int
-provider_poll(struct trial *t, int k)
+provider_poll(struct provider_trial *t, int k)
 {
 	return (provider_of(t->scn)->poll(t, k));
 }
 
 int
-provider_signal(struct trial *t, int k, int sig)
+provider_signal(struct provider_trial *t, int k, int sig)
 {
 	return (provider_of(t->scn)->signal(t, k, sig));
 }
 
 int
-provider_stop_all(struct trial *t, int grace_ms)
+provider_stop_all(struct provider_trial *t, int grace_ms)
 {
 	return (provider_of(t->scn)->stop_all(t, grace_ms));
 }
 
 void
-provider_teardown(struct trial *t)
+provider_teardown(struct provider_trial *t)
 {
 	const struct provider_ops *p = provider_of(t->scn);
 
@@ -316,7 +317,7 @@ provider_teardown(struct trial *t)
 }
 
 char *
-provider_exit_note(struct trial *t, int k)
+provider_exit_note(struct provider_trial *t, int k)
 {
 	const struct provider_ops *p = provider_of(t->scn);
 
@@ -324,7 +325,7 @@ provider_exit_note(struct trial *t, int k)
 }
 
 void
-provider_facts(struct trial *t)
+provider_facts(struct provider_trial *t)
 {
 	const struct provider_ops *p = provider_of(t->scn);
 
@@ -375,7 +376,7 @@ provider_can_pin(const struct scenario *s)
 }
 
 int
-provider_netns(struct trial *t, int **fds, char **cause)
+provider_netns(struct provider_trial *t, int **fds, char **cause)
 {
 	const struct provider_ops *p = provider_of(t->scn);
 

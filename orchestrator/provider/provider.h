@@ -19,9 +19,46 @@
 #define DN_PROVIDER_H
 
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 
-#include "trial/trial.h"
+#include "scenario/scenario.h"
+#include "trial/trial-node.h"
+
+struct dn_net;
+
+/*
+ * A trial as a provider sees it (issue 34): what it may read of the
+ * trial, and the nodes' own records, which it writes (proc, the local
+ * provider's cg, cgc and have_cgc) and reads (argv, env, out_path, addr,
+ * stopped).  Anything else goes through REF: events, facts, a node's
+ * host, what the collector writes (trial-node.h).  The runner fills it
+ * once per trial, before the first call below (run/setup.c), and sets
+ * NET when it made the emulated network (run/netcond.c); the pointers
+ * are the trial's, valid until its release.
+ */
+struct provider_trial {
+	const struct scenario		*scn;
+	const struct scn_variant	*var;
+	int64_t				 run_id;
+	uint64_t			 token;
+	int				 index;		/* the trial's, in the
+							   plan (plan_trial) */
+	const char			*run_dir;	/* the trial dir */
+	const char			*net_dir;	/* ipc sockets */
+	/* net_dir is the trial's own, not inside run_dir: mount it too */
+	int				 own_net_dir;
+	const char			*metrics_url;	/* the collector */
+	/* order: concurrent's duet: the CPUs the trial's nodes are pinned
+	 * to ("0", "2-3"); "": not pinned (run/duet.c) */
+	const char			*pin_cpus;
+	/* the emulated network: node K in its namespace (dn_net_ns_fd);
+	 * NULL without network conditions */
+	struct dn_net			*net;
+	int				 nnodes;
+	struct trial_node		*nodes;
+	struct trial_ref		*ref;
+};
 
 /* What prepare needs of the run (run/ fills it from its options). */
 struct provider_opts {
@@ -40,23 +77,23 @@ struct provider_ops {
 	int	(*prepare)(const struct scenario *,
 		    const struct provider_opts *, char **cause);
 	/* Start node K of T (n->proc describes what runs it here). */
-	int	(*start)(struct trial *t, int k, char **cause);
+	int	(*start)(struct provider_trial *t, int k, char **cause);
 	/* 1 once node K has exited (status in n->proc), 0 while running. */
-	int	(*poll)(struct trial *t, int k);
+	int	(*poll)(struct provider_trial *t, int k);
 	/* Deliver SIG to node K (SIGSTOP/SIGCONT pause and resume it). */
-	int	(*signal)(struct trial *t, int k, int sig);
+	int	(*signal)(struct provider_trial *t, int k, int sig);
 	/* SIGTERM every running node, SIGKILL after GRACE_MS; how many
 	 * needed SIGKILL. */
-	int	(*stop_all)(struct trial *t, int grace_ms);
+	int	(*stop_all)(struct provider_trial *t, int grace_ms);
 	/* Remove everything the trial created (containers, stacks). */
-	void	(*teardown)(struct trial *t);
+	void	(*teardown)(struct provider_trial *t);
 	/* Under network conditions, before any node of T starts: a network
 	 * namespace of the provider's own per node (docker: a holder
 	 * container's, which the node's containers join), its fd into
 	 * (*FDS)[K] (allocated here; the caller owns array and fds).  0, or
 	 * -1 with *CAUSE (teardown removes what was made).  NULL: devnet
 	 * makes the namespaces itself and starts the nodes in them (local). */
-	int	(*netns)(struct trial *t, int **fds, char **cause);
+	int	(*netns)(struct provider_trial *t, int **fds, char **cause);
 	/* The address the collector listens on with tcp, as nodes reach
 	 * it (after prepare); NULL: 127.0.0.1. */
 	const char *(*listen_addr)(void);
@@ -66,11 +103,11 @@ struct provider_ops {
 	/* What node K's exit that nobody asked for owes to the provider
 	 * (local: "out of memory" when its cgroup's OOM killer ended a
 	 * task), as a new string, or NULL.  May be NULL. */
-	char	*(*exit_note)(struct trial *t, int k);
+	char	*(*exit_note)(struct provider_trial *t, int k);
 	/* After teardown, inside finish.c's commit: what the provider
 	 * measured of each node, as facts (local: its cgroup's counters).
 	 * May be NULL. */
-	void	(*facts)(struct trial *t);
+	void	(*facts)(struct provider_trial *t);
 	/* What `devnet validate` prints of the provider after the plan
 	 * (swarm: each variant's Compose file) to OUT; 0, or -1 with
 	 * *CAUSE.  May be NULL. */
@@ -86,11 +123,11 @@ int	 provider_prepare(const struct scenario *, const struct provider_opts *,
 /* provider swarm without network.tcp_base_port: choose TCP and free
  * ports in S, and say so unless QUIET.  0, or -1 with *CAUSE. */
 int	 provider_choose_ports(struct scenario *s, int quiet, char **cause);
-int	 provider_start(struct trial *t, int k, char **cause);
-int	 provider_poll(struct trial *t, int k);
-int	 provider_signal(struct trial *t, int k, int sig);
-int	 provider_stop_all(struct trial *t, int grace_ms);
-void	 provider_teardown(struct trial *t);
+int	 provider_start(struct provider_trial *t, int k, char **cause);
+int	 provider_poll(struct provider_trial *t, int k);
+int	 provider_signal(struct provider_trial *t, int k, int sig);
+int	 provider_stop_all(struct provider_trial *t, int grace_ms);
+void	 provider_teardown(struct provider_trial *t);
 /* S's provider's name ("local", "docker", "swarm"). */
 const char *provider_name(const struct scenario *s);
 /* What S's provider cannot do of S (its check op): 0, or -1 with *CAUSE
@@ -101,11 +138,11 @@ int	 provider_check(const struct scenario *s, char **cause);
 int	 provider_can_pin(const struct scenario *s);
 /* provider_ops.exit_note and .facts of T's provider (NULL, nothing when
  * it has none). */
-char	*provider_exit_note(struct trial *t, int k);
-void	 provider_facts(struct trial *t);
+char	*provider_exit_note(struct provider_trial *t, int k);
+void	 provider_facts(struct provider_trial *t);
 /* provider_ops.netns of T's provider; 0 with *FDS NULL when it has
  * none. */
-int	 provider_netns(struct trial *t, int **fds, char **cause);
+int	 provider_netns(struct provider_trial *t, int **fds, char **cause);
 /* The address of tcp://ADDR:PORT the collector listens on: 127.0.0.1,
  * or the swarm's advertise address (provider swarm, after prepare). */
 const char *provider_listen_addr(const struct scenario *);
@@ -147,7 +184,7 @@ int	 provider_auto_cpu(int k);
 void	 provider_cpus_used(const struct scenario *s, cpu_set_t *set);
 /* The labels of every object of T: "K=V", NULL-terminated; caller frees
  * with dk_argv_free. */
-char	**provider_labels(const struct trial *t);
+char	**provider_labels(const struct provider_trial *t);
 /* The memory usage file of a container's own cgroup, seen from inside
  * ($DN_CGROUP_MEM_FILE): cgroup v2 or v1, as on this machine. */
 const char *provider_cgroup_mem_file(void);
@@ -160,16 +197,17 @@ int	 provider_check_ports(const struct scenario *, const char *addr,
 /* Wait until every node of T has exited (P->poll) or MS passed,
  * calling LOOK (may be NULL) and sleeping STEP_MS between looks; how
  * many still run. */
-int	 provider_wait_all(const struct provider_ops *p, struct trial *t,
-	    int ms, int step_ms, void (*look)(struct trial *));
+int	 provider_wait_all(const struct provider_ops *p,
+	    struct provider_trial *t, int ms, int step_ms,
+	    void (*look)(struct provider_trial *));
 /* The container of running node K and the engine it is on (*ENGINE;
  * NULL: this one), or NULL when K has none that can be signalled. */
-typedef char *(*provider_ctr_fn)(struct trial *t, int k,
+typedef char *(*provider_ctr_fn)(struct provider_trial *t, int k,
 	    const char **engine);
 /* `docker kill --signal=SIG` every running node's container, one call
  * per engine; a stopped (paused) node is resumed first. */
-void	 provider_kill_running(const struct provider_ops *p, struct trial *t,
-	    int sig, provider_ctr_fn ctr);
+void	 provider_kill_running(const struct provider_ops *p,
+	    struct provider_trial *t, int sig, provider_ctr_fn ctr);
 
 /* --- swarm-preflight.c ------------------------------------------------- */
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "plan/plan.h"
 #include "sys/docker.h"
 #include "provider/provider.h"
 #include "provider/swarm-internal.h"
@@ -207,7 +208,7 @@ fail:
 }
 
 int
-swarm_compose_trial(const struct trial *t, const char *path,
+swarm_compose_trial(const struct provider_trial *t, const char *path,
     const char *const *ids, const char *const *names, char **cause)
 {
 	struct plan_endpoints	 ep;

@@ -6,12 +6,12 @@
 
 #include <stdio.h>
 
-#include "trial/trial.h"
+#include "provider/provider.h"
 
 /* Write trial T's Compose file to PATH (images by local ID); with IDS
  * (node K's swarm node ID and hostname NAMES, one per node, or NULL),
  * node K is pinned to that host.  0, or -1 with *CAUSE. */
-int	 swarm_compose_trial(const struct trial *t, const char *path,
+int	 swarm_compose_trial(const struct provider_trial *t, const char *path,
 	    const char *const *ids, const char *const *names, char **cause);
 
 /* swarm-preflight.c: the engines of the first NHOSTS of HOSTS (the
@@ -28,10 +28,9 @@ int	 swarm_check_engines(const struct scenario *, const struct dk_host *,
  * one host_network event per such host (issue 39).  Nodes on this host
  * get none: nothing was timed. */
 struct swarm_rtt;
-struct trial;
-void	 swarm_base_facts(struct trial *t, const struct dk_host *hosts,
-	    const int *pin, int npin, const struct swarm_rtt *rtt,
-	    const char *advertise);
+void	 swarm_base_facts(struct provider_trial *t,
+	    const struct dk_host *hosts, const int *pin, int npin,
+	    const struct swarm_rtt *rtt, const char *advertise);
 
 /* swarm-compose.c: provider_ops.describe: each variant's Compose file,
  * with placeholders for what is chosen at run time. */

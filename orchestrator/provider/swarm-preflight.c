@@ -489,7 +489,7 @@ out:
 }
 
 void
-swarm_base_facts(struct trial *t, const struct dk_host *hosts,
+swarm_base_facts(struct provider_trial *t, const struct dk_host *hosts,
     const int *pin, int npin, const struct swarm_rtt *rtt,
     const char *advertise)
 {
@@ -502,14 +502,17 @@ swarm_base_facts(struct trial *t, const struct dk_host *hosts,
 		h = &hosts[pin[k]];
 		if (h->self || (r = &rtt[pin[k]])->n == 0)
 			continue;
-		trial_fact(t, k, "host_rtt_min_ms", "%.3f", r->min_ms);
-		trial_fact(t, k, "host_rtt_median_ms", "%.3f", r->median_ms);
+		trial_ref_fact(t->ref, k, "host_rtt_min_ms", "%.3f",
+		    r->min_ms);
+		trial_ref_fact(t->ref, k, "host_rtt_median_ms", "%.3f",
+		    r->median_ms);
 		for (j = 0; j < k && pin[j] != pin[k]; j++)
 			;
 		if (j == k)
-			trial_event(t, -1, "host_network", "host %s (%s) to "
-			    "this one (%s): RTT min %.3f ms, median %.3f ms, "
-			    "max %.3f ms over %d TCP handshakes (preflight)",
+			trial_ref_event(t->ref, -1, "host_network",
+			    "host %s (%s) to this one (%s): RTT min %.3f ms, "
+			    "median %.3f ms, max %.3f ms over %d TCP "
+			    "handshakes (preflight)",
 			    h->name, h->addr, advertise, r->min_ms,
 			    r->median_ms, r->max_ms, r->n);
 	}

@@ -141,7 +141,7 @@ endcheck_state(struct trial *t)
 	ask = dn_xcalloc((size_t)t->nnodes, sizeof(*ask));
 	for (k = 0; k < t->nnodes; k++)
 		ask[k] = !t->nodes[k].down && !t->nodes[k].stopped &&
-		    !provider_poll(t, k);
+		    !provider_poll(t->prov, k);
 	deadline = dn_now_ns() + (uint64_t)(10 *
 	    t->scn->network.block_interval_ms + 5000) * 1000000u;
 	for (;;) {

@@ -272,8 +272,8 @@ stop_nodes(struct trial *t, const struct runner_opts *o)
 		endcheck_state(t);
 	grace = node_kind(t)->grace(t, signals_count > 1 ? 0 :
 	    o->grace_ms ? o->grace_ms : DEFAULT_GRACE_MS);
-	killed = provider_stop_all(t, grace);
-	provider_teardown(t);
+	killed = provider_stop_all(t->prov, grace);
+	provider_teardown(t->prov);
 	if (killed > 0)
 		trial_event(t, -1, "sigkill", "%d node(s) needed SIGKILL after "
 		    "the %d ms grace period", killed, grace);
@@ -361,7 +361,7 @@ finish_trial(struct trial *t, const struct runner_opts *o)
 		    (long long)t->nodes[k].samples);
 	}
 	node_kind(t)->facts(t);
-	provider_facts(t);
+	provider_facts(t->prov);
 	netcond_finish(t);
 	faults_finish(t);
 	trial_fact(t, -1, "lost_samples", "%lld", (long long)lost);

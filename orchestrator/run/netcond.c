@@ -282,7 +282,7 @@ netcond_start(struct trial *t, char **cause)
 	nc->n = t->nnodes + 1;
 	/* docker: the nodes' namespaces are containers'; the rest (all,
 	 * locally) made by dn_net */
-	if (provider_netns(t, &fds, cause) != 0)
+	if (provider_netns(t->prov, &fds, cause) != 0)
 		return (-1);
 	if (fds != NULL) {
 		fds = dn_xreallocarray(fds, (size_t)nc->n, sizeof(*fds));
@@ -294,7 +294,7 @@ netcond_start(struct trial *t, char **cause)
 		*cause = dn_xasprintf("emulated network: %s", err);
 		return (-1);
 	}
-	t->net = nc->net;
+	t->net = t->prov->net = nc->net;
 	if (apply(t, nc, cause) != 0)
 		return (-1);
 	if (start_probe(t, nc, &hz, cause) != 0)
@@ -526,7 +526,7 @@ netcond_finish(struct trial *t)
 	dn_probe_stop(nc->probe);
 	dn_delay_stop(nc->delay);
 	dn_net_destroy(nc->net);
-	t->net = NULL;
+	t->net = t->prov->net = NULL;
 	free(nc->links);
 	free(nc->rates);
 	free(nc);

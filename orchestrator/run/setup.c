@@ -225,6 +225,8 @@ setup_release(struct trial *t)
 		}
 		rmdir(t->net_dir);
 	}
+	free(t->prov);
+	t->prov = NULL;
 	free(t->nodes);
 	free(t->run_dir);
 	free(t->net_dir);
@@ -238,6 +240,30 @@ setup_release(struct trial *t)
 	free(t->unmeasured);
 	foreign_lag_free(t->flag);
 	pthread_mutex_destroy(&t->mu);
+}
+
+/* What the providers see of T (provider.h), once its dirs, URL, token,
+ * run id and node records are there; netcond.c adds the network. */
+static struct provider_trial *
+provider_view(struct trial *t)
+{
+	struct provider_trial	*v = dn_xcalloc(1, sizeof(*v));
+
+	v->scn = t->scn;
+	v->var = t->var;
+	v->run_id = t->run_id;
+	v->token = t->token;
+	v->index = t->pt.index;
+	v->run_dir = t->run_dir;
+	v->net_dir = t->net_dir;
+	v->own_net_dir = t->own_net_dir;
+	v->metrics_url = t->metrics_url;
+	v->pin_cpus = t->pin_cpus;
+	v->net = t->net;
+	v->nnodes = t->nnodes;
+	v->nodes = t->nodes;
+	v->ref = trial_ref(t);
+	return (v);
 }
 
 /* The run row of trial T (its id comes back from the store). */
@@ -404,6 +430,7 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 	ep.emulated = scenario_has_conditions(scn);
 	node_kind_of(t->var)->prepare(t, o->ready_timeout_ms, &ep);
 	t->nodes = dn_xcalloc((size_t)t->nnodes, sizeof(*t->nodes));
+	t->prov = provider_view(t);
 	/* where each node's host is reached: --peer-hosts, and our URLs */
 	hosts = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*hosts));
 	for (i = 0; i < t->nnodes; i++) {
@@ -464,7 +491,7 @@ setup_start(struct trial *t, char **cause)
 	/* Every node first, their rows after: the nodes' start is the
 	 * trial's wait, the rows are not (issue 26). */
 	for (i = 0; i < t->nnodes; i++) {
-		if (provider_start(t, i, cause) != 0)
+		if (provider_start(t->prov, i, cause) != 0)
 			return (-1);
 	}
 	dn_sha256_file(binary, sha);

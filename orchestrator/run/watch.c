@@ -78,7 +78,7 @@ watch_ready(struct trial **ts, int nt, int timeout_ms)
 				pthread_mutex_lock(&t->mu);
 				hello = t->nodes[k].hello;
 				pthread_mutex_unlock(&t->mu);
-				if (provider_poll(t, k)) {
+				if (provider_poll(t->prov, k)) {
 					char *m;
 
 					rv = node_kind(t)->ready_exit(t, k);
@@ -168,7 +168,7 @@ start_again(struct trial *t, int k, const char *what)
 	 * machine) is not the node stalling */
 	n->last_msg_ns = dn_now_ns();
 	pthread_mutex_unlock(&t->mu);
-	if (provider_start(t, k, &cause) != 0) {
+	if (provider_start(t->prov, k, &cause) != 0) {
 		trial_event(t, k, what, "failed: %s", cause);
 		free(cause);
 		n->down = 1;
@@ -204,12 +204,13 @@ upgrade(struct trial *t, const struct scn_event *ev, int alive)
 	n->down = 1;
 	if (alive) {
 		until = dn_now_ns() + UPGRADE_GRACE_MS * 1000000ull;
-		provider_signal(t, ev->node, SIGTERM);
-		while (!provider_poll(t, ev->node) && dn_now_ns() < until)
+		provider_signal(t->prov, ev->node, SIGTERM);
+		while (!provider_poll(t->prov, ev->node) &&
+		    dn_now_ns() < until)
 			signals_tick(1);
-		if (!provider_poll(t, ev->node)) {
-			provider_signal(t, ev->node, SIGKILL);
-			while (!provider_poll(t, ev->node))
+		if (!provider_poll(t->prov, ev->node)) {
+			provider_signal(t->prov, ev->node, SIGKILL);
+			while (!provider_poll(t->prov, ev->node))
 				signals_tick(1);
 		}
 		spawn_status_str(n->proc.status, st, sizeof(st));
@@ -244,7 +245,7 @@ fire_event(struct trial *t, const struct scn_event *ev)
 		return;
 	}
 	n = &t->nodes[ev->node];
-	alive = !provider_poll(t, ev->node);
+	alive = !provider_poll(t->prov, ev->node);
 	switch (ev->action) {
 	case SCN_EV_KILL:
 	case SCN_EV_TERM:
@@ -255,7 +256,7 @@ fire_event(struct trial *t, const struct scn_event *ev)
 		}
 		n->down = 1;
 		atomic_store(&n->up, 0);
-		provider_signal(t, ev->node, ev->action == SCN_EV_KILL ?
+		provider_signal(t->prov, ev->node, ev->action == SCN_EV_KILL ?
 		    SIGKILL : SIGTERM);
 		trial_event(t, ev->node, action_name(ev->action), "pid %d",
 		    (int)n->proc.pid);
@@ -271,7 +272,8 @@ fire_event(struct trial *t, const struct scn_event *ev)
 		atomic_store(&n->up, !n->stopped);
 		if (node_kind(t)->pause(t, ev->node, n->stopped))
 			break;
-		provider_signal(t, ev->node, n->stopped ? SIGSTOP : SIGCONT);
+		provider_signal(t->prov, ev->node,
+		    n->stopped ? SIGSTOP : SIGCONT);
 		trial_event(t, ev->node, action_name(ev->action), "pid %d",
 		    (int)n->proc.pid);
 		if (!n->stopped)
@@ -284,8 +286,8 @@ fire_event(struct trial *t, const struct scn_event *ev)
 	case SCN_EV_RESTART:
 		atomic_store(&n->up, 0);
 		if (alive) {
-			provider_signal(t, ev->node, SIGKILL);
-			while (!provider_poll(t, ev->node))
+			provider_signal(t->prov, ev->node, SIGKILL);
+			while (!provider_poll(t->prov, ev->node))
 				signals_tick(1);
 		}
 		if (start_again(t, ev->node, "restart") != 0)
@@ -316,7 +318,7 @@ node_exited(struct trial *t, int k)
 	char			 st[64], *m, *fault = faults_exit_note(t, k);
 
 	free(n->exit_note);
-	n->exit_note = provider_exit_note(t, k);
+	n->exit_note = provider_exit_note(t->prov, k);
 	if (n->exit_note == NULL)
 		n->exit_note = fault;
 	else
@@ -384,7 +386,7 @@ watch_trial(struct trial *t, char *fired)
 		int			 hello, have_h;
 		double			 h, best, lag;
 
-		if (!n->proc.exited && provider_poll(t, k)) {
+		if (!n->proc.exited && provider_poll(t->prov, k)) {
 			node_exited(t, k);
 			continue;
 		}

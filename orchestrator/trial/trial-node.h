@@ -1,11 +1,15 @@
 /*
  * trial-node.h: the record of one node of a trial (struct trial_node),
- * on its own so that a part may get the node records without the whole
- * trial (provider/, issue 34).
+ * and the door into a trial for the parts that get the node records but
+ * not the whole trial (provider/, issue 34): say an event or a fact of
+ * it, store a node's host, read what the collector writes under the
+ * trial's lock.  Through a struct trial_ref, which the runner takes
+ * from its trial (trial_ref, trial.h); what the ref points at is
+ * trial/'s own.
  *
  * Locking: the fields under "written by the collector" are read only
- * with the trial's lock held (trial.h); the rest belong to the main
- * thread.
+ * with the trial's lock held (trial.h), here by trial_ref_final_seen;
+ * the rest belong to the main thread, where every provider call runs.
  */
 #ifndef DN_TRIAL_NODE_H
 #define DN_TRIAL_NODE_H
@@ -106,5 +110,22 @@ struct trial_node {
 	uint64_t	 nhave;		/* bit i: nlast[i] was received */
 	atomic_int	 up;		/* loadgen may send to it */
 };
+
+/* A trial, as seen through its node records (opaque). */
+struct trial_ref;
+
+/* Record an event of the trial (trial_event): NODE (-1: the trial), its
+ * KIND and its detail. */
+void	 trial_ref_event(struct trial_ref *r, int node, const char *kind,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Record a run fact of the trial (trial_fact). */
+void	 trial_ref_fact(struct trial_ref *r, int node, const char *key,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Node K runs on HOST (trial_store_node_host).  0 or -1 with *CAUSE. */
+int	 trial_ref_node_host(struct trial_ref *r, int k, const char *host,
+	    char **cause);
+/* Has node K's final sample (DN_SAMPLE_FINAL) come?  Under the trial's
+ * lock: the collector thread writes it. */
+int	 trial_ref_final_seen(struct trial_ref *r, int k);
 
 #endif

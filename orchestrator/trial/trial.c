@@ -2,7 +2,8 @@
  * trial.c: the helpers over one trial's data (trial.h) that the runner,
  * the collector and the load generator share: the trial's clock, its
  * events and facts in the store, its failure reason, and taking the load
- * generator's send lags.
+ * generator's send lags; and the providers' door into it (trial_ref,
+ * trial-node.h).
  *
  * Not here: anything that starts, watches or stops a trial (runner), nor
  * the collector's or the load generator's threads.
@@ -49,20 +50,16 @@ trial_event_capture(int64_t *ms, const char *kind)
 	capture_kind = kind;
 }
 
-void
-trial_event(struct trial *t, int node, const char *kind, const char *fmt,
-    ...)
+/* trial_event and trial_ref_event: FMT (NULL: no detail) with AP. */
+static void
+event_v(struct trial *t, int node, const char *kind, const char *fmt,
+    va_list ap)
 {
-	va_list	 ap;
 	char	*detail = NULL;
 	int64_t	 tm = trial_t_ms(t, dn_now_ns());
 
-	if (fmt != NULL) {
-		va_start(ap, fmt);
-		if (vasprintf(&detail, fmt, ap) < 0)
-			detail = NULL;
-		va_end(ap);
-	}
+	if (fmt != NULL && vasprintf(&detail, fmt, ap) < 0)
+		detail = NULL;
 	if (tm == INT64_MIN)
 		tm = -(int64_t)((dn_now_ns() - t->spawn_ns) / 1000000);
 	if (capture_ms != NULL && *capture_ms < 0 && capture_kind != NULL &&
@@ -71,6 +68,17 @@ trial_event(struct trial *t, int node, const char *kind, const char *fmt,
 	snapshot_event(t, node, tm, kind, detail);
 	trial_store_event(t, node, tm, kind, detail);
 	free(detail);
+}
+
+void
+trial_event(struct trial *t, int node, const char *kind, const char *fmt,
+    ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	event_v(t, node, kind, fmt, ap);
+	va_end(ap);
 }
 
 void
@@ -101,20 +109,29 @@ trial_fail(struct trial *t, const char *fmt, ...)
 		free(msg);
 }
 
+/* trial_fact and trial_ref_fact. */
+static void
+fact_v(struct trial *t, int node, const char *key, const char *fmt,
+    va_list ap)
+{
+	char	*v;
+
+	if (vasprintf(&v, fmt, ap) < 0)
+		v = NULL;
+	if (v != NULL)
+		trial_store_fact(t, node, key, v);
+	free(v);
+}
+
 void
 trial_fact(struct trial *t, int node, const char *key, const char *fmt,
     ...)
 {
-	va_list	 ap;
-	char	*v;
+	va_list	ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&v, fmt, ap) < 0)
-		v = NULL;
+	fact_v(t, node, key, fmt, ap);
 	va_end(ap);
-	if (v != NULL)
-		trial_store_fact(t, node, key, v);
-	free(v);
 }
 
 void
@@ -161,4 +178,51 @@ int
 trial_load_ns(const struct trial *t)
 {
 	return (t->net != NULL ? dn_net_ns_fd(t->net, t->nnodes) : -1);
+}
+
+struct trial_ref *
+trial_ref(struct trial *t)
+{
+	t->ref.t = t;
+	return (&t->ref);
+}
+
+void
+trial_ref_event(struct trial_ref *r, int node, const char *kind,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	event_v(r->t, node, kind, fmt, ap);
+	va_end(ap);
+}
+
+void
+trial_ref_fact(struct trial_ref *r, int node, const char *key,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	fact_v(r->t, node, key, fmt, ap);
+	va_end(ap);
+}
+
+int
+trial_ref_node_host(struct trial_ref *r, int k, const char *host,
+    char **cause)
+{
+	return (trial_store_node_host(r->t, k, host, cause));
+}
+
+int
+trial_ref_final_seen(struct trial_ref *r, int k)
+{
+	int	final;
+
+	pthread_mutex_lock(&r->t->mu);
+	final = r->t->nodes[k].final_seen;
+	pthread_mutex_unlock(&r->t->mu);
+	return (final);
 }

@@ -41,6 +41,13 @@ struct dn_net;
 struct netcond;
 struct faults;
 struct assert_state;
+struct provider_trial;
+struct trial;
+
+/* What trial_ref gives: the trial behind the node records (trial-node.h). */
+struct trial_ref {
+	struct trial	*t;
+};
 
 #define TRIAL_NCOLS	16	/* named metrics shown, at most */
 
@@ -114,6 +121,10 @@ struct trial {
 	struct netcond			*nc;
 	/* a node's clock and disk faults (run/faults.c), or NULL */
 	struct faults			*faults;
+	/* What the providers see of it (provider.h), filled by the runner
+	 * once per trial (setup.c); the door back in (trial-node.h). */
+	struct provider_trial		*prov;
+	struct trial_ref		 ref;
 	/* order: concurrent's duet (run/duet.c, issue 36): the CPUs every
 	 * node of this trial is pinned to ("0", "2-3"), the local
 	 * provider's cgroup cpuset; empty: not pinned by the duet. */
@@ -189,6 +200,9 @@ struct trial {
 void	 foreign_lag(struct trial *t, int node, int64_t t_ms, double height,
 	    double *lag_blocks, double *lag_ms);
 void	 foreign_lag_free(struct foreign_lag *);
+
+/* T as the parts that get its node records see it (trial-node.h). */
+struct trial_ref *trial_ref(struct trial *t);
 
 /* Milliseconds since the trial's t=0 (negative before it). */
 int64_t	 trial_t_ms(struct trial *t, uint64_t ns);
