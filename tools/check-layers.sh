@@ -15,6 +15,8 @@
 #   - no node kind tested (plan_is_foreign, node_kind_foreign or _devnet
 #     named) outside node-kind/, plan/ and scenario/: what differs between
 #     node kinds is behind their ops (node-kind.h);
+#   - no file of provider/ includes trial/trial.h or names struct trial: a
+#     provider gets the trial's view (struct provider_trial, provider.h);
 #   - with --exports BUILD: every function dn_orch exports is called from
 #     another object (another file of dn_orch, devnet.c, a test or a tool),
 #     else it should be static; and no two files of dn_orch call each other.
@@ -155,6 +157,17 @@ files | grep -E '^orchestrator/.*\.[ch]$' |
 		grep -nE 'plan_is_foreign[[:space:]]*\(|node_kind_(foreign|devnet)\b|->foreign\b' "$f" |
 			awk -v F="$f" -F: '{
 			printf "layers: %s:%s: a node kind tested outside node-kind/: ask its ops (node-kind.h)\n", F, $1 }'
+	done | grep . && bad=1
+
+# A provider gets the trial's view (struct provider_trial, provider.h):
+# the facts it may read, the node records, and trial/'s door for the rest
+# (trial-node.h); never the whole trial, whose other fields are the
+# runner's and the collector's, some under a lock (issue 34).
+files | grep -E '^orchestrator/provider/.*\.[ch]$' |
+	while read -r f; do
+		grep -nE '#include "trial/trial\.h"|struct[[:space:]]+trial([^_[:alnum:]]|$)' "$f" |
+			awk -v F="$f" -F: '{
+			printf "layers: %s:%s: a provider given the whole trial: use its view (struct provider_trial, provider.h) and trial-node.h\n", F, $1 }'
 	done | grep . && bad=1
 
 if [ "${1:-}" = "--exports" ]; then

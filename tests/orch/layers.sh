@@ -2,7 +2,8 @@
 # layers.sh: orchestrator/ keeps its house rules (tools/check-layers.sh:
 # one-way includes by folder, internal headers kept home, no .c over 800
 # lines, no function over 120 lines without a reason, no export used only
-# in its own file, no two files calling each other).  First the checker is
+# in its own file, no two files calling each other, no provider given the
+# whole trial).  First the checker is
 # shown a small tree with one breach of each source rule, and must name
 # every one; then the real tree must have none.
 set -u
@@ -23,13 +24,18 @@ mkdir -p "$tmp/node"
 printf 'void f(char *d) { strcat(d, "x"); }\n' > "$tmp/node/banned.c"
 printf 'int f(int p) { return p == SCN_PROV_SWARM; }\n' > "$o/run/prov.c"
 printf 'int g(struct trial *t) { return t->foreign ? 1 : 2; }\n' > "$o/trial/kind.c"
+mkdir -p "$o/provider"
+printf '#include "trial/trial.h"\n' > "$o/provider/whole.h"
+printf 'int h(struct trial_node *n, struct trial *t);\n' > "$o/provider/whole.c"
 out=$(DN_LAYERS_ROOT=$tmp bash "$src/tools/check-layers.sh" 2>&1); rc=$?
 for want in "trial/ must not include run/runner.h" \
     "another folder's internal header run/runner-internal.h" \
     "includes a .c file (sys/other.c)" "801 lines (at most 800)" \
     "big is 121 lines" "node/banned.c:1: strcat is banned" \
     "run/prov.c:1: a provider named outside provider/" \
-    "trial/kind.c:1: a node kind tested outside node-kind/"; do
+    "trial/kind.c:1: a node kind tested outside node-kind/" \
+    "provider/whole.h:1: a provider given the whole trial" \
+    "provider/whole.c:1: a provider given the whole trial"; do
 	case $out in
 	*"$want"*) echo "ok: the checker names: $want" ;;
 	*) echo "FAIL: the checker missed: $want"; fail=1 ;;
