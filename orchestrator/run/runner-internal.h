@@ -69,6 +69,11 @@ char	*setup_node_url(const struct trial *t, int k, int ctl);
 int	 setup_prepare(struct trial *t, const struct runner_opts *o,
 	    int64_t group_id, char **cause);
 
+/* What the providers see of T (provider.h), made by setup_prepare once
+ * T's dirs, collector URL, token, run id and node records are there;
+ * netcond.c sets its network.  Caller frees (setup_release does). */
+struct provider_trial *setup_provider_view(struct trial *t);
+
 /* Start the collector, the nodes and (transfer) the load generator's
  * sockets. */
 int	 setup_start(struct trial *t, char **cause);

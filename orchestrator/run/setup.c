@@ -242,10 +242,8 @@ setup_release(struct trial *t)
 	pthread_mutex_destroy(&t->mu);
 }
 
-/* What the providers see of T (provider.h), once its dirs, URL, token,
- * run id and node records are there; netcond.c adds the network. */
-static struct provider_trial *
-provider_view(struct trial *t)
+struct provider_trial *
+setup_provider_view(struct trial *t)
 {
 	struct provider_trial	*v = dn_xcalloc(1, sizeof(*v));
 
@@ -430,7 +428,7 @@ setup_prepare(struct trial *t, const struct runner_opts *o,
 	ep.emulated = scenario_has_conditions(scn);
 	node_kind_of(t->var)->prepare(t, o->ready_timeout_ms, &ep);
 	t->nodes = dn_xcalloc((size_t)t->nnodes, sizeof(*t->nodes));
-	t->prov = provider_view(t);
+	t->prov = setup_provider_view(t);
 	/* where each node's host is reached: --peer-hosts, and our URLs */
 	hosts = dn_xcalloc((size_t)t->nnodes + 1, sizeof(*hosts));
 	for (i = 0; i < t->nnodes; i++) {

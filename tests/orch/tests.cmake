@@ -15,3 +15,10 @@ dn_test(orch snapshot SOURCES ${DN_TEST_DIR}/test-snapshot.c LIBS dn_orch
 # failure, death signal.
 dn_test(orch spawn SOURCES ${DN_TEST_DIR}/test-spawn.c LIBS dn_orch
     TIMEOUT 60)
+# A provider through the trial's view (issue 34): the runner's view holds
+# the trial's facts and node records, the local provider runs real
+# programs through it, and what a provider says back (events, facts, a
+# node's host, final_seen under the trial's lock) goes through trial/'s
+# door into the trial.
+dn_test(orch provider-view SOURCES ${DN_TEST_DIR}/test-provider-view.c
+    LIBS dn_orch TIMEOUT 60)
