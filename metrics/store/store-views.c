@@ -80,6 +80,15 @@ static const struct view views[DN_READ_COUNT] = {
 	    "op, unit, scope, threshold, observed, t_ms, node, window_from_ms, "
 	    "window_to_ms, message FROM assertions WHERE run_id = ?1 AND form "
 	    "<> 'relative' ORDER BY rowid", 1 },
+	/* the report's gossip graph (issue 40): each node's peers and zone,
+	 * the run's degree */
+	[DN_READ_RUN_GRAPH] = { "SELECT node, key, value FROM run_facts "
+	    "WHERE run_id = ?1 AND key IN ('peers', 'zone', 'gossip_peers') "
+	    "ORDER BY node, key", 1 },
+	/* and each node's mean block lag over the steady state */
+	[DN_READ_RUN_NODE_LAG] = { "SELECT node, metric, avg FROM "
+	    "node_summary WHERE run_id = ?1 AND node >= 0 AND metric IN "
+	    "('lag_ms', 'block_prop_ms') ORDER BY node, metric", 1 },
 };
 
 int

@@ -327,6 +327,10 @@ enum dn_read {
 	DN_READ_RUN_TIMING,		/* (run) warmup_ms, interval_ms, uuid */
 	DN_READ_RUN_ASSERTIONS,		/* (run) name, form, status, ... */
 	DN_READ_RUN_ASSERT_MARKS,	/* (run) the same, for the charts */
+	DN_READ_RUN_GRAPH,		/* (run) node, key, value: the gossip
+					   graph's facts */
+	DN_READ_RUN_NODE_LAG,		/* (run) node, metric, avg: lag_ms and
+					   block_prop_ms after warmup */
 	DN_READ_COUNT
 };
 int	 dn_store_read(struct dn_store *s, enum dn_read which,

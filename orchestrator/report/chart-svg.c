@@ -18,8 +18,8 @@
 
 /* --- SVG ------------------------------------------------------------- */
 
-static double
-nice_step(double range)
+double
+chart_nice_step(double range)
 {
 	double	raw = range / 5, mag, f;
 
@@ -592,7 +592,7 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 		while (fmax(fabs(ys.hi), fabs(ys.lo)) / scale >= 1024 &&
 		    scale < 1e12)
 			scale *= 1024;
-	step = nice_step((ys.hi - ys.lo) / scale) * scale;
+	step = chart_nice_step((ys.hi - ys.lo) / scale) * scale;
 	ys.lo = floor(ys.lo / step) * step;
 	ys.hi = ceil(ys.hi / step) * step;
 	if (ys.hi <= ys.lo)
@@ -628,7 +628,7 @@ report_svg_chart(FILE *out, const struct chart_data *cd, const char *unit,
 	}
 	tunit = time_unit(cd->t_span, &tdiv);
 	tspan = cd->t_span / tdiv;
-	tstep = nice_step(tspan);
+	tstep = chart_nice_step(tspan);
 	for (n = 0; n * tstep <= tspan + 1e-9; n++) {
 		double	x = xmap(n * tstep * tdiv, &xs);
 

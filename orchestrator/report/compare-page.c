@@ -458,6 +458,9 @@ report_compare_write(struct dn_store *s, const struct compare_result *r,
 		    cause) != 0)
 			goto out;
 	}
+	/* the peer graph the nodes gossiped over, when they did (issue 40) */
+	if (report_graph_write(out, s, r, cause) != 0)
+		goto out;
 	marks_table(out, &marks);
 	fputs("<p class=\"sub\">Written by devnet report. Method: "
 	    "docs/statistics.md.</p>\n</main></body></html>\n", out);

@@ -170,5 +170,54 @@ int	 report_charts_load(struct report_charts *c,
  * inline <svg> on OUT. */
 void	 report_svg_chart(FILE *out, const struct chart_data *cd,
 	    const char *unit, const struct event_list *ev);
+/* A round step (1, 2 or 5 times a power of 10) that cuts RANGE into
+ * about five ticks. */
+double	 chart_nice_step(double range);
+
+/* --- gossip-graph.c, graph-svg.c ---------------------------------------- */
+
+/* The gossip graph of a run (network.peers, issue 40), from its facts. */
+struct ggraph {
+	int	  n, degree;	/* nodes; peers each (gossip_peers) */
+	uint8_t	 *adj;		/* n x n */
+	int	 *zone;		/* [n]: index into zones, -1 none */
+	char	**zones;	/* the zones' names, sorted */
+	size_t	  nzones;
+	int	 *dist;		/* n x n BFS hops, -1 unreachable */
+	double	 *hops;		/* [n]: mean hops from every node (NAN:
+				   some cannot reach it) */
+	size_t	  nedges;
+	int	  connected;
+};
+
+/* One side: the graph of its first run that has one, and each node's
+ * mean over the side's runs with that same graph of its lag_ms (MEAN[0])
+ * and block_prop_ms (MEAN[1]) after the warmup, NAN where none measured
+ * it. */
+struct gside {
+	struct ggraph	 g;
+	int64_t		*runs;		/* pooled */
+	size_t		 nruns;
+	int64_t		*other;		/* another graph or none */
+	size_t		 nother;
+	double		*mean[2];
+	int		*cnt[2];
+};
+
+/* Node V's zone's name, "(none)" when it is in none (static). */
+const char *graph_zone_name(const struct ggraph *g, int v);
+/* SD's graph on OUT as inline SVG: nodes on a circle by zone, every edge,
+ * the zones' legend (graph-svg.c). */
+void	 graph_svg(FILE *out, const struct gside *sd);
+/* SD's nodes' block lag against their mean hops, in their zones'
+ * colours, with the least-squares line of SLOPE (ms per hop; NAN none). */
+void	 graph_svg_lag(FILE *out, const struct gside *sd, double slope);
+
+/* The section of the sides of R whose nodes gossip over a peer graph
+ * (network.peers, issue 40): the graph drawn, block lag against hops
+ * charted and tabled; nothing when no run of R has a graph.  0, or -1
+ * with *CAUSE. */
+int	 report_graph_write(FILE *out, struct dn_store *s,
+	    const struct compare_result *r, char **cause);
 
 #endif

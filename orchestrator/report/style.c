@@ -49,7 +49,9 @@ const char report_css_compare[] =
     ".vt td.m{white-space:normal;overflow-wrap:break-word;min-width:8em}\n"
     /* an assertion's message quotes log lines: wrap it, not the page */
     ".asserts td{white-space:normal;overflow-wrap:anywhere;font-size:12.5px}"
-    "\n";
+    "\n"
+    /* the gossip graph's tables: as wide as their numbers */
+    ".graph table{width:auto;margin:8px 0}.graph details{margin:8px 0}\n";
 
 const char report_css_history[] =
     "table{border-collapse:collapse;width:100%;background:#fff;"

@@ -149,16 +149,22 @@ setup_build_facts(struct trial *t, int k, int64_t t_ms)
 }
 
 /* The gossip graph as stored (issue 40): node K's fact `peers`, its
- * neighbours "3,7,9" (docs/schema.md); none with the full mesh. */
+ * neighbours "3,7,9", and `zone`, its zone's name when it is in one, so
+ * that the report draws the graph by zone (docs/schema.md); none with
+ * the full mesh. */
 static void
 store_peers(struct trial *t, int k)
 {
-	char	*list;
+	const int	*zone_of = t->scn->network.zone_of;
+	char		*list;
 
 	if (!node_kind(t)->peer_graph ||
 	    (list = plan_peer_list(t->scn, k)) == NULL)
 		return;
 	trial_fact(t, k, "peers", "%s", list);
+	if (zone_of != NULL && zone_of[k] >= 0)
+		trial_fact(t, k, "zone", "%s",
+		    t->scn->network.zones[zone_of[k]]);
 	if (k == 0)
 		trial_fact(t, -1, "gossip_peers", "%d", t->scn->network.peers);
 	free(list);
