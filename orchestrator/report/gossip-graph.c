@@ -466,7 +466,7 @@ static void
 table_nodes(FILE *out, const struct gside *sd)
 {
 	const struct ggraph	*g = &sd->g;
-	int			 v, w, k, first;
+	int			 v, k;
 
 	fprintf(out, "<details><summary>the %d nodes: zone, peers, hops, "
 	    "block lag</summary><div class=\"tw\"><table class=\"vt "
@@ -478,11 +478,7 @@ table_nodes(FILE *out, const struct gside *sd)
 		    v);
 		dn_markup_str(out, graph_zone_name(g, v), 0);
 		fputs("</td><td class=\"l\">", out);
-		for (w = 0, first = 1; w < g->n; w++)
-			if (g->adj[(size_t)v * g->n + w]) {
-				fprintf(out, "%s%d", first ? "" : ",", w);
-				first = 0;
-			}
+		graph_peers(out, g, v);
 		fprintf(out, "</td><td>%.2f</td>", g->hops[v]);
 		for (k = 0; k < 2; k++)
 			ms_cell(out, sd->mean[k][v]);

@@ -43,6 +43,18 @@ graph_zone_name(const struct ggraph *g, int v)
 	return (g->zone[v] < 0 ? "(none)" : g->zones[g->zone[v]]);
 }
 
+void
+graph_peers(FILE *out, const struct ggraph *g, int v)
+{
+	int	w, first = 1;
+
+	for (w = 0; w < g->n; w++)
+		if (g->adj[(size_t)v * g->n + w]) {
+			fprintf(out, "%s%d", first ? "" : ",", w);
+			first = 0;
+		}
+}
+
 /* Node V's place on the circle: ordered by zone (none last), then
  * index, a slot left empty between zones. */
 static void
@@ -138,7 +150,7 @@ graph_svg(FILE *out, const struct gside *sd)
 	double	*y = dn_xcalloc((size_t)g->n, sizeof(double));
 	double	 r = g->n <= 50 ? 7 : g->n <= 120 ? 5 : 3.5;
 	char	 buf[48];
-	int	 v, w, first;
+	int	 v, w;
 
 	circle_layout(g, x, y);
 	fprintf(out, "<svg class=\"ggraph\" viewBox=\"0 0 %d %d\" "
@@ -164,12 +176,8 @@ graph_svg(FILE *out, const struct gside *sd)
 	for (v = 0; v < g->n; v++) {
 		fprintf(out, "<g><title>node %d, zone ", v);
 		dn_markup_str(out, graph_zone_name(g, v), 0);
-		fputs(": peers", out);
-		for (w = 0, first = 1; w < g->n; w++)
-			if (g->adj[(size_t)v * g->n + w]) {
-				fprintf(out, "%s%d", first ? " " : ",", w);
-				first = 0;
-			}
+		fputs(": peers ", out);
+		graph_peers(out, g, v);
 		fprintf(out, "; %.2f hops from the proposers", g->hops[v]);
 		if (!isnan(sd->mean[0][v])) {
 			compare_fmt_value(sd->mean[0][v], "ms", buf,

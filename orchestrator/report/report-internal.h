@@ -206,6 +206,8 @@ struct gside {
 
 /* Node V's zone's name, "(none)" when it is in none (static). */
 const char *graph_zone_name(const struct ggraph *g, int v);
+/* Node V's peers on OUT, "3,7,9". */
+void	 graph_peers(FILE *out, const struct ggraph *g, int v);
 /* SD's graph on OUT as inline SVG: nodes on a circle by zone, every edge,
  * the zones' legend (graph-svg.c). */
 void	 graph_svg(FILE *out, const struct gside *sd);
