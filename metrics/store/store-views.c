@@ -89,6 +89,9 @@ static const struct view views[DN_READ_COUNT] = {
 	[DN_READ_RUN_NODE_LAG] = { "SELECT node, metric, avg FROM "
 	    "node_summary WHERE run_id = ?1 AND node >= 0 AND metric IN "
 	    "('lag_ms', 'block_prop_ms') ORDER BY node, metric", 1 },
+	/* and the emulated network's delay on each probed link */
+	[DN_READ_RUN_LINK_RTT] = { "SELECT src, dst, rtt_ms_p50 FROM "
+	    "link_stats WHERE run_id = ?1 AND rtt_ms_p50 IS NOT NULL", 1 },
 };
 
 int

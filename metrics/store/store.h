@@ -331,6 +331,8 @@ enum dn_read {
 					   graph's facts */
 	DN_READ_RUN_NODE_LAG,		/* (run) node, metric, avg: lag_ms and
 					   block_prop_ms after warmup */
+	DN_READ_RUN_LINK_RTT,		/* (run) src, dst, rtt_ms_p50 of the
+					   probed links */
 	DN_READ_COUNT
 };
 int	 dn_store_read(struct dn_store *s, enum dn_read which,

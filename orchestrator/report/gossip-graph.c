@@ -40,6 +40,7 @@ ggraph_release(struct ggraph *g)
 	free(g->zone);
 	free(g->dist);
 	free(g->hops);
+	free(g->ms);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -48,6 +49,7 @@ ggraph_release(struct ggraph *g)
 struct facts {
 	struct ggraph	 *g;
 	char		**zname;	/* [n] */
+	double		 *owd;		/* n x n one-way ms, NAN none */
 };
 
 /* DN_READ_RUN_GRAPH row: node, key, value. */
@@ -165,11 +167,72 @@ graph_hops(struct ggraph *g)
 	free(queue);
 }
 
-/* RUN's graph into G (G->n 0: the run has none, a full mesh).  0, or -1
- * with *CAUSE. */
+/* DN_READ_RUN_LINK_RTT row: src, dst, rtt_ms_p50 into the n x n
+ * matrix of one-way ms (RTT / 2, both ways' mean). */
+static int
+rtt_row(void *arg, int ncols, const char *const *names,
+    const char *const *values, const int *types)
+{
+	struct ggraph	*g = ((struct facts *)arg)->g;
+	double		*w = ((struct facts *)arg)->owd, h;
+	int		 a, b;
+
+	(void)ncols;
+	(void)names;
+	(void)types;
+	if (values[0] == NULL || values[1] == NULL || values[2] == NULL)
+		return (0);
+	a = atoi(values[0]);
+	b = atoi(values[1]);
+	if (a < 0 || b < 0 || a >= g->n || b >= g->n)
+		return (0);
+	h = strtod(values[2], NULL) / 2;
+	w[(size_t)a * g->n + b] = w[(size_t)b * g->n + a] =
+	    isnan(w[(size_t)a * g->n + b]) ? h :
+	    (w[(size_t)a * g->n + b] + h) / 2;
+	return (0);
+}
+
+/* G->ms from the one-way ms W of every edge (Dijkstra from each node);
+ * left NULL when an edge has none. */
+static void
+graph_ms(struct ggraph *g, const double *w)
+{
+	double	*d = dn_xcalloc((size_t)g->n, sizeof(double));
+	uint8_t	*done = dn_xcalloc((size_t)g->n, 1);
+	int	 s, v, u, n = g->n, i;
+
+	for (i = 0; i < n * n; i++)
+		if (g->adj[i] && isnan(w[i]))
+			goto out;
+	g->ms = dn_xcalloc((size_t)n, sizeof(double));
+	for (s = 0; s < n; s++) {
+		for (v = 0; v < n; v++)
+			d[v] = v == s ? 0 : INFINITY;
+		memset(done, 0, (size_t)n);
+		for (i = 0; i < n; i++) {
+			for (u = -1, v = 0; v < n; v++)
+				if (!done[v] && (u < 0 || d[v] < d[u]))
+					u = v;
+			done[u] = 1;
+			for (v = 0; v < n; v++)
+				if (g->adj[(size_t)u * n + v])
+					d[v] = fmin(d[v], d[u] +
+					    w[(size_t)u * n + v]);
+		}
+		for (v = 0; v < n; v++)
+			g->ms[v] += isfinite(d[v]) ? d[v] / n : NAN;
+	}
+out:
+	free(d);
+	free(done);
+}
+
+/* RUN's graph into G (G->n 0: the run has none, a full mesh), with
+ * WITH_MS its distances in ms too.  0, or -1 with *CAUSE. */
 static int
 graph_load(struct dn_store *s, const struct compare_run *run,
-    struct ggraph *g, char **cause)
+    struct ggraph *g, int with_ms, char **cause)
 {
 	struct facts	f = { .g = g };
 	int		v, rc;
@@ -186,6 +249,16 @@ graph_load(struct dn_store *s, const struct compare_run *run,
 	if (rc == 0 && g->degree > 0) {
 		zones_index(g, f.zname);
 		graph_hops(g);
+	}
+	if (rc == 0 && g->degree > 0 && with_ms) {
+		f.owd = dn_xcalloc((size_t)g->n * g->n, sizeof(double));
+		for (v = 0; v < g->n * g->n; v++)
+			f.owd[v] = NAN;
+		rc = dn_store_read(s, DN_READ_RUN_LINK_RTT, run->id, rtt_row,
+		    &f, cause);
+		if (rc == 0)
+			graph_ms(g, f.owd);
+		free(f.owd);
 	}
 	for (v = 0; v < g->n; v++)
 		free(f.zname[v]);
@@ -251,7 +324,8 @@ side_load(struct dn_store *s, const struct compare_side *side,
 
 	memset(sd, 0, sizeof(*sd));
 	for (i = 0; i < side->nruns; i++) {
-		if (graph_load(s, &side->runs[i], &g, cause) != 0)
+		if (graph_load(s, &side->runs[i], &g, sd->g.n == 0,
+		    cause) != 0)
 			return (-1);
 		if (sd->g.n == 0 && g.n > 0) {
 			sd->g = g;
@@ -316,6 +390,16 @@ ms_cell(FILE *out, double v)
 	fputs("</td>", out);
 }
 
+/* A cell of a distance in ms, "-" where none was measured (NAN). */
+static void
+dist_cell(FILE *out, double v)
+{
+	if (isnan(v))
+		fputs("<td class=\"muted\">-</td>", out);
+	else
+		fprintf(out, "<td>%.1f</td>", v);
+}
+
 /* One row of a table of nodes: LABEL, the count, their mean hops and
  * their mean lags over the nodes IN[v] selects. */
 static void
@@ -323,7 +407,7 @@ group_row(FILE *out, const struct gside *sd, const char *label,
     const uint8_t *in, const char *extra)
 {
 	const struct ggraph	*g = &sd->g;
-	double			 hops = 0, sum[2] = { 0, 0 };
+	double			 hops = 0, ms = 0, sum[2] = { 0, 0 };
 	int			 n = 0, cnt[2] = { 0, 0 }, v, k;
 
 	for (v = 0; v < g->n; v++) {
@@ -331,6 +415,7 @@ group_row(FILE *out, const struct gside *sd, const char *label,
 			continue;
 		n++;
 		hops += g->hops[v];
+		ms += g->ms != NULL ? g->ms[v] : NAN;
 		for (k = 0; k < 2; k++)
 			if (!isnan(sd->mean[k][v])) {
 				sum[k] += sd->mean[k][v];
@@ -343,6 +428,7 @@ group_row(FILE *out, const struct gside *sd, const char *label,
 	dn_markup_str(out, label, 0);
 	fprintf(out, "</td><td>%d</td>%s<td>%.2f</td>", n, extra != NULL ?
 	    extra : "", hops / n);
+	dist_cell(out, ms / n);
 	for (k = 0; k < 2; k++)
 		ms_cell(out, cnt[k] > 0 ? sum[k] / cnt[k] : NAN);
 	fputs("</tr>\n", out);
@@ -350,6 +436,8 @@ group_row(FILE *out, const struct gside *sd, const char *label,
 
 static const char lag_heads[] = "<th title=\"mean over the nodes of "
     "each one's mean hops from every proposer\">mean hops</th><th "
+    "title=\"mean over the nodes of each one's mean one-way ms from "
+    "every proposer along the fastest path\">ms away</th><th "
     "title=\"each node's mean lag_ms after the warmup, mean over the "
     "nodes\">block lag (lag_ms)</th><th title=\"each node's mean "
     "block_prop_ms after the warmup, mean over the nodes\">block "
@@ -471,7 +559,8 @@ table_nodes(FILE *out, const struct gside *sd)
 	fprintf(out, "<details><summary>the %d nodes: zone, peers, hops, "
 	    "block lag</summary><div class=\"tw\"><table class=\"vt "
 	    "gnodes\"><tr><th>node</th><th class=\"l\">zone</th><th "
-	    "class=\"l\">peers</th><th>mean hops</th><th>lag_ms</th><th>"
+	    "class=\"l\">peers</th><th>mean hops</th><th>ms away</th>"
+	    "<th>lag_ms</th><th>"
 	    "block_prop_ms</th></tr>\n", g->n);
 	for (v = 0; v < g->n; v++) {
 		fprintf(out, "<tr class=\"gn\"><td>%d</td><td class=\"l\">",
@@ -480,6 +569,7 @@ table_nodes(FILE *out, const struct gside *sd)
 		fputs("</td><td class=\"l\">", out);
 		graph_peers(out, g, v);
 		fprintf(out, "</td><td>%.2f</td>", g->hops[v]);
+		dist_cell(out, g->ms != NULL ? g->ms[v] : NAN);
 		for (k = 0; k < 2; k++)
 			ms_cell(out, sd->mean[k][v]);
 		fputs("</tr>\n", out);
@@ -499,18 +589,54 @@ runs_line(FILE *out, const char *what, const int64_t *v, size_t n)
 		fprintf(out, "%s%lld", i ? ", " : " ", (long long)v[i]);
 }
 
-/* Side K's part: its graph (unless A's is the same), the scatter and the
- * tables. */
+/* One scatter of SD's block lag against X: the line that says what it
+ * shows (and its slope), the chart. */
 static void
-side_write(FILE *out, const struct gside *sd, int k, int same_as_a)
+lag_chart(FILE *out, const struct gside *sd, const struct lag_axis *x,
+    const char *what, const char *per)
 {
 	const struct ggraph	*g = &sd->g;
 	double			*hx = dn_xcalloc((size_t)g->n, sizeof(double));
 	double			*ly = dn_xcalloc((size_t)g->n, sizeof(double));
-	double			 slope = NAN;
+	double			 slope;
 	size_t			 m = 0;
 	char			 buf[48];
 	int			 v;
+
+	for (v = 0; v < g->n; v++)
+		if (!isnan(sd->mean[0][v]) && !isnan(x->x[v])) {
+			hx[m] = x->x[v];
+			ly[m++] = sd->mean[0][v];
+		}
+	slope = m > 2 ? dn_stats_slope(hx, ly, m) : NAN;
+	fprintf(out, "<p class=\"d\">Block lag against %s: each node's mean "
+	    "lag_ms after the warmup (%zu of %d nodes)", what, m, g->n);
+	if (isfinite(slope)) {
+		snprintf(buf, sizeof(buf), "%.3g", slope);
+		fputs("; least-squares slope (dashed) ", out);
+		dn_markup_str(out, buf, 0);
+		fprintf(out, " ms %s", per);
+	}
+	fputs(".</p>\n", out);
+	graph_svg_lag(out, sd, x, slope);
+	free(hx);
+	free(ly);
+}
+
+/* Side K's part: its graph (unless A's is the same), the scatters and
+ * the tables. */
+static void
+side_write(FILE *out, const struct gside *sd, int k, int same_as_a)
+{
+	const struct ggraph	*g = &sd->g;
+	struct lag_axis		 hops = { g->hops, 1, "mean hops from the "
+				    "proposers (each node proposes in turn; "
+				    "itself at 0)", "lagscatter" };
+	struct lag_axis		 ms = { g->ms, 0, "mean one-way ms from the "
+				    "proposers along the fastest path (the "
+				    "probe's RTT / 2 on each edge)",
+				    "lagdist" };
+	int			 v, m = 0;
 
 	fprintf(out, "<div class=\"chart graph\" id=\"graph-%c\"><h3>%c: %d "
 	    "nodes, %d peers each</h3><p class=\"d\">", k ? 'b' : 'a',
@@ -526,34 +652,24 @@ side_write(FILE *out, const struct gside *sd, int k, int same_as_a)
 	else
 		graph_svg(out, sd);
 	for (v = 0; v < g->n; v++)
-		if (!isnan(sd->mean[0][v]) && !isnan(g->hops[v])) {
-			hx[m] = g->hops[v];
-			ly[m++] = sd->mean[0][v];
-		}
+		m += !isnan(sd->mean[0][v]);
 	if (m == 0) {
 		fputs("<p class=\"warn nolag\">No block lag stored for these "
 		    "runs (lag_ms absent): nothing to chart against the hops."
 		    "</p>\n", out);
 	} else {
-		slope = m > 2 ? dn_stats_slope(hx, ly, m) : NAN;
-		fprintf(out, "<p class=\"d\">Block lag against hops: each "
-		    "node's mean lag_ms after the warmup (%zu of %d nodes), "
-		    "over its mean hops from the proposers", m, g->n);
-		if (isfinite(slope)) {
-			compare_fmt_value(slope, "ms", buf, sizeof(buf));
-			fputs("; least-squares slope (dashed) ", out);
-			dn_markup_str(out, buf, 0);
-			fputs(" per hop", out);
-		}
-		fputs(".</p>\n", out);
-		graph_svg_lag(out, sd, slope);
+		lag_chart(out, sd, &hops, "hops", "per hop");
+		if (g->ms != NULL)
+			lag_chart(out, sd, &ms, "distance", "per ms away");
+		else
+			fputs("<p class=\"d nodist\">No distance in ms: the "
+			    "run had no emulated network, or its probe did "
+			    "not measure every edge of the graph.</p>\n", out);
 	}
 	tables_hops_zones(out, sd);
 	table_zone_pairs(out, g);
 	table_nodes(out, sd);
 	fputs("</div>\n", out);
-	free(hx);
-	free(ly);
 }
 
 int

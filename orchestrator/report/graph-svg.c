@@ -206,41 +206,69 @@ graph_svg(FILE *out, const struct gside *sd)
 	free(y);
 }
 
+/* The x axis's range and tick step for the values X->x of the nodes
+ * with a lag: quarter hops, or round numbers of ms. */
+static void
+lag_xrange(const struct gside *sd, const struct lag_axis *x, double *lo,
+    double *hi, double *step)
+{
+	int	i;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (i = 0; i < sd->g.n; i++) {
+		if (isnan(sd->mean[0][i]) || isnan(x->x[i]))
+			continue;
+		*lo = fmin(*lo, x->x[i]);
+		*hi = fmax(*hi, x->x[i]);
+	}
+	if (x->hops) {
+		*lo = floor(*lo * 4) / 4 - 0.25;
+		*hi = ceil(*hi * 4) / 4 + 0.25;
+		*step = *hi - *lo > 2 ? 0.5 : 0.25;
+		return;
+	}
+	*step = chart_nice_step(*hi > *lo ? *hi - *lo : fmax(*hi, 1));
+	*lo = floor(*lo / *step) * *step;
+	*hi = ceil(*hi / *step) * *step;
+	if (*hi <= *lo)
+		*hi = *lo + *step;
+}
+
 void
-graph_svg_lag(FILE *out, const struct gside *sd, double slope)
+graph_svg_lag(FILE *out, const struct gside *sd, const struct lag_axis *x,
+    double slope)
 {
 	const struct ggraph	*g = &sd->g;
-	double			 xlo = INFINITY, xhi = -INFINITY, yhi = 0;
-	double			 ylo = 0, step, xstep, v, lag, px, py;
-	double			 xl = PAD_L, xw = CHART_W - PAD_L - PAD_R;
+	double			 xlo, xhi, yhi = 0, ylo = 0, step, xstep, v;
+	double			 lag, xl = PAD_L, xw = CHART_W - PAD_L - PAD_R;
 	double			 yt = PAD_T, yh = CHART_H - PAD_T - PAD_B;
+	double			 mx = 0, my = 0;
 	char			 buf[48];
-	int			 n, i;
+	int			 n, i, m = 0;
 
-	for (i = 0; i < g->n; i++) {
-		if (isnan(lag = sd->mean[0][i]) || isnan(g->hops[i]))
-			continue;
-		xlo = fmin(xlo, g->hops[i]);
-		xhi = fmax(xhi, g->hops[i]);
-		yhi = fmax(yhi, lag);
-	}
-	xlo = floor(xlo * 4) / 4 - 0.25;
-	xhi = ceil(xhi * 4) / 4 + 0.25;
+	lag_xrange(sd, x, &xlo, &xhi, &xstep);
+	for (i = 0; i < g->n; i++)
+		if (!isnan(lag = sd->mean[0][i]) && !isnan(x->x[i])) {
+			yhi = fmax(yhi, lag);
+			mx += x->x[i];
+			my += lag;
+			m++;
+		}
 	step = chart_nice_step(yhi > 0 ? yhi : 1);
 	yhi = ceil((yhi > 0 ? yhi : 1) / step) * step;
-	xstep = xhi - xlo > 2 ? 0.5 : 0.25;
 #define SX(h)	(xl + xw * ((h) - xlo) / (xhi - xlo))
 #define SY(l)	(yt + yh - yh * ((l) - ylo) / (yhi - ylo))
-	fprintf(out, "<svg class=\"lagscatter\" viewBox=\"0 0 %d %d\" "
-	    "width=\"100%%\" xmlns=\"http://www.w3.org/2000/svg\" "
-	    "role=\"img\">\n", CHART_W, CHART_H);
+	fprintf(out, "<svg class=\"%s\" viewBox=\"0 0 %d %d\" width=\"100%%\" "
+	    "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n", x->cls,
+	    CHART_W, CHART_H);
 	for (v = ylo; v <= yhi + step / 2; v += step) {
 		compare_fmt_value(v, "ms", buf, sizeof(buf));
 		fprintf(out, "<line x1=\"%g\" x2=\"%d\" y1=\"%.1f\" "
-		    "y2=\"%.1f\" "
-		    "stroke=\"#e5e7eb\"/><text x=\"%g\" y=\"%.1f\" "
-		    "font-size=\"11\" fill=\"#6b7280\" text-anchor=\"end\">",
-		    xl, CHART_W - PAD_R, SY(v), SY(v), xl - 6, SY(v) + 4);
+		    "y2=\"%.1f\" stroke=\"#e5e7eb\"/><text x=\"%g\" "
+		    "y=\"%.1f\" font-size=\"11\" fill=\"#6b7280\" "
+		    "text-anchor=\"end\">", xl, CHART_W - PAD_R, SY(v), SY(v),
+		    xl - 6, SY(v) + 4);
 		dn_markup_str(out, buf, 0);
 		fputs("</text>\n", out);
 	}
@@ -248,43 +276,31 @@ graph_svg_lag(FILE *out, const struct gside *sd, double slope)
 		fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%g\" "
 		    "y2=\"%g\" stroke=\"#9ca3af\"/><text x=\"%.1f\" y=\"%g\" "
 		    "font-size=\"11\" fill=\"#6b7280\" text-anchor=\"middle\">"
-		    "%g</text>\n", SX(xlo + n * xstep), SX(xlo + n * xstep),
+		    "%g%s</text>\n", SX(xlo + n * xstep), SX(xlo + n * xstep),
 		    yt + yh, yt + yh + 4, SX(xlo + n * xstep), yt + yh + 16,
-		    xlo + n * xstep);
+		    xlo + n * xstep, x->hops ? "" : " ms");
 	fprintf(out, "<line x1=\"%g\" x2=\"%d\" y1=\"%g\" y2=\"%g\" "
 	    "stroke=\"#9ca3af\"/><text x=\"%d\" y=\"%d\" font-size=\"11\" "
-	    "fill=\"#6b7280\" text-anchor=\"end\">mean hops from the "
-	    "proposers (each node proposes in turn; itself at 0)</text>\n",
-	    xl, CHART_W - PAD_R, yt + yh, yt + yh, CHART_W - PAD_R,
-	    CHART_H - 4);
+	    "fill=\"#6b7280\" text-anchor=\"end\">", xl, CHART_W - PAD_R,
+	    yt + yh, yt + yh, CHART_W - PAD_R, CHART_H - 4);
+	dn_markup_str(out, x->label, 0);
+	fputs("</text>\n", out);
 	for (i = 0; i < g->n; i++) {
-		if (isnan(lag = sd->mean[0][i]) || isnan(g->hops[i]))
+		if (isnan(lag = sd->mean[0][i]) || isnan(x->x[i]))
 			continue;
-		px = SX(g->hops[i]);
-		py = SY(lag);
 		compare_fmt_value(lag, "ms", buf, sizeof(buf));
 		fprintf(out, "<g><title>node %d, zone ", i);
 		dn_markup_str(out, graph_zone_name(g, i), 0);
-		fprintf(out, ": %.2f hops, block lag ", g->hops[i]);
+		fprintf(out, ": %.2f%s, block lag ", x->x[i], x->hops ?
+		    " hops" : " ms away");
 		dn_markup_str(out, buf, 0);
 		fprintf(out, "</title><circle class=\"lagpt\" "
-		    "data-node=\"%d\" "
-		    "data-hops=\"%.4f\" data-lag-ms=\"%.4f\" cx=\"%.1f\" "
+		    "data-node=\"%d\" data-%s=\"%.4f\" data-lag-ms=\"%.4f\" cx=\"%.1f\" "
 		    "cy=\"%.1f\" r=\"4.5\" fill=\"%s\" fill-opacity=\"0.8\"/>"
-		    "</g>\n", i, g->hops[i], lag, px, py,
-		    zone_color(g, i));
+		    "</g>\n", i, x->hops ? "hops" : "ms-away", x->x[i], lag,
+		    SX(x->x[i]), SY(lag), zone_color(g, i));
 	}
-	if (isfinite(slope)) {
-		double	mx = 0, my = 0;
-		int	m = 0;
-
-		for (i = 0; i < g->n; i++)
-			if (!isnan(sd->mean[0][i]) &&
-			    !isnan(g->hops[i])) {
-				mx += g->hops[i];
-				my += sd->mean[0][i];
-				m++;
-			}
+	if (isfinite(slope) && m > 0) {
 		mx /= m;
 		my /= m;
 		fprintf(out, "<line class=\"fit\" x1=\"%.1f\" y1=\"%.1f\" "

@@ -186,6 +186,9 @@ struct ggraph {
 	int	 *dist;		/* n x n BFS hops, -1 unreachable */
 	double	 *hops;		/* [n]: mean hops from every node (NAN:
 				   some cannot reach it) */
+	double	 *ms;		/* [n]: mean one-way ms from every node
+				   along the fastest path, by the probe's
+				   RTTs (NULL: not every edge measured) */
 	size_t	  nedges;
 	int	  connected;
 };
@@ -211,9 +214,18 @@ void	 graph_peers(FILE *out, const struct ggraph *g, int v);
 /* SD's graph on OUT as inline SVG: nodes on a circle by zone, every edge,
  * the zones' legend (graph-svg.c). */
 void	 graph_svg(FILE *out, const struct gside *sd);
-/* SD's nodes' block lag against their mean hops, in their zones'
- * colours, with the least-squares line of SLOPE (ms per hop; NAN none). */
-void	 graph_svg_lag(FILE *out, const struct gside *sd, double slope);
+/* The x of a lag scatter: X[v] per node (NAN: none), HOPS 1 for hops
+ * (quarter ticks, the points' data-hops), 0 for ms (data-ms-away); the
+ * axis's LABEL, the svg's class CLS. */
+struct lag_axis {
+	const double	*x;
+	int		 hops;
+	const char	*label, *cls;
+};
+/* SD's nodes' block lag against X, in their zones' colours, with the
+ * least-squares line of SLOPE (ms per unit of X; NAN none). */
+void	 graph_svg_lag(FILE *out, const struct gside *sd,
+	    const struct lag_axis *x, double slope);
 
 /* The section of the sides of R whose nodes gossip over a peer graph
  * (network.peers, issue 40): the graph drawn, block lag against hops

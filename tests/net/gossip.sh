@@ -6,7 +6,8 @@
 # from each DN-NODE-BLOCK line (proposer, receiver, delay_ms) and the
 # stored graph, the mean delay at 2 hops at least 10 ms above that at 1
 # hop, and at 3 hops (when the graph has such pairs) above that at 2.
-# Nothing left.  Needs root.
+# devnet report's distance: every node's mean ms from the proposers, 14
+# to 25 ms a hop.  Nothing left.  Needs root.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
 . "$DN_SOURCE_DIR/tests/net/netlib.sh"
 
@@ -51,7 +52,7 @@ expect_eq "every transaction included" \
 dir=$(q "select cmdline from nodes where run_id = $run and node = 0" |
     sed -n 's/.* --dir \([^ ]*\)\/node-0 .*/\1/p')
 # the graph's checks and the delay by hops, in one pass
-python3 - "$T/graph" "$dir" "$NODES" >"$T/hops" <<'PY' || fail "graph: $(cat "$T/hops")"
+python3 - "$T/graph" "$dir" "$NODES" "$T/nodehops" >"$T/hops" <<'PY' || fail "graph: $(cat "$T/hops")"
 import re, sys
 from collections import deque
 path, rdir, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -84,6 +85,9 @@ if any(len(D[k]) != n for k in D):
 if bad:
     print("; ".join(bad))
     sys.exit(1)
+with open(sys.argv[4], "w") as f:   # each node's mean hops, for the report
+    for v in sorted(adj):
+        f.write("%d %f\n" % (v, sum(D[s][v] for s in adj) / n))
 by = {}
 pat = re.compile(r"proposer=(\d+) .*delay_ms=(\d+)")
 for r in range(n):
@@ -106,5 +110,33 @@ if [ -n "$m3" ]; then
 		ok "3 hops no sooner than 2 ($m2 -> $m3 ms)" ||
 		fail "3 hops ($m3 ms) sooner than 2 ($m2 ms)"
 fi
-expect_net_clean "after the run" "$(run_pid "$run")" "$HOST_NET"
+# the report's distance (issue 40): each node's mean one-way ms from the
+# proposers along the fastest path, from the probe's RTTs on the graph's
+# edges, about 15 ms a hop; B a short full mesh on the loopback
+graph_run=$run
+cat >"$T/mesh.yaml" <<YAML
+name: gossip-mesh
+duration: 2s
+warmup: 1s
+network: {nodes: 3, block_interval: 400ms, accounts: 500}
+workload: {kind: transfer, tps: 20}
+YAML
+"$DEVNET" run "$T/mesh.yaml" --db "$DB" --run-dir "$RUNS" --quiet \
+    >/dev/null 2>&1 || fail "the full-mesh run"
+"$DEVNET" report "$graph_run" "$(q "select max(id) from runs")" --db "$DB" \
+    -o "$T/r.html" >/dev/null 2>&1 || fail "devnet report"
+python3 - "$T/nodehops" "$T/r.html" >"$T/dist" 2>&1 <<'PY' &&
+import re, sys
+hops = {int(v): float(h) for v, h in (l.split() for l in open(sys.argv[1]))}
+n = len(hops)
+pts = re.findall(r'class="lagpt" data-node="(\d+)" data-ms-away="([\d.]+)"',
+    open(sys.argv[2]).read())
+per = sorted(float(ms) / hops[int(v)] for v, ms in pts)
+print("%d nodes, ms per hop %.1f..%.1f" % (len(pts), per[0], per[-1])
+    if pts else "no distance chart")
+sys.exit(0 if len(pts) == n and 14 <= per[0] and per[-1] <= 25 else 1)
+PY
+	ok "the report's distance: $(cat "$T/dist")" ||
+	fail "the report's distance: $(cat "$T/dist")"
+expect_net_clean "after the run" "$(run_pid "$graph_run")" "$HOST_NET"
 finish
