@@ -311,7 +311,6 @@ lag_row(void *arg, int ncols, const char *const *names,
 	return (0);
 }
 
-
 /* SD from side SIDE's runs: the first graph, the runs that share it
  * (their lag read), the others listed. */
 static int
