@@ -425,8 +425,12 @@ group_row(FILE *out, const struct gside *sd, const char *label,
 		return;
 	fputs("<tr><td class=\"l\">", out);
 	dn_markup_str(out, label, 0);
-	fprintf(out, "</td><td>%d</td>%s<td>%.2f</td>", n, extra != NULL ?
-	    extra : "", hops / n);
+	fprintf(out, "</td><td>%d</td>%s", n, extra != NULL ? extra : "");
+	/* NAN: a node some cannot reach (a graph not connected) */
+	if (isnan(hops))
+		fputs("<td class=\"muted\">-</td>", out);
+	else
+		fprintf(out, "<td>%.2f</td>", hops / n);
 	dist_cell(out, ms / n);
 	for (k = 0; k < 2; k++)
 		ms_cell(out, cnt[k] > 0 ? sum[k] / cnt[k] : NAN);
