@@ -501,6 +501,15 @@ netcond_finish(struct trial *t)
 		nc->nlinks = 0;
 		if (to > from)
 			netproof_links(t, nc, "network.links", NULL, from, to);
+		/* Not one link proven in any window of the trial (200 nodes
+		 * at load 300: 17 probes a link, every one not measured, and
+		 * the trial was ok). */
+		if (nc->measured == 0 && nc->unmeasured > 0)
+			trial_fail(t, "network: none of the links with a "
+			    "condition was measured in any window (%zu tried, "
+			    "fewer than 20 probes each): the conditions are "
+			    "not proven; run longer, or probe fewer links "
+			    "(network.probe_links)", nc->unmeasured);
 	}
 	if (nc->net != NULL && !signals_count)
 		netproof_shape(t, nc);

@@ -125,6 +125,9 @@ struct netcond {
 	int			 sampled;	/* the probe on a sample only */
 	uint64_t		*rates;		/* [d * n + s]: as shaped now */
 	uint64_t		 stored_ns;	/* probes stored up to here */
+	/* links with a condition measured and not (under 20 probes in
+	 * their window), over every proof of the trial */
+	size_t			 measured, unmeasured;
 };
 
 /* netproof.c: the conditions on each link now and their proof (called by

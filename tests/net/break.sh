@@ -77,6 +77,32 @@ all() {
 HOST_NET=$(host_net)
 all local all
 expect_net_clean "local" "$(run_pid "$run")" "$HOST_NET"
+
+# Nothing broken, but a trial too short for any link's proof (under 20
+# probes in every window): not proven is a failure, not an ok.
+cat >"$T/short.yaml" <<YAML
+name: break-short
+duration: 2s
+warmup: 1s
+sample_interval: 500ms
+network:
+  nodes: 3
+  block_interval: 200ms
+  accounts: 500
+  links: {default: {latency: 5ms}}
+workload: {kind: transfer, tps: 10}
+YAML
+out=$("$DEVNET" run "$T/short.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
+rc=$?
+run=$(q "select max(id) from runs")
+expect_eq "too short to prove: exit 1" "$rc" 1
+expect_match "too short to prove: the trial fails, saying why" \
+    "$(q "select status || ': ' || coalesce(reason, '') from runs where id = $run")" \
+    "^failed: network: none of the links with a condition was measured in any window \(12 tried, fewer than 20 probes each\)"
+expect_match "too short to prove: and says so" "$out" \
+    "run $run \(A\) failed: network: none of the links"
+expect_eq "too short to prove: each link's event says not measured" \
+    "$(q "select count(*) from events where run_id = $run and kind = 'link_proof' and detail like 'network.links %: not measured (% probes)'")" 12
 if docker_up; then
 	HOST_NET=$(host_net)
 	all docker
