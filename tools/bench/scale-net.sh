@@ -14,7 +14,8 @@
 # usage: tools/bench/scale-net.sh [NODES]   (one run: it is heavy)
 # DEVNET (default build/bin/devnet) selects the binary; READY (default
 # 120s) is its --ready-timeout; PROBE_LINKS (auto) network.probe_links;
-# TPS (5) the load.
+# TPS (5) the load; KEEP, a directory: the run's database is kept there
+# (KEEP/scale-net-N.db), for `devnet report`.
 set -eu
 . "$(dirname "$0")/bench-lib.sh"
 root=$ROOT
@@ -83,3 +84,8 @@ q "SELECT detail FROM events WHERE kind = 'link_proof_classes'"
 echo "heights at the end: $(q "SELECT min(value) || '..' || max(value)
     FROM run_facts WHERE key = 'height'")"
 tail -5 "$work/out"
+if [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP"
+	sqlite3 "$db" "VACUUM INTO '$KEEP/scale-net-$n.db'"
+	echo "kept: $KEEP/scale-net-$n.db"
+fi
