@@ -348,8 +348,7 @@ netproof_links(struct trial *t, struct netcond *nc, const char *what,
 	char		 sb[8], db[8];
 	const char	*sn, *dn;
 	int		 s, d;
-	size_t		 j, measured = 0, unmeasured = 0;
-	size_t		*proven = dn_xcalloc(proof_nclasses(t),
+	size_t		 j, *proven = dn_xcalloc(proof_nclasses(t),
 			    sizeof(size_t));
 
 	for (s = 0; s < nc->n; s++)
@@ -374,10 +373,10 @@ netproof_links(struct trial *t, struct netcond *nc, const char *what,
 				    "not measured (%llu probes)", what, sn, dn,
 				    (unsigned long long)p.sent);
 				free(p.owd);
-				unmeasured++;
+				nc->unmeasured++;
 				continue;
 			}
-			measured++;
+			nc->measured++;
 			proven[proof_class(t, nc, s, d)]++;
 			loss = 100.0 * (double)(p.sent - p.crossed) /
 			    (double)p.sent;
@@ -407,8 +406,6 @@ netproof_links(struct trial *t, struct netcond *nc, const char *what,
 		}
 	if (nc->sampled && ev == NULL)
 		proof_classes(t, nc, what, proven);
-	nc->measured += measured;
-	nc->unmeasured += unmeasured;
 	free(proven);
 }
 
