@@ -174,10 +174,59 @@ wait_stopped(pid_t pid)
 	fail_msg("pid %d never stopped", (int)pid);
 }
 
+/*
+ * Context switches of PID summed over its threads' status files: the
+ * voluntary ones, or with ALL both kinds.
+ */
+static double
+proc_switches(pid_t pid, int all)
+{
+	struct dirent	*de;
+	char		 path[300], line[256];
+	double		 sum = 0;
+	DIR		*d;
+	FILE		*f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	assert_non_null(d = opendir(path));
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/status",
+		    (int)pid, de->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		while (fgets(line, sizeof(line), f) != NULL) {
+			if (strncmp(line, "voluntary_ctxt_switches:", 24) == 0)
+				sum += strtod(line + 24, NULL);
+			else if (all && strncmp(line,
+			    "nonvoluntary_ctxt_switches:", 27) == 0)
+				sum += strtod(line + 27, NULL);
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return (sum);
+}
+
+static double
+proc_vol(pid_t pid)
+{
+	return (proc_switches(pid, 0));
+}
+
+/*
+ * Stop the child and its waiters, and wait until their switch counts
+ * settle.  A stopped process is reported (waitpid, state T) before its
+ * last thread has switched out: that switch is counted a moment later,
+ * and under load that moment can be long, so a read right after the
+ * stop can be one short of a read after it (the flake of CI's stop 42).
+ */
 static void
 stop_all(struct fixture *fx)
 {
-	int	st, i;
+	double	now, last;
+	int	st, i, w, same;
 
 	kill(fx->child, SIGSTOP);
 	assert_int_equal(waitpid(fx->child, &st, WUNTRACED), fx->child);
@@ -186,6 +235,16 @@ stop_all(struct fixture *fx)
 		kill(fx->waiter[i], SIGSTOP);
 		wait_stopped(fx->waiter[i]);
 	}
+	for (i = 0, same = 0, last = -1; same < 10 && i < 5000; i++) {
+		now = proc_switches(fx->child, 1);
+		for (w = 0; w < fx->nwaiter; w++)
+			now += proc_switches(fx->waiter[w], 1);
+		same = now == last ? same + 1 : 0;
+		last = now;
+		usleep(2000);
+	}
+	if (same < 10)
+		fail_msg("switch counts of the stopped tree never settled");
 }
 
 static void
@@ -272,35 +331,6 @@ list_fds(pid_t pid)
 	}
 	closedir(d);
 	return (n);
-}
-
-/* Voluntary switches of PID summed over its threads' status files. */
-static double
-proc_vol(pid_t pid)
-{
-	struct dirent	*de;
-	char		 path[300], line[256];
-	double		 sum = 0;
-	DIR		*d;
-	FILE		*f;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	assert_non_null(d = opendir(path));
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/status",
-		    (int)pid, de->d_name);
-		if ((f = fopen(path, "r")) == NULL)
-			continue;
-		while (fgets(line, sizeof(line), f) != NULL) {
-			if (strncmp(line, "voluntary_ctxt_switches:", 24) == 0)
-				sum += strtod(line + 24, NULL);
-		}
-		fclose(f);
-	}
-	closedir(d);
-	return (sum);
 }
 
 /*
