@@ -87,7 +87,13 @@ set_tests_properties(dn.e2e.swarm PROPERTIES RUN_SERIAL TRUE)
 # also while a build runs a devnet on one host only).
 dn_script_test(e2e swarm-hosts ${DN_TEST_DIR}/swarm-hosts.sh TIMEOUT 420
     LABELS service)
-set_tests_properties(dn.e2e.swarm-hosts PROPERTIES RUN_SERIAL TRUE)
+# Not serial: its two engines are its own (data root, sockets, network
+# namespaces), it times nothing against a bound, and it does not touch
+# the default dockerd the serial Docker tests use; the lock keeps the
+# three two-host tests (same namespaces' tag scheme, ~100 MB images in
+# each engine) one at a time.  Beside the other tests it saves ~65 s of
+# the suite's wall time (CI, 2026-12-07).
+set_tests_properties(dn.e2e.swarm-hosts PROPERTIES RESOURCE_LOCK twohost)
 # the real network between the two hosts measured before any trial and
 # stated (issue 39): as it is, and with 20 ms added on h2's way out by
 # dn-host-delay (devnet's own emulator; this kernel has no netem).
@@ -96,12 +102,14 @@ dn_target(dn-host-delay)
 target_link_libraries(dn-host-delay PRIVATE dn_orch)
 dn_script_test(e2e swarm-net ${DN_TEST_DIR}/swarm-net.sh TIMEOUT 420
     LABELS service)
-set_tests_properties(dn.e2e.swarm-net PROPERTIES RUN_SERIAL TRUE)
+# Serial: it measures the hosts' RTT with and without 20 ms added.
+set_tests_properties(dn.e2e.swarm-net PROPERTIES RUN_SERIAL TRUE
+    RESOURCE_LOCK twohost)
 # events on the other host's nodes: refused without its engine, delivered
 # through swarm.engines (same two-host swarm; 77 = skip).
 dn_script_test(e2e swarm-engines ${DN_TEST_DIR}/swarm-engines.sh TIMEOUT 300
     LABELS service)
-set_tests_properties(dn.e2e.swarm-engines PROPERTIES RUN_SERIAL TRUE)
+set_tests_properties(dn.e2e.swarm-engines PROPERTIES RESOURCE_LOCK twohost)
 # another local user (nobody) against a trial's TCP wire (issue 38): the
 # token off devnet-node's command line, an oversized frame, 300
 # connections, forged samples (root, runuser; 77 = skip)
