@@ -14,6 +14,9 @@ SCENARIO ?= scenarios/smoke.yaml
 # verdict over the whole metric family (docs/statistics.md); ~90 s.
 DEMO_REPEATS ?= 4
 CMAKE_FLAGS ?=
+# seconds per fuzz harness in `make fuzz` (CI: five harnesses, two at a
+# time, 3 x 45 s; longer runs: make fuzz FUZZ_SECONDS=600)
+FUZZ_SECONDS ?= 45
 
 .PHONY: all deps build demo test asan fuzz bench clean
 
@@ -52,7 +55,7 @@ fuzz:
 	@tools/install-deps.sh
 	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DDN_FUZZ=ON -DDN_SANITIZE=address,undefined
 	cmake --build build-fuzz -j $(JOBS) --target fuzzers
-	tools/fuzz/run.sh build-fuzz 60
+	tools/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build build-asan build-fuzz
