@@ -85,7 +85,7 @@ ctl_status_all(struct trial *t, const int *ask, uint32_t flags,
 void
 endcheck_drain_txs(struct trial **ts, int nt)
 {
-	uint64_t	deadline = 0;
+	uint64_t	deadline = 0, t0 = dn_now_ns();
 	int		i, pending;
 
 	for (i = 0; i < nt; i++) {
@@ -116,6 +116,8 @@ endcheck_drain_txs(struct trial **ts, int nt)
 		 * wait is part of every trial's overhead (issue 26) */
 		signals_tick(READY_TICK_MS);
 	} while (dn_now_ns() < deadline);
+	for (i = 0; i < nt; i++)
+		ts[i]->end_drain_ms = (int64_t)((dn_now_ns() - t0) / 1000000u);
 }
 
 /*
@@ -130,7 +132,7 @@ endcheck_state(struct trial *t)
 {
 	struct dn_status	*st;
 	int			*ok, *ask, k, ref, same;
-	uint64_t		 deadline;
+	uint64_t		 deadline, t0 = dn_now_ns();
 	char			 hex[65], hex2[65];
 
 	if (node_kind(t)->skip_state_check(t))
@@ -146,6 +148,7 @@ endcheck_state(struct trial *t)
 	    t->scn->network.block_interval_ms + 5000) * 1000000u;
 	for (;;) {
 		ctl_status_all(t, ask, DN_CTL_HALT, st, ok);
+		t->end_state_rounds++;
 		same = 1;
 		ref = -1;
 		for (k = 0; k < t->nnodes; k++) {
@@ -164,6 +167,8 @@ endcheck_state(struct trial *t)
 		    (int)(t->scn->network.block_interval_ms / 4) + 1 : 10);
 	}
 	ctl_status_all(t, ask, DN_CTL_HALT | DN_CTL_WANT_HASH, st, ok);
+	t->end_state_rounds++;
+	t->end_state_ms = (int64_t)((dn_now_ns() - t0) / 1000000u);
 	ref = -1;
 	for (k = 0; k < t->nnodes; k++) {
 		if (!ok[k]) {

@@ -265,11 +265,13 @@ print_summary(struct trial *t, const struct runner_opts *o)
 static void
 stop_nodes(struct trial *t, const struct runner_opts *o)
 {
-	int	k, killed, grace;
+	uint64_t	t_stop, t_col, t_end;
+	int		k, killed, grace;
 
 	loadgen_disconnect(t->lg);
 	if (t->t0_ns != 0 && !t->failed && !signals_count)
 		endcheck_state(t);
+	t_stop = dn_now_ns();
 	grace = node_kind(t)->grace(t, signals_count > 1 ? 0 :
 	    o->grace_ms ? o->grace_ms : DEFAULT_GRACE_MS);
 	killed = provider_stop_all(t->prov, grace);
@@ -278,8 +280,17 @@ stop_nodes(struct trial *t, const struct runner_opts *o)
 		trial_event(t, -1, "sigkill", "%d node(s) needed SIGKILL after "
 		    "the %d ms grace period", killed, grace);
 	node_kind(t)->reap(t);
+	t_col = dn_now_ns();
 	collector_stop(t->col, signals_count > 1 ? 100 : 1000);
 	t->col = NULL;
+	t_end = dn_now_ns();
+	/* where the end of a trial went (issue 40: at 200 nodes a 30 s
+	 * trial ended a minute after its window) */
+	trial_fact(t, -1, "end_phases_ms", "drain %lld, state check %lld "
+	    "(%d status rounds), stop %lld, collector %lld",
+	    (long long)t->end_drain_ms, (long long)t->end_state_ms,
+	    t->end_state_rounds, (long long)((t_col - t_stop) / 1000000u),
+	    (long long)((t_end - t_col) / 1000000u));
 	for (k = 0; k < t->nnodes; k++) {
 		if (t->nodes[k].remote_clock && t->nodes[k].have_clock)
 			trial_event(t, k, "clock", "host %s: node times moved "

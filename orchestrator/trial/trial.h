@@ -141,6 +141,11 @@ struct trial {
 	 * window_start_ms, window_end_ms: a trial's overhead is the time
 	 * between one trial's end and the next one's start (issue 26). */
 	int64_t				 t0_wall_ms, end_wall_ms;
+	/* The end of a trial, phase by phase (run/endcheck.c, finish.c;
+	 * fact end_phases_ms): the transactions' drain, the state check
+	 * and its status rounds, the nodes' stop, the collector's. */
+	int64_t				 end_drain_ms, end_state_ms;
+	int				 end_state_rounds;
 	double				 cpu0_s;	/* process CPU at spawn */
 	/* What else used the machine (run/interference.c, main thread):
 	 * the reads at t = 0 and a second apart since (ring of the last

@@ -100,6 +100,11 @@ for run in $(q "select id from runs order by id"); do
 	awk -v c="$ocpu" 'BEGIN { exit !(c > 0 && c < 60) }' &&
 		ok "run $run: orchestrator CPU ${ocpu}s" ||
 		fail "run $run: orchestrator_cpu_s '$ocpu'"
+	# where the end of the trial went: every phase timed, the state
+	# check in one status round or more (issue 40)
+	expect_match "run $run: end_phases_ms" \
+	    "$(q "select value from run_facts where run_id = $run and key = 'end_phases_ms'")" \
+	    "^drain [0-9]+, state check [0-9]+ \([1-9][0-9]* status rounds\), stop [0-9]+, collector [0-9]+$"
 	lost=$(q "select value from run_facts where run_id = $run and key = 'lost_samples'")
 	expect_eq "run $run: no lost samples" "$lost" 0
 	lat=$(q "select count(*) from samples s join metrics m on m.id = s.metric_id
