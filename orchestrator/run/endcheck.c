@@ -22,37 +22,45 @@
  * Ask every node with ASK[k] set for its status at (nearly) the same
  * moment: all requests go out before any reply is read, so that the
  * answers describe one instant as closely as the nodes allow.  FLAGS are
- * DN_CTL_* request flags.  OK[k] says whether node k answered.
+ * DN_CTL_* request flags.  OK[k] says whether node k answered.  S holds
+ * one REQ socket per node across the rounds of one check (opened and
+ * dialled at the first, closed by status_close): a round used to open,
+ * dial and close one per node, 200 of each a round at 200 nodes, and a
+ * close that hangs (nanomsg/nng#1543) left every later socket and its
+ * connection open in the nodes (issue 40).  A request that timed out is
+ * cancelled by the next one on the same socket; its late reply is
+ * dropped by REQ.
  */
 static void
-ctl_status_all(struct trial *t, const int *ask, uint32_t flags,
-    struct dn_status *st, int *ok)
+ctl_status_all(struct trial *t, struct dn_sock **s, const int *ask,
+    uint32_t flags, struct dn_status *st, int *ok)
 {
-	struct dn_sock	**s;
 	struct dn_hdr	  h = { .kind = DN_MSG_CTL_STATUS, .token = t->token,
 			      .node = DN_NODE_NONE, .len = 4 };
 	uint8_t		  req[DN_HDR_SIZE + 4];
 	char		 *url, *cause = NULL;
 	int		  k;
 
-	s = dn_xcalloc((size_t)t->nnodes, sizeof(*s));
 	for (k = 0; k < t->nnodes; k++) {
 		ok[k] = 0;
-		if (!ask[k] || dn_sock_open(&s[k], DN_SOCK_REQ, &cause) != 0)
+		if (!ask[k] || s[k] != NULL)
 			continue;
-		url = setup_node_url(t, k, 1);
-		if (dn_sock_dial(s[k], url, &cause) != 0) {
-			dn_sock_close(s[k]);
-			s[k] = NULL;
+		if (dn_sock_open(&s[k], DN_SOCK_REQ, &cause) == 0) {
+			url = setup_node_url(t, k, 1);
+			if (dn_sock_dial(s[k], url, &cause) != 0) {
+				dn_sock_close(s[k]);
+				s[k] = NULL;
+			} else
+				dn_sock_set_timeouts(s[k], STATUS_TIMEOUT_MS,
+				    STATUS_TIMEOUT_MS);
+			free(url);
 		}
-		free(url);
 		free(cause);
 		cause = NULL;
 	}
 	for (k = 0; k < t->nnodes; k++) {
-		if (s[k] == NULL)
+		if (s[k] == NULL || !ask[k])
 			continue;
-		dn_sock_set_timeouts(s[k], STATUS_TIMEOUT_MS, STATUS_TIMEOUT_MS);
 		h.t_ns = dn_now_ns();
 		dn_hdr_put(req, &h);
 		dn_put_u32(req + DN_HDR_SIZE, flags);
@@ -66,7 +74,7 @@ ctl_status_all(struct trial *t, const int *ask, uint32_t flags,
 		void		*buf;
 		size_t		 len;
 
-		if (s[k] == NULL)
+		if (s[k] == NULL || !ask[k])
 			continue;
 		if (dn_sock_recv(s[k], &buf, &len, STATUS_TIMEOUT_MS) == 0) {
 			ok[k] = dn_hdr_check(buf, len, t->token,
@@ -75,8 +83,18 @@ ctl_status_all(struct trial *t, const int *ask, uint32_t flags,
 			    (uint8_t *)buf + DN_HDR_SIZE, rh.len, &st[k]) == 0;
 			dn_msg_free(buf, len);
 		}
-		dn_sock_close(s[k]);
 	}
+}
+
+/* Close the sockets of one check's rounds (ctl_status_all). */
+static void
+status_close(struct dn_sock **s, int n)
+{
+	int	k;
+
+	for (k = 0; k < n; k++)
+		if (s[k] != NULL)
+			dn_sock_close(s[k]);
 	free(s);
 }
 
@@ -131,6 +149,7 @@ void
 endcheck_state(struct trial *t)
 {
 	struct dn_status	*st;
+	struct dn_sock		**socks;
 	int			*ok, *ask, k, ref, same;
 	uint64_t		 deadline, t0 = dn_now_ns();
 	char			 hex[65], hex2[65];
@@ -141,13 +160,14 @@ endcheck_state(struct trial *t)
 	st = dn_xcalloc((size_t)t->nnodes, sizeof(*st));
 	ok = dn_xcalloc((size_t)t->nnodes, sizeof(*ok));
 	ask = dn_xcalloc((size_t)t->nnodes, sizeof(*ask));
+	socks = dn_xcalloc((size_t)t->nnodes, sizeof(*socks));
 	for (k = 0; k < t->nnodes; k++)
 		ask[k] = !t->nodes[k].down && !t->nodes[k].stopped &&
 		    !provider_poll(t->prov, k);
 	deadline = dn_now_ns() + (uint64_t)(10 *
 	    t->scn->network.block_interval_ms + 5000) * 1000000u;
 	for (;;) {
-		ctl_status_all(t, ask, DN_CTL_HALT, st, ok);
+		ctl_status_all(t, socks, ask, DN_CTL_HALT, st, ok);
 		t->end_state_rounds++;
 		same = 1;
 		ref = -1;
@@ -166,7 +186,9 @@ endcheck_state(struct trial *t)
 		signals_tick(t->scn->network.block_interval_ms / 4 + 1 < 10 ?
 		    (int)(t->scn->network.block_interval_ms / 4) + 1 : 10);
 	}
-	ctl_status_all(t, ask, DN_CTL_HALT | DN_CTL_WANT_HASH, st, ok);
+	ctl_status_all(t, socks, ask, DN_CTL_HALT | DN_CTL_WANT_HASH,
+	    st, ok);
+	status_close(socks, t->nnodes);
 	t->end_state_rounds++;
 	t->end_state_ms = (int64_t)((dn_now_ns() - t0) / 1000000u);
 	ref = -1;
