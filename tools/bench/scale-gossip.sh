@@ -11,7 +11,10 @@
 # usage: tools/bench/scale-gossip.sh [NODES...]   (default 10 50 100)
 # DEVNET (default build/bin/devnet) selects the binary; RUN_TIMEOUT
 # (seconds, default 600) bounds each run; READY (default 120s) is its
-# --ready-timeout.
+# --ready-timeout; KEEP, a directory: each run's database is kept there
+# (KEEP/scale-gossip-N.db).  After each row, the run's end_phases_ms
+# (where the end of the trial went) and the mean node's peak RSS inside
+# the window (t <= duration) beside the whole run's.
 set -eu
 . "$(dirname "$0")/bench-lib.sh"
 here=$HERE root=$ROOT
@@ -52,4 +55,15 @@ for n in "$@"; do
 		printf "%5d %8s %9.1f %9.2f %9.1f %10.0f %11.2f %s\n", n, rd,
 		    100 * c / s, 100 * nc / s / n, rss, rows / s,
 		    b / 1e6 / (n * s / 3600), st }'
+	wrss=$(q "SELECT round(avg(v) / 1e6, 1) FROM (SELECT node, max(value)
+	    AS v FROM samples WHERE node >= 0 AND t_ms <= (SELECT duration_ms
+	    FROM runs LIMIT 1) AND metric_id = (SELECT id FROM metrics WHERE
+	    name = 'rss_bytes') GROUP BY node)")
+	echo "      end: $(q "SELECT value FROM run_facts WHERE key =
+	    'end_phases_ms' LIMIT 1"); peak RSS in the window ${wrss} MB," \
+	    "samples to t = ${secs} s"
+	if [ -n "${KEEP:-}" ]; then
+		mkdir -p "$KEEP"
+		q "VACUUM INTO '$KEEP/scale-gossip-$n.db'"
+	fi
 done
