@@ -166,7 +166,8 @@ void	 compare_adjust_free(struct compare_adjust *adj, double **alt,
  * The paired design (compare-paired.c).  COMPARE_PAIRED_APPLY: when R's
  * runs ran in concurrent slots (an A and a B run that overlap by more
  * than half the shorter, at least 2 slots and most runs of each side in
- * one; the trial unit; no sequential design), find the slots, name the
+ * one; the trial unit), find the slots (R->npairs: a sequential design
+ * is then tested on them look by look, compare-seq.c), name the
  * runs left out, and test every row of R (from the observations O*[RK[i]],
  * the unadjusted values where RAW has them) by a paired t-test on its
  * slots, decide both families again and fill the power; else nothing.
@@ -199,6 +200,18 @@ int	 compare_paired_row(struct compare_row *row, const double *xa,
 void	 compare_paired_power(struct compare_row *row, const double *xa,
 	    const double *xb, size_t n, double threshold_pct,
 	    double target_pct, struct compare_power_cache *pc);
+/* The paired sequential design's data (compare-seq.c): one metric's
+ * per-slot differences of R's slots where both sides have a value
+ * (log(B / A) when every value is positive, *LOG_ set, else B - A; O*
+ * the metric's observations), into D (R->npairs + 1 of room), the runs
+ * per side each slot needs (its later run's index + 1) into LAST, and
+ * *SCALE as COMPARE_PAIRED_BAND takes it; how many.  COMPARE_PAIRED_BAND:
+ * the band of +-THRESHOLD_PCT of A in the differences' unit. */
+size_t	 compare_paired_diffs(const struct compare_result *r,
+	    const struct obs *oa, const struct obs *ob, double *d,
+	    size_t *last, int *log_, double *scale);
+void	 compare_paired_band(int log_, double scale, double threshold_pct,
+	    double *lo, double *hi);
 
 /* The sequential analysis (compare-seq.c): when OPTS or the runs' stored
  * fact name a design, redo the tests of R's rows look by look (the rows

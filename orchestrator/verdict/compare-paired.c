@@ -123,11 +123,13 @@ trial_runs(const struct obs *o, size_t *run)
 }
 
 /* One metric's values of the slots of R where both sides have one: A's
- * in XA, B's in XB (the unadjusted ones when RAW has them), aligned;
+ * in XA, B's in XB (the unadjusted ones when RAW has them), aligned,
+ * and the runs per side each slot needs into LAST (NULL: not wanted);
  * how many. */
 static size_t
 slot_values(const struct compare_result *r, const struct obs *oa,
-    const struct obs *ob, double *const *raw, double *xa, double *xb)
+    const struct obs *ob, double *const *raw, double *xa, double *xb,
+    size_t *last)
 {
 	double	*va, *vb;
 	size_t	*runa, *runb, i, j, p, n = 0;
@@ -151,6 +153,9 @@ slot_values(const struct compare_result *r, const struct obs *oa,
 	for (p = 0; p < r->npairs; p++) {
 		if (isnan(va[r->pair_a[p]]) || isnan(vb[r->pair_b[p]]))
 			continue;
+		if (last != NULL)
+			last[n] = 1 + (r->pair_a[p] > r->pair_b[p] ?
+			    r->pair_a[p] : r->pair_b[p]);
 		xa[n] = va[r->pair_a[p]];
 		xb[n++] = vb[r->pair_b[p]];
 	}
@@ -187,9 +192,9 @@ pct(double x, int log_, double scale)
 	return (log_ ? 100 * expm1(x) : 100 * x / scale);
 }
 
-/* The equivalence band of THRESHOLD_PCT in the differences' unit. */
-static void
-band(int log_, double scale, double threshold_pct, double *lo, double *hi)
+void
+compare_paired_band(int log_, double scale, double threshold_pct,
+    double *lo, double *hi)
 {
 	double	th = threshold_pct / 100;
 
@@ -235,7 +240,7 @@ compare_paired_row(struct compare_row *row, const double *xa,
 	row->deff = 1;
 	row->test = "paired-t";
 	row->constant = !(pt.se > 0);
-	band(lg, scale, threshold_pct, &lo, &hi);
+	compare_paired_band(lg, scale, threshold_pct, &lo, &hi);
 	row->p_eq_raw = dn_stats_paired_equivalence_p(&pt, lo, hi);
 	row->mde_unpaired_pct = row->mde_pct;
 	row->design = "paired";
@@ -331,7 +336,7 @@ compare_paired_power(struct compare_row *row, const double *xa,
 	row->mde_pct = pct(m, lg, scale);
 	if (target_pct <= 0 && strcmp(row->verdict, "undecided") != 0)
 		return;
-	band(lg, scale, threshold_pct, &lo, &hi);
+	compare_paired_band(lg, scale, threshold_pct, &lo, &hi);
 	if (target_pct > 0 || fabs(row->delta_pct) >= threshold_pct) {
 		row->target_pct = target_pct > 0 ? target_pct :
 		    fabs(row->delta_pct);
@@ -345,8 +350,8 @@ compare_paired_power(struct compare_row *row, const double *xa,
 	row->trials_needed = pairs_equivalent(pc, pt.sd, pt.mean, lo, hi, n);
 }
 
-/* A sequential design (ab --until decided) is analysed look by look as
- * stored (compare-seq.c): not paired. */
+/* Whether R is a sequential design (ab --until decided): then its looks
+ * are analysed by compare-seq.c, on the slots when it ran in them. */
 static int
 sequential(struct dn_store *s, struct compare_result *r,
     const struct compare_opts *opts, int *yes, char **cause)
@@ -361,6 +366,24 @@ sequential(struct dn_store *s, struct compare_result *r,
 	*yes = seq != NULL;
 	free(seq);
 	return (0);
+}
+
+size_t
+compare_paired_diffs(const struct compare_result *r, const struct obs *oa,
+    const struct obs *ob, double *d, size_t *last, int *log_,
+    double *scale)
+{
+	static double *const	none[2] = { NULL, NULL };
+	double			*xa, *xb;
+	size_t			 n;
+
+	xa = dn_xcalloc(r->npairs + 1, sizeof(*xa));
+	xb = dn_xcalloc(r->npairs + 1, sizeof(*xb));
+	n = slot_values(r, oa, ob, none, xa, xb, last);
+	differences(xa, xb, n, d, log_, scale);
+	free(xa);
+	free(xb);
+	return (n);
 }
 
 /* Where ROW's measured values are besides its trial values: RAW's pair
@@ -392,7 +415,7 @@ paired_rows(struct compare_result *r, const struct obs *oa,
 	for (i = 0; i < r->nrows; i++) {
 		k = rk[i];
 		n = slot_values(r, &oa[k], &ob[k], measured(&r->rows[i], raw,
-		    k), xa, xb);
+		    k), xa, xb, NULL);
 		if (compare_paired_row(&r->rows[i], xa, xb, n,
 		    r->threshold_pct) != 0)
 			continue;
@@ -414,7 +437,7 @@ paired_rows(struct compare_result *r, const struct obs *oa,
 			continue;
 		k = rk[i];
 		n = slot_values(r, &oa[k], &ob[k], measured(&r->rows[i], raw,
-		    k), xa, xb);
+		    k), xa, xb, NULL);
 		compare_paired_power(&r->rows[i], xa, xb, n, r->threshold_pct,
 		    r->target_pct, &pc[i < fam[0] ? 0 : 1]);
 	}
@@ -441,16 +464,17 @@ compare_paired_apply(struct dn_store *s, struct compare_result *r,
 	most = r->a.nruns > r->b.nruns ? r->a.nruns : r->b.nruns;
 	/* concurrent slots, most of them whole: else runs one after the
 	 * other (or a few that overlapped by chance) */
-	if (seq || find_pairs(r) < PAIRED_MIN || 2 * r->npairs < most) {
+	if (find_pairs(r) < PAIRED_MIN || 2 * r->npairs < most) {
 		r->npairs = 0;
 		return (0);
 	}
 	warn_unpaired(r);
 	paired_rows(r, oa, ob, rk, raw);
 	free(r->unit_note);
-	r->unit_note = dn_xasprintf("unit: trial, paired by slot (%zu "
+	r->unit_note = dn_xasprintf("unit: trial, paired by slot%s (%zu "
 	    "slots of A and B run at the same time: a paired t-test on "
-	    "each slot's B/A, the slot's machine state shared; %zu vs %zu "
-	    "trials)", r->npairs, r->a.nruns, r->b.nruns);
+	    "each slot's B/A%s, the slot's machine state shared; %zu vs %zu "
+	    "trials)", seq ? ", sequential" : "", r->npairs, seq ? " at "
+	    "each look" : "", r->a.nruns, r->b.nruns);
 	return (0);
 }

@@ -131,7 +131,24 @@ diff_p(const double *a, size_t na, const double *b, size_t nb)
 struct seq_ps {
 	double	diff, eq_lo, eq_hi, ni;
 	double	last;	/* the last look's nominal p of the difference */
+	/* paired by slot: the last look's mean and SD of the differences,
+	 * the threshold's band and the margin's, in their unit */
+	double	mean, sd, lo, hi, mlo, mhi;
 };
+
+/* The difference's repeated p at look K (of T) for its nominal
+ * two-sided P, kept when below *MIN. */
+static void
+two_sided(const double *t, size_t k, double p, double *min)
+{
+	double	rp;
+
+	if (isnan(p) || p >= *min)
+		return;
+	rp = seq_repeated_p(t, k, seq_z_of_p(p, 2), 2);
+	if (rp < *min)
+		*min = rp;
+}
 
 /* One one-sided claim's repeated p at look K (of T), kept when below
  * *MIN.  The repeated p is never below the nominal one. */
@@ -152,7 +169,7 @@ metric_looks(const struct compare_seq *q, const struct obs *oa,
     const struct obs *ob, const char *better, double th, double margin,
     struct seq_ps *ps)
 {
-	double	t[COMPARE_SEQ_LOOKS], p, rp;
+	double	t[COMPARE_SEQ_LOOKS], p;
 	size_t	j, k = 0, na, nb, prev = 0;
 
 	ps->diff = ps->eq_lo = ps->eq_hi = 1;
@@ -172,11 +189,7 @@ metric_looks(const struct compare_seq *q, const struct obs *oa,
 		k++;
 		p = diff_p(oa->trial_v, na, ob->trial_v, nb);
 		ps->last = p;
-		if (!isnan(p) && p < ps->diff) {
-			rp = seq_repeated_p(t, k, seq_z_of_p(p, 2), 2);
-			if (rp < ps->diff)
-				ps->diff = rp;
-		}
+		two_sided(t, k, p, &ps->diff);
 		one_sided(t, k, seq_shift_p(oa->trial_v, na, ob->trial_v, nb,
 		    1 - th, -1), &ps->eq_lo);
 		one_sided(t, k, seq_shift_p(oa->trial_v, na, ob->trial_v, nb,
@@ -192,6 +205,80 @@ metric_looks(const struct compare_seq *q, const struct obs *oa,
 	}
 	if (k == 0)
 		ps->diff = ps->eq_lo = ps->eq_hi = ps->ni = NAN;
+}
+
+/* The slots of R whose runs were all among the first PER_SIDE of each
+ * side. */
+static size_t
+slots_at(const struct compare_result *r, size_t per_side)
+{
+	size_t	p, n = 0;
+
+	for (p = 0; p < r->npairs; p++)
+		n += r->pair_a[p] < per_side && r->pair_b[p] < per_side;
+	return (n);
+}
+
+/*
+ * One metric's looks when the group ran in slots (compare-paired.c): at
+ * each look the paired t on the per-slot differences of the slots that
+ * look had, its p turned into z and a repeated p as metric_looks does
+ * with Welch's, the information the slots over the design's maximum;
+ * equivalence and not-worse by one-sided paired t-tests against the
+ * band's edges in the differences' unit.
+ */
+static void
+paired_looks(const struct compare_result *r, const struct compare_seq *q,
+    const struct obs *oa, const struct obs *ob, const char *better,
+    double th, double margin, struct seq_ps *ps)
+{
+	struct dn_paired	 pt;
+	double			 t[COMPARE_SEQ_LOOKS], *d, *dl, scale;
+	size_t			*last, i, j, m, n, k = 0, prev = 0;
+	int			 lg, lower = strcmp(better, "lower") == 0;
+
+	d = dn_xcalloc(r->npairs + 1, sizeof(*d));
+	dl = dn_xcalloc(r->npairs + 1, sizeof(*dl));
+	last = dn_xcalloc(r->npairs + 1, sizeof(*last));
+	n = compare_paired_diffs(r, oa, ob, d, last, &lg, &scale);
+	compare_paired_band(lg, scale, 100 * th, &ps->lo, &ps->hi);
+	compare_paired_band(lg, scale, 100 * margin, &ps->mlo, &ps->mhi);
+	ps->diff = ps->eq_lo = ps->eq_hi = 1;
+	ps->last = ps->mean = ps->sd = NAN;
+	ps->ni = margin > 0 && strcmp(better, "neutral") != 0 ? 1 : NAN;
+	for (j = 0; j < q->nlooks; j++) {
+		for (i = m = 0; i < n; i++)
+			if (last[i] <= q->looks[j])
+				dl[m++] = d[i];
+		if (m < 2 || m <= prev)
+			continue;
+		prev = m;
+		t[k] = fmin(1, (double)m / (double)q->max_per_side);
+		if (k > 0 && t[k] <= t[k - 1])
+			continue;
+		k++;
+		dn_stats_paired_t(dl, m, 0.95, &pt);
+		ps->last = pt.p;
+		ps->mean = pt.mean;
+		ps->sd = pt.sd;
+		two_sided(t, k, pt.p, &ps->diff);
+		if (!(scale > 0))
+			continue;	/* A is 0: no band */
+		one_sided(t, k, dn_stats_paired_equivalence_p(&pt, ps->lo,
+		    INFINITY), &ps->eq_lo);
+		one_sided(t, k, dn_stats_paired_equivalence_p(&pt, -INFINITY,
+		    ps->hi), &ps->eq_hi);
+		if (!isnan(ps->ni))
+			one_sided(t, k, lower ? dn_stats_paired_equivalence_p(
+			    &pt, -INFINITY, ps->mhi) :
+			    dn_stats_paired_equivalence_p(&pt, ps->mlo,
+			    INFINITY), &ps->ni);
+	}
+	if (k == 0)
+		ps->diff = ps->eq_lo = ps->eq_hi = ps->ni = NAN;
+	free(d);
+	free(dl);
+	free(last);
 }
 
 static double
@@ -212,16 +299,18 @@ sd_of(const double *v, size_t n)
  * threshold, else equivalence (or not-worse by MARGIN, the nearer).  0
  * when it cannot be said (no spread), -1 beyond reach.
  */
-/* Trials per side for power COMPARE_POWER at distance DIST (SD S) with
- * critical value Z, times SEQ_INFLATION; -1 beyond reach. */
+/* Trials per side for power COMPARE_POWER at distance DIST (SD S of
+ * each of K samples' values: 2 independent sides, 1 the slots'
+ * differences) with critical value Z, times SEQ_INFLATION; -1 beyond
+ * reach. */
 static long
-n_for(double dist, double s, double z)
+n_for(double dist, double s, double z, double k)
 {
 	double	n;
 
 	if (!(dist > 0))
 		return (-1);
-	n = SEQ_INFLATION * 2 * pow(z + dn_stats_norm_quantile(COMPARE_POWER),
+	n = SEQ_INFLATION * k * pow(z + dn_stats_norm_quantile(COMPARE_POWER),
 	    2) * s * s / (dist * dist);
 	return (n > COMPARE_MAX_TRIALS ? -1 : (long)ceil(n < 2 ? 2 : n));
 }
@@ -247,12 +336,37 @@ needed(const struct compare_row *row, const struct obs *oa,
 	if (isnan(s) || s == 0 || compare_row_a_zero(row) || isnan(d))
 		return (0);
 	if (fabs(d) >= th * ma)
-		best = n_for(fabs(d), s, seq_z_of_p(alpha, 2));
+		best = n_for(fabs(d), s, seq_z_of_p(alpha, 2), 2);
 	else
-		best = n_for(th * ma - fabs(d), s, seq_z_of_p(alpha, 1));
+		best = n_for(th * ma - fabs(d), s, seq_z_of_p(alpha, 1), 2);
 	if (margin > 0 && strcmp(row->better, "neutral") != 0) {
 		n = n_for(margin * ma - (worse_up ? d : -d), s,
-		    seq_z_of_p(alpha, 1));
+		    seq_z_of_p(alpha, 1), 2);
+		if (n > 0 && (best < 0 || n < best))
+			best = n;
+	}
+	return (best);
+}
+
+/* NEEDED of a group paired by slot: the slots (trials per side) at the
+ * last look's mean and SD of the differences PS holds, in their unit. */
+static long
+paired_needed(const struct compare_row *row, const struct seq_ps *ps,
+    double alpha, double margin)
+{
+	double	m = ps->mean;
+	long	best, n;
+
+	if (!(ps->sd > 0) || compare_row_a_zero(row) || isnan(m))
+		return (0);
+	if (m <= ps->lo || m >= ps->hi)
+		best = n_for(fabs(m), ps->sd, seq_z_of_p(alpha, 2), 1);
+	else
+		best = n_for(fmin(ps->hi - m, m - ps->lo), ps->sd,
+		    seq_z_of_p(alpha, 1), 1);
+	if (margin > 0 && strcmp(row->better, "neutral") != 0) {
+		n = n_for(strcmp(row->better, "higher") != 0 ? ps->mhi - m :
+		    m - ps->mlo, ps->sd, seq_z_of_p(alpha, 1), 1);
 		if (n > 0 && (best < 0 || n < best))
 			best = n;
 	}
@@ -342,8 +456,12 @@ compare_seq_apply(struct dn_store *s, struct compare_result *r,
 	v = dn_xcalloc(n, sizeof(*v));
 	adj = dn_xcalloc(n, sizeof(*adj));
 	for (i = 0; i < n; i++)
-		metric_looks(&q, &oa[rk[i]], &ob[rk[i]], r->rows[i].better, th,
-		    margin / 100, &ps[i]);
+		if (r->npairs > 0)
+			paired_looks(r, &q, &oa[rk[i]], &ob[rk[i]],
+			    r->rows[i].better, th, margin / 100, &ps[i]);
+		else
+			metric_looks(&q, &oa[rk[i]], &ob[rk[i]],
+			    r->rows[i].better, th, margin / 100, &ps[i]);
 	/* Holm over each family apart: the primary rows [0, nprimary),
 	 * then the secondary ones among themselves. */
 	for (k = 0; k < 3; k++) {
@@ -371,18 +489,16 @@ compare_seq_apply(struct dn_store *s, struct compare_result *r,
 				    n - r->nprimary;
 
 		alpha = COMPARE_ALPHA / (double)fam;
-		row->test = "welch-seq";
+		row->test = r->npairs > 0 ? "paired-t-seq" : "welch-seq";
 		row->p_raw = ps[i].last;
 		if (!decide(r, i, margin / 100))
 			continue;
-		if (i >= r->nprimary) {
-			row->seq_needed = needed(row, &oa[rk[i]], &ob[rk[i]],
-			    alpha, th, margin / 100);
+		row->seq_needed = r->npairs > 0 ? paired_needed(row, &ps[i],
+		    alpha, margin / 100) : needed(row, &oa[rk[i]], &ob[rk[i]],
+		    alpha, th, margin / 100);
+		if (i >= r->nprimary)
 			continue;
-		}
 		r->all_decided = 0;
-		row->seq_needed = needed(row, &oa[rk[i]], &ob[rk[i]], alpha,
-		    th, margin / 100);
 		/* Undecided now: at least one more block, whatever the
 		 * approximation says. */
 		have = oa[rk[i]].ntrial < ob[rk[i]].ntrial ? oa[rk[i]].ntrial :
@@ -449,19 +565,27 @@ char *
 compare_seq_note(const struct compare_result *r)
 {
 	const struct compare_seq	*q = r->seq;
-	char				 lk[256];
+	char				 lk[256], *pd = NULL, *s;
 
 	if (q == NULL)
 		return (NULL);
 	looks_text(q, lk, sizeof(lk));
-	return (dn_xasprintf("%s: %zu look%s (%s trials per side) of at "
+	/* a group that ran in slots: its looks were paired t-tests */
+	if (r->npairs > 0)
+		pd = dn_xasprintf("; paired by slot: a paired t on each "
+		    "slot's B/A at each look, %zu slots at the last",
+		    slots_at(r, q->looks[q->nlooks - 1]));
+	s = dn_xasprintf("%s%s: %zu look%s (%s trials per side) of at "
 	    "most %zu per side; Lan-DeMets O'Brien-Fleming alpha spending, "
 	    "%.3g of %.2g spent; p, equivalence and not-worse corrected for "
-	    "the looks (docs/statistics.md, section 8); stopped: %s",
+	    "the looks (docs/statistics.md, section 8)%s; stopped: %s",
+	    r->npairs > 0 ? "paired " : "",
 	    strcmp(q->stop, "fixed") == 0 ? "proof asked for" :
 	    r->seq_stored ? "sequential group" : "sequential", q->nlooks,
 	    q->nlooks == 1 ? "" : "s", lk, q->max_per_side, spent_last(q),
-	    COMPARE_ALPHA, stop_words(q)));
+	    COMPARE_ALPHA, pd != NULL ? pd : "", stop_words(q));
+	free(pd);
+	return (s);
 }
 
 void
@@ -515,8 +639,10 @@ compare_seq_render_json(const struct compare_result *r, FILE *out)
 		fputs("null", out);
 		return;
 	}
+	/* paired by slot, the information is the slots' (paired_looks) */
 	for (i = 0; i < q->nlooks; i++) {
-		t[i] = (double)q->looks[i] / (double)q->max_per_side;
+		t[i] = (double)(r->npairs > 0 ? slots_at(r, q->looks[i]) :
+		    q->looks[i]) / (double)q->max_per_side;
 		if (t[i] > 1)
 			t[i] = 1;
 		if (i == 0 || t[i] > t[i - 1])
@@ -528,8 +654,13 @@ compare_seq_render_json(const struct compare_result *r, FILE *out)
 		k = 0;
 	fprintf(out, "{\"method\": \"group-sequential, Lan-DeMets "
 	    "O'Brien-Fleming alpha spending\", \"stored\": %s, "
-	    "\"max_trials_per_side\": %zu, \"stopped\": ",
+	    "\"max_trials_per_side\": %zu, ",
 	    r->seq_stored ? "true" : "false", q->max_per_side);
+	if (r->npairs > 0)
+		fprintf(out, "\"design\": \"paired-sequential\", "
+		    "\"statistic\": \"paired-t\", \"slots\": %zu, ",
+		    r->npairs);
+	fputs("\"stopped\": ", out);
 	/* plain words: no escapes needed */
 	fprintf(out, "\"%s\", \"why\": \"%s\"", q->stop[0] ? q->stop :
 	    "running", stop_words(q));
@@ -541,8 +672,12 @@ compare_seq_render_json(const struct compare_result *r, FILE *out)
 	dn_json_num(out, spent_last(q));
 	fputs(", \"looks\": [", out);
 	for (i = 0; i < q->nlooks; i++) {
-		fprintf(out, "%s{\"trials_per_side\": %zu, \"information\": ",
-		    i ? ", " : "", q->looks[i]);
+		fprintf(out, "%s{\"trials_per_side\": %zu, ", i ? ", " : "",
+		    q->looks[i]);
+		if (r->npairs > 0)
+			fprintf(out, "\"slots\": %zu, ", slots_at(r,
+			    q->looks[i]));
+		fputs("\"information\": ", out);
 		dn_json_num(out, i < k ? t[i] : NAN);
 		fputs(", \"alpha_spent\": ", out);
 		dn_json_num(out, i < k ? seq_spent(COMPARE_ALPHA, t[i], 2) : NAN);
