@@ -42,7 +42,7 @@ test: build
 # and the three simulations of the verdict's error rates are left out
 # (docs/testing.md): devnet's code on those paths runs under them in
 # dn.e2e.docker, dn.e2e.swarm, dn.net.break and dn.store.compare.
-ASAN_SKIP = dn\.e2e\.swarm-(hosts|net|engines)|dn\.net\.docker(-foreign)?$$|dn\.store\.(cuped|paired|verdict)-sim
+ASAN_SKIP = dn\.e2e\.swarm-(hosts|net|engines)|dn\.net\.docker(-foreign)?$$|dn\.store\.(cuped|paired|seq-paired|verdict)-sim
 
 asan:
 	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DDN_SANITIZE=address,undefined -DDN_WERROR=ON" \

@@ -48,6 +48,12 @@ dn_test(store cuped-sim SOURCES ${DN_TEST_DIR}/test-cuped-sim.c
 # the slot's luck shared or not; a smaller MDE and more power when shared.
 dn_test(store paired-sim SOURCES ${DN_TEST_DIR}/test-paired-sim.c
     ${DN_TEST_DIR}/store-testlib.c LIBS dn_orch TIMEOUT 300)
+# The paired sequential design (compare-seq.c on compare-paired.c's
+# slots, issue 36) by seeded simulation: A/A ever called better or worse
+# at most alpha, and fewer trials to a decision than the independent
+# sequential design on the same values.
+dn_test(store seq-paired-sim SOURCES ${DN_TEST_DIR}/test-seq-paired-sim.c
+    ${DN_TEST_DIR}/store-testlib.c LIBS dn_orch TIMEOUT 120)
 # The group-sequential design (orchestrator/verdict/sequential.c): the
 # published boundaries, and by seeded simulation the A/A rate under
 # peeking against the naive test's and the trials to a decision.
