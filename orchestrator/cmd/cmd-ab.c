@@ -64,15 +64,19 @@ static const char ab_help_extra[] =
 static char ab_help[sizeof(ab_help_extra) + 2048];
 
 /* --until decided: the looks after every block (ab-seq.c), within
- * --budget or the default one. */
+ * --budget or the default one; ORDER the trial order the run uses. */
 static void
-until_setup(struct run_args *a, struct compare_opts *co, struct ab_seq *sq)
+until_setup(struct run_args *a, struct compare_opts *co, struct ab_seq *sq,
+    int order)
 {
 	int	dflt = a->budget_ms == 0;
 
 	/* The looks' analysis uses the trial unit; their own format is
-	 * the table's words on stderr. */
-	co->unit = COMPARE_UNIT_TRIAL;
+	 * the table's words on stderr.  Concurrent blocks keep the auto
+	 * unit, which pairs the slots at each look (compare-seq.c), unless
+	 * --unit trial asked for the independent design by name. */
+	if (order != SCN_ORDER_CONCURRENT || co->unit == COMPARE_UNIT_NODE)
+		co->unit = COMPARE_UNIT_TRIAL;
 	a->repeats = ab_seq_init(sq, co, a->max_trials, dflt ?
 	    AB_SEQ_BUDGET_MS : a->budget_ms, a->ro.quiet ? NULL : stderr);
 	sq->budget_default = dflt;
@@ -101,10 +105,10 @@ ab_design(struct run_args *a, const struct scenario *scn, void *arg)
 	int			 order, slots;
 	FILE			*say = a->ro.quiet ? NULL : stderr;
 
+	order = a->order >= 0 ? a->order : (int)scn->order;
 	if (!a->until) {
 		if (a->repeats > 0 || scn->repeats_set)
 			return;
-		order = a->order >= 0 ? a->order : (int)scn->order;
 		slots = order == SCN_ORDER_CONCURRENT ? 2 : 4;
 		if (scn->nvariants != 2) {
 			if (say != NULL)
@@ -134,7 +138,7 @@ ab_design(struct run_args *a, const struct scenario *scn, void *arg)
 			    AB_SEQ_MAX_TRIALS, (int)((a->budget_ms > 0 ?
 			    a->budget_ms : AB_SEQ_BUDGET_MS) / 60000));
 	}
-	until_setup(a, d->co, d->sq);
+	until_setup(a, d->co, d->sq, order);
 }
 
 /* Store the design with the runs: 0, or -1 (said why). */
