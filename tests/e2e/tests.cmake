@@ -54,6 +54,9 @@ dn_script_test(e2e paired ${DN_TEST_DIR}/paired.sh TIMEOUT 300)
 # 16 of them per test (30-60 s alone).
 dn_script_test(e2e seq-ab ${DN_TEST_DIR}/seq-ab.sh TIMEOUT 300)
 dn_script_test(e2e seq-aa ${DN_TEST_DIR}/seq-aa.sh TIMEOUT 300)
+# order: concurrent: the looks pair the slots (issue 36): 4 slots of 3 s
+# at most side by side (~20 s alone).
+dn_script_test(e2e seq-paired ${DN_TEST_DIR}/seq-paired.sh TIMEOUT 300)
 # devnet ab without --repeats (issue 35): smoke in 3 s trials until
 # decided, 8 to 20 of them (1-2 min alone), and run --quiet.
 dn_script_test(e2e ab-default ${DN_TEST_DIR}/ab-default.sh TIMEOUT 600)
