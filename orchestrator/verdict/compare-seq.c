@@ -136,30 +136,17 @@ struct seq_ps {
 	double	mean, sd, lo, hi, mlo, mhi;
 };
 
-/* The difference's repeated p at look K (of T) for its nominal
- * two-sided P, kept when below *MIN. */
+/* One claim's repeated p at look K (of T) for its nominal P, SIDES 2
+ * (the difference) or 1 (a one-sided claim), kept when below *MIN.  The
+ * repeated p is never below the nominal one. */
 static void
-two_sided(const double *t, size_t k, double p, double *min)
+keep_repeated(const double *t, size_t k, double p, int sides, double *min)
 {
 	double	rp;
 
 	if (isnan(p) || p >= *min)
 		return;
-	rp = seq_repeated_p(t, k, seq_z_of_p(p, 2), 2);
-	if (rp < *min)
-		*min = rp;
-}
-
-/* One one-sided claim's repeated p at look K (of T), kept when below
- * *MIN.  The repeated p is never below the nominal one. */
-static void
-one_sided(const double *t, size_t k, double p, double *min)
-{
-	double	rp;
-
-	if (isnan(p) || p >= *min)
-		return;
-	rp = seq_repeated_p(t, k, seq_z_of_p(p, 1), 1);
+	rp = seq_repeated_p(t, k, seq_z_of_p(p, sides), sides);
 	if (rp < *min)
 		*min = rp;
 }
@@ -189,19 +176,19 @@ metric_looks(const struct compare_seq *q, const struct obs *oa,
 		k++;
 		p = diff_p(oa->trial_v, na, ob->trial_v, nb);
 		ps->last = p;
-		two_sided(t, k, p, &ps->diff);
-		one_sided(t, k, seq_shift_p(oa->trial_v, na, ob->trial_v, nb,
-		    1 - th, -1), &ps->eq_lo);
-		one_sided(t, k, seq_shift_p(oa->trial_v, na, ob->trial_v, nb,
-		    1 + th, 1), &ps->eq_hi);
+		keep_repeated(t, k, p, 2, &ps->diff);
+		keep_repeated(t, k, seq_shift_p(oa->trial_v, na, ob->trial_v, nb,
+		    1 - th, -1), 1, &ps->eq_lo);
+		keep_repeated(t, k, seq_shift_p(oa->trial_v, na, ob->trial_v, nb,
+		    1 + th, 1), 1, &ps->eq_hi);
 		if (isnan(ps->ni))
 			continue;
 		if (strcmp(better, "lower") == 0)
-			one_sided(t, k, seq_shift_p(oa->trial_v, na,
-			    ob->trial_v, nb, 1 + margin, 1), &ps->ni);
+			keep_repeated(t, k, seq_shift_p(oa->trial_v, na,
+			    ob->trial_v, nb, 1 + margin, 1), 1, &ps->ni);
 		else
-			one_sided(t, k, seq_shift_p(oa->trial_v, na,
-			    ob->trial_v, nb, 1 - margin, -1), &ps->ni);
+			keep_repeated(t, k, seq_shift_p(oa->trial_v, na,
+			    ob->trial_v, nb, 1 - margin, -1), 1, &ps->ni);
 	}
 	if (k == 0)
 		ps->diff = ps->eq_lo = ps->eq_hi = ps->ni = NAN;
@@ -261,18 +248,18 @@ paired_looks(const struct compare_result *r, const struct compare_seq *q,
 		ps->last = pt.p;
 		ps->mean = pt.mean;
 		ps->sd = pt.sd;
-		two_sided(t, k, pt.p, &ps->diff);
+		keep_repeated(t, k, pt.p, 2, &ps->diff);
 		if (!(scale > 0))
 			continue;	/* A is 0: no band */
-		one_sided(t, k, dn_stats_paired_equivalence_p(&pt, ps->lo,
-		    INFINITY), &ps->eq_lo);
-		one_sided(t, k, dn_stats_paired_equivalence_p(&pt, -INFINITY,
-		    ps->hi), &ps->eq_hi);
+		keep_repeated(t, k, dn_stats_paired_equivalence_p(&pt, ps->lo,
+		    INFINITY), 1, &ps->eq_lo);
+		keep_repeated(t, k, dn_stats_paired_equivalence_p(&pt, -INFINITY,
+		    ps->hi), 1, &ps->eq_hi);
 		if (!isnan(ps->ni))
-			one_sided(t, k, lower ? dn_stats_paired_equivalence_p(
+			keep_repeated(t, k, lower ? dn_stats_paired_equivalence_p(
 			    &pt, -INFINITY, ps->mhi) :
 			    dn_stats_paired_equivalence_p(&pt, ps->mlo,
-			    INFINITY), &ps->ni);
+			    INFINITY), 1, &ps->ni);
 	}
 	if (k == 0)
 		ps->diff = ps->eq_lo = ps->eq_hi = ps->ni = NAN;
