@@ -265,10 +265,12 @@ print_summary(struct trial *t, const struct runner_opts *o)
 static void
 stop_nodes(struct trial *t, const struct runner_opts *o)
 {
-	uint64_t	t_stop, t_col, t_end;
+	uint64_t	t_lg, t_stop, t_col, t_end;
 	int		k, killed, grace;
 
+	t_lg = dn_now_ns();
 	loadgen_disconnect(t->lg);
+	t_lg = dn_now_ns() - t_lg;
 	if (t->t0_ns != 0 && !t->failed && !signals_count)
 		endcheck_state(t);
 	t_stop = dn_now_ns();
@@ -286,10 +288,11 @@ stop_nodes(struct trial *t, const struct runner_opts *o)
 	t_end = dn_now_ns();
 	/* where the end of a trial went (issue 40: at 200 nodes a 30 s
 	 * trial ended a minute after its window) */
-	trial_fact(t, -1, "end_phases_ms", "drain %lld, state check %lld "
-	    "(%d status rounds), stop %lld, collector %lld",
-	    (long long)t->end_drain_ms, (long long)t->end_state_ms,
-	    t->end_state_rounds, (long long)((t_col - t_stop) / 1000000u),
+	trial_fact(t, -1, "end_phases_ms", "drain %lld, load close %lld, "
+	    "state check %lld (%d status rounds), stop %lld, collector %lld",
+	    (long long)t->end_drain_ms, (long long)(t_lg / 1000000u),
+	    (long long)t->end_state_ms, t->end_state_rounds,
+	    (long long)((t_col - t_stop) / 1000000u),
 	    (long long)((t_end - t_col) / 1000000u));
 	for (k = 0; k < t->nnodes; k++) {
 		if (t->nodes[k].remote_clock && t->nodes[k].have_clock)

@@ -104,7 +104,7 @@ for run in $(q "select id from runs order by id"); do
 	# check in one status round or more (issue 40)
 	expect_match "run $run: end_phases_ms" \
 	    "$(q "select value from run_facts where run_id = $run and key = 'end_phases_ms'")" \
-	    "^drain [0-9]+, state check [0-9]+ \([1-9][0-9]* status rounds\), stop [0-9]+, collector [0-9]+$"
+	    "^drain [0-9]+, load close [0-9]+, state check [0-9]+ \([1-9][0-9]* status rounds\), stop [0-9]+, collector [0-9]+$"
 	lost=$(q "select value from run_facts where run_id = $run and key = 'lost_samples'")
 	expect_eq "run $run: no lost samples" "$lost" 0
 	lat=$(q "select count(*) from samples s join metrics m on m.id = s.metric_id
