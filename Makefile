@@ -41,8 +41,11 @@ test: build
 # Under the sanitizers, five tests of docker's and swarm's own behaviour
 # and the three simulations of the verdict's error rates are left out
 # (docs/testing.md): devnet's code on those paths runs under them in
-# dn.e2e.docker, dn.e2e.swarm, dn.net.break and dn.store.compare.
-ASAN_SKIP = dn\.e2e\.swarm-(hosts|net|engines)|dn\.net\.docker(-foreign)?$$|dn\.store\.(cuped|paired|seq-paired|verdict)-sim
+# dn.e2e.docker, dn.e2e.swarm, dn.net.break and dn.store.compare.  No
+# '$' in it: the pattern goes through two makes, and a '$$' reached the
+# second as '$|' (make's order-only list, empty), which broke the regex
+# and let all but the three swarm tests run under the sanitizers.
+ASAN_SKIP = dn\.e2e\.swarm-(hosts|net|engines)|dn\.net\.docker|dn\.store\.(cuped|paired|seq-paired|verdict)-sim
 
 asan:
 	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DDN_SANITIZE=address,undefined -DDN_WERROR=ON" \
