@@ -24,8 +24,9 @@
  * answers describe one instant as closely as the nodes allow.  FLAGS are
  * DN_CTL_* request flags.  OK[k] says whether node k answered.  S holds
  * one REQ socket per node across the rounds of one check (opened and
- * dialled at the first, closed by status_close): a round used to open,
- * dial and close one per node, 200 of each a round at 200 nodes, and a
+ * dialled at the first, closed all at once at its end with
+ * dn_sock_close_all): a round used to open, dial and close one per
+ * node, 200 of each a round at 200 nodes, and a
  * close that hangs (nanomsg/nng#1543) left every later socket and its
  * connection open in the nodes (issue 40).  A request that timed out is
  * cancelled by the next one on the same socket; its late reply is
@@ -59,7 +60,7 @@ ctl_status_all(struct trial *t, struct dn_sock **s, const int *ask,
 		cause = NULL;
 	}
 	for (k = 0; k < t->nnodes; k++) {
-		if (s[k] == NULL || !ask[k])
+		if (s[k] == NULL)
 			continue;
 		h.t_ns = dn_now_ns();
 		dn_hdr_put(req, &h);
@@ -74,7 +75,7 @@ ctl_status_all(struct trial *t, struct dn_sock **s, const int *ask,
 		void		*buf;
 		size_t		 len;
 
-		if (s[k] == NULL || !ask[k])
+		if (s[k] == NULL)
 			continue;
 		if (dn_sock_recv(s[k], &buf, &len, STATUS_TIMEOUT_MS) == 0) {
 			ok[k] = dn_hdr_check(buf, len, t->token,
@@ -84,18 +85,6 @@ ctl_status_all(struct trial *t, struct dn_sock **s, const int *ask,
 			dn_msg_free(buf, len);
 		}
 	}
-}
-
-/* Close the sockets of one check's rounds (ctl_status_all). */
-static void
-status_close(struct dn_sock **s, int n)
-{
-	int	k;
-
-	for (k = 0; k < n; k++)
-		if (s[k] != NULL)
-			dn_sock_close(s[k]);
-	free(s);
 }
 
 /* After the load: wait until every submitted transaction has an outcome
@@ -188,7 +177,8 @@ endcheck_state(struct trial *t)
 	}
 	ctl_status_all(t, socks, ask, DN_CTL_HALT | DN_CTL_WANT_HASH,
 	    st, ok);
-	status_close(socks, t->nnodes);
+	dn_sock_close_all(socks, (size_t)t->nnodes);
+	free(socks);
 	t->end_state_rounds++;
 	t->end_state_ms = (int64_t)((dn_now_ns() - t0) / 1000000u);
 	ref = -1;
