@@ -62,6 +62,15 @@ dn_xstrdup(const char *s)
 	return (dn_xstrndup(s, strlen(s)));
 }
 
+void *
+dn_xmemdup(const void *p, size_t n)
+{
+	void	*q = dn_xmalloc(n > 0 ? n : 1);
+
+	memcpy(q, p, n);
+	return (q);
+}
+
 char *
 dn_xstrndup(const char *s, size_t n)
 {

@@ -14,6 +14,8 @@ void	*dn_xrealloc(void *, size_t);
 void	*dn_xreallocarray(void *, size_t, size_t);
 char	*dn_xstrdup(const char *);
 char	*dn_xstrndup(const char *, size_t);
+/* A copy of N bytes at P. */
+void	*dn_xmemdup(const void *, size_t);
 /* printf into a new string the caller frees. */
 char	*dn_xasprintf(const char *, ...)
 	    __attribute__((format(printf, 1, 2)));
