@@ -9,7 +9,7 @@
 # and still prints the failed one and the counts (item 7).
 . "$(dirname "$0")/lib.sh"
 
-if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
+if sanitized; then
 	echo "SKIP: the allocation counter is off in this build (sanitizers)"
 	exit 77
 fi

@@ -8,7 +8,7 @@
 # exit 4/5, nothing stored).
 . "$(dirname "$0")/lib.sh"
 
-if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
+if sanitized; then
 	echo "SKIP: the allocation counter is off in this build (sanitizers): it judges allocs_per_s"
 	exit 77
 fi

@@ -8,7 +8,7 @@
 # windows anchored on a stop/cont event (except: events, during:, after:).
 . "$(dirname "$0")/lib.sh"
 
-if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
+if sanitized; then
 	echo "SKIP: the allocation counter is off in this build (sanitizers): its value and relative cases judge allocs_per_s"
 	exit 77
 fi

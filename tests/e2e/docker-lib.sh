@@ -110,7 +110,7 @@ expect_tx_exact() {
 expect_node_metrics() {
 	local run=$1 node got cg nm
 	nm=$(q "select count(*) from metrics where source = 'node'")
-	if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
+	if sanitized; then
 		nm=$((nm - 4))
 	fi
 	for node in 0 1 2; do

@@ -34,7 +34,7 @@ rc=$?
 expect_eq "1+1 concurrent: devnet ab exits 0" "$rc" 0
 expect_eq "1+1 concurrent: 2 runs, both ok" \
     "$(q "select count(*) from runs where status = 'ok'")" 2
-if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
+if sanitized; then
 	skip "1+1 allocs/s verdict: the allocation counter is off in this" \
 	    "build (sanitizers replace malloc)"
 	finish

@@ -7,7 +7,7 @@
 # at the block that would overrun it.
 . "$(dirname "$0")/lib.sh"
 
-if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
+if sanitized; then
 	echo "SKIP: the allocation counter is off in this build (sanitizers)"
 	exit 77
 fi

@@ -8,7 +8,7 @@
 # Usage errors of the new options exit 2 before anything runs.
 . "$(dirname "$0")/lib.sh"
 
-if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
+if sanitized; then
 	echo "SKIP: the allocation counter is off in this build (sanitizers)"
 	exit 77
 fi

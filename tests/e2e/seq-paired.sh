@@ -31,7 +31,7 @@ YAML
 # without the allocation counter (sanitizers) has none, so there the
 # design is checked on cpu_s_per_s, whatever its verdict.
 M=allocs_per_s
-"$NODE" --help 2>&1 | grep -q "allocation counter: off" && M=cpu_s_per_s
+sanitized && M=cpu_s_per_s
 export M
 "$DEVNET" ab "$T/p.yaml" --db "$DB" --run-dir "$RUNS" --ready-timeout 60s \
     --until decided --max-trials 8 --metric "$M" --format json \

@@ -55,7 +55,7 @@ YAML
 # Without an allocation counter (a sanitizer build) one trial a side
 # shows all there is to see: allocs_per_s is absent, not 0.
 counter_off=0
-"$NODE" --help 2>&1 | grep -q "allocation counter: off" && counter_off=1
+sanitized && counter_off=1
 reps=()
 [ $counter_off = 1 ] && reps=(--repeats 1)
 "$DEVNET" ab "$T/idle.yaml" --db "$DB" --run-dir "$RUNS" --quiet --format json \

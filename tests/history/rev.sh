@@ -14,7 +14,7 @@ PATTERN=${HISTORY_PATTERN:-PPPCCC}
 # Without an allocation counter (a sanitizer build) the change points
 # cannot be seen: two builds show the rest (build, cache, commit stored).
 counter_off=0
-"$NODE" --help 2>&1 | grep -q "allocation counter: off" && counter_off=1
+sanitized && counter_off=1
 [ $counter_off = 1 ] && [ -z "${HISTORY_PATTERN:-}" ] && PATTERN=PC
 REPO=$T/repo
 export DEVNET_BUILD_CACHE=$T/cache

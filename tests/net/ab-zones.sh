@@ -12,7 +12,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: network namespaces need root"
 	exit 77
 fi
-if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
+if sanitized; then
 	echo "SKIP: the allocation counter is off in this build (sanitizers" \
 	    "replace malloc): no allocs_per_s verdict to check"
 	exit 77

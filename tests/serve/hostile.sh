@@ -80,7 +80,7 @@ q2=$(sed -n 2p "$T/cmp.out" | sed 's/.*received \(\[[^]]*\]\).*/\1/')
 # more (samples to t=27.5 s of a 20 s trial, 108-111 a node, with the
 # other tests beside it), so there the count is not the duration's, and
 # "no sample lost" below is the check (every sample a node sent, stored).
-if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
+if sanitized; then
 	ok "sanitizer build: samples per node $q1 and $q2 (not the duration's count here; lost below)"
 else
 	expect_match "the quiet run has every sample (20 s / 250 ms, +1 or 2)" \
@@ -94,7 +94,7 @@ lag1=$(sed -n 1p "$T/cmp.out" | awk '{print $NF}')
 lag2=$(sed -n 2p "$T/cmp.out" | awk '{print $NF}')
 # The send lag is a speed: a sanitizer build makes a thread per connection
 # (1,000 of them in the flood) many times dearer, and there it only prints.
-if "$NODE" --help 2>&1 | grep -q "allocation counter: off"; then
+if sanitized; then
 	ok "sanitizer build: send lag $lag1 us quiet, $lag2 us under attack"
 else
 	check "send lag with hostile clients ($lag2 us) within 3x + 5 ms of \
