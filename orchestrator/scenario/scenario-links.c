@@ -156,6 +156,11 @@ scn_get_nodes(struct ctx *c, const struct ynode *n, const char *what,
 {
 	size_t	i, j;
 
+	/* set before any refusal: a caller frees *OUT on failure, and in a
+	 * loop it held the last list's, freed already (a zone `b: []` after
+	 * `a: [0]` was a double free) */
+	*out = NULL;
+	*nout = 0;
 	if (n->type != Y_SEQ || n->nkids == 0)
 		return (scn_fail(c, n, "%s must be a list of node indices, "
 		    "such as [0, 1]", what));

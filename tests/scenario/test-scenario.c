@@ -456,6 +456,9 @@ static const struct bad bad_files[] = {
 	  "network.zones[]" },
 	{ "zone twice", BASE "  zones: {eu: [0, 1], us: [1, 2]}\n", NULL,
 	  ":5:27:", "node 1 is in zones 'eu' and 'us'" },
+	/* an empty list after a good one: was a double free */
+	{ "zone empty after one", BASE "  zones: {eu: [0], us: []}\n",
+	  NULL, ":5:24:", "network.zones[] must be a list of node indices" },
 	{ "zone name dash", BASE "  zones: {e-u: [0]}\n", NULL, ":5:11:",
 	  "zone name 'e-u'" },
 	{ "link unknown pair", BASE "  zones: {eu: [0]}\n  links:\n"
