@@ -264,6 +264,7 @@ cmd_validate_exec(int argc, char **argv)
 		cmd_error("%s", cause);
 		goto out;
 	}
+	run_check_warn(s, stderr);
 	if (print_plan(stdout, s, &cause) != 0 ||
 	    provider_describe(stdout, s, &cause) != 0) {
 		cmd_error("%s", cause);

@@ -445,6 +445,7 @@ run_args_execute(struct run_args *a, struct runner_result *res,
 		scenario_free(scn);
 		return (1);
 	}
+	run_check_warn(scn, stderr);
 	if (a->dry_run) {
 		fprintf(stderr, "devnet: dry run: scenario '%s' passes the "
 		    "checks of 'devnet validate'; it would run %zu variant(s) "

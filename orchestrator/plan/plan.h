@@ -137,6 +137,25 @@ uint8_t	*plan_peer_graph(const struct scenario *s);
 uint8_t	*plan_probe_links(const struct scenario *s, int endpoints,
 	    size_t *n, int *rate_hz);
 
+/* A link's proof in one window wants this many probes (fewer: "not
+ * measured"), run/netproof.c. */
+#define PLAN_PROOF_MIN_PROBES	20
+/* A window's first and last part that no proof uses: the rules settle
+ * after a change, the probes in flight at its end (at least). */
+#define PLAN_PROOF_SETTLE_MS	300
+
+/*
+ * The longest window in VARIANT's trials (index into s->variants) in
+ * which one state of the emulated network holds and its proof can count
+ * probes, in ms: from the warmup or a network event (partition, heal,
+ * link, a link event's end) to the next or the end, less the settling
+ * at its start and (closed by a change) the probes in flight at its end.
+ * An upper bound: the in-flight time also grows with the links' latency,
+ * and a busy machine sends late (a 0.7 s window at 20/s: 9 probes).  0
+ * when none is left.
+ */
+int64_t	 plan_probe_window_ms(const struct scenario *s, size_t variant);
+
 /* The node binary VARIANT runs. */
 const char *plan_binary(const struct scenario *, const struct scn_variant *);
 

@@ -222,3 +222,46 @@ plan_probe_links(const struct scenario *s, int endpoints, size_t *n,
 	*rate_hz = clamp_hz(p.nsel);
 	return (p.sel);
 }
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return ((x > y) - (x < y));
+}
+
+int64_t
+plan_probe_window_ms(const struct scenario *s, size_t variant)
+{
+	const char	*name = s->variants[variant].name;
+	int64_t		*at, best = 0, w;
+	size_t		 i, n = 0;
+
+	at = dn_xcalloc(2 * s->nevents + 2, sizeof(*at));
+	at[n++] = s->warmup_ms;
+	at[n++] = s->duration_ms;
+	for (i = 0; i < s->nevents; i++) {
+		const struct scn_event *ev = &s->events[i];
+
+		if (ev->action < SCN_EV_PARTITION || (ev->variant != NULL &&
+		    strcmp(ev->variant, name) != 0) ||
+		    ev->at_ms >= s->duration_ms)
+			continue;
+		at[n++] = ev->at_ms;
+		if (ev->action == SCN_EV_LINK && ev->for_ms > 0 &&
+		    ev->at_ms + ev->for_ms < s->duration_ms)
+			at[n++] = ev->at_ms + ev->for_ms;
+	}
+	qsort(at, n, sizeof(*at), cmp_i64);
+	/* the last window ends with the probe, at the trial's end; the
+	 * others in flight before the next change */
+	for (i = 0; i + 1 < n; i++) {
+		w = at[i + 1] - at[i] - (i + 2 < n ? 2 : 1) *
+		    PLAN_PROOF_SETTLE_MS;
+		if (w > best)
+			best = w;
+	}
+	free(at);
+	return (best);
+}

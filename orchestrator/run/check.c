@@ -7,6 +7,8 @@
  * here; what can only fail when it happens (an engine down, a port taken,
  * a revision that does not build) is said where it happens.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "run/runner-internal.h"
@@ -69,4 +71,45 @@ run_check(const struct scenario *s, char **cause)
 			return (-1);
 	}
 	return (0);
+}
+
+void
+run_check_warn(const struct scenario *s, FILE *f)
+{
+	uint8_t	*sel;
+	size_t	 nlinks, i, j;
+	int64_t	*w, need;
+	int	 hz, differ = 0;
+	char	*who;
+
+	if (!scenario_has_conditions(s) || s->nvariants == 0)
+		return;
+	sel = plan_probe_links(s, s->network.nodes + 1, &nlinks, &hz);
+	free(sel);
+	need = (int64_t)PLAN_PROOF_MIN_PROBES * 1000 / hz;
+	w = dn_xcalloc(s->nvariants, sizeof(*w));
+	for (i = 0; i < s->nvariants; i++) {
+		w[i] = plan_probe_window_ms(s, i);
+		differ |= w[i] != w[0];
+	}
+	for (i = 0; i < s->nvariants; i++) {
+		for (j = 0; j < i && w[j] != w[i]; j++)
+			;
+		if (w[i] >= need || j < i)	/* enough, or said */
+			continue;
+		who = differ ? dn_xasprintf("variant %s's trials",
+		    s->variants[i].name) : dn_xstrdup("a trial");
+		fprintf(f, "devnet: warning: network conditions: the longest "
+		    "window of %s in which one state of the network holds "
+		    "leaves %.1f s to measure it; at %d probes a second on "
+		    "each of %zu links that is at most %lld probes a link, "
+		    "and a proof wants %d: the trial will fail as not "
+		    "proven.  Make that window %.1f s longer (duration, "
+		    "warmup, the events' times), or probe fewer links "
+		    "(network.probe_links)\n", who, w[i] / 1e3, hz, nlinks,
+		    (long long)(w[i] * hz / 1000), PLAN_PROOF_MIN_PROBES,
+		    (need - w[i]) / 1e3);
+		free(who);
+	}
+	free(w);
 }

@@ -507,9 +507,10 @@ netcond_finish(struct trial *t)
 		if (nc->measured == 0 && nc->unmeasured > 0)
 			trial_fail(t, "network: none of the links with a "
 			    "condition was measured in any window (%zu tried, "
-			    "fewer than 20 probes each): the conditions are "
+			    "fewer than %d probes each): the conditions are "
 			    "not proven; run longer, or probe fewer links "
-			    "(network.probe_links)", nc->unmeasured);
+			    "(network.probe_links)", nc->unmeasured,
+			    PLAN_PROOF_MIN_PROBES);
 	}
 	if (nc->net != NULL && !signals_count)
 		netproof_shape(t, nc);

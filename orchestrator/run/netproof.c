@@ -368,7 +368,7 @@ netproof_links(struct trial *t, struct netcond *nc, const char *what,
 			dn = netproof_name(nc, d, db);
 			memset(&p, 0, sizeof(p));
 			pool_add(nc, &p, s, d, from, to);
-			if (p.sent < 20) {
+			if (p.sent < PLAN_PROOF_MIN_PROBES) {
 				trial_event(t, -1, "link_proof", "%s %s->%s: "
 				    "not measured (%llu probes)", what, sn, dn,
 				    (unsigned long long)p.sent);

@@ -23,6 +23,7 @@
 #include "run/runner.h"
 #include "node-kind/node-kind.h"
 #include "trial/trial.h"
+#include "plan/plan.h"
 
 #define TICK_MS			20
 /* endcheck's look at the last inclusions: each tick is at most this much
@@ -102,7 +103,7 @@ void	 netcond_finish(struct trial *t);
 
 /* netcond.c's state of one trial (t->nc), read by netproof.c; after a
  * change, the time given the network to settle before it is measured. */
-#define NC_SETTLE_NS	300000000ull
+#define NC_SETTLE_NS	((uint64_t)PLAN_PROOF_SETTLE_MS * 1000000u)
 struct nc_link {
 	const struct scn_event	*ev;
 	uint64_t		 until_ns;	/* 0: until heal */

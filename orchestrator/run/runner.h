@@ -68,6 +68,10 @@ struct runner_result {
  * refuses with the same words.  No side effect.  0, or -1 with *CAUSE.
  */
 int	 run_check(const struct scenario *s, char **cause);
+/* What the check does not refuse but a user should know before anything
+ * starts, on F (validate and run print the same): a trial too short for
+ * its network conditions' proof, which will fail as not proven. */
+void	 run_check_warn(const struct scenario *s, FILE *f);
 
 /*
  * Block the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) in the calling

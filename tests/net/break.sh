@@ -92,8 +92,15 @@ network:
   links: {default: {latency: 5ms}}
 workload: {kind: transfer, tps: 10}
 YAML
+# validate says so before anything starts, and run in the same words
+warn="devnet: warning: network conditions: the longest window of a trial in which one state of the network holds leaves 0\.7 s to measure it; at 20 probes a second on each of 12 links that is at most 14 probes a link, and a proof wants 20"
+expect_match "too short to prove: validate warns" \
+    "$("$DEVNET" validate "$T/short.yaml" 2>&1 >/dev/null)" "^$warn"
 out=$("$DEVNET" run "$T/short.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
 rc=$?
+expect_match "too short to prove: run warns alike" "$out" "$warn"
+expect_eq "a 12 s trial with events: no warning" \
+    "$("$DEVNET" validate "$T/local.yaml" 2>&1 >/dev/null)" ""
 run=$(q "select max(id) from runs")
 expect_eq "too short to prove: exit 1" "$rc" 1
 expect_match "too short to prove: the trial fails, saying why" \

@@ -5,7 +5,8 @@
  * ways, the load's, every condition class (ordered zone pair, the nodes
  * in no zone, the load's) and every link event's node and partition's
  * group pair PLAN_PROBE_CLASS_MIN times, every endpoint each way, and
- * the same sample for the same seed.
+ * the same sample for the same seed.  And the longest window a proof can
+ * count in (plan_probe_window_ms, the warning of `devnet validate`).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -220,6 +221,42 @@ events_covered(void **state)
 	scenario_free(s);
 }
 
+/* The longest window a proof can count probes in: between the warmup
+ * and the network events (a link event's end too), less the settling;
+ * the last ends with the trial.  An event of one variant cuts only its
+ * trials. */
+static void
+proof_window(void **state)
+{
+	struct scenario	*s;
+
+	(void)state;
+	/* 1 | 2 link 7 | 8 partition | 12 heal | 20: 12..20 less 0.3 s */
+	s = load(6, 0, "", "warmup: 1s\nevents:\n"
+	    "  - {at: 2s, action: link, nodes: [5], loss: 50%, for: 5s}\n"
+	    "  - {at: 8s, action: partition, groups: [[0, 1], [2]]}\n"
+	    "  - {at: 12s, action: heal}\n", 3);
+	assert_int_equal(plan_probe_window_ms(s, 0), 7700);
+	scenario_free(s);
+	/* a node's pause is no network event: 1..20 less 0.3 s for A; B
+	 * cut at 10 s: 10..20 less 0.3 s */
+	s = load(6, 0, "", "warmup: 1s\nvariants:\n  A: {}\n  B: {}\n"
+	    "events:\n  - {at: 5s, action: stop, node: 1}\n"
+	    "  - {at: 10s, action: partition, groups: [[0], [1]], "
+	    "variant: B}\n", 3);
+	assert_int_equal(plan_probe_window_ms(s, 0), 18700);
+	assert_int_equal(plan_probe_window_ms(s, 1), 9700);
+	scenario_free(s);
+	/* 0.7 s after the warmup: 0.4 s, 8 probes at 20/s */
+	s = load(5, 0, "", "warmup: 19300ms\n", 3);
+	assert_int_equal(plan_probe_window_ms(s, 0), 400);
+	scenario_free(s);
+	/* a window that settles to nothing: none */
+	s = load(5, 0, "", "warmup: 19800ms\n", 3);
+	assert_int_equal(plan_probe_window_ms(s, 0), 0);
+	scenario_free(s);
+}
+
 int
 main(void)
 {
@@ -227,6 +264,7 @@ main(void)
 		cmocka_unit_test(small_all),
 		cmocka_unit_test(gossip_sample),
 		cmocka_unit_test(events_covered),
+		cmocka_unit_test(proof_window),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
