@@ -126,11 +126,13 @@ int	 dn_sock_set_recv_max(struct dn_sock *s, size_t bytes);
  * (*PIPE, nonzero; PIPE may be NULL). */
 int	 dn_sock_recv_pipe(struct dn_sock *s, void **bufp, size_t *lenp,
 	    uint32_t *pipe, int timeout_ms);
-/* A guarded socket's PIPE showed the token: trusted from now on. */
+/* A guarded socket's PIPE showed the token: trusted from now on (also
+ * one whose message came before nng told the guard of it). */
 void	 dn_sock_pipe_trust(struct dn_sock *s, uint32_t pipe);
-/* Of a guarded socket's PIPE: 1 trusted, 0 not yet, -1 gone (or closed
- * by dn_sock_pipe_close), -2 gone untrusted and counted so by
- * dn_sock_guard_counts (a message of it read now is not a new reject). */
+/* Of a guarded socket's PIPE: 1 trusted, 0 not yet, -1 gone, not known
+ * yet (nng's ADD_POST to come) or closed by dn_sock_pipe_close, -2 gone
+ * untrusted and counted so by dn_sock_guard_counts (a message of it read
+ * now is not a new reject). */
 int	 dn_sock_pipe_state(struct dn_sock *s, uint32_t pipe);
 /* Close PIPE (a first message without the token): it sends nothing more,
  * and its end is not counted again by dn_sock_guard_counts, also when

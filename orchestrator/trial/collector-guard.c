@@ -84,7 +84,9 @@ collector_pipe_ok(struct collector *c, const struct dn_hdr *h, uint32_t pipe)
 
 	if (*b == pipe)
 		return (0);	/* the common case: no lock taken */
-	if (dn_sock_pipe_state(c->sock, pipe) == 0)
+	/* the token is good: trusted, also when nng has not yet told the
+	 * guard of the pipe (-1; the guard notes it for then) */
+	if (dn_sock_pipe_state(c->sock, pipe) <= 0)
 		dn_sock_pipe_trust(c->sock, pipe);
 	if (h->kind == DN_MSG_HELLO) {
 		pthread_mutex_lock(&t->mu);
