@@ -40,23 +40,13 @@ struct pipe_ent {
  * a message of it, read before its end, is handled by then. */
 #define GONE_GRACE_NS	200000000ull
 /*
- * Two rings of the last pipe ids, so that one connection is one reject
- * however nng orders its events (it orders neither a pipe's first message
- * and its ADD_POST nor its end and the reading of that message; under
- * ASan with tests beside, each came the other way now and then):
- * - counted: ended untrusted and counted so before a message of it, read
- *   earlier, was handled: that message is not counted again
- *   (dn_sock_pipe_state's -2);
- * - early: closed for a bad first message before its ADD_POST: noted as
- *   closed by us when that comes, so its end is not counted again;
- * - early_trust: trusted (its first message had the token) before its
- *   ADD_POST: noted as trusted when that comes.  A node's HELLO handled
- *   before it left the node's connection untrusted for good (the
- *   collector looks no more once the HELLO binds the node to it), and
- *   its end at the node's exit was counted as a connection that never
- *   showed the token (CI of stop 43, under ASan: dn.e2e.hostile 13
- *   rejects for 12, dn.net.scale 1 for none).
- * Pipes come and go in bursts of at most the guard's cap.
+ * Rings of the last pipe ids, so that one connection is one reject
+ * however nng orders a pipe's ADD_POST, first message and end (it orders
+ * none; docs/architecture.md): counted (ended untrusted, counted before
+ * a message of it read earlier was handled: dn_sock_pipe_state's -2),
+ * early (closed for a bad first message before its ADD_POST) and
+ * early_trust (trusted before it: a node's HELLO, once counted at the
+ * node's exit).  Pipes come and go in bursts of at most the guard's cap.
  */
 #define ID_RING	256
 struct id_ring {
@@ -144,13 +134,11 @@ guard_prune(struct dn_sock *s, uint64_t now)
 }
 
 /*
- * A guarded socket's new pipe: refused (closed, counted) when the cap is
- * reached, else noted as not trusted; 1 if refused.  Called at nng's
- * ADD_POST: a pipe closed from ADD_PRE crashed nng 1.5.2 now and then
- * (a freed mutex, over ipc, in dn.wire.transport), while closing a
- * started pipe is what every peer's end does.  The pipe may have read one
- * message by then (at most the receive limit): it is handled as from a
- * pipe already gone.
+ * A guarded socket's new pipe: refused (closed, counted) at the cap, else
+ * noted (trusted if early_trust has it); 1 if refused.  At nng's ADD_POST:
+ * closed from ADD_PRE, nng 1.5.2 crashed now and then (a freed mutex,
+ * over ipc).  It may have read one message by then (at most the receive
+ * limit), handled as from a pipe already gone.
  */
 static int
 guard_add(struct dn_sock *s, nng_pipe p)
