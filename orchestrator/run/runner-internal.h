@@ -182,6 +182,10 @@ int	 watch_ready(struct trial **ts, int nt, int timeout_ms);
 /* Look at every node once: exits, stalls, rejoins; fire due events.
  * FIRED has one flag per event of the scenario. */
 void	 watch_trial(struct trial *t, char *fired);
+/* The exits alone, as watch_trial sees them (a crash with its
+ * post-mortem): for the end of a trial, after the watch stopped and
+ * before devnet stops the nodes (endcheck.c). */
+void	 watch_exits(struct trial *t);
 
 /* --- endcheck.c --------------------------------------------------------- */
 

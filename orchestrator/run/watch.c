@@ -348,6 +348,16 @@ node_exited(struct trial *t, int k)
 	free(m);
 }
 
+void
+watch_exits(struct trial *t)
+{
+	int	k;
+
+	for (k = 0; k < t->nnodes; k++)
+		if (!t->nodes[k].proc.exited && provider_poll(t->prov, k))
+			node_exited(t, k);
+}
+
 /* Look at every node once: exits, stalls, rejoins; fire due events. */
 void
 watch_trial(struct trial *t, char *fired)
