@@ -390,16 +390,13 @@ watch_trial(struct trial *t, char *fired)
 	}
 	netcond_tick(t);
 	faults_tick(t);
+	watch_exits(t);
 	for (k = 0; k < t->nnodes; k++) {
 		struct trial_node	*n = &t->nodes[k];
 		uint64_t		 last;
 		int			 hello, have_h;
 		double			 h, best, lag;
 
-		if (!n->proc.exited && provider_poll(t->prov, k)) {
-			node_exited(t, k);
-			continue;
-		}
 		if (n->proc.exited)
 			continue;
 		pthread_mutex_lock(&t->mu);

@@ -37,8 +37,7 @@ check "exit expected recorded" test "$(sqlite3 "$DB" \
     "SELECT count(*) FROM events WHERE kind = 'exit'")" -eq 4
 
 # --- 2. devnet-node under the probe vs its built-in counter ---------------
-if "$DN_BUILD_DIR/bin/devnet-node" --help 2>&1 |
-    grep -q "allocation counter: off"; then
+if sanitized; then
 	# The shim is an LD_PRELOAD malloc; a sanitizer runtime must come
 	# first and owns malloc itself, so neither counter runs here.
 	skip "shim vs built-in counter: the allocation counters are off in" \

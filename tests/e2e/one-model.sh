@@ -82,12 +82,14 @@ agree() {
 # scenario and provider, the two taking turns: the release suite has all)
 diffs=""
 : >"$T/accepted"; : >"$T/refused"
+san=0
+sanitized && san=1
 orders="abba concurrent"
 i=0
 for f in "$SCN"/*.yaml; do
 	for p in local docker swarm; do
 		i=$((i + 1))
-		sanitized && orders=$(echo abba concurrent | cut -d' ' -f$((i % 2 + 1)))
+		[ "$san" = 1 ] && orders=$(echo abba concurrent | cut -d' ' -f$((i % 2 + 1)))
 		for o in $orders; do
 			agree "$f" "$p" "$o" >>"$T/diffs" || diffs=1
 		done
@@ -102,7 +104,7 @@ check "a dry run writes no database" test ! -e "$T/dry.db"
 mkdir -p "$T/mut"
 # (24 in a sanitizer build, where each devnet call costs ~3x: the
 # loader's hostile input is fuzz-scenario's there)
-if sanitized; then
+if [ "$san" = 1 ]; then
 	NMUT=${DN_MUTANTS:-24}
 else
 	NMUT=${DN_MUTANTS:-150}

@@ -124,7 +124,7 @@ print('%d charts, each A and B a connected median line with its band; '
 PY
 }
 
-"$NODE" --help 2>&1 | grep -q "allocation counter: off" &&
+sanitized &&
 	export ALLOC_OFF=1
 check "every chart draws A and B (axis in seconds)" charts "$T/r.html" s
 

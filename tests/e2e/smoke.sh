@@ -144,7 +144,7 @@ gap=$(q "select (select cast(value as integer) from run_facts where
 	fail "second window starts '$gap' ms after the first ends"
 # Each node's allocation source (issue 25): a fact per node, one summary
 # line, and compare and report show it per side.
-if "$DN_BUILD_DIR/bin/devnet-node" --help 2>&1 | grep -q "allocation counter: off"; then
+if sanitized; then
 	src="not measured: devnet-node built without its allocation counter (sanitizer build)"
 else
 	src="malloc (glibc)"

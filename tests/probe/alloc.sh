@@ -16,8 +16,7 @@ PROBE="$DN_BUILD_DIR/bin/devnet-probe"
 # The shim is an LD_PRELOAD malloc; a sanitizer runtime must come first and
 # owns malloc itself (its programs refuse to start behind another preload),
 # so this build has nothing for the shim to count.
-if "$DN_BUILD_DIR/bin/devnet-node" --help 2>&1 |
-    grep -q "allocation counter: off"; then
+if sanitized; then
 	echo "SKIP: the allocation counters are off in this build" \
 	    "(sanitizers replace malloc)"
 	exit 77

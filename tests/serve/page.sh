@@ -62,7 +62,7 @@ out=$(cat "$T/dom.out")
 # line (nothing measured, nothing drawn) and say "not measured" on the
 # plot, and only those.
 empty='\[\]'
-"$NODE" --help 2>&1 | grep -q "allocation counter: off" &&
+sanitized &&
 	empty="\['heap_live_bytes', 'allocs'\]"
 expect_match "the page draws all 11 charts, none empty but the unmeasured" \
     "$out" "charts 11 empty $empty"
@@ -79,7 +79,7 @@ check "trial 1 ends" wait_for 40 sh -c "curl -sf '$URL/api/live' |
 # a counter's series: allocs, or minflt where a sanitizer build has no
 # allocation counter (its heap figures are absent, never 0)
 counter=allocs
-"$NODE" --help 2>&1 | grep -q "allocation counter: off" && counter=minflt
+sanitized && counter=minflt
 for m in rss_bytes height $counter achieved_tps; do
 	curl -sf "$URL/api/series?run=1&metric=$m" >"$T/series-$m.json"
 done

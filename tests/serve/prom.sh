@@ -75,8 +75,7 @@ expect_eq "devnet_event of every node, equal to devnet_fault_active" \
 # measured, so the heap panels find nothing, as they should)
 heap='devnet_(allocs|frees|alloc_bytes|heap_live_bytes)'
 alloc_off=
-"$DN_BUILD_DIR/bin/devnet-node" --help 2>&1 |
-	grep -q "allocation counter: off" && alloc_off=1
+sanitized && alloc_off=1
 panels=$(python3 -c "import json
 for p in json.load(open('$DN_SOURCE_DIR/docs/grafana-devnet.json'))['panels']:
     print(p['targets'][0]['expr'].replace('\$variant', '.*'))" |
