@@ -48,6 +48,29 @@ print_asserts(FILE *out, const struct scenario *s)
 	}
 }
 
+/* One event of S as validate lists it: "at 1s: clock_skew node 1 ...". */
+static void
+print_event(FILE *out, const struct scenario *s, const struct scn_event *ev)
+{
+	fputs("  at ", out);
+	put_ms(out, ev->at_ms);
+	fprintf(out, ": %s", scenario_action_name(ev->action));
+	if (ev->node >= 0)
+		fprintf(out, " node %d", ev->node);
+	if (ev->action == SCN_EV_UPGRADE)
+		fprintf(out, " to %s", s->variants[ev->to].name);
+	if (ev->action == SCN_EV_CLOCK_SKEW && ev->has_offset)
+		fprintf(out, " offset %+.3fs", (double)ev->offset_ms / 1e3);
+	if (ev->action == SCN_EV_CLOCK_SKEW && ev->drift_ppm != 0)
+		fprintf(out, " drift %+gppm", ev->drift_ppm);
+	if (ev->action == SCN_EV_DISK)
+		fprintf(out, " %s rate %llu B/s iops %u", ev->full ? "full" :
+		    "not full", (unsigned long long)ev->rate_bps, ev->iops);
+	fprintf(out, "%s%s%s%s%s\n", ev->variant ? " in variant " : "",
+	    ev->variant ? ev->variant : "", ev->name ? " ('" : "",
+	    ev->name ? ev->name : "", ev->name ? "')" : "");
+}
+
 static int
 print_plan(FILE *out, const struct scenario *s, char **cause)
 {
@@ -94,31 +117,8 @@ print_plan(FILE *out, const struct scenario *s, char **cause)
 		    t[i].variant->name, t[i].repeat, t[i].slot);
 	if (s->nevents > 0) {
 		fprintf(out, "\nevents (%zu):\n", s->nevents);
-		for (i = 0; i < s->nevents; i++) {
-			fputs("  at ", out);
-			put_ms(out, s->events[i].at_ms);
-			fprintf(out, ": %s", scenario_action_name(
-			    s->events[i].action));
-			if (s->events[i].node >= 0)
-				fprintf(out, " node %d", s->events[i].node);
-			if (s->events[i].action == SCN_EV_UPGRADE)
-				fprintf(out, " to %s",
-				    s->variants[s->events[i].to].name);
-			if (s->events[i].action == SCN_EV_CLOCK_SKEW)
-				fprintf(out, " offset %+.3fs", (double)
-				    s->events[i].offset_ms / 1e3);
-			if (s->events[i].action == SCN_EV_DISK)
-				fprintf(out, " %s rate %llu B/s iops %u",
-				    s->events[i].full ? "full" : "not full",
-				    (unsigned long long)s->events[i].rate_bps,
-				    s->events[i].iops);
-			fprintf(out, "%s%s%s%s%s\n",
-			    s->events[i].variant ? " in variant " : "",
-			    s->events[i].variant ? s->events[i].variant : "",
-			    s->events[i].name ? " ('" : "",
-			    s->events[i].name ? s->events[i].name : "",
-			    s->events[i].name ? "')" : "");
-		}
+		for (i = 0; i < s->nevents; i++)
+			print_event(out, s, &s->events[i]);
 	}
 	print_asserts(out, s);
 	fprintf(out, "\nnode command lines (RUN_DIR, the collector URL and "

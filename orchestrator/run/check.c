@@ -16,6 +16,45 @@
 #include "provider/provider.h"
 #include "xalloc.h"
 
+/* A clock_skew's drift needs time before the node's next clock_skew (of
+ * a variant both apply to) or the trial's end for its proof to measure
+ * it (faults.c): said now, not as a failed trial. */
+static void
+warn_drift(const struct scenario *s, FILE *f)
+{
+	const struct scn_event	*ev, *nx;
+	size_t			 e, j;
+	int64_t			 end;
+	double			 need;
+
+	for (e = 0; e < s->nevents; e++) {
+		ev = &s->events[e];
+		if (ev->action != SCN_EV_CLOCK_SKEW || ev->drift_ppm == 0)
+			continue;
+		end = s->duration_ms;
+		for (j = 0; j < s->nevents; j++) {
+			nx = &s->events[j];
+			if (j != e && nx->action == SCN_EV_CLOCK_SKEW &&
+			    nx->node == ev->node && nx->at_ms >= ev->at_ms &&
+			    nx->at_ms < end && (nx->variant == NULL ||
+			    ev->variant == NULL || strcmp(nx->variant,
+			    ev->variant) == 0) && (nx->at_ms > ev->at_ms ||
+			    j > e))
+				end = nx->at_ms;
+		}
+		need = faults_drift_span_s(ev->drift_ppm);
+		if ((double)(end - ev->at_ms) / 1e3 >= need)
+			continue;
+		fprintf(f, "devnet: warning: %s:%d:%d: clock_skew of node %d "
+		    "drifts %+gppm for %.1f s, and its proof needs about "
+		    "%.0f s to measure a drift that size: the trial may "
+		    "fail as not measured.  Give it that long (a later event "
+		    "or a longer duration) or a larger drift\n", s->path,
+		    ev->line, ev->col, ev->node, ev->drift_ppm,
+		    (double)(end - ev->at_ms) / 1e3, need);
+	}
+}
+
 /* An upgrade starts the `to:` variant's build in the trial of another
  * variant: both devnet-nodes, or both foreign nodes (issue 39). */
 static int
@@ -82,6 +121,7 @@ run_check_warn(const struct scenario *s, FILE *f)
 	int	 hz, differ = 0;
 	char	*who;
 
+	warn_drift(s, f);
 	if (!scenario_has_conditions(s) || s->nvariants == 0)
 		return;
 	sel = plan_probe_links(s, s->network.nodes + 1, &nlinks, &hz);

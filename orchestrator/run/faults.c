@@ -1,8 +1,8 @@
 /*
  * faults.c: the faults beyond the network and the process (issue 39): a
- * node's wall clock moved (clock_skew: libfaketime, its offset file
- * written here, the node's own clock read back through the witness
- * libdevnet-clock.so) and its data disk full or slow (disk: sys/disk.c),
+ * node's wall clock moved or drifting (clock_skew: libfaketime, its
+ * offset file written here, again and again for a drift, the node's
+ * own clock read back through the witness libdevnet-clock.so) and its data disk full or slow (disk: sys/disk.c),
  * each proven by measurement or the trial fails saying so.  Not here:
  * loading the events (scenario/scenario-events.c) or the environment
  * that puts a node's clock under libfaketime (plan.c, plan_clock_env).
@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +29,38 @@
 #define CLOCK_PROOF_NS		4000000000ull	/* libfaketime's 1 s cache,
 						   and then some */
 #define CLOCK_TOLERANCE_MS	20.0
+#define DRIFT_WRITE_NS		200000000ull
+#define DRIFT_LAG_NS		1500000000ll	/* a write + the cache */
+#define DRIFT_FRESH_NS		500000000ll	/* the freshest of a window */
+#define DRIFT_MIN_SEEN_NS	4000000000ll
+#define DRIFT_RING		64
+#define DRIFT_MIN_SPAN_NS	2000000000ll
 #define DISK_SIZE		(512ull << 20)
 
+/*
+ * A node's clock: BASE_MS from the true time at SINCE_NS (devnet's
+ * monotonic clock), moving DRIFT_PPM from then on.  A drift is carried
+ * out by writing the offset again every DRIFT_WRITE_NS; libfaketime reads
+ * it at most a second later, so the node's clock follows the line in
+ * steps of a second's drift, up to DRIFT_LAG_NS behind it.
+ */
 struct fclock {
 	int		 pending;	/* an offset not yet seen in the node */
-	int64_t		 asked_ms;
+	double		 base_ms, drift_ppm;
+	uint64_t	 since_ns, written_ns;
 	uint64_t	 fired_ns, deadline_ns;
 	double		 seen_ms;	/* the last offset measured, or NAN */
 	int		 measured;
+	/* a drift's proof: the freshest point (nearest the line) seen in
+	 * the first DRIFT_LAG_NS after the offset was, and the last
+	 * DRIFT_RING points (at most one per witness record, 20 a second) */
+	int		 drifting;
+	struct dpoint {
+		double	 ms;
+		int64_t	 ns;
+	}		 p0, ring[DRIFT_RING];
+	unsigned	 npts;
+	int64_t		 first_ns;
 };
 
 struct faults {
@@ -86,7 +111,8 @@ clock_preload(const char **why)
  * Tests only (tests/e2e/clock-skew.sh, disk-fault.sh), as netcond.c's:
  * DN_TEST_BREAK=KIND puts a fault of that kind in force wrongly, so that
  * its proof must fail the trial: "clock" the offset at half what was
- * asked, "disk_full" no ballast, "disk_slow" no throttle.  Unset in
+ * asked, "clock_drift" the drift at half, "disk_full" no ballast,
+ * "disk_slow" no throttle.  Unset in
  * every real run.
  */
 static int
@@ -190,18 +216,19 @@ faults_clock_preload(const struct trial *t, int k)
 	return (clock_preload(&why));
 }
 
-/* Node K's offset file: what libfaketime reads ("+30.000", seconds). */
+/* Node K's offset file: what libfaketime reads ("+30.000000", seconds). */
 static int
-write_offset(struct trial *t, int k, int64_t ms)
+write_offset(struct trial *t, int k, double ms)
 {
-	char	*p = dn_xasprintf("%s/node-%d.faketime", t->run_dir, k);
-	char	*tmp = dn_xasprintf("%s.tmp", p);
-	FILE	*f;
-	int	 rv = -1;
+	char		*p = dn_xasprintf("%s/node-%d.faketime", t->run_dir, k);
+	char		*tmp = dn_xasprintf("%s.tmp", p);
+	long long	 us = llround(fabs(ms) * 1e3);
+	FILE		*f;
+	int		 rv = -1;
 
 	if ((f = fopen(tmp, "we")) != NULL) {
-		fprintf(f, "%c%lld.%03lld\n", ms < 0 ? '-' : '+',
-		    llabs((long long)ms) / 1000, llabs((long long)ms) % 1000);
+		fprintf(f, "%c%lld.%06lld\n", ms < 0 ? '-' : '+',
+		    us / 1000000, us % 1000000);
 		if (fclose(f) == 0 && rename(tmp, p) == 0)
 			rv = 0;
 	}
@@ -263,6 +290,69 @@ witness_read(struct trial *t, int k, struct dn_witness *w)
 	return (rv);
 }
 
+/* Node K's offset on the line devnet drew, at monotonic time NS. */
+static double
+clock_line(const struct fclock *c, int64_t ns)
+{
+	if (ns < (int64_t)c->since_ns)
+		ns = (int64_t)c->since_ns;
+	return (c->base_ms + c->drift_ppm * 1e-6 * (double)(ns -
+	    (int64_t)c->since_ns) / 1e6);
+}
+
+/* Node K's offset file, on the line at NOW (tests: "clock" writes half
+ * the offset, "clock_drift" half the drift). */
+static int
+clock_write(struct trial *t, int k, uint64_t now)
+{
+	struct fclock	*c = &t->faults->clock[k];
+	double		 ms = clock_line(c, (int64_t)now);
+
+	if (test_break("clock"))
+		ms /= 2;
+	else if (test_break("clock_drift"))
+		ms = (ms + c->base_ms) / 2;
+	c->written_ns = now;
+	return (write_offset(t, k, ms));
+}
+
+/* The span, in ms, where node K's offset may be at monotonic time NS:
+ * on the line, or up to DRIFT_LAG_NS behind it (libfaketime's cache). */
+static void
+clock_band(const struct fclock *c, int64_t ns, double *lo, double *hi)
+{
+	double	a = clock_line(c, ns), b = clock_line(c, ns - DRIFT_LAG_NS);
+
+	*lo = (a < b ? a : b) - CLOCK_TOLERANCE_MS;
+	*hi = (a < b ? b : a) + CLOCK_TOLERANCE_MS;
+}
+
+/* How near the line point P of node C's drifting clock is: the larger,
+ * the fresher (libfaketime's cache leaves a clock behind the line). */
+static double
+drift_fresh(const struct fclock *c, const struct dpoint *p)
+{
+	return ((c->drift_ppm < 0 ? -1 : 1) * (p->ms - clock_line(c,
+	    p->ns)));
+}
+
+/* Node C's clock seen at MS at NS: kept as the first point if it is the
+ * freshest of the first window, and in the ring. */
+static void
+drift_point(struct fclock *c, double ms, int64_t ns)
+{
+	struct dpoint	 p = { ms, ns };
+
+	if (c->npts > 0 && ns <= c->ring[(c->npts - 1) % DRIFT_RING].ns)
+		return;
+	if (c->npts == 0)
+		c->first_ns = ns;
+	if (c->npts == 0 || (ns - c->first_ns < DRIFT_LAG_NS &&
+	    drift_fresh(c, &p) > drift_fresh(c, &c->p0)))
+		c->p0 = p;
+	c->ring[c->npts++ % DRIFT_RING] = p;
+}
+
 /* Node K's pending offset: seen in the node (an event), or, at
  * DEADLINE (or at the end, FINAL), the trial failed. */
 static void
@@ -270,6 +360,7 @@ clock_proof(struct trial *t, int k, uint64_t now, int final)
 {
 	struct fclock	*c = &t->faults->clock[k];
 	struct dn_witness	 w;
+	double		 lo = 0, hi = 0, asked = c->base_ms;
 	int		 have;
 
 	have = witness_read(t, k, &w) == 0 && (uint64_t)w.mono_ns >
@@ -277,16 +368,19 @@ clock_proof(struct trial *t, int k, uint64_t now, int final)
 	if (have) {
 		c->seen_ms = (double)(w.seen_ns - w.true_ns) / 1e6;
 		c->measured = 1;
+		clock_band(c, w.mono_ns, &lo, &hi);
+		asked = clock_line(c, w.mono_ns);
 	}
-	if (have && c->seen_ms >= (double)c->asked_ms - CLOCK_TOLERANCE_MS &&
-	    c->seen_ms <= (double)c->asked_ms + CLOCK_TOLERANCE_MS) {
+	if (have && c->seen_ms >= lo && c->seen_ms <= hi) {
 		c->pending = 0;
 		trial_event(t, k, "clock_measured", "the node's own clock "
 		    "read %+.3f s from the true time (asked %+.3f s), %.1f s "
-		    "after the event", c->seen_ms / 1e3,
-		    (double)c->asked_ms / 1e3, (double)((uint64_t)w.mono_ns -
-		    c->fired_ns) / 1e9);
+		    "after the event", c->seen_ms / 1e3, asked / 1e3,
+		    (double)((uint64_t)w.mono_ns - c->fired_ns) / 1e9);
 		trial_fact(t, k, "clock_offset_ms", "%.3f", c->seen_ms);
+		c->drifting = c->drift_ppm != 0;
+		c->npts = 0;
+		drift_point(c, c->seen_ms, w.mono_ns);
 		return;
 	}
 	if (!final && now < c->deadline_ns)
@@ -301,30 +395,134 @@ clock_proof(struct trial *t, int k, uint64_t now, int final)
 		trial_fail(t, "clock_skew of node %d did not take effect: the "
 		    "node's own clock read %+.3f s from the true time, asked "
 		    "%+.3f s (within %.0f ms)", k, c->seen_ms / 1e3,
-		    (double)c->asked_ms / 1e3, CLOCK_TOLERANCE_MS);
+		    asked / 1e3, CLOCK_TOLERANCE_MS);
+}
+
+/* A drifting node K's clock: written again on the line, and its newest
+ * point kept for the drift's proof. */
+static void
+drift_tick(struct trial *t, int k, uint64_t now)
+{
+	struct fclock	*c = &t->faults->clock[k];
+	struct dn_witness	 w;
+
+	if (now - c->written_ns >= DRIFT_WRITE_NS && clock_write(t, k,
+	    now) != 0)
+		trial_fail(t, "clock_skew of node %d: cannot write its offset "
+		    "file in %s: %s", k, t->run_dir, strerror(errno));
+	if (c->drifting && witness_read(t, k, &w) == 0)
+		drift_point(c, (double)(w.seen_ns - w.true_ns) / 1e6,
+		    w.mono_ns);
+}
+
+/*
+ * Node K's drift, judged at its next clock_skew or the end: the slope of
+ * its own clock from the freshest point of its first window to the
+ * freshest of its last two.  A freshest point is at most DRIFT_FRESH_NS
+ * behind the line (a write every 0.2 s, a tick, the witness's 50 ms),
+ * give or take a preempted witness (5 ms), so the slope is within
+ * |drift| x that / span + 5 ms / span of the drift asked; at least
+ * DRIFT_MIN_SPAN_NS of it.
+ */
+double
+faults_drift_span_s(double ppm)
+{
+	/* the offset read (libfaketime's second), the first and the last
+	 * window (span >= seen - 2 lags), and span >= 1 + 10000 / |ppm|
+	 * from tol <= |ppm| / 2 */
+	return (1.0 + 2.0 * (double)DRIFT_LAG_NS / 1e9 + 2.0 *
+	    (double)DRIFT_FRESH_NS / 1e9 + 2.0 * 5000.0 / fabs(ppm));
+}
+
+static void
+drift_proof(struct trial *t, int k)
+{
+	struct fclock	*c = &t->faults->clock[k];
+	const struct dpoint	*last, *p1, *p;
+	double		 span, seen, got, tol;
+	unsigned	 i, n;
+
+	if (!c->drifting)
+		return;
+	drift_tick(t, k, dn_now_ns());
+	c->drifting = 0;
+	n = c->npts < DRIFT_RING ? c->npts : DRIFT_RING;
+	p1 = last = &c->ring[(c->npts - 1) % DRIFT_RING];
+	for (i = 0; i < n; i++) {
+		p = &c->ring[(c->npts - 1 - i) % DRIFT_RING];
+		if (last->ns - p->ns >= DRIFT_LAG_NS)
+			break;
+		if (drift_fresh(c, p) > drift_fresh(c, p1))
+			p1 = p;
+	}
+	seen = (double)(last->ns - c->first_ns) / 1e9;
+	if (seen * 1e9 < DRIFT_MIN_SEEN_NS) {
+		trial_fail(t, "clock_skew of node %d: its drift was not "
+		    "measured: its clock was seen for %.1f s after the "
+		    "offset took effect, and a drift needs %.0f s (a later "
+		    "clock_skew or the end came too soon)", k, seen,
+		    (double)DRIFT_MIN_SEEN_NS / 1e9);
+		return;
+	}
+	span = (double)(p1->ns - c->p0.ns) / 1e9;
+	got = (p1->ms - c->p0.ms) / span * 1e3;
+	tol = fabs(c->drift_ppm) * (double)DRIFT_FRESH_NS / 1e9 / span +
+	    5.0 / span * 1e3;
+	if (tol > fabs(c->drift_ppm) / 2) {
+		trial_fail(t, "clock_skew of node %d: a drift of %+g ppm was "
+		    "not measured: %.1f s of its clock tell it only within "
+		    "%.0f ppm; give it about %.0f s (before the node's next "
+		    "clock_skew or the end)", k, c->drift_ppm, span, tol,
+		    faults_drift_span_s(c->drift_ppm));
+		return;
+	}
+	if (fabs(got - c->drift_ppm) > tol) {
+		trial_fail(t, "clock_skew of node %d did not take effect: the "
+		    "node's own clock drifted %+.0f ppm over %.1f s, asked "
+		    "%+g ppm (within %.0f ppm)", k, got, span, c->drift_ppm,
+		    tol);
+		return;
+	}
+	trial_event(t, k, "clock_drift_measured", "the node's own clock "
+	    "drifted %+.0f ppm (%+.3f ms a second) over %.1f s (asked %+g "
+	    "ppm, within %.0f ppm)", got, got / 1e3, span, c->drift_ppm, tol);
+	trial_fact(t, k, "clock_drift_ppm", "%.1f", got);
 }
 
 static void
 clock_event(struct trial *t, const struct scn_event *ev)
 {
 	struct fclock	*c = &t->faults->clock[ev->node];
+	uint64_t	 now;
 
 	if (c->pending)		/* the one before is judged now */
 		clock_proof(t, ev->node, dn_now_ns(), 1);
-	if (write_offset(t, ev->node, test_break("clock") ? ev->offset_ms /
-	    2 : ev->offset_ms) != 0) {
+	drift_proof(t, ev->node);
+	now = dn_now_ns();
+	c->base_ms = ev->has_offset ? (double)ev->offset_ms :
+	    clock_line(c, (int64_t)now);
+	c->drift_ppm = ev->drift_ppm;
+	c->since_ns = now;
+	if (clock_write(t, ev->node, now) != 0) {
 		trial_fail(t, "clock_skew of node %d: cannot write its offset "
 		    "file in %s: %s", ev->node, t->run_dir, strerror(errno));
 		return;
 	}
 	c->pending = 1;
-	c->asked_ms = ev->offset_ms;
-	c->fired_ns = dn_now_ns();
+	c->fired_ns = now;
 	c->deadline_ns = c->fired_ns + CLOCK_PROOF_NS;
-	trial_event(t, ev->node, "clock_skew", "the node's wall clock moved "
-	    "to %+.3f s from the true time (libfaketime; its monotonic clock "
-	    "and devnet's timestamps stay true)", (double)ev->offset_ms /
-	    1e3);
+	if (c->drift_ppm == 0)
+		trial_event(t, ev->node, "clock_skew", "the node's wall clock "
+		    "moved to %+.3f s from the true time (libfaketime; its "
+		    "monotonic clock and devnet's timestamps stay true)",
+		    c->base_ms / 1e3);
+	else
+		trial_event(t, ev->node, "clock_skew", "the node's wall clock "
+		    "moved to %+.3f s from the true time, drifting %+g ppm "
+		    "from then on (libfaketime, its offset written again "
+		    "every %.1f s; its monotonic clock and devnet's "
+		    "timestamps stay true)", c->base_ms / 1e3, c->drift_ppm,
+		    (double)DRIFT_WRITE_NS / 1e9);
 }
 
 /* The proof of a disk's new state, measured in its directory: a new
@@ -448,9 +646,12 @@ faults_tick(struct trial *t)
 	if (t->faults == NULL)
 		return;
 	now = dn_now_ns();
-	for (k = 0; k < t->nnodes; k++)
+	for (k = 0; k < t->nnodes; k++) {
 		if (t->faults->clock[k].pending)
 			clock_proof(t, k, now, 0);
+		if (t->faults->clock[k].drift_ppm != 0)
+			drift_tick(t, k, now);
+	}
 }
 
 void
@@ -464,6 +665,8 @@ faults_finish(struct trial *t)
 	for (k = 0; k < t->nnodes; k++) {
 		if (f->clock[k].pending && !signals_count)
 			clock_proof(t, k, dn_now_ns(), 1);
+		if (!signals_count)
+			drift_proof(t, k);
 		dn_disk_destroy(f->disk[k]);
 	}
 	free(f->clock);

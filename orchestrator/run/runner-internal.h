@@ -164,6 +164,9 @@ uint64_t netproof_in_flight(const struct trial *t, const struct netcond *nc);
 int	 faults_check(const struct scenario *s, char **cause);
 int	 faults_prepare(const struct scenario *s, int quiet, char **cause);
 const char *faults_clock_preload(const struct trial *t, int k);
+/* The seconds a clock_skew with a drift of PPM needs before the node's
+ * next clock_skew or the trial's end for its proof to measure it. */
+double	 faults_drift_span_s(double ppm);
 int	 faults_start(struct trial *t, char **cause);
 void	 faults_event(struct trial *t, const struct scn_event *ev);
 void	 faults_tick(struct trial *t);

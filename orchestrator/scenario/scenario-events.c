@@ -17,7 +17,7 @@
 
 static const char *const event_keys[] = { "at", "action", "node", "variant",
 	"name", "to", "pause", "groups", "one_way", "nodes", "latency", "jitter", "loss",
-	"bandwidth", "for", "offset", "full", "rate", "iops", NULL };
+	"bandwidth", "for", "offset", "drift", "full", "rate", "iops", NULL };
 #define action_names	scn_action_names
 
 /* The fault events' own keys and the action each belongs to. */
@@ -26,6 +26,7 @@ static const struct {
 	enum scn_action	 action;
 } fault_keys[] = {
 	{ "offset", SCN_EV_CLOCK_SKEW },
+	{ "drift", SCN_EV_CLOCK_SKEW },
 	{ "full", SCN_EV_DISK },
 	{ "rate", SCN_EV_DISK },
 	{ "iops", SCN_EV_DISK },
@@ -168,19 +169,67 @@ fault_keys_own(struct ctx *c, const struct ynode *e,
 	return (0);
 }
 
-/* clock_skew: {offset: DURATION}, "-" before it for a clock behind. */
+/* A drift: "100ppm", "-2.5ppm", or so much a second ("1ms/s",
+ * "-500us/s", "20ns/s"); at most 10 % either way. */
+static int
+load_drift(struct ctx *c, const struct ynode *v, double *ppm)
+{
+	static const struct {
+		const char	*unit;
+		double		 ppm;	/* ppm for 1 of it */
+	} units[] = { { "ppm", 1 }, { "ns/s", 1e-3 }, { "us/s", 1 },
+	    { "ms/s", 1e3 } };
+	const char	*p = v->value;
+	size_t		 len = strlen(p), i, u;
+	char		*num;
+	double		 d = 0;
+	int		 bad = 1;
+
+	if (scn_want_scalar(c, v, "events[].drift") != 0)
+		return (-1);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		u = strlen(units[i].unit);
+		if (len <= u || strcmp(p + len - u, units[i].unit) != 0)
+			continue;
+		num = dn_xstrndup(p, len - u);
+		bad = dn_parse_double(num, &d) != 0 || d != d;
+		d *= units[i].ppm;
+		free(num);
+		break;
+	}
+	if (bad)
+		return (scn_fail(c, v, "events[].drift: '%s' is not a drift: "
+		    "a number with ppm, or with ns/s, us/s or ms/s (100ppm, "
+		    "-50ppm, 1ms/s)", p));
+	if (d > 100000.0 || d < -100000.0)
+		return (scn_fail(c, v, "events[].drift: '%s' is beyond 10 %% "
+		    "(100000ppm, 100ms/s) either way: that is a clock at "
+		    "another speed, not a drift", p));
+	*ppm = d;
+	return (0);
+}
+
+/* clock_skew: {offset: DURATION, drift: DRIFT}, at least one; "-" before
+ * the offset for a clock behind.  No offset: the clock goes on from
+ * where it is; no drift: none. */
 static int
 load_clock(struct ctx *c, const struct ynode *e, struct scn_event *ev)
 {
-	const struct ynode	*v = ymap_get(e, "offset");
+	const struct ynode	*v = ymap_get(e, "offset"), *d;
 	const char		*why = NULL, *p;
 	int64_t			 ms;
 
-	if (v == NULL)
+	d = ymap_get(e, "drift");
+	if (v == NULL && d == NULL)
 		return (scn_fail(c, e, "a clock_skew event needs 'offset', "
 		    "how far the node's wall clock is moved (0s heals it), "
-		    "e.g. {at: 5s, action: clock_skew, node: 1, offset: "
-		    "30s} or offset: -2s"));
+		    "or 'drift', how fast it moves away from then on (100ppm, "
+		    "1ms/s), e.g. {at: 5s, action: clock_skew, node: 1, "
+		    "offset: 30s} or offset: -2s, drift: 50ppm"));
+	if (d != NULL && load_drift(c, d, &ev->drift_ppm) != 0)
+		return (-1);
+	if (v == NULL)
+		return (0);
 	if (scn_want_scalar(c, v, "events[].offset") != 0)
 		return (-1);
 	p = v->value[0] == '-' ? v->value + 1 : v->value;
@@ -192,6 +241,7 @@ load_clock(struct ctx *c, const struct ynode *e, struct scn_event *ev)
 		return (scn_fail(c, v, "events[].offset: '%s' is beyond ten "
 		    "years; libfaketime takes a smaller one", v->value));
 	ev->offset_ms = v->value[0] == '-' ? -ms : ms;
+	ev->has_offset = 1;
 	return (0);
 }
 

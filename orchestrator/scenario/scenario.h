@@ -210,10 +210,13 @@ struct scn_event {
 	struct scn_link	 cond;
 	int64_t		 for_ms;
 	/* clock_skew: the node's wall clock from here on is the true one
-	 * plus OFFSET_MS (0: healed).  disk: its data disk from here on is
-	 * full or not, and limited to RATE_BPS bytes/s and IOPS (0: no
-	 * limit) */
+	 * plus OFFSET_MS (0: healed; HAS_OFFSET 0: where it is now), moving
+	 * DRIFT_PPM millionths of a second a second from then on (0: none).
+	 * disk: its data disk from here on is full or not, and limited to
+	 * RATE_BPS bytes/s and IOPS (0: no limit) */
 	int64_t		 offset_ms;
+	int		 has_offset;
+	double		 drift_ppm;
 	int		 full;
 	uint64_t	 rate_bps;
 	uint32_t	 iops;

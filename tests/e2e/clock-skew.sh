@@ -4,8 +4,12 @@
 # 20 ms, the fact clock_offset_ms, and the node's samples still on the
 # true time line (its monotonic clock untouched: no sample 30 s late).
 # A foreign node (python3 under devnet-probe) skewed the same way, the
-# probe's own clock true.  The proof's failure branch: DN_TEST_BREAK=
-# clock moves the clock by half, and the run fails saying so.  The
+# probe's own clock true.  A drift (+20 ms/s, then -5000 ppm from where
+# the clock is) measured inside the node within 10 %.  The proofs'
+# failure branches: DN_TEST_BREAK=clock moves the clock by half,
+# clock_drift drifts it half as fast, and each run fails saying so; a
+# drift too small for its time is said by validate and fails the run as
+# not measured.  The
 # refusals, at FILE:LINE:COL, the same in validate and run: a static
 # binary, a Go binary (etcd, if installed), the keys.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
@@ -95,6 +99,64 @@ expect_match "its run says the clock_skew did not take effect" \
     "$(q "select reason from runs where id = $id")" \
     "clock_skew of node 1 did not take effect: the node's own clock read \+15\.0[0-9]+ s from the true time, asked \+30\.000 s"
 
+# a drift: +20 ms a second from +1 s, then -5000 ppm from where it is;
+# each drift measured inside the node within its printed bound
+cat >"$T/d.yaml" <<'YAML'
+name: drift
+duration: 13s
+warmup: 1s
+sample_interval: 250ms
+network: {nodes: 2, block_interval: 200ms, accounts: 100}
+workload: {kind: transfer, tps: 20}
+events:
+  - {at: 1s, action: clock_skew, node: 1, offset: 1s, drift: 20ms/s}
+  - {at: 7s, action: clock_skew, node: 1, drift: -5000ppm}
+YAML
+out=$("$DEVNET" validate "$T/d.yaml" 2>&1)
+expect_match "validate shows the drift" "$out" \
+    "at 1s: clock_skew node 1 offset \+1\.000s drift \+20000ppm"
+expect_match "and a drift alone (no offset: from where the clock is)" \
+    "$out" "at 7s: clock_skew node 1 drift -5000ppm$"
+out=$("$DEVNET" run "$T/d.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
+expect_eq "drift run: exit 0" "$?" 0 || printf '%s\n' "$out" | tail -5
+id=$(q "select max(id) from runs")
+m=$(q "select detail from events where run_id = $id and node = 1 and
+    kind = 'clock_drift_measured' order by t_ms")
+printf '%s\n' "$m"
+# within 10 % (the proof's own bound is wider: a staircase of writes)
+expect_match "+20000 ppm measured inside node 1" "$m" \
+    "drifted \+(1[89][0-9]{3}|2[01][0-9]{3}) ppm .*\(asked \+20000 ppm"
+expect_match "then -5000 ppm, from where the clock was" "$m" \
+    "drifted -(4[5-9][0-9]{2}|5[0-4][0-9]{2}) ppm .*\(asked -5000 ppm"
+c=$(q "select detail from events where run_id = $id and node = 1 and
+    kind = 'clock_measured' order by t_ms")
+expect_match "the second event starts where the drift had taken it" \
+    "$c" "read \+1\.1[01][0-9] s from the true time \(asked \+1\.1[01][0-9] s\)"
+expect_eq "fact clock_drift_ppm (the last drift)" \
+    "$(q "select value + 0 > -5500 and value + 0 < -4500 from run_facts where
+    run_id = $id and node = 1 and key = 'clock_drift_ppm'")" 1
+# broken on purpose: the drift at half what was asked
+grep -v -- '-5000ppm' "$T/d.yaml" >"$T/d1.yaml"
+out=$(DN_TEST_BREAK=clock_drift "$DEVNET" run "$T/d1.yaml" --db "$DB" \
+    --run-dir "$RUNS" --set duration=7s 2>&1)
+expect_eq "a clock drifting half as fast: exit 1" "$?" 1
+id=$(q "select max(id) from runs")
+expect_match "its run says the drift did not take effect" \
+    "$(q "select reason from runs where id = $id")" \
+    "clock_skew of node 1 did not take effect: the node's own clock drifted \+(9|10|11)[0-9]{3} ppm over [0-9.]+ s, asked \+20000 ppm"
+# a drift too small for the time it is given: said before, and the run
+# fails as not measured (not as a drift that did not happen)
+sed 's/drift: -5000ppm/drift: 100ppm/' "$T/d.yaml" >"$T/d2.yaml"
+out=$("$DEVNET" validate "$T/d2.yaml" 2>&1)
+expect_match "validate warns that 100 ppm in 6 s cannot be measured" \
+    "$out" "warning: $T/d2.yaml:9:5: clock_skew of node 1 drifts \+100ppm for 6\.0 s, and its proof needs about 105 s"
+out=$("$DEVNET" run "$T/d2.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
+expect_eq "run of a drift too small for its time: exit 1" "$?" 1
+id=$(q "select max(id) from runs")
+expect_match "it says the drift was not measured, and what it needs" \
+    "$(q "select reason from runs where id = $id")" \
+    "clock_skew of node 1: a drift of \+100 ppm was not measured: [0-9.]+ s of its clock tell it only within [0-9]+ ppm; give it about 105 s"
+
 # refusals at FILE:LINE:COL, the same words in validate and run
 base='name: x
 duration: 4s
@@ -124,6 +186,14 @@ expect_refused badoffset "$base
 events:
   - {at: 1s, action: clock_skew, node: 1, offset: soon}" \
     "^$T/badoffset.yaml:5:51: events\[\]\.offset: 'soon' is not a duration"
+expect_refused baddrift "$base
+events:
+  - {at: 1s, action: clock_skew, node: 1, drift: fast}" \
+    "^$T/baddrift.yaml:5:50: events\[\]\.drift: 'fast' is not a drift: a number with ppm"
+expect_refused bigdrift "$base
+events:
+  - {at: 1s, action: clock_skew, node: 1, drift: -200ms/s}" \
+    "^$T/bigdrift.yaml:5:50: events\[\]\.drift: '-200ms/s' is beyond 10 %"
 expect_refused stray "$base
 events:
   - {at: 1s, action: kill, node: 1, offset: 1s}" \
