@@ -15,15 +15,27 @@ if [ "$(id -u)" -ne 0 ] || [ ! -w /dev/loop-control ] ||
 	finish
 fi
 
-# what devnet left of its disks under $T: mounts, loop devices, rules
+# what devnet left of its disks under $T: mounts, loop devices, rules.
+# A throttle rule is ours when its device is a loop device backed by a
+# file under $T, or no loop device at all any more (a rule that outlived
+# its disk); another test's disks beside this one are not counted.
+our_rules() {
+	local dev v bf
+	cat /sys/fs/cgroup/blkio/blkio.throttle.*_device 2>/dev/null |
+	    while read -r dev v; do
+		[ "$v" = 0 ] && continue
+		bf=$(cat /sys/dev/block/"$dev"/loop/backing_file 2>/dev/null)
+		case $bf in "$T"/*|'') echo "$dev $v" ;; esac
+	done
+}
 left() {
 	{ grep -F " $T/" /proc/self/mountinfo
 	  losetup -a | grep -F "$T/"
-	  cat /sys/fs/cgroup/blkio/blkio.throttle.*_device | grep -v ' 0$'
+	  our_rules
 	} 2>/dev/null | grep -c .
 }
-# rules of other users of the throttle, if any, are not ours: count them
-rules0=$(cat /sys/fs/cgroup/blkio/blkio.throttle.*_device | grep -c .)
+# rules that outlived their disk before this test are not its own
+rules0=$(our_rules | grep -c .)
 
 # 8 s after the fill for node 0 to crash: RocksDB fails once its WAL's
 # preallocated blocks are used (1.6 s at 300 tx/s when quiet; 4 s were
