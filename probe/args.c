@@ -49,6 +49,15 @@ const char probe_usage[] =
 "                          COMMAND's group (default TERM)\n"
 "  --stop-grace MS         then SIGKILL after MS (default 5000)\n"
 "  --env K=V               extra environment for COMMAND (repeatable)\n"
+"  --clock-env K=V         environment that moves COMMAND's wall clock\n"
+"                          (libfaketime's, devnet's clock_skew), unless\n"
+"                          the probe moves it itself (repeatable)\n"
+"  --clock-file PATH       the wall clock offset (\"+30.000000\", seconds)\n"
+"                          that a Go or static COMMAND, which libfaketime\n"
+"                          cannot reach, gets from the probe: its clock\n"
+"                          reads trapped (seccomp), its vDSO hidden\n"
+"  --clock-witness PATH    where the probe writes the clock it gave\n"
+"                          COMMAND beside the true one (devnet's proof)\n"
 "  --cwd DIR               COMMAND's working directory\n"
 "  --prom-url URL          scrape COMMAND's Prometheus page (text format)\n"
 "                          once per sample interval, once it is ready\n"
@@ -79,7 +88,8 @@ enum {
 	O_OUT = 256, O_METRICS, O_TOKEN, O_INDEX, O_INTERVAL, O_ALLOCS,
 	O_ALLOC_LIB, O_ALLOC_SHM, O_LOGM, O_READY, O_READY_TO, O_STOPSIG,
 	O_GRACE, O_ENV, O_CWD, O_PROM_URL, O_PROM_MAP, O_PROM_KEEP,
-	O_SCRAPE_EVERY, O_JSON_URL, O_JSON_MAP, O_COUNTER, O_HELP
+	O_SCRAPE_EVERY, O_JSON_URL, O_JSON_MAP, O_COUNTER, O_HELP,
+	O_CLOCK_ENV, O_CLOCK_FILE, O_CLOCK_WITNESS
 };
 
 static const struct option longopts[] = {
@@ -97,6 +107,9 @@ static const struct option longopts[] = {
 	{ "stop-signal", required_argument, NULL, O_STOPSIG },
 	{ "stop-grace", required_argument, NULL, O_GRACE },
 	{ "env", required_argument, NULL, O_ENV },
+	{ "clock-env", required_argument, NULL, O_CLOCK_ENV },
+	{ "clock-file", required_argument, NULL, O_CLOCK_FILE },
+	{ "clock-witness", required_argument, NULL, O_CLOCK_WITNESS },
 	{ "cwd", required_argument, NULL, O_CWD },
 	{ "prom-url", required_argument, NULL, O_PROM_URL },
 	{ "prom-map", required_argument, NULL, O_PROM_MAP },
@@ -502,6 +515,20 @@ parse_token(const char *arg, const char *what, uint64_t *token, char **cause)
 
 /* One option CH with its argument ARG into O: 0, 1 for --help, -1 with
  * *CAUSE, -2 for an option it does not know. */
+/* K=V of --FLAG onto the NULL-terminated *ENV of *N. */
+static int
+add_env(char ***env, size_t *n, const char *flag, char *arg, char **cause)
+{
+	if (strchr(arg, '=') == NULL || arg[0] == '=') {
+		*cause = dn_xasprintf("bad --%s '%s': want K=V", flag, arg);
+		return (-1);
+	}
+	*env = dn_xreallocarray(*env, *n + 2, sizeof(**env));
+	(*env)[(*n)++] = arg;
+	(*env)[*n] = NULL;
+	return (0);
+}
+
 static int
 parse_one(struct probe_opts *o, int ch, char *arg, char **cause)
 {
@@ -567,16 +594,15 @@ parse_one(struct probe_opts *o, int ch, char *arg, char **cause)
 			return (-1);
 		break;
 	case O_ENV:
-		if (strchr(arg, '=') == NULL ||
-		    arg[0] == '=') {
-			*cause = dn_xasprintf("bad --env '%s': want "
-			    "K=V", arg);
-			return (-1);
-		}
-		o->env_add = dn_xreallocarray(o->env_add,
-		    o->nenv + 2, sizeof(*o->env_add));
-		o->env_add[o->nenv++] = arg;
-		o->env_add[o->nenv] = NULL;
+		return (add_env(&o->env_add, &o->nenv, "env", arg, cause));
+	case O_CLOCK_ENV:
+		return (add_env(&o->clock_env, &o->nclock_env, "clock-env",
+		    arg, cause));
+	case O_CLOCK_FILE:
+		o->clock_file = arg;
+		break;
+	case O_CLOCK_WITNESS:
+		o->clock_witness = arg;
 		break;
 	case O_CWD:
 		o->cwd = arg;
@@ -717,6 +743,7 @@ probe_args_release(struct probe_opts *o)
 	}
 	free(o->json);
 	free(o->env_add);
+	free(o->clock_env);
 	free(o->alloc_lib);
 	free(o->alloc_shm);
 	memset(o, 0, sizeof(*o));

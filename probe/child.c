@@ -7,6 +7,7 @@
  */
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -22,27 +23,23 @@
 
 extern char **environ;
 
-/* Our environment with ADD and then EXTRA overriding same-named entries;
- * built before fork (the child only execs).  Caller frees the array. */
+/* Our environment with ADD, CLOCK and then EXTRA overriding same-named
+ * entries; built before fork (the child only execs).  Caller frees the
+ * array. */
 static char **
-make_env(char *const *add, char *const *extra)
+make_env(char *const *add, char *const *clock, char *const *extra)
 {
-	size_t	 n = 0, i, j, k = 0;
-	char	**all, **env;
+	char *const	*lists[] = { environ, add, clock, extra };
+	size_t		 n = 0, i, j, k = 0, l;
+	char		**all, **env;
 
-	for (i = 0; environ[i] != NULL; i++)
-		n++;
-	for (i = 0; add != NULL && add[i] != NULL; i++)
-		n++;
-	for (i = 0; extra != NULL && extra[i] != NULL; i++)
-		n++;
+	for (l = 0; l < 4; l++)
+		for (i = 0; lists[l] != NULL && lists[l][i] != NULL; i++)
+			n++;
 	all = dn_xcalloc(n + 1, sizeof(*all));
-	for (i = 0; environ[i] != NULL; i++)
-		all[k++] = environ[i];
-	for (i = 0; add != NULL && add[i] != NULL; i++)
-		all[k++] = add[i];
-	for (i = 0; extra != NULL && extra[i] != NULL; i++)
-		all[k++] = extra[i];
+	for (l = 0; l < 4; l++)
+		for (i = 0; lists[l] != NULL && lists[l][i] != NULL; i++)
+			all[k++] = lists[l][i];
 	env = dn_xcalloc(n + 1, sizeof(*env));
 	k = 0;
 	for (i = 0; i < n; i++) {
@@ -68,8 +65,16 @@ child_start(struct probe_child *c, const struct probe_opts *o,
 {
 	char	**env;
 	pid_t	  pid;
+	int	  trap = clock_trap_wanted(o), sv[2] = { -1, -1 };
 
-	env = make_env(o->env_add, extra_env);
+	env = make_env(o->env_add, trap ? NULL : o->clock_env, extra_env);
+	c->trap = NULL;
+	if (trap && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+	    sv) == -1) {
+		*cause = dn_xasprintf("socketpair: %s", strerror(errno));
+		free(env);
+		return (-1);
+	}
 	pid = dn_child_fork();
 	if (pid == -1) {
 		*cause = dn_xasprintf("fork: %s", strerror(errno));
@@ -99,6 +104,9 @@ child_start(struct probe_child *c, const struct probe_opts *o,
 		}
 		if (o->cwd != NULL && chdir(o->cwd) == -1)
 			what = "cannot change to --cwd for";
+		else if (trap && clock_trap_child(sv[1]) == -1)
+			what = "cannot trap the clock reads (seccomp, ptrace) "
+			    "of";
 		else
 			execvpe(o->argv[0], o->argv, env);
 		{
@@ -122,6 +130,15 @@ child_start(struct probe_child *c, const struct probe_opts *o,
 	c->pid = pid;
 	c->status = 0;
 	c->reaped = 0;
+	if (!trap)
+		return (0);
+	close(sv[1]);
+	if (clock_trap_start(&c->trap, o, sv[0], pid, cause) != 0) {
+		close(sv[0]);
+		(void)kill(pid, SIGKILL);
+		return (-1);
+	}
+	close(sv[0]);
 	return (0);
 }
 

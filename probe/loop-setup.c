@@ -224,6 +224,8 @@ loop_teardown(struct run *r)
 		dn_sock_close(r->sock);
 	}
 	logpump_close(r->pump);
+	clock_trap_stop(r->child.trap);
+	r->child.trap = NULL;
 	alloc_page_destroy(r->page, r->remove_page);
 	free(r->page_path);
 	free(r->source);

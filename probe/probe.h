@@ -114,6 +114,13 @@ struct probe_opts {
 	int			  stop_grace_ms;
 	char			**env_add;	/* "K=V", NULL-terminated */
 	size_t			  nenv;
+	/* a clock_skew (issue 39): libfaketime's environment for COMMAND,
+	 * unless the probe moves its clock itself (clock-trap.c: a Go or
+	 * static COMMAND); the offset file and the witness for that */
+	char			**clock_env;	/* "K=V", NULL-terminated */
+	size_t			  nclock_env;
+	const char		 *clock_file;
+	const char		 *clock_witness;
 	const char		 *cwd;
 	const char		 *prom_url;	/* NULL: no scrape */
 	int			  scrape_every;	/* scrape every Nth sample */
@@ -141,10 +148,12 @@ int	 probe_args_add_prom(struct probe_opts *o, const char *devnet,
 	    const char *expo, char **cause);
 
 /* --- child.c --------------------------------------------------------- */
+struct clock_trap;
 struct probe_child {
-	pid_t		pid;
-	int		status;		/* wait status once reaped */
-	int		reaped;
+	pid_t		   pid;
+	int		   status;	/* wait status once reaped */
+	int		   reaped;
+	struct clock_trap *trap;	/* its clock moved by us, or NULL */
 };
 
 /*
@@ -170,6 +179,22 @@ int	 child_exit_code(int status);
  * or none: a container's init, or a probe started under init).
  */
 pid_t	 child_watch_parent(int sig);
+
+/* --- clock-trap.c ---------------------------------------------------- */
+/* Whether O's COMMAND gets its wall clock from us (--clock-file, and a
+ * Go or static program, which libfaketime cannot reach). */
+int	 clock_trap_wanted(const struct probe_opts *o);
+/* In the child, after fork, before exec: the seccomp filter, its
+ * listener's fd sent over SOCK, PTRACE_TRACEME, SIGSTOP.  -1 (errno) on
+ * failure.  Async-signal-safe. */
+int	 clock_trap_child(int sock);
+/* In the probe: the listener from SOCK, the thread that answers the
+ * child PID's clock reads, and the child carried through its exec with
+ * its vDSO hidden.  0, or -1 with *CAUSE (*OUT to clock_trap_stop all
+ * the same). */
+int	 clock_trap_start(struct clock_trap **out, const struct probe_opts *o,
+	    int sock, pid_t pid, char **cause);
+void	 clock_trap_stop(struct clock_trap *ct);
 
 /* --- tree.c ---------------------------------------------------------- */
 struct tree;

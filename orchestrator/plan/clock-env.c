@@ -7,6 +7,7 @@
  * Not here: writing the offset or reading the witness (run/faults.c).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "plan/plan.h"
 #include "sys/strv.h"
@@ -29,6 +30,14 @@ plan_clock_env(const struct plan_endpoints *ep, int node, struct strv *v,
 
 	if (ep->clock_preload == NULL)
 		return;
+	/* under the probe: the same file and witness for a command whose
+	 * clock the probe moves itself (probe/clock-trap.c) */
+	if (flag != NULL && strcmp(flag, "--clock-env") == 0) {
+		strv_flag(v, "--clock-file", dn_xasprintf("%s/node-%d."
+		    "faketime", ep->run_dir, node));
+		strv_flag(v, "--clock-witness", dn_xasprintf("%s/node-%d."
+		    "clock", ep->run_dir, node));
+	}
 	put(v, flag, dn_xasprintf("LD_PRELOAD=%s", ep->clock_preload));
 	put(v, flag, dn_xasprintf("FAKETIME_TIMESTAMP_FILE=%s/node-%d."
 	    "faketime", ep->run_dir, node));

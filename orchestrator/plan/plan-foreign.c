@@ -228,8 +228,9 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 		strv_flag(&a, "--env", expand_tmpl(s, var, node, ep,
 		    ov->env[i]));
 	/* a clock_skew event's node: libfaketime for the command only, the
-	 * probe's own clock stays true (issue 39) */
-	plan_clock_env(ep, node, &a, "--env");
+	 * probe's own clock stays true; a Go or static command gets its
+	 * clock from the probe, from the same file (issue 39) */
+	plan_clock_env(ep, node, &a, "--clock-env");
 	if (o->cwd != NULL)
 		strv_flag(&a, "--cwd", expand_tmpl(s, var, node, ep, o->cwd));
 	if (o->prom_url != NULL) {

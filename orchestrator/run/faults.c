@@ -166,7 +166,8 @@ faults_check(const struct scenario *s, char **cause)
 			if (prog == NULL || strchr(prog, '{') != NULL)
 				continue;	/* a template: seen at start */
 			path = dn_path_find(prog);
-			why = dn_elf_clock_refusal(path != NULL ? path : prog);
+			why = dn_elf_clock_refusal(path != NULL ? path : prog,
+			    strcmp(node_kind_of(v)->name, "foreign") == 0);
 			free(path);
 			if (why == NULL)
 				continue;
@@ -343,7 +344,10 @@ drift_point(struct fclock *c, double ms, int64_t ns)
 {
 	struct dpoint	 p = { ms, ns };
 
-	if (c->npts > 0 && ns <= c->ring[(c->npts - 1) % DRIFT_RING].ns)
+	/* after devnet's last write (the trial's end, its stop) the clock
+	 * no longer moves on the line: those points say nothing of it */
+	if ((c->npts > 0 && ns <= c->ring[(c->npts - 1) % DRIFT_RING].ns) ||
+	    ns > (int64_t)(c->written_ns + 2 * DRIFT_WRITE_NS))
 		return;
 	if (c->npts == 0)
 		c->first_ns = ns;
@@ -388,8 +392,10 @@ clock_proof(struct trial *t, int k, uint64_t now, int final)
 	c->pending = 0;
 	if (!have)
 		trial_fail(t, "clock_skew of node %d did not take effect: the "
-		    "node read no clock through libc in %.1f s (a Go or "
-		    "static program reads it without libfaketime)", k,
+		    "node read no wall clock devnet could see in %.1f s "
+		    "(libfaketime sees the reads through libc; devnet-probe "
+		    "those of a Go or static command it starts itself, not "
+		    "of one that command execs)", k,
 		    (double)(now - c->fired_ns) / 1e9);
 	else
 		trial_fail(t, "clock_skew of node %d did not take effect: the "
@@ -439,12 +445,15 @@ drift_proof(struct trial *t, int k)
 {
 	struct fclock	*c = &t->faults->clock[k];
 	const struct dpoint	*last, *p1, *p;
+	struct dn_witness	 w;
 	double		 span, seen, got, tol;
 	unsigned	 i, n;
 
 	if (!c->drifting)
 		return;
-	drift_tick(t, k, dn_now_ns());
+	if (witness_read(t, k, &w) == 0)
+		drift_point(c, (double)(w.seen_ns - w.true_ns) / 1e6,
+		    w.mono_ns);
 	c->drifting = 0;
 	n = c->npts < DRIFT_RING ? c->npts : DRIFT_RING;
 	p1 = last = &c->ring[(c->npts - 1) % DRIFT_RING];

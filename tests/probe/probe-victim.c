@@ -8,14 +8,19 @@
  *   probe-victim [--fork] [--threads T] [--allocs N] [--size B]
  *       [--lines L] [--up-after MS] [--listen PORT] [--sleep MS]
  *       [--ignore-term] [--exit CODE] [--orphan-sleep MS]
+ *       [--clock-every MS]
  *
  * Order: fork and threads at once; after 300 ms the allocations (kept
  * until exit), "DN-VICTIM-ALLOCATED n=N"; the lines "tick value=I"
  * (I = 1..L); after --up-after the listen socket and "DN-VICTIM-UP";
  * then sleep and exit.  The forked child sleeps 300 ms longer (or
- * --orphan-sleep MS) and exits 0.
+ * --orphan-sleep MS) and exits 0.  --clock-every: a thread reads the
+ * wall clock (clock_gettime, gettimeofday, time) every MS from the start
+ * (a clock_skew's witness needs reads) and prints "DN-VICTIM-CLOCK S"
+ * (its seconds) once a second.
  */
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <netinet/in.h>
 
 #include <arpa/inet.h>
@@ -42,6 +47,28 @@ idle(void *arg)
 	(void)arg;
 	for (;;)
 		pause();
+	return (NULL);
+}
+
+static long clock_every;
+
+static void *
+clock_reader(void *arg)
+{
+	struct timespec	 ts;
+	struct timeval	 tv;
+	time_t		 last = 0;
+
+	(void)arg;
+	for (;;) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		gettimeofday(&tv, NULL);
+		if (time(NULL) != last) {
+			last = time(NULL);
+			printf("DN-VICTIM-CLOCK %lld\n", (long long)ts.tv_sec);
+		}
+		msleep(clock_every);
+	}
 	return (NULL);
 }
 
@@ -81,6 +108,8 @@ main(int argc, char **argv)
 			code = v;
 		else if (strcmp(a, "--orphan-sleep") == 0 && ++i)
 			orphan_ms = v;
+		else if (strcmp(a, "--clock-every") == 0 && ++i)
+			clock_every = v;
 		else {
 			fprintf(stderr, "probe-victim: bad argument '%s'\n",
 			    a);
@@ -96,6 +125,8 @@ main(int argc, char **argv)
 	}
 	for (i = 0; i < threads; i++)
 		pthread_create(&t, NULL, idle, NULL);
+	if (clock_every > 0)
+		pthread_create(&t, NULL, clock_reader, NULL);
 	msleep(300);
 	if (allocs > 0) {
 		blocks = calloc((size_t)allocs, sizeof(*blocks));
