@@ -31,7 +31,7 @@
 				   freedom, and chance correlations are
 				   common below */
 #define ADJ_MIN_R	0.5	/* |within-side correlation| */
-#define ADJ_MOVED_P	0.1	/* the warmup windows differ: B acts in
+#define ADJ_MOVED_P	0.2	/* the warmup windows differ: B acts in
 				   them too */
 
 /* The time-block unit's rule (docs/statistics.md, "Long runs"). */
