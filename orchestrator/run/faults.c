@@ -344,9 +344,13 @@ drift_point(struct fclock *c, double ms, int64_t ns)
 {
 	struct dpoint	 p = { ms, ns };
 
-	/* after devnet's last write (the trial's end, its stop) the clock
-	 * no longer moves on the line: those points say nothing of it */
+	/* before DRIFT_LAG_NS after the event the node may still show the
+	 * clock of the event before (libfaketime reads its file again
+	 * within a second); after devnet's last write (the trial's end,
+	 * its stop) the clock no longer moves on the line: those points
+	 * say nothing of this drift */
 	if ((c->npts > 0 && ns <= c->ring[(c->npts - 1) % DRIFT_RING].ns) ||
+	    ns < (int64_t)c->since_ns + DRIFT_LAG_NS ||
 	    ns > (int64_t)(c->written_ns + 2 * DRIFT_WRITE_NS))
 		return;
 	if (c->npts == 0)
@@ -433,10 +437,10 @@ drift_tick(struct trial *t, int k, uint64_t now)
 double
 faults_drift_span_s(double ppm)
 {
-	/* the offset read (libfaketime's second), the first and the last
+	/* no point before a lag after the event, the first and the last
 	 * window (span >= seen - 2 lags), and span >= 1 + 10000 / |ppm|
 	 * from tol <= |ppm| / 2 */
-	return (1.0 + 2.0 * (double)DRIFT_LAG_NS / 1e9 + 2.0 *
+	return (3.0 * (double)DRIFT_LAG_NS / 1e9 + 2.0 *
 	    (double)DRIFT_FRESH_NS / 1e9 + 2.0 * 5000.0 / fabs(ppm));
 }
 
