@@ -7,7 +7,6 @@
  * Not here: writing the offset or reading the witness (run/faults.c).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "plan/plan.h"
 #include "sys/strv.h"
@@ -30,14 +29,6 @@ plan_clock_env(const struct plan_endpoints *ep, int node, struct strv *v,
 
 	if (ep->clock_preload == NULL)
 		return;
-	/* under the probe: the same file and witness for a command whose
-	 * clock the probe moves itself (probe/clock-trap.c) */
-	if (flag != NULL && strcmp(flag, "--clock-env") == 0) {
-		strv_flag(v, "--clock-file", dn_xasprintf("%s/node-%d."
-		    "faketime", ep->run_dir, node));
-		strv_flag(v, "--clock-witness", dn_xasprintf("%s/node-%d."
-		    "clock", ep->run_dir, node));
-	}
 	put(v, flag, dn_xasprintf("LD_PRELOAD=%s", ep->clock_preload));
 	put(v, flag, dn_xasprintf("FAKETIME_TIMESTAMP_FILE=%s/node-%d."
 	    "faketime", ep->run_dir, node));
@@ -51,4 +42,19 @@ plan_clock_env(const struct plan_endpoints *ep, int node, struct strv *v,
 	 * runtime comes first; the preload comes first and both work */
 	put(v, flag, dn_xasprintf("ASAN_OPTIONS=%s%sverify_asan_link_order=0",
 	    asan != NULL ? asan : "", asan != NULL && *asan ? ":" : ""));
+}
+
+void
+plan_clock_probe(const struct plan_endpoints *ep, int node, struct strv *v)
+{
+	if (ep->clock_preload == NULL)
+		return;
+	/* the same file and witness for a command whose clock the probe
+	 * moves itself (probe/clock-trap.c); libfaketime's environment
+	 * for the others */
+	strv_flag(v, "--clock-file", dn_xasprintf("%s/node-%d.faketime",
+	    ep->run_dir, node));
+	strv_flag(v, "--clock-witness", dn_xasprintf("%s/node-%d.clock",
+	    ep->run_dir, node));
+	plan_clock_env(ep, node, v, "--clock-env");
 }

@@ -230,7 +230,7 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 	/* a clock_skew event's node: libfaketime for the command only, the
 	 * probe's own clock stays true; a Go or static command gets its
 	 * clock from the probe, from the same file (issue 39) */
-	plan_clock_env(ep, node, &a, "--clock-env");
+	plan_clock_probe(ep, node, &a);
 	if (o->cwd != NULL)
 		strv_flag(&a, "--cwd", expand_tmpl(s, var, node, ep, o->cwd));
 	if (o->prom_url != NULL) {

@@ -62,10 +62,16 @@ struct plan_endpoints {
  * libfaketime, EP->clock_preload (run/faults.c writes its offset into
  * RUN_DIR/node-NODE.faketime and reads the node's own clock back from
  * RUN_DIR/node-NODE.clock), appended to V, each after FLAG when not NULL
- * (the probe's --env); nothing when EP asks for none (clock-env.c). */
+ * (the probe's --clock-env); nothing when EP asks for none
+ * (clock-env.c). */
 struct strv;
 void	 plan_clock_env(const struct plan_endpoints *ep, int node,
 	    struct strv *v, const char *flag);
+/* The same for a foreign node, as devnet-probe's flags: --clock-file and
+ * --clock-witness (the probe moves a Go or static command's clock
+ * itself) and libfaketime's environment as --clock-env. */
+void	 plan_clock_probe(const struct plan_endpoints *ep, int node,
+	    struct strv *v);
 
 /*
  * The full argv (NULL-terminated, argv[0] = binary) and the environment

@@ -2,8 +2,9 @@
  * faults.c: the faults beyond the network and the process (issue 39): a
  * node's wall clock moved or drifting (clock_skew: libfaketime, its
  * offset file written here, again and again for a drift, the node's
- * own clock read back through the witness libdevnet-clock.so) and its data disk full or slow (disk: sys/disk.c),
- * each proven by measurement or the trial fails saying so.  Not here:
+ * own clock read back through the witness libdevnet-clock.so) and its
+ * data disk full or slow (disk: sys/disk.c), each proven by
+ * measurement or the trial fails saying so.  Not here:
  * loading the events (scenario/scenario-events.c) or the environment
  * that puts a node's clock under libfaketime (plan.c, plan_clock_env).
  */
@@ -34,7 +35,6 @@
 #define DRIFT_FRESH_NS		500000000ll	/* the freshest of a window */
 #define DRIFT_MIN_SEEN_NS	4000000000ll
 #define DRIFT_RING		64
-#define DRIFT_MIN_SPAN_NS	2000000000ll
 #define DISK_SIZE		(512ull << 20)
 
 /*
@@ -51,9 +51,10 @@ struct fclock {
 	uint64_t	 fired_ns, deadline_ns;
 	double		 seen_ms;	/* the last offset measured, or NAN */
 	int		 measured;
-	/* a drift's proof: the freshest point (nearest the line) seen in
-	 * the first DRIFT_LAG_NS after the offset was, and the last
-	 * DRIFT_RING points (at most one per witness record, 20 a second) */
+	/* a drift's proof: the freshest point (nearest the line) of the
+	 * first DRIFT_LAG_NS of points (none before DRIFT_LAG_NS after the
+	 * event), and the last DRIFT_RING points (at most one per witness
+	 * record, 20 a second) */
 	int		 drifting;
 	struct dpoint {
 		double	 ms;
@@ -408,32 +409,32 @@ clock_proof(struct trial *t, int k, uint64_t now, int final)
 		    asked / 1e3, CLOCK_TOLERANCE_MS);
 }
 
+/* Node K's newest witness record, as a point of its drift. */
+static void
+drift_look(struct trial *t, int k)
+{
+	struct dn_witness	 w;
+
+	if (witness_read(t, k, &w) == 0)
+		drift_point(&t->faults->clock[k], (double)(w.seen_ns -
+		    w.true_ns) / 1e6, w.mono_ns);
+}
+
 /* A drifting node K's clock: written again on the line, and its newest
  * point kept for the drift's proof. */
 static void
 drift_tick(struct trial *t, int k, uint64_t now)
 {
 	struct fclock	*c = &t->faults->clock[k];
-	struct dn_witness	 w;
 
 	if (now - c->written_ns >= DRIFT_WRITE_NS && clock_write(t, k,
 	    now) != 0)
 		trial_fail(t, "clock_skew of node %d: cannot write its offset "
 		    "file in %s: %s", k, t->run_dir, strerror(errno));
-	if (c->drifting && witness_read(t, k, &w) == 0)
-		drift_point(c, (double)(w.seen_ns - w.true_ns) / 1e6,
-		    w.mono_ns);
+	if (c->drifting)
+		drift_look(t, k);
 }
 
-/*
- * Node K's drift, judged at its next clock_skew or the end: the slope of
- * its own clock from the freshest point of its first window to the
- * freshest of its last two.  A freshest point is at most DRIFT_FRESH_NS
- * behind the line (a write every 0.2 s, a tick, the witness's 50 ms),
- * give or take a preempted witness (5 ms), so the slope is within
- * |drift| x that / span + 5 ms / span of the drift asked; at least
- * DRIFT_MIN_SPAN_NS of it.
- */
 double
 faults_drift_span_s(double ppm)
 {
@@ -444,20 +445,27 @@ faults_drift_span_s(double ppm)
 	    (double)DRIFT_FRESH_NS / 1e9 + 2.0 * 5000.0 / fabs(ppm));
 }
 
+/*
+ * Node K's drift, judged at its next clock_skew or the end: the slope of
+ * its own clock from the freshest point of its first window to the
+ * freshest of its last DRIFT_LAG_NS.  A freshest point is at most
+ * DRIFT_FRESH_NS behind the line (a write every 0.2 s, a tick, the
+ * witness's 50 ms), give or take a preempted witness (5 ms), so the
+ * slope is within |drift| x that / span + 5 ms / span of the drift
+ * asked; its clock seen for DRIFT_MIN_SEEN_NS at least, and that bound
+ * at most half the drift.
+ */
 static void
 drift_proof(struct trial *t, int k)
 {
 	struct fclock	*c = &t->faults->clock[k];
 	const struct dpoint	*last, *p1, *p;
-	struct dn_witness	 w;
 	double		 span, seen, got, tol;
 	unsigned	 i, n;
 
 	if (!c->drifting)
 		return;
-	if (witness_read(t, k, &w) == 0)
-		drift_point(c, (double)(w.seen_ns - w.true_ns) / 1e6,
-		    w.mono_ns);
+	drift_look(t, k);
 	c->drifting = 0;
 	n = c->npts < DRIFT_RING ? c->npts : DRIFT_RING;
 	p1 = last = &c->ring[(c->npts - 1) % DRIFT_RING];
