@@ -32,8 +32,10 @@ plan_clock_env(const struct plan_endpoints *ep, int node, struct strv *v,
 	put(v, flag, dn_xasprintf("LD_PRELOAD=%s", ep->clock_preload));
 	put(v, flag, dn_xasprintf("FAKETIME_TIMESTAMP_FILE=%s/node-%d."
 	    "faketime", ep->run_dir, node));
-	/* the file is read again at most a second after it changed */
-	put(v, flag, dn_xstrdup("FAKETIME_CACHE_DURATION=1"));
+	/* the file is read again at the first clock read of each new second
+	 * (libfaketime re-reads when the whole seconds since its last read
+	 * exceed this: 1 would be every 2 s, measured) */
+	put(v, flag, dn_xstrdup("FAKETIME_CACHE_DURATION=0"));
 	/* only the wall clock: the samples' CLOCK_MONOTONIC stays true */
 	put(v, flag, dn_xstrdup("FAKETIME_DONT_FAKE_MONOTONIC=1"));
 	put(v, flag, dn_xasprintf("DN_CLOCK_WITNESS=%s/node-%d.clock",

@@ -51,17 +51,18 @@ struct fclock {
 	uint64_t	 fired_ns, deadline_ns;
 	double		 seen_ms;	/* the last offset measured, or NAN */
 	int		 measured;
-	/* a drift's proof: the freshest point (nearest the line) of the
-	 * first DRIFT_LAG_NS of points (none before DRIFT_LAG_NS after the
-	 * event), and the last DRIFT_RING points (at most one per witness
-	 * record, 20 a second) */
+	/* a drift's proof: the points of its first DRIFT_LAG_NS (none
+	 * before DRIFT_LAG_NS after the event) and its last DRIFT_RING
+	 * points (at most one per witness record, 20 a second), and the
+	 * sums of a least-squares line through all of them */
 	int		 drifting;
 	struct dpoint {
 		double	 ms;
 		int64_t	 ns;
-	}		 p0, ring[DRIFT_RING];
-	unsigned	 npts;
+	}		 head[DRIFT_RING], ring[DRIFT_RING];
+	unsigned	 nhead, npts;
 	int64_t		 first_ns;
+	double		 st, sy, stt, sty;	/* t in s from first_ns */
 };
 
 struct faults {
@@ -329,21 +330,23 @@ clock_band(const struct fclock *c, int64_t ns, double *lo, double *hi)
 	*hi = (a < b ? b : a) + CLOCK_TOLERANCE_MS;
 }
 
-/* How near the line point P of node C's drifting clock is: the larger,
- * the fresher (libfaketime's cache leaves a clock behind the line). */
+/* How near point P of node C's drifting clock is to a line of SLOPE
+ * ppm through its first point: the larger, the fresher (libfaketime's
+ * cache leaves a clock behind its line, in steps). */
 static double
-drift_fresh(const struct fclock *c, const struct dpoint *p)
+drift_fresh(const struct fclock *c, const struct dpoint *p, double slope)
 {
-	return ((c->drift_ppm < 0 ? -1 : 1) * (p->ms - clock_line(c,
-	    p->ns)));
+	return ((c->drift_ppm < 0 ? -1 : 1) * (p->ms - slope / 1e3 *
+	    (double)(p->ns - c->first_ns) / 1e9));
 }
 
-/* Node C's clock seen at MS at NS: kept as the first point if it is the
- * freshest of the first window, and in the ring. */
+/* Node C's clock seen at MS at NS: kept in the first window, the ring
+ * and the sums. */
 static void
 drift_point(struct fclock *c, double ms, int64_t ns)
 {
 	struct dpoint	 p = { ms, ns };
+	double		 t;
 
 	/* before DRIFT_LAG_NS after the event the node may still show the
 	 * clock of the event before (libfaketime reads its file again
@@ -354,12 +357,30 @@ drift_point(struct fclock *c, double ms, int64_t ns)
 	    ns < (int64_t)c->since_ns + DRIFT_LAG_NS ||
 	    ns > (int64_t)(c->written_ns + 2 * DRIFT_WRITE_NS))
 		return;
-	if (c->npts == 0)
+	if (c->npts == 0) {
 		c->first_ns = ns;
-	if (c->npts == 0 || (ns - c->first_ns < DRIFT_LAG_NS &&
-	    drift_fresh(c, &p) > drift_fresh(c, &c->p0)))
-		c->p0 = p;
+		c->nhead = 0;
+		c->st = c->sy = c->stt = c->sty = 0;
+	}
+	if (ns - c->first_ns < DRIFT_LAG_NS && c->nhead < DRIFT_RING)
+		c->head[c->nhead++] = p;
 	c->ring[c->npts++ % DRIFT_RING] = p;
+	t = (double)(ns - c->first_ns) / 1e9;
+	c->st += t;
+	c->sy += ms;
+	c->stt += t * t;
+	c->sty += t * ms;
+}
+
+/* The slope, in ppm, of the least-squares line through node C's points
+ * (0 with fewer than two). */
+static double
+drift_fit(const struct fclock *c)
+{
+	double	n = c->npts, d = n * c->stt - c->st * c->st;
+
+	return (c->npts < 2 || d <= 0 ? 0 : (n * c->sty - c->st * c->sy) /
+	    d * 1e3);
 }
 
 /* Node K's pending offset: seen in the node (an event), or, at
@@ -448,35 +469,44 @@ faults_drift_span_s(double ppm)
 /*
  * Node K's drift, judged at its next clock_skew or the end: the slope of
  * its own clock from the freshest point of its first window to the
- * freshest of its last DRIFT_LAG_NS.  A freshest point is at most
- * DRIFT_FRESH_NS behind the line (a write every 0.2 s, a tick, the
- * witness's 50 ms), give or take a preempted witness (5 ms), so the
- * slope is within |drift| x that / span + 5 ms / span of the drift
- * asked; its clock seen for DRIFT_MIN_SEEN_NS at least, and that bound
+ * freshest of its last DRIFT_LAG_NS.  Fresh is near the line the clock
+ * is seen to follow (the least-squares slope through all its points, not
+ * the drift asked: a clock that drifts at half the rate is measured at
+ * half, not at what its stale points against the asked line make of it).
+ * libfaketime's cache puts the clock on that line in steps; a freshest
+ * point is at most DRIFT_FRESH_NS behind it (a write every 0.2 s, a
+ * tick, the witness's 50 ms), give or take a preempted witness (5 ms),
+ * so the slope is within |drift| x that / span + 5 ms / span of the
+ * drift; its clock seen for DRIFT_MIN_SEEN_NS at least, and that bound
  * at most half the drift.
  */
 static void
 drift_proof(struct trial *t, int k)
 {
 	struct fclock	*c = &t->faults->clock[k];
-	const struct dpoint	*last, *p1, *p;
-	double		 span, seen, got, tol;
+	const struct dpoint	*last, *p0, *p1, *p;
+	double		 span, seen, got, tol, fit;
 	unsigned	 i, n;
 
 	if (!c->drifting)
 		return;
 	drift_look(t, k);
 	c->drifting = 0;
+	fit = drift_fit(c);
+	p0 = &c->head[0];
+	for (i = 1; i < c->nhead; i++)
+		if (drift_fresh(c, &c->head[i], fit) > drift_fresh(c, p0, fit))
+			p0 = &c->head[i];
 	n = c->npts < DRIFT_RING ? c->npts : DRIFT_RING;
 	p1 = last = &c->ring[(c->npts - 1) % DRIFT_RING];
 	for (i = 0; i < n; i++) {
 		p = &c->ring[(c->npts - 1 - i) % DRIFT_RING];
 		if (last->ns - p->ns >= DRIFT_LAG_NS)
 			break;
-		if (drift_fresh(c, p) > drift_fresh(c, p1))
+		if (drift_fresh(c, p, fit) > drift_fresh(c, p1, fit))
 			p1 = p;
 	}
-	seen = (double)(last->ns - c->first_ns) / 1e9;
+	seen = c->npts == 0 ? 0 : (double)(last->ns - c->first_ns) / 1e9;
 	if (seen * 1e9 < DRIFT_MIN_SEEN_NS) {
 		trial_fail(t, "clock_skew of node %d: its drift was not "
 		    "measured: its clock was seen for %.1f s after the "
@@ -485,8 +515,8 @@ drift_proof(struct trial *t, int k)
 		    (double)DRIFT_MIN_SEEN_NS / 1e9);
 		return;
 	}
-	span = (double)(p1->ns - c->p0.ns) / 1e9;
-	got = (p1->ms - c->p0.ms) / span * 1e3;
+	span = (double)(p1->ns - p0->ns) / 1e9;
+	got = (p1->ms - p0->ms) / span * 1e3;
 	tol = fabs(c->drift_ppm) * (double)DRIFT_FRESH_NS / 1e9 / span +
 	    5.0 / span * 1e3;
 	if (tol > fabs(c->drift_ppm) / 2) {

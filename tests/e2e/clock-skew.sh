@@ -142,8 +142,9 @@ out=$(DN_TEST_BREAK=clock_drift "$DEVNET" run "$T/d1.yaml" --db "$DB" \
     --run-dir "$RUNS" --set duration=9s 2>&1)
 expect_eq "a clock drifting half as fast: exit 1" "$?" 1
 id=$(q "select max(id) from runs")
-expect_match "its run says the drift did not take effect" \
-    "$(q "select reason from runs where id = $id")" \
+r=$(q "select reason from runs where id = $id")
+printf '%s\n' "$r"
+expect_match "its run says the drift did not take effect" "$r" \
     "clock_skew of node 1 did not take effect: the node's own clock drifted \+(9|10|11)[0-9]{3} ppm over [0-9.]+ s, asked \+20000 ppm"
 # a drift too small for the time it is given: said before, and the run
 # fails as not measured (not as a drift that did not happen)

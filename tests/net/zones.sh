@@ -4,6 +4,7 @@
 # bandwidth 10 Mbit; a link event of 20 % loss on node 5.  Checked from
 # the stored numbers: one-way latency per zone pair within max(1 ms, 10 %)
 # of what was asked (link_proof), the event's loss within 2 points of 20 %
+# (or 3.5 binomial standard deviations of the probes pooled, if wider)
 # (link_proof over its links), the eu-ap rate within 10 % of 10 Mbit (a
 # UDP flood across 0 -> 4 inside the run's own namespaces, counted at 4),
 # and block_prop_ms and lag_ms at least the latency between the zones and
@@ -121,7 +122,10 @@ pair "eu-us" 0 2 80
 pair "us-ap" 3 5 120
 pair "eu-ap" 1 4 200
 
-# the link event: 20 % on node 5's links, pooled, within 2 points
+# the link event: 20 % on node 5's links, pooled, within 2 points or 3.5
+# binomial standard deviations, the wider (3,108 probes pooled in a
+# release run, one deviation 0.7 point: a fixed 2 points fails about 1
+# run in 200 by chance, and more with a sanitizer build's fewer probes)
 ev=$(proofs link_proof | grep '^link event')
 expect_eq "the link event's proof names node 5's 12 links (the load's 2)" \
     "$(printf '%s\n' "$ev" | grep -c 'measured')" 12
@@ -130,10 +134,13 @@ loss=$(printf '%s\n' "$ev" | awk '{
 		if ($i == "loss" && $(i - 1) ~ /%$/) { v = $(i - 1) }
 		if ($i == "over") p = $(i + 1)
 	}
-	sub("%", "", v); lost += v * p; n += p } END { printf "%.2f", lost / n }')
-awk -v l="$loss" 'BEGIN { exit !(l >= 18 && l <= 22) }' &&
-	ok "20% asked, ${loss}% measured over node 5's links" ||
-	fail "link event loss ${loss}%, 20% asked"
+	sub("%", "", v); lost += v * p; n += p } END {
+	tol = 350 * sqrt(0.2 * 0.8 / n); if (tol < 2) tol = 2
+	printf "%.2f %.2f %d", lost / n, tol, n }')
+set -- $loss
+awk -v l="$1" -v t="$2" 'BEGIN { exit !(l >= 20 - t && l <= 20 + t) }' &&
+	ok "20% asked, $1% measured over node 5's links ($3 probes, within $2 points)" ||
+	fail "link event loss $1%, 20% asked (within $2 points over $3 probes)"
 
 # bandwidth: the flood's payload through the 10 Mbit class (1400 of each
 # 1442 bytes the class counts are payload: 9.71 Mbit/s at most)
