@@ -50,6 +50,9 @@ MUTANTS=(
 	"probe-pause-noop|int	sig = pause ? SIGSTOP : SIGCONT, n;|int	sig = pause ? 0 : SIGCONT, n;"
 	# 10. --peer-hosts ignored: every peer dialled at 127.0.0.1.
 	"peer-hosts-ignored|o->peer_hosts[k] : \"127.0.0.1\", o->tcp_base + 2 * k +|\"127.0.0.1\" : \"127.0.0.1\", o->tcp_base + 2 * k +"
+	# 11. A concurrent pair's blocks never paired (issue 35): a metric
+	#     that walks through the run alike on both sides stays 1 vs 1.
+	"blocks-never-paired|aligned = blocks && r->a.runs[0].start_ms > 0 &&|aligned = 0 && blocks && r->a.runs[0].start_ms > 0 &&"
 )
 
 # Everything but the verdict test (label "slow") and the tests that start a

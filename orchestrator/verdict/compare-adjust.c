@@ -239,13 +239,56 @@ batch(const double *v, size_t n, size_t k, double *out)
 	return (n / k);
 }
 
+/* The blocks of OA and OB (the same count, over the same minutes)
+ * batched by K until the lag-1 autocorrelation of their differences
+ * (log(B / A) where every value is positive, else B - A) is below
+ * BLK_MAX_R1, into V[0], V[1] (room for the blocks); how many a side, 0
+ * when no length the run allows gets there (*R1: the last one's). */
+static size_t
+blocks_paired(const struct obs *oa, const struct obs *ob, double **v,
+    size_t *kp, double *r1)
+{
+	size_t	 n, k, i;
+	double	*d = dn_xreallocarray(NULL, oa->blk_n[0], sizeof(double));
+	int	 lg;
+
+	for (k = 1;; k *= 2) {
+		n = batch(oa->blk_v, oa->blk_n[0], k, v[0]);
+		batch(ob->blk_v, ob->blk_n[0], k, v[1]);
+		if (n < BLK_MIN)
+			break;
+		for (lg = 1, i = 0; i < n; i++)
+			lg = lg && v[0][i] > 0 && v[1][i] > 0;
+		for (i = 0; i < n; i++)
+			d[i] = lg ? log(v[1][i] / v[0][i]) : v[1][i] - v[0][i];
+		*r1 = lag1(d, n);
+		if (*r1 < BLK_MAX_R1) {
+			free(d);
+			*kp = k;
+			return (n);
+		}
+	}
+	free(d);
+	return (0);
+}
+
+/*
+ * OA and OB (one trial each, run concurrently) on time blocks: batch
+ * means of each side's blocks, twice as long until neighbours are nearly
+ * independent; where that fails (a metric that grows through the run:
+ * its blocks stay correlated at every length) and the two runs' blocks
+ * cover the same minutes (ALIGNED), each block of B paired with A's,
+ * until the differences are nearly independent: what both sides share
+ * over the run cancels in them.
+ */
 static void
 compare_blocks_metric(struct obs *oa, struct obs *ob, double window_s,
-    struct compare_adjust *adj)
+    int aligned, struct compare_adjust *adj)
 {
 	struct obs	*o[2] = { oa, ob };
 	double		*v[2], r1 = NAN;
 	size_t		 n[2], k, s, i;
+	int		 paired = 0;
 
 	adj->unit_why = "the window is too short for 6 time blocks a side";
 	if (oa->ntrial != 1 || ob->ntrial != 1 || oa->blk_n == NULL ||
@@ -261,22 +304,30 @@ compare_blocks_metric(struct obs *oa, struct obs *ob, double window_s,
 			}
 	v[0] = dn_xreallocarray(NULL, oa->blk_n[0], sizeof(double));
 	v[1] = dn_xreallocarray(NULL, ob->blk_n[0], sizeof(double));
-	/* batch means: blocks twice as long until neighbours are nearly
-	 * independent, while enough of them are left */
 	for (k = 1;; k *= 2) {
 		n[0] = batch(oa->blk_v, oa->blk_n[0], k, v[0]);
 		n[1] = batch(ob->blk_v, ob->blk_n[0], k, v[1]);
-		if (n[0] < BLK_MIN || n[1] < BLK_MIN) {
-			adj->unit_why = "time blocks autocorrelated at every "
-			    "length the run allows: not decided on blocks";
-			adj->block_r1 = r1;
-			free(v[0]);
-			free(v[1]);
-			return;
-		}
+		if (n[0] < BLK_MIN || n[1] < BLK_MIN)
+			break;
 		r1 = fmax(lag1(v[0], n[0]), lag1(v[1], n[1]));
 		if (r1 < BLK_MAX_R1)
 			break;
+	}
+	if ((n[0] < BLK_MIN || n[1] < BLK_MIN) && aligned &&
+	    oa->blk_n[0] == ob->blk_n[0] &&
+	    (n[0] = n[1] = blocks_paired(oa, ob, v, &k, &r1)) > 0)
+		paired = 1;
+	if (n[0] < BLK_MIN || n[1] < BLK_MIN) {
+		adj->unit_why = aligned ? "time blocks autocorrelated at "
+		    "every length the run allows, and so are the "
+		    "differences of its paired blocks: not decided on "
+		    "blocks" : "time blocks autocorrelated at every length "
+		    "the run allows (and the runs' blocks are not over the "
+		    "same minutes, to pair them): not decided on blocks";
+		adj->block_r1 = r1;
+		free(v[0]);
+		free(v[1]);
+		return;
 	}
 	for (s = 0; s < 2; s++) {
 		free(o[s]->trial_v);
@@ -284,9 +335,15 @@ compare_blocks_metric(struct obs *oa, struct obs *ob, double window_s,
 		o[s]->ntrial = n[s];
 	}
 	adj->unit = "block";
-	adj->unit_why = "1+1 trials run concurrently (A and B shared the "
-	    "machine's drifts); blocks long enough that the lag-1 "
-	    "autocorrelation of their values is below 0.2";
+	adj->block_paired = paired;
+	adj->unit_why = paired ? "1+1 trials run concurrently, their "
+	    "blocks over the same minutes: each block's B/A paired (what "
+	    "both sides share through the run, a growth or the machine's "
+	    "drifts, cancels); blocks long enough that the lag-1 "
+	    "autocorrelation of the differences is below 0.2" : "1+1 "
+	    "trials run concurrently (A and B shared the machine's "
+	    "drifts); blocks long enough that the lag-1 autocorrelation "
+	    "of their values is below 0.2";
 	adj->block_r1 = r1;
 	adj->block_s = window_s * (double)k / (double)oa->blk_n[0];
 	adj->blocks_a = n[0];
@@ -310,8 +367,9 @@ compare_adjust_all(struct dn_store *s, struct compare_result *r,
 {
 	const struct compare_run *ra = r->a.nruns ? &r->a.runs[0] : NULL;
 	char	*seq = NULL;
-	size_t	 k, nblk = 0;
-	int	 blocks, auto_unit = opts == NULL || opts->unit ==
+	size_t	 k, nblk = 0, npaired = 0;
+	char	 pn[80] = "";
+	int	 blocks, aligned, auto_unit = opts == NULL || opts->unit ==
 		    COMPARE_UNIT_AUTO;
 
 	if (opts == NULL || opts->seq == NULL) {
@@ -320,6 +378,12 @@ compare_adjust_all(struct dn_store *s, struct compare_result *r,
 			return (-1);
 	}
 	blocks = auto_unit && concurrent_pair(r);
+	/* paired blocks cover the same minutes: starts within a tenth of a
+	 * block (COMPARE_BLOCKS_MAX of the window, at most) of each other */
+	aligned = blocks && r->a.runs[0].start_ms > 0 &&
+	    r->b.runs[0].start_ms > 0 && llabs(r->a.runs[0].start_ms -
+	    r->b.runs[0].start_ms) * 10 * COMPARE_BLOCKS_MAX <=
+	    ra->duration_ms - ra->warmup_ms;
 	for (k = 0; k < nd; k++) {
 		memset(&adj[k], 0, sizeof(adj[k]));
 		adj[k].r = adj[k].theta = adj[k].var_removed_pct = NAN;
@@ -330,8 +394,9 @@ compare_adjust_all(struct dn_store *s, struct compare_result *r,
 			continue;
 		if (blocks) {
 			compare_blocks_metric(&oa[k], &ob[k], (ra->duration_ms -
-			    ra->warmup_ms) / 1000.0, &adj[k]);
+			    ra->warmup_ms) / 1000.0, aligned, &adj[k]);
 			nblk += strcmp(adj[k].unit, "block") == 0;
+			npaired += adj[k].block_paired;
 			adjust_none(&adj[k], "fewer than 4 trials a side");
 		} else if (r->unit == COMPARE_UNIT_NODE)
 			adjust_none(&adj[k], "node unit: not adjusted");
@@ -345,11 +410,15 @@ compare_adjust_all(struct dn_store *s, struct compare_result *r,
 	free(seq);
 	if (nblk > 0) {
 		free(r->unit_note);
+		if (npaired > 0)
+			snprintf(pn, sizeof(pn), " (paired for %zu: each "
+			    "block's B/A over the same minutes)", npaired);
 		r->unit_note = dn_xasprintf("unit: time block for %zu "
-		    "metrics, trial for the rest (1 vs 1 trials, run "
+		    "metrics%s, trial for the rest (1 vs 1 trials, run "
 		    "concurrently: A and B shared the machine's drifts; "
 		    "blocks long enough that the lag-1 autocorrelation of "
-		    "their values is below %.1f; auto)", nblk, BLK_MAX_R1);
+		    "their values%s is below %.1f; auto)", nblk, pn, npaired ?
+		    ", or of the paired differences," : "", BLK_MAX_R1);
 	}
 	return (0);
 }

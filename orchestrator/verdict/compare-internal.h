@@ -195,6 +195,11 @@ int	 compare_paired_apply(struct dn_store *s, struct compare_result *r,
 	    const struct compare_opts *opts, const struct obs *oa,
 	    const struct obs *ob, const size_t *rk, double *const *raw,
 	    char **cause);
+/* compare-paired.c: R's rows decided on paired time blocks
+ * (compare-adjust.c) tested by a paired t-test on their blocks (O*'s
+ * trial values, RK as above), both families decided again. */
+void	 compare_paired_blocks(struct compare_result *r,
+	    const struct obs *oa, const struct obs *ob, const size_t *rk);
 int	 compare_paired_row(struct compare_row *row, const double *xa,
 	    const double *xb, size_t n, double threshold_pct);
 void	 compare_paired_power(struct compare_row *row, const double *xa,

@@ -398,14 +398,38 @@ measured(const struct compare_row *row, double *const *raw, size_t k)
 	return (row->adj.guarded ? none : &raw[2 * k]);
 }
 
-/* Test every row of R paired, then decide each family again. */
+/* Row I of R's aligned values: its blocks when they were paired
+ * (compare-adjust.c: one trial a side, replaced by its blocks), else its
+ * slots' into XA, XB; *PA, *PB where they are; how many. */
+static size_t
+row_values(const struct compare_result *r, size_t i, const struct obs *oa,
+    const struct obs *ob, const size_t *rk, double *const *raw, double *xa,
+    double *xb, const double **pa, const double **pb)
+{
+	size_t	k = rk[i];
+
+	if (r->rows[i].adj.block_paired) {
+		*pa = oa[k].trial_v;
+		*pb = ob[k].trial_v;
+		return (oa[k].ntrial < ob[k].ntrial ? oa[k].ntrial :
+		    ob[k].ntrial);
+	}
+	*pa = xa;
+	*pb = xb;
+	return (slot_values(r, &oa[k], &ob[k], measured(&r->rows[i], raw, k),
+	    xa, xb, NULL));
+}
+
+/* Test every row of R paired (BLOCKS: only those decided on paired time
+ * blocks, RAW unused), then decide each family again. */
 static void
 paired_rows(struct compare_result *r, const struct obs *oa,
-    const struct obs *ob, const size_t *rk, double *const *raw)
+    const struct obs *ob, const size_t *rk, double *const *raw, int blocks)
 {
 	struct compare_power_cache	 pc[2];
+	const double			*pa, *pb;
 	double				*xa, *xb;
-	size_t				 i, k, n, fam[2];
+	size_t				 i, n, fam[2];
 	int				 f;
 
 	fam[0] = r->nprimary;
@@ -413,10 +437,10 @@ paired_rows(struct compare_result *r, const struct obs *oa,
 	xa = dn_xcalloc(r->npairs + 1, sizeof(*xa));
 	xb = dn_xcalloc(r->npairs + 1, sizeof(*xb));
 	for (i = 0; i < r->nrows; i++) {
-		k = rk[i];
-		n = slot_values(r, &oa[k], &ob[k], measured(&r->rows[i], raw,
-		    k), xa, xb, NULL);
-		if (compare_paired_row(&r->rows[i], xa, xb, n,
+		if (blocks && !r->rows[i].adj.block_paired)
+			continue;
+		n = row_values(r, i, oa, ob, rk, raw, xa, xb, &pa, &pb);
+		if (compare_paired_row(&r->rows[i], pa, pb, n,
 		    r->threshold_pct) != 0)
 			continue;
 		/* the pairs take the shared luck out: the values tested are
@@ -435,14 +459,25 @@ paired_rows(struct compare_result *r, const struct obs *oa,
 	for (i = 0; i < r->nrows; i++) {
 		if (r->rows[i].design == NULL)
 			continue;
-		k = rk[i];
-		n = slot_values(r, &oa[k], &ob[k], measured(&r->rows[i], raw,
-		    k), xa, xb, NULL);
-		compare_paired_power(&r->rows[i], xa, xb, n, r->threshold_pct,
+		n = row_values(r, i, oa, ob, rk, raw, xa, xb, &pa, &pb);
+		compare_paired_power(&r->rows[i], pa, pb, n, r->threshold_pct,
 		    r->target_pct, &pc[i < fam[0] ? 0 : 1]);
 	}
 	free(xa);
 	free(xb);
+}
+
+void
+compare_paired_blocks(struct compare_result *r, const struct obs *oa,
+    const struct obs *ob, const size_t *rk)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nrows; i++)
+		if (r->rows[i].adj.block_paired) {
+			paired_rows(r, oa, ob, rk, NULL, 1);
+			return;
+		}
 }
 
 int
@@ -469,7 +504,7 @@ compare_paired_apply(struct dn_store *s, struct compare_result *r,
 		return (0);
 	}
 	warn_unpaired(r);
-	paired_rows(r, oa, ob, rk, raw);
+	paired_rows(r, oa, ob, rk, raw, 0);
 	free(r->unit_note);
 	r->unit_note = dn_xasprintf("unit: trial, paired by slot%s (%zu "
 	    "slots of A and B run at the same time: a paired t-test on "

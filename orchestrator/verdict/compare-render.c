@@ -125,13 +125,18 @@ compare_fmt_decide(const struct compare_result *r,
 
 const char compare_adj_legend[] = "adj/unit: -N% rR: variance removed "
     "by the adjustment on the warmup window, its correlation; NxSs blk: "
-    "decided on N time blocks of S s a side; paired N: a paired t-test "
-    "on N slots' B/A (A and B ran at the same time)";
+    "decided on N time blocks of S s a side; NxSs pblk: the same, each "
+    "block's B/A paired (a paired t-test: over the same minutes); "
+    "paired N: a paired t-test on N slots' B/A (A and B ran at the same "
+    "time)";
 
 void
 compare_fmt_adj(const struct compare_row *row, char *buf, size_t len)
 {
-	if (row->design != NULL)
+	if (row->design != NULL && row->adj.block_paired)
+		snprintf(buf, len, "%zux%.3gs pblk", row->adj.blocks_a,
+		    row->adj.block_s);
+	else if (row->design != NULL)
 		snprintf(buf, len, "%s %zu", row->design, row->pairs);
 	else if (row->adj.adjusted)
 		snprintf(buf, len, "-%.0f%% r%.2f", row->adj.var_removed_pct,
@@ -376,7 +381,8 @@ json_adjust(FILE *out, const struct compare_adjust *a)
 	dn_json_num(out, a->block_s);
 	fputs(", \"block_lag1\": ", out);
 	dn_json_num(out, a->block_r1);
-	fprintf(out, ", \"blocks\": [%zu, %zu]", a->blocks_a, a->blocks_b);
+	fprintf(out, ", \"blocks\": [%zu, %zu], \"blocks_paired\": %s",
+	    a->blocks_a, a->blocks_b, a->block_paired ? "true" : "false");
 }
 
 /* A row's design (compare-paired.c): paired by slot or independent. */

@@ -688,6 +688,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 		goto fail;
 	test_rows(r, defs, nd, use, prim, oa, ob, unit, family, rk, adj,
 	    alt);
+	compare_paired_blocks(r, oa, ob, rk);
 	if (compare_paired_apply(s, r, opts, oa, ob, rk, alt, cause) != 0 ||
 	    compare_seq_apply(s, r, opts, rk, oa, ob, cause) != 0)
 		goto fail;

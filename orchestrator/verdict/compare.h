@@ -193,7 +193,9 @@ struct compare_stat {
  * The unit that decided ("trial", "node" or "block", static) and
  * UNIT_WHY (static, NULL for the trial and node units); for time blocks
  * their length in seconds, count per side and largest lag-1
- * autocorrelation of the two sides' block values.
+ * autocorrelation of the two sides' block values; BLOCK_PAIRED when the
+ * blocks were paired (each block's B/A over the same minutes, tested by
+ * compare-paired.c; BLOCK_R1 then that of the differences).
  */
 struct compare_adjust {
 	int		 adjusted, guarded;
@@ -204,6 +206,7 @@ struct compare_adjust {
 	const char	*unit_why;
 	double		 block_s, block_r1;
 	size_t		 blocks_a, blocks_b;
+	int		 block_paired;
 };
 
 struct compare_row {

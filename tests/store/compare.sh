@@ -475,6 +475,38 @@ x2 = float(p.group(1))
 # that width to the right of the stop
 sys.exit(not (w > 0 and abs((x2 - x0) - w / 3) < 2))
 PY
+# Paired time blocks (issue 35 item 5): a concurrent 1+1 whose every
+# level walks through the run alike on both sides (--shared-walk: a
+# growth, the machine's drifts), so each side's blocks stay correlated at
+# every length; paired, B's block over A's of the same minutes, the walk
+# cancels.  The A/A is equivalent on rss_avg, the A/B of +5 % RSS worse
+# by about 5 %; without the pairing both are 1 vs 1, undecided.
+pblk() { # NAME EFFECT...: rss_avg's verdict, delta, unit and pairing
+	"$B/dn-store-synth" --db "$1.db" --trials 1 --nodes 4 --seconds 600 \
+	    --warmup 10 --seed 3 --trial-sd 0 --node-sd 0 --shared-walk 0.01 \
+	    "${@:2}" >/dev/null || fail "synth $1.db"
+	# one slot: both runs over the same minutes
+	sqlite3 "$1.db" "UPDATE runs SET start_ms = 1796637887531,
+	    end_ms = 1796637887531 + 600000" || fail "$1.db: start"
+	"$B/devnet" compare --db "$1.db" --format json 1:A 1:B |
+	    python3 -c 'import json, sys
+d = json.load(sys.stdin)
+m = [m for m in d["metrics"] if m["name"] == "rss_avg"][0]
+print(m["verdict"], round(m["delta_pct"]), m["decided_unit"],
+      m["blocks_paired"], m["blocks"], "|", d["unit_note"])'
+}
+out=$(pblk pbaa) || fail "compare pbaa.db"
+case $out in "equivalent 0 block True [32, 32] | unit: time block for "*"(paired for "*"each block's B/A over the same minutes)"*) ;;
+*) fail "paired blocks, A/A: $out" ;;
+esac
+out=$(pblk pbab --effect rss_bytes=5) || fail "compare pbab.db"
+case $out in "worse 5 block True [32, 32] |"*) ;;
+*) fail "paired blocks, +5 % RSS: $out" ;;
+esac
+"$B/devnet" compare --db pbab.db 1:A 1:B >pbab.txt 2>&1
+grep -Eq '^rss_avg .* worse .* 32x18.4s pblk$' pbab.txt ||
+    fail "the table's adj/unit: $(grep '^rss_avg' pbab.txt)"
+
 # --unit node backed by a stored A/A (issue 35): group 1 an A/A whose
 # nodes share their trial's luck (2 trials of 8 nodes, 5 % trial noise:
 # on the node unit it calls 4 metrics worse), group 2 an A/A of the same

@@ -8,6 +8,10 @@
  * (lognormal noise), AR(1) autocorrelated per-sample noise, counters stored
  * cumulative, occasional lag spikes.  --effect NAME=PCT scales variant B's
  * level (gauges) or rate (counters) of metric NAME by PCT percent.
+ * --shared-walk SD adds what a concurrent slot's runs share: a random
+ * walk (step SD a sample, on the log scale) that moves every level of
+ * both variants' runs of one slot alike, as a machine's drift or a
+ * growth through the run would.
  *
  * Each run stores a scenario text that loads (`devnet validate` takes it):
  * the synthetic runs' own shape (nodes, rate, duration, warmup, interval,
@@ -46,6 +50,7 @@ struct synth {
 	double		 trial_sd;	/* between-trial level noise */
 	double		 node_sd;	/* between-node level noise */
 	double		 sample_sd;	/* per-sample noise */
+	double		 walk_sd;	/* a slot's shared random walk */
 	int		 neffects;
 	int		 effect_metric[MAX_EFFECTS];
 	double		 effect_pct[MAX_EFFECTS];
@@ -119,7 +124,7 @@ struct series_state {
 static int
 write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
     const char *variant, int trial, int repeat, uint64_t *rng,
-    int64_t *nsamples, int64_t *run_out)
+    uint64_t walk_seed, int64_t *nsamples, int64_t *run_out)
 {
 	struct dn_run_info	 ri = {
 		.group_id = gid, .scenario_name = sy->scenario,
@@ -145,7 +150,8 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 	int			 node, m, nnode = sy->nodes + 1, k;
 	int			 isb = strcmp(variant, "B") == 0;
 	double			 dt = sy->interval_ms / 1000.0;
-	double			 trial_f;
+	double			 trial_f, walk = 0;
+	uint64_t		 wrng = walk_seed;
 
 	if (sy->machine != NULL)
 		ri.machine = &mi;
@@ -168,6 +174,9 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 		}
 	}
 	for (t = 0; t < sy->seconds * 1000; t += sy->interval_ms) {
+		/* the slot's walk: the same seed, the same steps in A and B */
+		if (sy->walk_sd > 0)
+			walk += sy->walk_sd * dn_rand_gauss(&wrng);
 		for (node = -1; node < sy->nodes; node++) {
 			k = node + 1;
 			for (m = 0; m < DN_METRIC_COUNT; m++) {
@@ -182,7 +191,8 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 				if (node >= 0 && m >= sy->nmetrics)
 					continue;
 				p->ar = 0.8 * p->ar + 0.6 * dn_rand_gauss(rng);
-				noise = 1.0 + sy->sample_sd * p->ar;
+				noise = (1.0 + sy->sample_sd * p->ar) *
+				    exp(walk);
 				if (d->kind == DN_KIND_C) {
 					p->cum += p->level * dt * noise;
 					v = floor(p->cum);
@@ -306,7 +316,7 @@ usage(void)
 	fprintf(stderr, "usage: dn-store-synth --db PATH [--trials N] "
 	    "[--nodes N] [--seconds S] [--interval-ms MS] [--warmup S]\n"
 	    "    [--metrics N] [--seed N] [--trial-sd X] [--node-sd X] "
-	    "[--sample-sd X]\n    [--effect METRIC=PCT]... [--variants A,B] "
+	    "[--sample-sd X] [--shared-walk SD]\n    [--effect METRIC=PCT]... [--variants A,B] "
 	    "[--label L] [--events] [--crash] [--time]\n    [--batch ROWS] "
 	    "[--running] [--rate-missed] [--tps X]\n    [--scenario NAME] [--commit ID] "
 	    "[--relative METRIC:CLAIM]...\n");
@@ -327,6 +337,7 @@ main(int argc, char **argv)
 		{ "trial-sd", required_argument, NULL, 'T' },
 		{ "node-sd", required_argument, NULL, 'N' },
 		{ "sample-sd", required_argument, NULL, 'P' },
+		{ "shared-walk", required_argument, NULL, 'W' },
 		{ "effect", required_argument, NULL, 'e' },
 		{ "variants", required_argument, NULL, 'v' },
 		{ "label", required_argument, NULL, 'l' },
@@ -372,6 +383,7 @@ main(int argc, char **argv)
 		case 'T': sy.trial_sd = atof(optarg); break;
 		case 'N': sy.node_sd = atof(optarg); break;
 		case 'P': sy.sample_sd = atof(optarg); break;
+		case 'W': sy.walk_sd = atof(optarg); break;
 		case 'l': sy.label = optarg; break;
 		case 'E': sy.events = 1; break;
 		case 'C': sy.crash = 1; break;
@@ -444,7 +456,8 @@ main(int argc, char **argv)
 			const char *name = names[(r % 2) ? nv - 1 - vi : vi];
 
 			if (write_trial(&sy, s, gid, name, trial++, r, &rng,
-			    &nsamples, &rid) != 0) {
+			    sy.seed * 1000003 + (uint64_t)r + 1, &nsamples,
+			    &rid) != 0) {
 				dn_store_close(s);
 				free(vlist);
 				free(sy.yaml);
