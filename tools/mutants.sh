@@ -72,6 +72,10 @@ shift $((OPTIND - 1))
 
 src=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel) || exit 2
 scratch=$(mktemp -d /tmp/dn-mutants.XXXXXX)
+# readable by others, as a clone is: dn.e2e.wire-tcp runs its attacker
+# from the source tree as user nobody (mktemp's 0700 failed it, and
+# with it every mutant, as "the fast suite fails on the unmutated tree")
+chmod 755 "$scratch"
 cleanup() {
 	if [ "$keep" = 1 ]; then
 		echo "scratch copy kept in $scratch" >&2
