@@ -17,7 +17,12 @@
 #include "clock.h"
 #include "xalloc.h"
 
-#define PEER_SENDBUF	8192	/* messages queued per peer */
+/* messages queued per peer: 10 s of a peer's gossip at 25 TPS.  A peer
+ * that reads later than that is fed by HEAD and BLOCK_REQ; at 8,192 a
+ * lagging node's block requests (64 blocks every 250 ms, sync.c) filled
+ * its peers' queues to the cap, 4.5 MB of heap a node in the slow end of
+ * a 200-node trial (docs/benchmarks.md, "RSS at 200 nodes") */
+#define PEER_SENDBUF	256
 #define IN_RECVBUF	8192
 #define REJECT_LOG_MAX	10	/* rejects logged one by one, then 1/1000 */
 #define CTL_PIPES_MAX	16	/* devnet's control connections, and room */
