@@ -170,15 +170,22 @@ mean() {	# mean RUN NODE METRIC: steady state, before the link event
 }
 # expected block_prop_ms per node: the mean one-way latency from the
 # other five proposers (round robin, one block in six each)
-for spec in "0 eu 112.4" "1 eu 112.4" "2 us 80.4" "3 us 80.4" "4 ap 128.4" "5 ap 128.4"; do
+# (and ms of retransmissions: us and ap share the link with 0.5 % loss,
+# where a lost segment of a block costs TCP's 200 ms timeout and a round
+# trip, 440 ms, about 7 ms on a mean of some 60 blocks; under ASan node 5
+# measured 144.4 against 128.4, 8 ms from the bound without it)
+for spec in "0 eu 112.4 0" "1 eu 112.4 0" "2 us 80.4 15" "3 us 80.4 15" \
+    "4 ap 128.4 15" "5 ap 128.4 15"; do
 	set -- $spec
 	z=$(mean "$run" "$1" block_prop_ms)
 	l=$(mean "$loop" "$1" block_prop_ms)
 	# at least the latency (the node's own time partly hides in it:
 	# under ASan beside other tests, 79.5 for 80.4 with 12.4 on
-	# loopback, so not latency + loopback), at most both and 15 %
-	awk -v z="$z" -v l="$l" -v e="$3" 'BEGIN {
-		exit !(z != "" && l != "" && z >= 0.85 * e && z - l <= 1.15 * e + 5) }' &&
+	# loopback, so not latency + loopback), at most both and 15 %, and
+	# two retransmissions where the zone has a lossy link
+	awk -v z="$z" -v l="$l" -v e="$3" -v r="$4" 'BEGIN {
+		exit !(z != "" && l != "" && z >= 0.85 * e &&
+		z - l <= 1.15 * e + 5 + r) }' &&
 		ok "node $1 ($2): block_prop_ms $z vs $l on loopback ($3 expected)" ||
 		fail "node $1 ($2): block_prop_ms '$z' vs '$l' on loopback, $3 expected"
 	zl=$(mean "$run" "$1" lag_ms)
