@@ -47,6 +47,24 @@ dn_stats_paired_t(const double *d, size_t n, double conf,
 	return (0);
 }
 
+void
+dn_stats_paired_ar1(struct dn_paired *r, size_t n, double r1, double conf)
+{
+	double	f, tc;
+
+	if (!(r1 > 0 && r1 < 1) || !(r->se > 0) || n < 2)
+		return;
+	f = (1 + r1) / (1 - r1);
+	r->sd *= sqrt(f);
+	r->se *= sqrt(f);
+	r->df = fmax(1.0, (double)n / f - 1);
+	r->t = r->mean / r->se;
+	r->p = dn_stats_t_p2(r->t, r->df);
+	tc = dn_stats_t_crit(1 - conf, r->df);
+	r->lo = r->mean - tc * r->se;
+	r->hi = r->mean + tc * r->se;
+}
+
 /* One-sided p of "the mean is above LO" (ABOVE) or below it. */
 static double
 one_sided(const struct dn_paired *r, double edge, int above)

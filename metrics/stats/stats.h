@@ -145,6 +145,14 @@ struct dn_paired {
 };
 int	 dn_stats_paired_t(const double *d, size_t n, double conf,
 	    struct dn_paired *r);
+/* R (of N differences) allowed for a lag-1 autocorrelation R1 > 0 of
+ * the differences (AR(1)): the variance of their mean inflated by
+ * (1 + R1) / (1 - R1), as SD (what an MDE scales), the degrees of
+ * freedom those of the effective count N (1 - R1) / (1 + R1), at least
+ * 1; t, p and the CONF interval again.  R untouched for R1 <= 0 or no
+ * spread. */
+void	 dn_stats_paired_ar1(struct dn_paired *r, size_t n, double r1,
+	    double conf);
 /* Equivalence of R's mean to the band (LO, HI): the larger of the two
  * one-sided paired t-tests' p; NAN without a test or a band. */
 double	 dn_stats_paired_equivalence_p(const struct dn_paired *r, double lo,

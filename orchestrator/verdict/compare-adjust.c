@@ -37,6 +37,9 @@
 /* The time-block unit's rule (docs/statistics.md, "Long runs"). */
 #define BLK_MIN		6	/* blocks a side */
 #define BLK_MAX_R1	0.2	/* lag-1 autocorrelation of the blocks */
+#define BLK_AR1_MAX	0.5	/* paired differences: allowed for up to
+				   this (variance x3 at most), refused
+				   above */
 
 static void
 adjust_none(struct compare_adjust *adj, const char *note)
@@ -242,16 +245,20 @@ batch(const double *v, size_t n, size_t k, double *out)
 /* The blocks of OA and OB (the same count, over the same minutes)
  * batched by K until the lag-1 autocorrelation of their differences
  * (log(B / A) where every value is positive, else B - A) is below
- * BLK_MAX_R1, into V[0], V[1] (room for the blocks); how many a side, 0
- * when no length the run allows gets there (*R1: the last one's). */
+ * BLK_MAX_R1, into V[0], V[1] (room for the blocks); how many a side.
+ * Where no length gets there, the longest that leaves BLK_MIN, if its
+ * lag-1 is below BLK_AR1_MAX: allowed for by the test (*AR1 set to it,
+ * compare-paired.c); else 0.  *R1: the lag-1 of the last length. */
 static size_t
 blocks_paired(const struct obs *oa, const struct obs *ob, double **v,
-    size_t *kp, double *r1)
+    size_t *kp, double *r1, double *ar1)
 {
-	size_t	 n, k, i;
+	size_t	 n, k, i, klast = 0;
 	double	*d = dn_xreallocarray(NULL, oa->blk_n[0], sizeof(double));
+	double	 rlast = NAN;
 	int	 lg;
 
+	*ar1 = 0;
 	for (k = 1;; k *= 2) {
 		n = batch(oa->blk_v, oa->blk_n[0], k, v[0]);
 		batch(ob->blk_v, ob->blk_n[0], k, v[1]);
@@ -267,9 +274,16 @@ blocks_paired(const struct obs *oa, const struct obs *ob, double **v,
 			*kp = k;
 			return (n);
 		}
+		klast = k;
+		rlast = *r1;
 	}
 	free(d);
-	return (0);
+	if (klast == 0 || !(rlast < BLK_AR1_MAX))
+		return (0);
+	*kp = klast;
+	*r1 = *ar1 = rlast;
+	batch(ob->blk_v, ob->blk_n[0], klast, v[1]);
+	return (batch(oa->blk_v, oa->blk_n[0], klast, v[0]));
 }
 
 /*
@@ -315,7 +329,8 @@ compare_blocks_metric(struct obs *oa, struct obs *ob, double window_s,
 	}
 	if ((n[0] < BLK_MIN || n[1] < BLK_MIN) && aligned &&
 	    oa->blk_n[0] == ob->blk_n[0] &&
-	    (n[0] = n[1] = blocks_paired(oa, ob, v, &k, &r1)) > 0)
+	    (n[0] = n[1] = blocks_paired(oa, ob, v, &k, &r1,
+	    &adj->block_ar1)) > 0)
 		paired = 1;
 	if (n[0] < BLK_MIN || n[1] < BLK_MIN) {
 		adj->unit_why = aligned ? "time blocks autocorrelated at "
@@ -336,7 +351,14 @@ compare_blocks_metric(struct obs *oa, struct obs *ob, double window_s,
 	}
 	adj->unit = "block";
 	adj->block_paired = paired;
-	adj->unit_why = paired ? "1+1 trials run concurrently, their "
+	adj->unit_why = paired && adj->block_ar1 > 0 ? "1+1 trials run "
+	    "concurrently, their blocks over the same minutes: each "
+	    "block's B/A paired (what both sides share through the run, a "
+	    "growth or the machine's drifts, cancels); the differences' "
+	    "lag-1 autocorrelation stays above 0.2 at every length, below "
+	    "0.5 at the longest: allowed for (the variance of their mean "
+	    "inflated by (1+r)/(1-r), the degrees of freedom cut to match)" :
+	    paired ? "1+1 trials run concurrently, their "
 	    "blocks over the same minutes: each block's B/A paired (what "
 	    "both sides share through the run, a growth or the machine's "
 	    "drifts, cancels); blocks long enough that the lag-1 "

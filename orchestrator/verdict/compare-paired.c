@@ -220,6 +220,7 @@ compare_paired_row(struct compare_row *row, const double *xa,
 		return (-1);
 	}
 	free(d);
+	dn_stats_paired_ar1(&pt, n, row->adj.block_ar1, 0.95);
 	/* each side's median and its interval, as in every design */
 	dn_stats_bootstrap(xa, NULL, n, xb, NULL, n, COMPARE_BOOT_ITERS,
 	    COMPARE_BOOT_SEED, 0.95, &bt);
@@ -323,6 +324,7 @@ compare_paired_power(struct compare_row *row, const double *xa,
 	d = dn_xcalloc(n + 1, sizeof(*d));
 	differences(xa, xb, n, d, &lg, &scale);
 	dn_stats_paired_t(d, n, 0.95, &pt);
+	dn_stats_paired_ar1(&pt, n, row->adj.block_ar1, 0.95);
 	free(d);
 	if (compare_row_a_zero(row)) {
 		row->mde_note = "A is 0: a change is no percentage of 0";

@@ -383,6 +383,8 @@ json_adjust(FILE *out, const struct compare_adjust *a)
 	dn_json_num(out, a->block_r1);
 	fprintf(out, ", \"blocks\": [%zu, %zu], \"blocks_paired\": %s",
 	    a->blocks_a, a->blocks_b, a->block_paired ? "true" : "false");
+	fputs(", \"blocks_lag1_allowed\": ", out);
+	dn_json_num(out, a->block_ar1 > 0 ? a->block_ar1 : NAN);
 }
 
 /* A row's design (compare-paired.c): paired by slot or independent. */

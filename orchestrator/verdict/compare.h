@@ -195,7 +195,9 @@ struct compare_stat {
  * their length in seconds, count per side and largest lag-1
  * autocorrelation of the two sides' block values; BLOCK_PAIRED when the
  * blocks were paired (each block's B/A over the same minutes, tested by
- * compare-paired.c; BLOCK_R1 then that of the differences).
+ * compare-paired.c; BLOCK_R1 then that of the differences, and
+ * BLOCK_AR1 that lag-1 when it stayed above 0.2 and the test allows for
+ * it).
  */
 struct compare_adjust {
 	int		 adjusted, guarded;
@@ -207,6 +209,8 @@ struct compare_adjust {
 	double		 block_s, block_r1;
 	size_t		 blocks_a, blocks_b;
 	int		 block_paired;
+	double		 block_ar1;	/* paired blocks' lag-1 allowed for
+					   (compare-paired.c), 0 none */
 };
 
 struct compare_row {
