@@ -253,9 +253,9 @@ static size_t
 blocks_paired(const struct obs *oa, const struct obs *ob, double **v,
     size_t *kp, double *r1, double *ar1)
 {
-	size_t	 n, k, i, klast = 0;
+	size_t	 n, k, klast = 0;
 	double	*d = dn_xreallocarray(NULL, oa->blk_n[0], sizeof(double));
-	double	 rlast = NAN;
+	double	 rlast = NAN, scale;
 	int	 lg;
 
 	*ar1 = 0;
@@ -264,10 +264,7 @@ blocks_paired(const struct obs *oa, const struct obs *ob, double **v,
 		batch(ob->blk_v, ob->blk_n[0], k, v[1]);
 		if (n < BLK_MIN)
 			break;
-		for (lg = 1, i = 0; i < n; i++)
-			lg = lg && v[0][i] > 0 && v[1][i] > 0;
-		for (i = 0; i < n; i++)
-			d[i] = lg ? log(v[1][i] / v[0][i]) : v[1][i] - v[0][i];
+		compare_paired_differences(v[0], v[1], n, d, &lg, &scale);
 		*r1 = lag1(d, n);
 		if (*r1 < BLK_MAX_R1) {
 			free(d);

@@ -200,6 +200,13 @@ int	 compare_paired_apply(struct dn_store *s, struct compare_result *r,
  * trial values, RK as above), both families decided again. */
 void	 compare_paired_blocks(struct compare_result *r,
 	    const struct obs *oa, const struct obs *ob, const size_t *rk);
+/* compare-paired.c: the per-pair differences of XA, XB (N, aligned)
+ * into D: log(B / A) when every value is positive (*LOG_ set), else
+ * B - A; *SCALE the percentage of one unit of difference (A's mean), 0
+ * when there is none (A is 0).  The slots' and the paired time blocks'
+ * (compare-adjust.c) one rule. */
+void	 compare_paired_differences(const double *xa, const double *xb,
+	    size_t n, double *d, int *log_, double *scale);
 int	 compare_paired_row(struct compare_row *row, const double *xa,
 	    const double *xb, size_t n, double threshold_pct);
 void	 compare_paired_power(struct compare_row *row, const double *xa,

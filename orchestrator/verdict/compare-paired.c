@@ -167,12 +167,9 @@ out:
 	return (n);
 }
 
-/* The per-slot differences of XA, XB (N): log(B / A) when every value
- * is positive (*LOG set), else B - A; *SCALE the percentage of one unit
- * of difference (A's mean), 0 when there is none (A is 0). */
-static void
-differences(const double *xa, const double *xb, size_t n, double *d,
-    int *log_, double *scale)
+void
+compare_paired_differences(const double *xa, const double *xb, size_t n,
+    double *d, int *log_, double *scale)
 {
 	size_t	i;
 
@@ -214,7 +211,7 @@ compare_paired_row(struct compare_row *row, const double *xa,
 	if (n < PAIRED_MIN)
 		return (-1);
 	d = dn_xcalloc(n, sizeof(*d));
-	differences(xa, xb, n, d, &lg, &scale);
+	compare_paired_differences(xa, xb, n, d, &lg, &scale);
 	if (!(scale > 0) || dn_stats_paired_t(d, n, 0.95, &pt) != 0) {
 		free(d);
 		return (-1);
@@ -322,7 +319,7 @@ compare_paired_power(struct compare_row *row, const double *xa,
 	row->mde_note = row->decide_by = NULL;
 	row->trials_needed = 0;
 	d = dn_xcalloc(n + 1, sizeof(*d));
-	differences(xa, xb, n, d, &lg, &scale);
+	compare_paired_differences(xa, xb, n, d, &lg, &scale);
 	dn_stats_paired_t(d, n, 0.95, &pt);
 	dn_stats_paired_ar1(&pt, n, row->adj.block_ar1, 0.95);
 	free(d);
@@ -382,7 +379,7 @@ compare_paired_diffs(const struct compare_result *r, const struct obs *oa,
 	xa = dn_xcalloc(r->npairs + 1, sizeof(*xa));
 	xb = dn_xcalloc(r->npairs + 1, sizeof(*xb));
 	n = slot_values(r, oa, ob, none, xa, xb, last);
-	differences(xa, xb, n, d, log_, scale);
+	compare_paired_differences(xa, xb, n, d, log_, scale);
 	free(xa);
 	free(xb);
 	return (n);
