@@ -35,8 +35,11 @@ demo: build
 	rm -f demo.db demo.db-wal demo.db-shm
 	$(BUILD)/bin/devnet ab $(SCENARIO) --db demo.db --repeats $(DEMO_REPEATS)
 
+# A failed run ends with what failed (tools/ci-failed.sh): CI keeps a long
+# log's head and tail only.
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
+	(cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)) || \
+	    { tools/ci-failed.sh $(BUILD); exit 1; }
 
 # Under the sanitizers, five tests of docker's and swarm's own behaviour,
 # the etcd cluster under network conditions and the four simulations of

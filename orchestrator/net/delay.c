@@ -65,6 +65,7 @@ struct dn_delay {
 	int64_t		now;		/* arrival time of the batch received */
 	/* Written by the thread only, read by dn_delay_stats. */
 	uint64_t	packets, held, max_err_ns, unknown;
+	uint64_t	rt_refused, demotions;	/* its dn_rt_budget's */
 	char		sbuf[SEND_BUF];
 	size_t		slen;
 	char		rbuf[RECV_BATCH][RECV_MSG];
@@ -360,6 +361,7 @@ emulator_main(void *arg)
 	 * nodes' threads when the CPUs are busy (when allowed: root). */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	dn_rt_budget_start(&rb, 10, DELAY_CPU_PERMILLE);
+	stat_set(&d->rt_refused, (uint64_t)rb.refused);
 	p[0] = (struct pollfd){ .fd = mnl_socket_get_fd(d->nl),
 	    .events = POLLIN };
 	p[1] = (struct pollfd){ .fd = d->evfd, .events = POLLIN };
@@ -371,6 +373,8 @@ emulator_main(void *arg)
 	timer_arm(d, next);
 	for (;;) {
 		dn_rt_budget_tick(&rb);
+		if (rb.demotions != d->demotions)
+			stat_set(&d->demotions, rb.demotions);
 		if (poll(p, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -603,6 +607,8 @@ dn_delay_stats(const struct dn_delay *d, struct dn_delay_stats *out)
 	out->held = stat_get(&d->held);
 	out->max_hold_err_us = stat_get(&d->max_err_ns) / 1000;
 	out->unknown = stat_get(&d->unknown);
+	out->realtime = !stat_get(&d->rt_refused);
+	out->demotions = stat_get(&d->demotions);
 	out->drops = kernel_drops(d);
 	if (d->running && pthread_getcpuclockid(d->thread, &cid) == 0 &&
 	    clock_gettime(cid, &ts) == 0)

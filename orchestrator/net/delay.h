@@ -50,6 +50,11 @@ struct dn_delay_stats {
 	uint64_t	unknown;	/* packets whose mark no link has: let go
 					   at once */
 	uint64_t	cpu_ns;		/* the emulator thread's CPU time */
+	int		realtime;	/* 1: at SCHED_FIFO (rt-budget.h); 0:
+					   refused, at the default priority,
+					   where a busy machine delays it */
+	uint64_t	demotions;	/* 100 ms windows it ran past its CPU
+					   budget, at the default priority */
 };
 
 struct dn_delay;

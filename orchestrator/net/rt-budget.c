@@ -41,6 +41,7 @@ dn_rt_budget_start(struct dn_rt_budget *b, int prio, int permille)
 	b->win_start_ns = clock_ns(CLOCK_MONOTONIC);
 	b->cpu_start_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	set_fifo(b, 1);
+	b->refused = !b->fifo;
 }
 
 void
@@ -52,7 +53,7 @@ dn_rt_budget_tick(struct dn_rt_budget *b)
 	if (now - b->win_start_ns >= RT_WINDOW_NS) {
 		b->win_start_ns = now;
 		b->cpu_start_ns = cpu;
-		if (!b->fifo)
+		if (!b->fifo && !b->refused)
 			set_fifo(b, 1);
 		return;
 	}

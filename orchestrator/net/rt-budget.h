@@ -25,6 +25,9 @@ struct dn_rt_budget {
 	uint64_t	 win_start_ns;
 	uint64_t	 cpu_start_ns;
 	int		 fifo;		/* 1: at SCHED_FIFO now */
+	int		 refused;	/* SCHED_FIFO refused at the start: not
+					   root, or a cpu cgroup with no
+					   realtime runtime (a container's) */
 	uint64_t	 demotions;	/* windows it ran past the budget */
 };
 

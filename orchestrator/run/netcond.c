@@ -525,6 +525,14 @@ netcond_finish(struct trial *t)
 		/* queue or socket full: a loss the conditions did not ask */
 		trial_fact(t, -1, "net_emulator_drops", "%lld",
 		    (long long)ds.drops);
+		/* how punctual it could be: its latest release past a due
+		 * time, and whether it had a real-time priority */
+		trial_fact(t, -1, "net_emulator_late_max_us", "%llu",
+		    (unsigned long long)ds.max_hold_err_us);
+		trial_fact(t, -1, "net_emulator_realtime", "%d",
+		    ds.realtime);
+		trial_fact(t, -1, "net_emulator_demotions", "%llu",
+		    (unsigned long long)ds.demotions);
 	}
 	/* what the emulated network cost (docs/scale.md) */
 	dn_probe_cost(nc->probe, &cpu, &sent);

@@ -13,7 +13,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,6 +276,32 @@ rx_main(void *arg)
 	return NULL;
 }
 
+/* The machine's lateness (netlab.h, last_stall_ms): a thread at the
+ * calling thread's policy (SCHED_OTHER in the tests) that asks to wake
+ * every millisecond until told to stop. */
+struct watch {
+	int		stop;
+	int64_t		worst_ns;
+};
+
+static void *
+watch_main(void *arg)
+{
+	struct watch *w = arg;
+	int64_t at = now_ns(), late;
+
+	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
+		at += 1000000;
+		wait_until(at);
+		late = now_ns() - at;
+		if (late > w->worst_ns)
+			w->worst_ns = late;
+		if (late > 1000000)
+			at = now_ns();	/* from here, not a burst of catch-up */
+	}
+	return NULL;
+}
+
 size_t
 netlab_oneway(struct netlab *l, int from, size_t count, unsigned gap_us,
     double *out_ms, int *ordered)
@@ -287,7 +312,9 @@ netlab_oneway(struct netlab *l, int from, size_t count, unsigned gap_us,
 	    .sin_port = htons(UDP_PORT), .sin_addr.s_addr = netlab_addr(to) };
 	struct rx x = { .fd = bound(l, to, SOCK_DGRAM, UDP_PORT),
 	    .count = count, .out_ms = out_ms, .ordered = 1 };
-	pthread_t th;
+	struct watch w = { 0, 0 };
+	pthread_t th, wth;
+	int watching;
 	size_t i, burst;
 	int64_t t0 = now_ns();
 	int one = 1, pol;
@@ -303,6 +330,8 @@ netlab_oneway(struct netlab *l, int from, size_t count, unsigned gap_us,
 	}
 	for (i = 0; i < count; i++)
 		out_ms[i] = -1;
+	l->last_stall_ms = 0;
+	watching = pthread_create(&wth, NULL, watch_main, &w) == 0;
 	if (tx < 0 || x.fd < 0 || pthread_create(&th, NULL, rx_main, &x) != 0)
 		goto out;
 	/* Under 1 ms apart, a burst per millisecond: one sleep per packet
@@ -323,6 +352,11 @@ netlab_oneway(struct netlab *l, int from, size_t count, unsigned gap_us,
 	__atomic_store_n(&x.sent_all, now_ns(), __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
 out:
+	if (watching) {
+		__atomic_store_n(&w.stop, 1, __ATOMIC_RELEASE);
+		pthread_join(wth, NULL);
+		l->last_stall_ms = (double)w.worst_ns / 1e6;
+	}
 	*ordered = x.ordered;
 	if (tx >= 0)
 		close(tx);

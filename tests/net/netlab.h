@@ -20,6 +20,11 @@ struct netlab {
 	char	ns[3][32];
 	int	fd[3];		/* the namespaces, open */
 	double	last_send_s;	/* how long netlab_oneway took to send */
+	/* The machine's own lateness during the last netlab_oneway: a
+	 * SCHED_OTHER thread (as the kernel's ksoftirqd, which forwards a
+	 * packet the emulator let go when the CPUs are busy) asks to wake
+	 * every millisecond; how late it woke at worst, in ms. */
+	double	last_stall_ms;
 };
 
 /* Build the lab; QUEUE >= 0 adds the NFQUEUE rule.  0, or -1 with a
@@ -38,7 +43,8 @@ uint32_t netlab_addr(int side);
 
 /* COUNT UDP packets from side FROM to the other side, GAP_US apart, each
  * carrying its send time: one-way delays in OUT_MS[seq] (-1: lost),
- * *ORDERED 1 if they arrived in send order.  Returns how many arrived. */
+ * *ORDERED 1 if they arrived in send order, the machine's lateness
+ * meanwhile in L->last_stall_ms.  Returns how many arrived. */
 size_t	 netlab_oneway(struct netlab *l, int from, size_t count,
 	    unsigned gap_us, double *out_ms, int *ordered);
 /* COUNT UDP pings from A, echoed by B, GAP_US apart: round trips in

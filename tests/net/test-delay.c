@@ -83,7 +83,15 @@ start(const struct dn_delay_link *links, size_t n)
  * shared CI machine may stall a whole burst of 200 probes (CI, 2026-12-06:
  * p90 past 11 ms at 10 ms once in 118 tests), so the timing is measured
  * up to three times and one clean measurement passes: a wrong delay is
- * wrong every time. */
+ * wrong every time.  And late is judged against the machine: a packet
+ * the emulator lets go on time is forwarded by the kernel's ksoftirqd
+ * (SCHED_OTHER) when the CPUs are busy, so the bound on the late side
+ * widens by how late a SCHED_OTHER thread woke meanwhile (netlab.h,
+ * last_stall_ms; under ASan on a CI machine, 2026-12-07: B->A 30 ms at
+ * p50 662 ms in all three tries, a stall; here with four busy loops on
+ * the 2 cores and SCHED_FIFO refused, p90 1-4 ms late, the thread 2-7
+ * ms).  A quiet machine's lateness is a fraction of a millisecond, and
+ * nothing may ever leave early. */
 static void
 expect_oneway(int from, double want_ms, unsigned gap_us)
 {
@@ -98,15 +106,16 @@ expect_oneway(int from, double want_ms, unsigned gap_us)
 		p90 = netlab_pct(ms, N, 90);
 		p99 = netlab_pct(ms, N, 99);
 		printf("# %c->%c want %.1f ms: got %zu/%d p1 %.3f p50 %.3f"
-		    " p90 %.3f p99 %.3f ordered %d\n",
+		    " p90 %.3f p99 %.3f ordered %d; machine late %.3f\n",
 		    from == LAB_A ? 'A' : 'B', from == LAB_A ? 'B' : 'A',
-		    want_ms, got, N, p1, p50, p90, p99, ordered);
+		    want_ms, got, N, p1, p50, p90, p99, ordered,
+		    lab.last_stall_ms);
 		assert_int_equal(got, N);
 		assert_true(ordered);
 		on_time = p1 >= want_ms - tol_ms(want_ms) &&
 		    p50 >= want_ms - tol_ms(want_ms) &&
-		    p50 <= want_ms + tol_ms(want_ms) &&
-		    p90 <= want_ms + tol_ms(want_ms);
+		    p50 <= want_ms + tol_ms(want_ms) + lab.last_stall_ms &&
+		    p90 <= want_ms + tol_ms(want_ms) + lab.last_stall_ms;
 	}
 	assert_true(on_time);
 }
@@ -169,9 +178,10 @@ jitter(void **state)
 		p95 = netlab_pct(ms, 100, 95);
 		hi = netlab_pct(ms, 100, 100);
 		printf("# jitter 20+-5 ms: min %.3f p5 %.3f p95 %.3f"
-		    " max %.3f\n", lo, p5, p95, hi);
+		    " max %.3f; machine late %.3f\n", lo, p5, p95, hi,
+		    lab.last_stall_ms);
 		assert_true(lo >= 15 - 1.0);
-		ok = p95 <= 25 + 1.0 &&
+		ok = p95 <= 25 + 1.0 + lab.last_stall_ms &&
 		    p95 - p5 >= 6.0;	/* uniform +-5: about 9 */
 	}
 	assert_true(ok);
@@ -221,17 +231,24 @@ stats_and_fail_closed(void **state)
 	usleep(20000);
 	dn_delay_stats(d, &st);
 	printf("# stats: packets %llu held %llu max err %llu us drops %llu "
-	    "unknown %llu cpu %llu us\n", (unsigned long long)st.packets,
+	    "unknown %llu cpu %llu us realtime %d demotions %llu\n",
+	    (unsigned long long)st.packets,
 	    (unsigned long long)st.held, (unsigned long long)st.max_hold_err_us,
 	    (unsigned long long)st.drops, (unsigned long long)st.unknown,
-	    (unsigned long long)st.cpu_ns / 1000);
+	    (unsigned long long)st.cpu_ns / 1000, st.realtime,
+	    (unsigned long long)st.demotions);
 	assert_int_equal(st.packets, N);
 	assert_int_equal(st.held, 0);
 	assert_int_equal(st.drops, 0);
 	assert_int_equal(st.unknown, 0);
 	/* Its worst wake-up of 200: under 1 ms on a quiet machine; other
-	 * real-time threads (realtime load generators) can take a CPU. */
-	assert_true(st.max_hold_err_us < 5000);
+	 * real-time threads (realtime load generators) can take a CPU, and
+	 * where SCHED_FIFO is refused (a container's cpu cgroup with no
+	 * realtime runtime) it waits as any thread does: beside four busy
+	 * loops, 4,989 us at FIFO and up to 7,073 without, the machine's
+	 * lateness meanwhile allowed for. */
+	printf("# machine late %.3f ms\n", lab.last_stall_ms);
+	assert_true(st.max_hold_err_us < 5000 + lab.last_stall_ms * 1000);
 	assert_true(st.cpu_ns > 0);
 	emu_stop(NULL);
 	assert_int_equal(netlab_oneway(&lab, LAB_A, 20, 1000, ms, &ordered), 0);

@@ -52,6 +52,10 @@ set_tests_properties(dn.net.docker-foreign PROPERTIES RUN_SERIAL TRUE)
 # link event's loss, the eu-ap rate, block_prop_ms and lag_ms against
 # loopback, measured and checked from the stored numbers
 dn_script_test(net zones ${DN_TEST_DIR}/zones.sh TIMEOUT 240)
+# alone: its bounds on block propagation hold on a machine not running a
+# second test (CI under ASan failed it twice beside others; here it
+# passes beside them, and alone costs some 40 s of one core)
+set_tests_properties(dn.net.zones PROPERTIES RUN_SERIAL TRUE)
 # devnet ab of readopts-idle with eu-us 80 ms: the verdict as on loopback,
 # the conditions in the comparison's header
 dn_script_test(net ab-zones ${DN_TEST_DIR}/ab-zones.sh TIMEOUT 400)

@@ -80,29 +80,44 @@ while time.monotonic() - t0 < 4.0:
     s.sendto(buf, ("10.99.4.2", 40404)); k += 1
 PY
 
-"$DEVNET" run "$T/zones.yaml" --db "$DB" --run-dir "$RUNS" >"$T/zones.out" 2>&1 &
-dpid=$!
-# trial time from the stored samples (committed every 250 ms)
-for _ in $(seq 600); do
-	tm=$(q "select coalesce(max(t_ms), 0) from samples where run_id = (select max(id) from runs)" 2>/dev/null)
-	[ "${tm:-0}" -ge $(((EVENT_AT + 1) * 1000)) ] && break
-	sleep 0.1
-done
-ns=$(ip netns list | sed -n "s/^\(devnet-$dpid-[0-9-]*[0-9]\)-hub.*/\1/p" | head -1)
-rate=
-if [ -n "$ns" ]; then
-	ip netns exec "$ns-n4" python3 "$T/recv.py" >"$T/rate" 2>&1 &
-	rpid=$!
-	sleep 0.3
-	ip netns exec "$ns-n0" python3 "$T/send.py"
-	wait $rpid
-	rate=$(cat "$T/rate")
+# The run, and the rate flood inside it (zones_run).  A run whose proof
+# failed because the link emulator itself let packets go late (devnet
+# says "the machine was too busy for it": no real-time priority, or a
+# stalled machine; CI under ASan, 2026-12-07) is run once more: a wrong
+# delay is wrong every time, a busy machine seldom twice.
+zones_run() {
+	"$DEVNET" run "$T/zones.yaml" --db "$DB" --run-dir "$RUNS" >"$T/zones.out" 2>&1 &
+	dpid=$!
+	# trial time from the stored samples (committed every 250 ms)
+	for _ in $(seq 600); do
+		tm=$(q "select coalesce(max(t_ms), 0) from samples where run_id = (select max(id) from runs)" 2>/dev/null)
+		[ "${tm:-0}" -ge $(((EVENT_AT + 1) * 1000)) ] && break
+		sleep 0.1
+	done
+	ns=$(ip netns list | sed -n "s/^\(devnet-$dpid-[0-9-]*[0-9]\)-hub.*/\1/p" | head -1)
+	rate=
+	if [ -n "$ns" ]; then
+		ip netns exec "$ns-n4" python3 "$T/recv.py" >"$T/rate" 2>&1 &
+		rpid=$!
+		sleep 0.3
+		ip netns exec "$ns-n0" python3 "$T/send.py"
+		wait $rpid
+		rate=$(cat "$T/rate")
+	fi
+	wait $dpid
+	rc=$?
+	cat "$T/zones.out"
+}
+zones_run
+if [ "$rc" -ne 0 ] && grep -q "the machine was too busy" "$T/zones.out"; then
+	echo "zones run: the machine was too busy for the emulator; once more:"
+	grep "failed:" "$T/zones.out"
+	zones_run
 fi
-wait $dpid
-rc=$?
-cat "$T/zones.out"
 expect_eq "zones run: exit 0" "$rc" 0
 run=$(q "select max(id) from runs")
+echo "# $(q "select group_concat(key || ' ' || value, ', ') from run_facts
+    where run_id = $run and key like 'net_emulator%'")"
 expect_eq "zones run: ok (its own checks passed)" \
     "$(q "select status || coalesce(': ' || reason, '') from runs where id = $run")" ok
 
