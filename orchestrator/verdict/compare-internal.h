@@ -81,12 +81,13 @@ void	 compare_row_p(struct compare_row *row, const struct obs *oa,
  * significant and verdict, at the practical threshold THRESHOLD_PCT
  * (compare-rule.c, for compare.c and compare-seq.c alike). */
 void	 compare_row_decide(struct compare_row *row, double threshold_pct);
-/* The p of equivalence within +-THRESHOLD_PCT % of A's mean from trial
- * values A, B: the larger of the two one-sided Welch tests (the
+/* The p of equivalence within +-THRESHOLD_PCT % of A's mean from values
+ * A, B (trials; or nodes, whose trials' design effect DEFF widens it:
+ * seq_shift_p_deff): the larger of the two one-sided Welch tests (the
  * zero-spread floor where both sides are constant); NAN with fewer than
  * 2 values a side or a mean of A of 0 (no band). */
 double	 compare_equivalence_p(const double *a, size_t na, const double *b,
-	    size_t nb, double threshold_pct);
+	    size_t nb, double threshold_pct, double deff);
 /* Decide the N tested ROWS of one family (the primary metrics, or the
  * secondary ones): Holm over p_raw into p and over p_eq_raw into p_eq,
  * then compare_row_decide each. */

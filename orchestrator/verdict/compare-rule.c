@@ -57,7 +57,7 @@ compare_row_decide(struct compare_row *row, double threshold_pct)
 
 double
 compare_equivalence_p(const double *a, size_t na, const double *b,
-    size_t nb, double threshold_pct)
+    size_t nb, double threshold_pct, double deff)
 {
 	double	th = threshold_pct / 100, ma, lo, hi;
 
@@ -69,11 +69,11 @@ compare_equivalence_p(const double *a, size_t na, const double *b,
 	/* The band is A +- th |A|: B above its lower edge, and below its
 	 * upper one; a negative A (a slope) swaps the factors. */
 	if (ma > 0) {
-		lo = seq_shift_p(a, na, b, nb, 1 - th, -1);
-		hi = seq_shift_p(a, na, b, nb, 1 + th, 1);
+		lo = seq_shift_p_deff(a, na, b, nb, 1 - th, -1, deff);
+		hi = seq_shift_p_deff(a, na, b, nb, 1 + th, 1, deff);
 	} else {
-		lo = seq_shift_p(a, na, b, nb, 1 + th, -1);
-		hi = seq_shift_p(a, na, b, nb, 1 - th, 1);
+		lo = seq_shift_p_deff(a, na, b, nb, 1 + th, -1, deff);
+		hi = seq_shift_p_deff(a, na, b, nb, 1 - th, 1, deff);
 	}
 	if (isnan(lo) || isnan(hi))
 		return (NAN);

@@ -537,9 +537,16 @@ test_rows(struct compare_result *r, const struct derived *defs, size_t nd,
 			compare_row_test(row, &oa[k], &ob[k], unit, fam[pass]);
 			compare_adjust_guard(row, &oa[k], &ob[k], &alt[2 * k],
 			    unit, fam[pass]);
-			row->p_eq_raw = compare_equivalence_p(oa[k].trial_v,
-			    oa[k].ntrial, ob[k].trial_v, ob[k].ntrial,
-			    r->threshold_pct);
+			/* equivalence on the test's own unit: the nodes
+			 * (their trials' design effect), or the trials */
+			if (unit == COMPARE_UNIT_NODE)
+				row->p_eq_raw = compare_equivalence_p(
+				    oa[k].node_v, oa[k].nnode, ob[k].node_v,
+				    ob[k].nnode, r->threshold_pct, row->deff);
+			else
+				row->p_eq_raw = compare_equivalence_p(
+				    oa[k].trial_v, oa[k].ntrial, ob[k].trial_v,
+				    ob[k].ntrial, r->threshold_pct, 1);
 			rk[r->nrows++] = k;
 		}
 	}

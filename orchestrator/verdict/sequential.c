@@ -233,20 +233,32 @@ double
 seq_shift_p(const double *a, size_t na, const double *b, size_t nb,
     double ka, int sign)
 {
-	double	ma, va, mb, vb, d, qa, qb, se, df, p2;
+	return (seq_shift_p_deff(a, na, b, nb, ka, sign, 1));
+}
+
+double
+seq_shift_p_deff(const double *a, size_t na, const double *b, size_t nb,
+    double ka, int sign, double deff)
+{
+	double	ma, va, mb, vb, d, qa, qb, se, df, p2, ea, eb;
 
 	if (na < 2 || nb < 2)
 		return (NAN);
+	if (!(deff >= 1))
+		deff = 1;
 	mean_var(a, na, &ma, &va);
 	mean_var(b, nb, &mb, &vb);
 	d = sign * (ka * ma - mb);
-	qa = ka * ka * va / (double)na;
-	qb = vb / (double)nb;
+	qa = deff * ka * ka * va / (double)na;
+	qb = deff * vb / (double)nb;
 	se = sqrt(qa + qb);
 	if (se == 0 || !isfinite(se))
 		return (d > 0 ? dn_stats_mwu_min_p(na, nb) / 2 : 1.0);
-	df = (qa + qb) * (qa + qb) / (qa * qa / (double)(na - 1) +
-	    qb * qb / (double)(nb - 1));
+	/* effective counts, at least 2 a side */
+	ea = fmax((double)na / deff, 2);
+	eb = fmax((double)nb / deff, 2);
+	df = (qa + qb) * (qa + qb) / (qa * qa / (ea - 1) +
+	    qb * qb / (eb - 1));
 	p2 = dn_stats_t_p2(d / se, df);
 	return (d > 0 ? p2 / 2 : 1.0 - p2 / 2);
 }

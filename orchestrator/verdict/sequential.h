@@ -57,5 +57,11 @@ double	 seq_z_of_p(double p, int sides);
  */
 double	 seq_shift_p(const double *a, size_t na, const double *b, size_t nb,
 	    double ka, int sign);
+/* The same with values that move together in clusters (the nodes of a
+ * trial): each side's variance of the mean times DEFF, the design
+ * effect, and the degrees of freedom of the effective counts N / DEFF
+ * (DEFF 1: seq_shift_p). */
+double	 seq_shift_p_deff(const double *a, size_t na, const double *b,
+	    size_t nb, double ka, int sign, double deff);
 
 #endif

@@ -545,6 +545,22 @@ out=$("$B/devnet" compare --db unit.db --unit node --aa 4 3:A 3:B 2>&1)
 grep -q 'unit node refused: on the node unit the A/A of group 1' unit.html ||
 	fail "report --aa: the page does not say the node unit was refused"
 
+# The node unit decides equivalence on its own observations (issue 35,
+# the long pair): a 1+1 of 10 nodes a side, quiet nodes, no trial noise,
+# allocs -20 %: on trials nothing can be decided (1 vs 1); on nodes
+# allocs is better and rss_avg equivalent within +-1 % (before, the
+# equivalence was tested on the 1 vs 1 trials, so never).
+"$B/dn-store-synth" --db n1.db --trials 1 --nodes 10 --seconds 40 \
+    --warmup 5 --seed 7 --trial-sd 0 --node-sd 0.002 --sample-sd 0.002 \
+    --effect allocs=-20 >/dev/null || fail "synth n1.db"
+"$B/devnet" compare --db n1.db --unit node 1:A 1:B >n1.txt 2>&1
+grep -Eq '^rss_avg .* 10\+10 +equivalent ' n1.txt &&
+    grep -Eq '^allocs_per_s .* 10\+10 +better ' n1.txt ||
+	fail "the node unit's equivalence: $(grep -E '^(rss_avg|allocs_per_s) ' n1.txt)"
+"$B/devnet" compare --db n1.db 1:A 1:B >n1t.txt 2>&1
+grep -Eq '^rss_avg .* 1\+1 +undecided ' n1t.txt ||
+	fail "1 vs 1 trials decided rss_avg: $(grep '^rss_avg ' n1t.txt)"
+
 # A hand-edited database (issue 19 #11): a named metric called <script>,
 # with markup in its unit and description, is shown as text everywhere
 # the report prints it, never as markup.

@@ -131,7 +131,7 @@ test_metric(double *va, double *vb, double *xa, double *xb, size_t n,
 	compare_adjust_guard(row, oa, ob, alt, COMPARE_UNIT_TRIAL, FAMILY);
 	if (whole)
 		row->p_eq_raw = compare_equivalence_p(oa->trial_v, n,
-		    ob->trial_v, n, TH_PCT);
+		    ob->trial_v, n, TH_PCT, 1);
 }
 
 /* Free what test_metric allocated for a row (ALT, and the adjusted

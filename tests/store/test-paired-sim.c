@@ -96,7 +96,7 @@ decide(double va[][NMAX], double vb[][NMAX], size_t n, int paired,
 		compare_row_test(&rows[k], &oa[k], &ob[k],
 		    COMPARE_UNIT_TRIAL, FAMILY);
 		rows[k].p_eq_raw = compare_equivalence_p(va[k], n, vb[k], n,
-		    TH_PCT);
+		    TH_PCT, 1);
 	}
 	compare_family_decide(rows, FAMILY, TH_PCT);
 	if (paired)

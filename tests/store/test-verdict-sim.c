@@ -87,7 +87,7 @@ group(size_t n, double cv, double effect, uint64_t *rng, struct tally *t)
 		compare_row_test(&rows[k], &oa[k], &ob[k], COMPARE_UNIT_TRIAL,
 		    FAMILY);
 		rows[k].p_eq_raw = compare_equivalence_p(va[k], n, vb[k], n,
-		    TH_PCT);
+		    TH_PCT, 1);
 	}
 	compare_family_decide(rows, FAMILY, TH_PCT);
 	for (k = 0; k < FAMILY; k++) {
