@@ -85,13 +85,27 @@ compare_node_unit_check(struct compare_result *r,
 		    "'%s' on this machine: the A/A of group %s called %s on "
 		    "it; decided on the trial unit", side_of(&r->a, 0),
 		    opts->aa, bad));
-	} else
+	} else {
+		char	 len[128] = "";
+		double	 da = aa->a.nruns > 0 ? aa->a.runs[0].duration_ms : 0,
+			 dr = r->a.nruns > 0 ? r->a.runs[0].duration_ms : 0;
+
+		/* An A/A shorter than the runs it backs saw less of what a
+		 * long trial's nodes share (the 2.5 h pair, backed by a
+		 * 20 min A/A): said, not refused. */
+		if (da > 0 && dr > 1.1 * da)
+			snprintf(len, sizeof(len), "; its trials ran %.0f "
+			    "%s, these %.0f: a shorter A/A sees less of what "
+			    "a long trial's nodes share", dr >= 120000 ?
+			    da / 60000 : da / 1000, dr >= 120000 ? "min" :
+			    "s", dr >= 120000 ? dr / 60000 : dr / 1000);
 		r->unit_note = dn_xasprintf("unit: trial x node (%zu vs %zu "
 		    "trials; valid here: on the node unit the A/A of group "
 		    "%s, same scenario and machine, %zu vs %zu trials, called "
 		    "no primary metric better or worse; largest design "
-		    "effect %.3g)", r->a.nruns, r->b.nruns, opts->aa,
-		    aa->a.nruns, aa->b.nruns, deff);
+		    "effect %.3g%s)", r->a.nruns, r->b.nruns, opts->aa,
+		    aa->a.nruns, aa->b.nruns, deff, len);
+	}
 	free(bad);
 	compare_result_free(aa);
 	return (0);

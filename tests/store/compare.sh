@@ -535,6 +535,13 @@ out=$(unit --aa 2) || fail "compare --unit node --aa 2"
 case $out in "node node unit: trial x node (2 vs 2 trials; valid here: on the node unit the A/A of group 2, same scenario and machine, 2 vs 2 trials, called no primary metric better or worse; largest design effect "*) ;;
 *) fail "--aa 2 (a clean A/A) did not back the node unit: $out" ;;
 esac
+# an A/A shorter than the runs it backs is said (group 5: 20 s trials)
+$S --seed 1 --trial-sd 0.05 --node-sd 0.01 --seconds 20 >/dev/null ||
+	fail "synth group 5"
+out=$(unit --aa 5) || fail "compare --unit node --aa 5"
+case $out in *"valid here"*"; its trials ran 20 s, these 40: a shorter A/A sees less"*) ;;
+*) fail "--aa 5 (a shorter A/A) is not said: $out" ;;
+esac
 out=$("$B/devnet" compare --db unit.db --unit node --aa 4 3:A 3:B 2>&1)
 [ $? = 1 ] && case $out in *"--aa 4: group 4 ran 'other'"*"name an A/A of this scenario on this machine"*) true ;; *) false ;; esac ||
 	fail "--aa of another scenario not refused: $out"
