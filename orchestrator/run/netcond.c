@@ -533,6 +533,13 @@ netcond_finish(struct trial *t)
 		    ds.realtime);
 		trial_fact(t, -1, "net_emulator_demotions", "%llu",
 		    (unsigned long long)ds.demotions);
+		if (!ds.realtime)
+			trial_event(t, -1, "realtime_denied", "network: the "
+			    "link emulator ran at the default priority "
+			    "(SCHED_FIFO refused: not root, or a cpu cgroup "
+			    "with no realtime runtime); on a busy machine its "
+			    "packets leave late (here up to %.1f ms past "
+			    "their time)", ds.max_hold_err_us / 1e3);
 	}
 	/* what the emulated network cost (docs/scale.md) */
 	dn_probe_cost(nc->probe, &cpu, &sent);

@@ -17,6 +17,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: network namespaces need root"
 	exit 77
 fi
+need_realtime "30 nodes"
 
 NODES=${NODES:-30}
 LINKS=$(((NODES + 1) * NODES))

@@ -14,6 +14,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: network namespaces need root"
 	exit 77
 fi
+need_realtime "50 nodes"
 
 NODES=50
 # low gossip and load: 50 nodes on two shared cores; 12 s: the probe
