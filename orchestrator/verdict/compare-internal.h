@@ -192,6 +192,10 @@ void	 compare_warn(struct compare_result *r, char *w);
 int	 compare_node_unit_check(struct compare_result *r,
 	    const struct compare_opts *opts, struct compare_result *aa,
 	    char **cause);
+/* compare-aa.c: after the tests, R's rows of the secondary metrics its
+ * A/A called on nodes (r->aa_secondary) left undecided, saying why. */
+void	 compare_aa_secondary(struct compare_result *r,
+	    const struct compare_opts *opts);
 int	 compare_paired_apply(struct dn_store *s, struct compare_result *r,
 	    const struct compare_opts *opts, const struct obs *oa,
 	    const struct obs *ob, const size_t *rk, double *const *raw,

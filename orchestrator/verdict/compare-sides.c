@@ -593,6 +593,7 @@ compare_result_free(struct compare_result *r)
 	free(r->pair_a);
 	free(r->pair_b);
 	free(r->unit_note);
+	free(r->aa_secondary);
 	free(r->seq);
 	free(r->primary_from);
 	free(r->headline);

@@ -699,6 +699,7 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	if (compare_paired_apply(s, r, opts, oa, ob, rk, alt, cause) != 0 ||
 	    compare_seq_apply(s, r, opts, rk, oa, ob, cause) != 0)
 		goto fail;
+	compare_aa_secondary(r, opts);
 	free(rk);
 	rk = NULL;
 	free(prim);

@@ -312,6 +312,10 @@ struct compare_result {
 	size_t			*pair_a, *pair_b;
 	/* The answer in one line (compare_headline), owned. */
 	char			*headline;
+	/* --aa backed the node unit, but its A/A called these secondary
+	 * metrics on nodes (",name,name,", owned; NULL none): their rows
+	 * are left undecided (compare_aa_secondary). */
+	char			*aa_secondary;
 };
 
 /*

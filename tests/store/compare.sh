@@ -542,6 +542,32 @@ out=$(unit --aa 5) || fail "compare --unit node --aa 5"
 case $out in *"valid here"*"; its trials ran 20 s, these 40: a shorter A/A sees less"*) ;;
 *) fail "--aa 5 (a shorter A/A) is not said: $out" ;;
 esac
+# a secondary metric the A/A called on nodes is not decided on nodes in
+# the A/B it backs (the 20-min devnet-10x25 A/A: lag_ms_max worse +236 %
+# on nodes); primary family allocs_per_s and rss_avg (--primary), group
+# 1 an "A/A" whose minflt moved 30 % on nodes, group 2 the A/B, group 3
+# a clean A/A
+S2="$B/dn-store-synth --db sec.db --trials 2 --nodes 8 --seconds 40 --warmup 5 --primary allocs_per_s,rss_avg"
+$S2 --seed 11 --trial-sd 0 --node-sd 0.01 --effect minflt=30 >/dev/null &&
+$S2 --seed 12 --trial-sd 0.005 --node-sd 0.01 --effect minflt=30 --effect allocs=-20 >/dev/null &&
+$S2 --seed 13 --trial-sd 0.005 --node-sd 0.01 >/dev/null || fail "synth sec.db"
+sec() {	# AA: minflt_per_s's verdict and unit_why, allocs_per_s's verdict
+	"$B/devnet" compare --db sec.db --unit node --aa "$1" 2:A 2:B \
+	    --format json | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+m = {m["name"]: m for m in d["metrics"]}
+print(m["minflt_per_s"]["verdict"], m["allocs_per_s"]["verdict"], "|",
+    m["minflt_per_s"]["unit_why"], "|", d["warnings"])'
+}
+out=$(sec 1) || fail "compare --aa 1 (sec.db)"
+case $out in "undecided better | the stored A/A (--aa) called it on the node unit"*"its A/A called these secondary metrics on the node unit, so their calls here are not made: minflt_per_s (worse)"*) ;;
+*) fail "a secondary metric the A/A called was decided on nodes: $out" ;;
+esac
+out=$(sec 3) || fail "compare --aa 3 (sec.db)"
+case $out in "worse better | None |"*) ;;
+*) fail "a clean A/A left a secondary metric undecided: $out" ;;
+esac
+
 out=$("$B/devnet" compare --db unit.db --unit node --aa 4 3:A 3:B 2>&1)
 [ $? = 1 ] && case $out in *"--aa 4: group 4 ran 'other'"*"name an A/A of this scenario on this machine"*) true ;; *) false ;; esac ||
 	fail "--aa of another scenario not refused: $out"

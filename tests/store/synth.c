@@ -62,6 +62,7 @@ struct synth {
 	double		 tps;		/* runs.tps */
 	int		 running;	/* leave the runs running (no run end) */
 	const char	*label;
+	const char	*primary;	/* --primary: fact compare_primary */
 	const char	*scenario;
 	const char	*commit;	/* stored as runs.git_commit */
 	const char	*machine;	/* runs.machine (a simulated one) */
@@ -231,6 +232,14 @@ write_trial(struct synth *sy, struct dn_store *s, int64_t gid,
 	    sy->seconds * 1000, "rate_missed", "achieved 20.00 tx/s of 25.00",
 	    &cause) != 0)
 		goto fail;
+	if (sy->primary != NULL) {
+		char	 fact[512];
+
+		snprintf(fact, sizeof(fact), "scenario:%s", sy->primary);
+		if (dn_store_fact(s, rid, -1, "compare_primary", fact,
+		    &cause) != 0)
+			goto fail;
+	}
 	if (dn_store_fact(s, rid, -1, "achieved_tps", "25.0", &cause) != 0 ||
 	    (!sy->running && dn_store_run_end(s, rid, "ok", NULL, &cause) !=
 	    0))
@@ -317,7 +326,7 @@ usage(void)
 	    "[--nodes N] [--seconds S] [--interval-ms MS] [--warmup S]\n"
 	    "    [--metrics N] [--seed N] [--trial-sd X] [--node-sd X] "
 	    "[--sample-sd X] [--shared-walk SD]\n    [--effect METRIC=PCT]... [--variants A,B] "
-	    "[--label L] [--events] [--crash] [--time]\n    [--batch ROWS] "
+	    "[--label L] [--primary M,M] [--events] [--crash] [--time]\n    [--batch ROWS] "
 	    "[--running] [--rate-missed] [--tps X]\n    [--scenario NAME] [--commit ID] "
 	    "[--relative METRIC:CLAIM]...\n");
 }
@@ -341,6 +350,7 @@ main(int argc, char **argv)
 		{ "effect", required_argument, NULL, 'e' },
 		{ "variants", required_argument, NULL, 'v' },
 		{ "label", required_argument, NULL, 'l' },
+		{ "primary", required_argument, NULL, 'p' },
 		{ "events", no_argument, NULL, 'E' },
 		{ "crash", no_argument, NULL, 'C' },
 		{ "time", no_argument, NULL, 'z' },
@@ -385,6 +395,7 @@ main(int argc, char **argv)
 		case 'P': sy.sample_sd = atof(optarg); break;
 		case 'W': sy.walk_sd = atof(optarg); break;
 		case 'l': sy.label = optarg; break;
+		case 'p': sy.primary = optarg; break;
 		case 'E': sy.events = 1; break;
 		case 'C': sy.crash = 1; break;
 		case 'z': sy.timed = 1; break;
