@@ -587,6 +587,16 @@ warn_faults(struct compare_result *r)
 	}
 }
 
+/* After every test: the rows --aa leaves undecided, the warnings of
+ * faulted runs, then the headline over the rows as they stand. */
+static void
+finish_rows(struct compare_result *r, const struct compare_opts *opts)
+{
+	compare_aa_secondary(r, opts);
+	warn_faults(r);
+	r->headline = compare_headline(r);
+}
+
 /* The stored A/A of --aa, analysed as the verdict will be (for
  * compare-aa.c); NULL with *CAUSE when it cannot be. */
 static struct compare_result *
@@ -699,13 +709,11 @@ compare_analyze(struct dn_store *s, const char *side_a, const char *side_b,
 	if (compare_paired_apply(s, r, opts, oa, ob, rk, alt, cause) != 0 ||
 	    compare_seq_apply(s, r, opts, rk, oa, ob, cause) != 0)
 		goto fail;
-	compare_aa_secondary(r, opts);
 	free(rk);
 	rk = NULL;
 	free(prim);
 	prim = NULL;
-	warn_faults(r);
-	r->headline = compare_headline(r);
+	finish_rows(r, opts);
 	for (k = 0; k < nd; k++) {
 		compare_obs_release(&oa[k]);
 		compare_obs_release(&ob[k]);
