@@ -586,14 +586,26 @@ disk_proof(struct trial *t, const struct scn_event *ev, struct dn_disk *d,
 {
 	uint64_t	 ns = 0, bytes = 4096, want_ns = 0;
 	char		*cause = NULL;
-	int		 err, count = 0;
+	int		 err, count = 0, fills;
 
+	/* A node deletes files as it writes (RocksDB's compactions): what
+	 * it freed between the fill and this write goes through, so a
+	 * full disk is filled again, up to 5 times (the suite beside a
+	 * node at 300 TPS with 64 KiB memtables: the first write went
+	 * through once in a run). */
 	(void)dn_disk_write_new(d, &err);
+	for (fills = 1; ev->full && err == 0 && fills < 5; fills++) {
+		if (dn_disk_full(d, !test_break("disk_full"), &cause) != 0)
+			break;
+		(void)dn_disk_write_new(d, &err);
+	}
 	if (ev->full != (err == ENOSPC)) {
 		trial_fail(t, "disk event on node %d did not take effect: a "
-		    "4 KiB write in its directory %s; the disk is %s", ev->node,
-		    err == 0 ? "went through" : strerror(err), ev->full ?
-		    "not full" : "still full");
+		    "4 KiB write in its directory %s; the disk is %s%s%s%s",
+		    ev->node, err == 0 ? "went through" : strerror(err),
+		    ev->full ? "not full" : "still full", ev->full && fills >
+		    1 ? " (filled again; the node frees space as it writes)" :
+		    "", cause ? ": " : "", cause ? cause : "");
 		goto out;
 	}
 	if (ev->rate_bps != 0) {

@@ -87,6 +87,7 @@ compare_node_unit_check(struct compare_result *r,
 		    opts->aa, bad));
 	} else {
 		char	 len[128] = "", de[64];
+		double	 da, dr;
 
 		/* The gate is the primary family; a secondary metric the
 		 * A/A called is no reason to refuse the unit, but its own
@@ -100,12 +101,11 @@ compare_node_unit_check(struct compare_result *r,
 			free(r->aa_secondary);
 			r->aa_secondary = t;
 		}
-		double	 da = aa->a.nruns > 0 ? aa->a.runs[0].duration_ms : 0,
-			 dr = r->a.nruns > 0 ? r->a.runs[0].duration_ms : 0;
-
 		/* An A/A shorter than the runs it backs saw less of what a
 		 * long trial's nodes share (the 2.5 h pair, backed by a
 		 * 20 min A/A): said, not refused. */
+		da = aa->a.nruns > 0 ? aa->a.runs[0].duration_ms : 0;
+		dr = r->a.nruns > 0 ? r->a.runs[0].duration_ms : 0;
 		if (da > 0 && dr > 1.1 * da)
 			snprintf(len, sizeof(len), "; its trials ran %.0f "
 			    "%s, these %.0f: a shorter A/A sees less of what "

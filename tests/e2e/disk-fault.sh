@@ -56,7 +56,7 @@ events:
 YAML
 out=$("$DEVNET" run "$T/d.yaml" --db "$DB" --run-dir "$RUNS" 2>&1)
 expect_eq "run: exit 0 (a crash is an unplanned fault, not a failure)" "$?" 0 ||
-    printf '%s\n' "$out" | tail -5
+    echo "FAIL: why: $(q "select reason from runs where id = 1")"
 ev() { q "select detail from events where run_id = $1 and node = $2 and
     kind = '$3' order by t_ms"; }
 d0=$(ev 1 0 disk)
@@ -69,9 +69,13 @@ expect_match "node 0's crash says its disk was full" "$(ev 1 0 crash)" \
     "its data disk was full \(a disk event\); its last output: devnet-node"
 d1=$(ev 1 1 disk)
 printf '%s\n' "$d1"
-# 2 writes of a quarter second's worth each at 1 MB/s: 240 KiB, >= 0.24 s
+# 2 writes of a quarter second's worth each at 1 MB/s: 240 KiB, 0.24 s
+# at the rate; at least 0.16 s (1.5 times the rate at most): blkio's
+# throttle lets what a slice accrued before the first write go at once
+# (beside three busy loops the proof ran 340 ms after the rule was set
+# and took 206.8 ms, 1,160 KiB/s; devnet's own proof wants half)
 expect_match "1 MB/s measured" "$d1" \
-    "not full, rate-limited: .*2 direct write\(s\) of 120 KiB took (2[4-9][0-9]|[3-9][0-9][0-9]|[0-9]{4,})\.[0-9] ms"
+    "not full, rate-limited: .*2 direct write\(s\) of 120 KiB took (1[6-9][0-9]|[2-9][0-9][0-9]|[0-9]{4,})\.[0-9] ms"
 expect_match "20 IOPS measured (5 writes, >= 125 ms)" "$d1" \
     "iops-limited: .*5 direct write\(s\) of 4 KiB took (1[2-9][0-9]|[2-9][0-9][0-9]|[0-9]{4,})\.[0-9] ms"
 expect_match "healed: writes at the device's speed again" "$d1" \
