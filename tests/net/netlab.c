@@ -302,6 +302,27 @@ watch_main(void *arg)
 	return NULL;
 }
 
+/* Start W's thread (0: it could not start, no figure) ... */
+static int
+watch_start(struct watch *w, pthread_t *th)
+{
+	w->stop = 0;
+	w->worst_ns = 0;
+	return pthread_create(th, NULL, watch_main, w) == 0;
+}
+
+/* ... and stop it: its worst lateness into L->last_stall_ms. */
+static void
+watch_stop(struct netlab *l, struct watch *w, pthread_t th, int watching)
+{
+	l->last_stall_ms = 0;
+	if (!watching)
+		return;
+	__atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	l->last_stall_ms = (double)w->worst_ns / 1e6;
+}
+
 size_t
 netlab_oneway(struct netlab *l, int from, size_t count, unsigned gap_us,
     double *out_ms, int *ordered)
@@ -312,7 +333,7 @@ netlab_oneway(struct netlab *l, int from, size_t count, unsigned gap_us,
 	    .sin_port = htons(UDP_PORT), .sin_addr.s_addr = netlab_addr(to) };
 	struct rx x = { .fd = bound(l, to, SOCK_DGRAM, UDP_PORT),
 	    .count = count, .out_ms = out_ms, .ordered = 1 };
-	struct watch w = { 0, 0 };
+	struct watch w;
 	pthread_t th, wth;
 	int watching;
 	size_t i, burst;
@@ -330,8 +351,7 @@ netlab_oneway(struct netlab *l, int from, size_t count, unsigned gap_us,
 	}
 	for (i = 0; i < count; i++)
 		out_ms[i] = -1;
-	l->last_stall_ms = 0;
-	watching = pthread_create(&wth, NULL, watch_main, &w) == 0;
+	watching = watch_start(&w, &wth);
 	if (tx < 0 || x.fd < 0 || pthread_create(&th, NULL, rx_main, &x) != 0)
 		goto out;
 	/* Under 1 ms apart, a burst per millisecond: one sleep per packet
@@ -352,11 +372,7 @@ netlab_oneway(struct netlab *l, int from, size_t count, unsigned gap_us,
 	__atomic_store_n(&x.sent_all, now_ns(), __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
 out:
-	if (watching) {
-		__atomic_store_n(&w.stop, 1, __ATOMIC_RELEASE);
-		pthread_join(wth, NULL);
-		l->last_stall_ms = (double)w.worst_ns / 1e6;
-	}
+	watch_stop(l, &w, wth, watching);
 	*ordered = x.ordered;
 	if (tx >= 0)
 		close(tx);
@@ -378,13 +394,16 @@ netlab_pingpong(struct netlab *l, size_t count, unsigned gap_us,
 	struct pollfd pf[2];
 	struct probe p;
 	struct sched_param sp;
-	int pol;
+	struct watch w;
+	pthread_t wth;
+	int pol, watching;
 	size_t i, sent = 0, got = 0;
 	int64_t t0 = now_ns(), next, end = -1, t;
 
 	pb.sin_addr.s_addr = netlab_addr(LAB_B);
 	for (i = 0; i < count; i++)
 		out_ms[i] = -1;
+	watching = watch_start(&w, &wth);
 	if (a < 0 || b < 0)
 		goto out;
 	pf[0] = (struct pollfd){ .fd = a, .events = POLLIN };
@@ -414,6 +433,7 @@ netlab_pingpong(struct netlab *l, size_t count, unsigned gap_us,
 	}
 	rt_leave(pol, &sp);
 out:
+	watch_stop(l, &w, wth, watching);
 	if (a >= 0)
 		close(a);
 	if (b >= 0)

@@ -48,7 +48,8 @@ uint32_t netlab_addr(int side);
 size_t	 netlab_oneway(struct netlab *l, int from, size_t count,
 	    unsigned gap_us, double *out_ms, int *ordered);
 /* COUNT UDP pings from A, echoed by B, GAP_US apart: round trips in
- * OUT_MS.  Returns how many came back. */
+ * OUT_MS, the machine's lateness meanwhile in L->last_stall_ms.  Returns
+ * how many came back. */
 size_t	 netlab_pingpong(struct netlab *l, size_t count, unsigned gap_us,
 	    double *out_ms);
 /* TCP bulk from A to B for SECS seconds: the goodput over the last
