@@ -20,10 +20,11 @@ struct netlab {
 	char	ns[3][32];
 	int	fd[3];		/* the namespaces, open */
 	double	last_send_s;	/* how long netlab_oneway took to send */
-	/* The machine's own lateness during the last netlab_oneway: a
-	 * SCHED_OTHER thread (as the kernel's ksoftirqd, which forwards a
-	 * packet the emulator let go when the CPUs are busy) asks to wake
-	 * every millisecond; how late it woke at worst, in ms. */
+	/* The machine's own lateness during the last netlab_oneway or
+	 * netlab_pingpong: on each CPU a SCHED_OTHER thread pinned there
+	 * (as the kernel's ksoftirqd, which forwards a packet the emulator
+	 * let go when the CPUs are busy) asks to wake every millisecond;
+	 * how late one woke at worst, in ms. */
 	double	last_stall_ms;
 };
 

@@ -85,13 +85,16 @@ start(const struct dn_delay_link *links, size_t n)
  * up to three times and one clean measurement passes: a wrong delay is
  * wrong every time.  And late is judged against the machine: a packet
  * the emulator lets go on time is forwarded by the kernel's ksoftirqd
- * (SCHED_OTHER) when the CPUs are busy, so the bound on the late side
- * widens by how late a SCHED_OTHER thread woke meanwhile (netlab.h,
- * last_stall_ms; under ASan on a CI machine, 2026-12-07: B->A 30 ms at
- * p50 662 ms in all three tries, a stall; here with four busy loops on
- * the 2 cores and SCHED_FIFO refused, p90 1-4 ms late, the thread 2-7
- * ms).  A quiet machine's lateness is a fraction of a millisecond, and
- * nothing may ever leave early. */
+ * (SCHED_OTHER, one per CPU) when the CPUs are busy, so the bound on
+ * the late side widens by how late a SCHED_OTHER thread pinned to a CPU
+ * woke meanwhile (netlab.h, last_stall_ms; with four busy loops on the
+ * 2 cores and SCHED_FIFO refused, p90 1-4 ms late, the threads 2-7 ms).
+ * CI under ASan, 2026-12-07, saw B->A 30 ms at p50 662 ms in all three
+ * tries, and the suite here jitter's p95 at 70-388 ms while a thread
+ * free to move woke 4-5 ms late: another test's real-time threads
+ * starving one CPU's ksoftirqd.  So the threads are pinned, one per CPU,
+ * and the test runs alone (tests.cmake).  A quiet machine's lateness is
+ * a fraction of a millisecond, and nothing may ever leave early. */
 static void
 expect_oneway(int from, double want_ms, unsigned gap_us)
 {

@@ -19,6 +19,11 @@ dn_target(dn_netlab)
 target_link_libraries(dn_netlab PUBLIC Threads::Threads)
 dn_test(net delay SOURCES ${DN_TEST_DIR}/test-delay.c
     LIBS dn_orch dn_netlab TIMEOUT 60)
+# alone (some 7 s): beside another test's real-time threads (an
+# emulator, a probe, a realtime load) a CPU's ksoftirqd, which forwards
+# what the emulator let go, starves, and jitter's p95 measured 70-388 ms
+# for 25 (the suite, 2026-12-07)
+set_tests_properties(dn.net.delay PROPERTIES RUN_SERIAL TRUE)
 dn_test(net shape SOURCES ${DN_TEST_DIR}/test-shape.c
     LIBS dn_orch dn_netlab TIMEOUT 60)
 # devnet run on the emulated network: a partition of halves and heal, its
