@@ -18,7 +18,6 @@ cut -d: -f2- "$tmp/LastTestsFailed.log" | while read -r name; do
 	# the test's block: from its "Testing: NAME" line to its end time
 	awk -v n="$name" '
 		$0 ~ "^[0-9]+/[0-9]+ Testing: " n "$" { on = 1; next }
-		on && $0 == "\"" n "\" end time:" { on = 0 }
 		on && index($0, "\"" n "\" end time:") == 1 { on = 0 }
 		on { print }' "$tmp/LastTest.log" >"$tmp/failed-block.txt"
 	grep -E '^FAIL|\[  ERROR   \]|\[   LINE   \]|\[  FAILED  \]|failed: |[Aa]ssert|Sanitizer|runtime error' \

@@ -576,6 +576,14 @@ clock_event(struct trial *t, const struct scn_event *ev)
 		    (double)DRIFT_WRITE_NS / 1e9);
 }
 
+/* EV's full or not on D (a full one not filled when the suite breaks
+ * it on purpose: DN_TEST_BREAK=disk_full); 0, or -1 with *CAUSE. */
+static int
+disk_fill(struct dn_disk *d, const struct scn_event *ev, char **cause)
+{
+	return (dn_disk_full(d, ev->full && !test_break("disk_full"), cause));
+}
+
 /* The proof of a disk's new state, measured in its directory: a new
  * file's write fails (full) or goes through, and direct writes over
  * devnet's own file take the time the limit asks (at least half of it).
@@ -595,7 +603,7 @@ disk_proof(struct trial *t, const struct scn_event *ev, struct dn_disk *d,
 	 * through once in a run). */
 	(void)dn_disk_write_new(d, &err);
 	for (fills = 1; ev->full && err == 0 && fills < 5; fills++) {
-		if (dn_disk_full(d, !test_break("disk_full"), &cause) != 0)
+		if (disk_fill(d, ev, &cause) != 0)
 			break;
 		(void)dn_disk_write_new(d, &err);
 	}
@@ -651,10 +659,9 @@ disk_event(struct trial *t, const struct scn_event *ev)
 	struct dn_disk	*d = t->faults->disk[ev->node];
 	char		*cause = NULL;
 
-	if (dn_disk_full(d, ev->full && !test_break("disk_full"),
-	    &cause) != 0 || dn_disk_throttle(d, test_break("disk_slow") ? 0 :
-	    ev->rate_bps, test_break("disk_slow") ? 0 : ev->iops,
-	    &cause) != 0) {
+	if (disk_fill(d, ev, &cause) != 0 || dn_disk_throttle(d,
+	    test_break("disk_slow") ? 0 : ev->rate_bps,
+	    test_break("disk_slow") ? 0 : ev->iops, &cause) != 0) {
 		trial_fail(t, "disk event on node %d: %s", ev->node, cause);
 		free(cause);
 		return;

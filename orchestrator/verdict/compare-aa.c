@@ -87,7 +87,7 @@ compare_node_unit_check(struct compare_result *r,
 		    opts->aa, bad));
 	} else {
 		char	 len[128] = "", de[64];
-		double	 da, dr;
+		double	 da, dr, unit;
 
 		/* The gate is the primary family; a secondary metric the
 		 * A/A called is no reason to refuse the unit, but its own
@@ -106,12 +106,12 @@ compare_node_unit_check(struct compare_result *r,
 		 * 20 min A/A): said, not refused. */
 		da = aa->a.nruns > 0 ? aa->a.runs[0].duration_ms : 0;
 		dr = r->a.nruns > 0 ? r->a.runs[0].duration_ms : 0;
+		unit = dr >= 120000 ? 60000 : 1000;	/* min, else s */
 		if (da > 0 && dr > 1.1 * da)
 			snprintf(len, sizeof(len), "; its trials ran %.0f "
 			    "%s, these %.0f: a shorter A/A sees less of what "
-			    "a long trial's nodes share", dr >= 120000 ?
-			    da / 60000 : da / 1000, dr >= 120000 ? "min" :
-			    "s", dr >= 120000 ? dr / 60000 : dr / 1000);
+			    "a long trial's nodes share", da / unit,
+			    unit > 1000 ? "min" : "s", dr / unit);
 		/* one trial a side: no trials to measure it between */
 		if (aa->a.nruns < 2 || aa->b.nruns < 2)
 			snprintf(de, sizeof(de), "its design effect not "

@@ -330,18 +330,18 @@ compare_blocks_metric(struct obs *oa, struct obs *ob, double window_s,
 	    &adj->block_ar1)) > 0)
 		paired = 1;
 	if (n[0] < BLK_MIN || n[1] < BLK_MIN) {
-		/* what may still decide it: the nodes, where an A/A of
-		 * the scenario backs them (the 2.5 h pair's memory) */
+		/* and what may still decide it: the nodes, where an A/A
+		 * of the scenario backs them (the 2.5 h pair's memory) */
+#define BLK_NODES_MAY	"; the nodes may decide it, backed by a stored " \
+			"A/A of this scenario (--unit node --aa GROUP)"
 		adj->unit_why = aligned ? "time blocks autocorrelated at "
 		    "every length the run allows, and so are the "
 		    "differences of its paired blocks: not decided on "
-		    "blocks; the nodes may decide it, backed by a stored "
-		    "A/A of this scenario (--unit node --aa GROUP)" :
-		    "time blocks autocorrelated at every length the run "
-		    "allows (and the runs' blocks are not over the same "
-		    "minutes, to pair them): not decided on blocks; the "
-		    "nodes may decide it, backed by a stored A/A of this "
-		    "scenario (--unit node --aa GROUP)";
+		    "blocks" BLK_NODES_MAY : "time blocks autocorrelated at "
+		    "every length the run allows (and the runs' blocks are "
+		    "not over the same minutes, to pair them): not decided "
+		    "on blocks" BLK_NODES_MAY;
+#undef BLK_NODES_MAY
 		adj->block_r1 = r1;
 		free(v[0]);
 		free(v[1]);
