@@ -64,6 +64,7 @@ for n in "$@"; do
 	    "samples to t = ${secs} s"
 	if [ -n "${KEEP:-}" ]; then
 		mkdir -p "$KEEP"
+		rm -f "$KEEP/scale-gossip-$n.db"
 		q "VACUUM INTO '$KEEP/scale-gossip-$n.db'"
 	fi
 done
