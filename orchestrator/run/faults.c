@@ -110,15 +110,17 @@ clock_preload(const char **why)
 }
 
 /*
- * Tests only (tests/e2e/clock-skew.sh, disk-fault.sh), as netcond.c's:
- * DN_TEST_BREAK=KIND puts a fault of that kind in force wrongly, so that
- * its proof must fail the trial: "clock" the offset at half what was
- * asked, "clock_drift" the drift at half, "disk_full" no ballast,
- * "disk_slow" no throttle.  Unset in
- * every real run.
+ * Tests only: DN_TEST_BREAK=KIND puts a condition or fault of that kind in
+ * force wrongly, so that its proof must fail the trial.  netcond.c's
+ * (tests/net/break.sh): "delay" and "loss" at half what was asked,
+ * "partition" cut only on the links S -> D with S + D even (the rest let
+ * through), "bandwidth" no class at all.  Here (tests/e2e/clock-skew.sh,
+ * disk-fault.sh): "clock" the offset at half what was asked,
+ * "clock_drift" the drift at half, "disk_full" no ballast, "disk_slow"
+ * no throttle.  Unset in every real run.
  */
-static int
-test_break(const char *kind)
+int
+run_test_break(const char *kind)
 {
 	const char	*v = getenv("DN_TEST_BREAK");
 
@@ -311,9 +313,9 @@ clock_write(struct trial *t, int k, uint64_t now)
 	struct fclock	*c = &t->faults->clock[k];
 	double		 ms = clock_line(c, (int64_t)now);
 
-	if (test_break("clock"))
+	if (run_test_break("clock"))
 		ms /= 2;
-	else if (test_break("clock_drift"))
+	else if (run_test_break("clock_drift"))
 		ms = (ms + c->base_ms) / 2;
 	c->written_ns = now;
 	return (write_offset(t, k, ms));
@@ -581,7 +583,8 @@ clock_event(struct trial *t, const struct scn_event *ev)
 static int
 disk_fill(struct dn_disk *d, const struct scn_event *ev, char **cause)
 {
-	return (dn_disk_full(d, ev->full && !test_break("disk_full"), cause));
+	return (dn_disk_full(d, ev->full && !run_test_break("disk_full"),
+	    cause));
 }
 
 /* The proof of a disk's new state, measured in its directory: a new
@@ -660,8 +663,8 @@ disk_event(struct trial *t, const struct scn_event *ev)
 	char		*cause = NULL;
 
 	if (disk_fill(d, ev, &cause) != 0 || dn_disk_throttle(d,
-	    test_break("disk_slow") ? 0 : ev->rate_bps,
-	    test_break("disk_slow") ? 0 : ev->iops, &cause) != 0) {
+	    run_test_break("disk_slow") ? 0 : ev->rate_bps,
+	    run_test_break("disk_slow") ? 0 : ev->iops, &cause) != 0) {
 		trial_fail(t, "disk event on node %d: %s", ev->node, cause);
 		free(cause);
 		return;

@@ -31,21 +31,6 @@
 #define QUEUE		0
 #define STORE_EVERY_NS	10000000000ull	/* link_samples, every 10 s */
 
-/*
- * Tests only (tests/net/break.sh, issue 39): DN_TEST_BREAK=KIND puts a
- * condition of that kind in force wrongly, so that its proof must fail
- * the trial: "delay" and "loss" at half what was asked, "partition" cut
- * only on the links S -> D with S + D even (the rest let through),
- * "bandwidth" no class at all.  Unset in every real run.
- */
-static int
-test_break(const char *kind)
-{
-	const char	*v = getenv("DN_TEST_BREAK");
-
-	return (v != NULL && strcmp(v, kind) == 0);
-}
-
 static uint32_t
 mark_of(const struct netcond *nc, int s, int d)
 {
@@ -88,7 +73,7 @@ shape(struct trial *t, struct netcond *nc, char **cause)
 		if (same)
 			continue;
 		nc->shaped = 1;
-		if (test_break("bandwidth"))
+		if (run_test_break("bandwidth"))
 			continue;
 		dn_net_hub_ifname(d, ifn, sizeof(ifn));
 		if (dn_shape_set(dn_net_ns_fd(nc->net, -1), ifn, c, n, err,
@@ -124,11 +109,11 @@ apply(struct trial *t, struct netcond *nc, char **cause)
 			nl[nn].src = s;
 			nl[nn].dst = d;
 			nl[nn].blocked = netproof_blocked(nc, nc->part, s, d);
-			if (test_break("partition") && (s + d) % 2 != 0)
+			if (run_test_break("partition") && (s + d) % 2 != 0)
 				nl[nn].blocked = 0;
-			if (test_break("loss"))
+			if (run_test_break("loss"))
 				l.loss_ppm /= 2;
-			if (test_break("delay"))
+			if (run_test_break("delay"))
 				l.latency_us /= 2;
 			nl[nn].loss_ppm = l.loss_ppm;
 			if (l.latency_us > 0 || l.jitter_us > 0) {

@@ -162,6 +162,9 @@ uint64_t netproof_in_flight(const struct trial *t, const struct netcond *nc);
  * the nodes start; an event; the clock proofs each tick; the last proofs
  * and the removal of it all (after the nodes stopped). */
 int	 faults_check(const struct scenario *s, char **cause);
+/* Tests only: whether DN_TEST_BREAK names KIND, a condition or fault to
+ * put in force wrongly so that its proof fails (faults.c says each). */
+int	 run_test_break(const char *kind);
 int	 faults_prepare(const struct scenario *s, int quiet, char **cause);
 const char *faults_clock_preload(const struct trial *t, int k);
 /* The seconds a clock_skew with a drift of PPM needs before the node's
