@@ -53,6 +53,9 @@ MUTANTS=(
 	# 11. A concurrent pair's blocks never paired (issue 35): a metric
 	#     that walks through the run alike on both sides stays 1 vs 1.
 	"blocks-never-paired|aligned = blocks && r->a.runs[0].start_ms > 0 &&|aligned = 0 && blocks && r->a.runs[0].start_ms > 0 &&"
+	# 12. The link emulator's heap of links a max-heap on the way up
+	#     (issue 40): a link queued behind a longer one waits for it.
+	"emulator-heap-reversed|while (i > 0 && head_due(d, d->heap[(i - 1) / 2]) > due) {|while (i > 0 && head_due(d, d->heap[(i - 1) / 2]) < due) {"
 )
 
 # Everything but the verdict test (label "slow") and the tests that start a

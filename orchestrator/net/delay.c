@@ -3,8 +3,12 @@
  * it polls the NFQUEUE netlink socket, a timerfd armed at the next due
  * time, and an eventfd that says stop.  Each link is a FIFO of (packet
  * id, due time); due packets leave as NF_ACCEPT verdicts, many netlink
- * messages in one send.  Not here: the rules that mark and queue
- * packets, and shaping (shape.c).
+ * messages in one send.  The links that hold packets are in a min-heap
+ * on their first packet's due time (a link's due times never fall), so
+ * a wake-up costs what it lets go, not the number of links: at 200
+ * nodes a scan of 40,200 links each wake-up was a quarter of devnet's
+ * CPU (issue 40, docs/benchmarks.md).  Not here: the rules that mark
+ * and queue packets, and shaping (shape.c).
  */
 #include "net/delay.h"
 #include "net/rt-budget.h"
@@ -49,6 +53,8 @@ struct link_q {
 	int64_t		last_due;	/* order: nothing leaves before this */
 	struct held	*ring;
 	uint32_t	head, len, cap;	/* cap a power of two */
+	uint32_t	hpos;		/* 1 + its place in the heap; 0: not
+					   there (it holds nothing) */
 };
 
 struct dn_delay {
@@ -61,6 +67,9 @@ struct dn_delay {
 	int		evfd, tfd, procfd;
 	struct link_q	*links;		/* sorted by mark */
 	size_t		nlinks;
+	uint32_t	*heap;		/* indices into links: those that hold
+					   packets, by their head's due time */
+	size_t		hlen;
 	uint64_t	rng;
 	int64_t		now;		/* arrival time of the batch received */
 	/* Written by the thread only, read by dn_delay_stats. */
@@ -129,6 +138,93 @@ link_find(struct dn_delay *d, uint32_t mark)
 	return NULL;
 }
 
+static int64_t
+head_due(const struct dn_delay *d, uint32_t k)
+{
+	const struct link_q *q = &d->links[k];
+
+	return q->ring[q->head].due;
+}
+
+static void
+heap_set(struct dn_delay *d, size_t i, uint32_t k)
+{
+	d->heap[i] = k;
+	d->links[k].hpos = (uint32_t)i + 1;
+}
+
+static void
+heap_up(struct dn_delay *d, size_t i)
+{
+	uint32_t k = d->heap[i];
+	int64_t due = head_due(d, k);
+
+	while (i > 0 && head_due(d, d->heap[(i - 1) / 2]) > due) {
+		heap_set(d, i, d->heap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	heap_set(d, i, k);
+}
+
+static void
+heap_down(struct dn_delay *d, size_t i)
+{
+	uint32_t k = d->heap[i];
+	int64_t due = head_due(d, k);
+	size_t c;
+
+	while ((c = 2 * i + 1) < d->hlen) {
+		if (c + 1 < d->hlen &&
+		    head_due(d, d->heap[c + 1]) < head_due(d, d->heap[c]))
+			c++;
+		if (head_due(d, d->heap[c]) >= due)
+			break;
+		heap_set(d, i, d->heap[c]);
+		i = c;
+	}
+	heap_set(d, i, k);
+}
+
+/* Link K now holds a packet and was empty: into the heap. */
+static void
+heap_add(struct dn_delay *d, uint32_t k)
+{
+	d->heap[d->hlen] = k;
+	heap_up(d, d->hlen++);
+}
+
+/* The heap's top let its due packets go: out when it holds no more,
+ * else down to its next due time. */
+static void
+heap_top_done(struct dn_delay *d)
+{
+	uint32_t k = d->heap[0];
+
+	if (d->links[k].len > 0) {
+		heap_down(d, 0);
+		return;
+	}
+	d->links[k].hpos = 0;
+	if (--d->hlen > 0) {
+		d->heap[0] = d->heap[d->hlen];
+		heap_down(d, 0);
+	}
+}
+
+/* After the links moved (links_merge): the heap made again. */
+static void
+heap_rebuild(struct dn_delay *d)
+{
+	size_t k;
+
+	d->hlen = 0;
+	for (k = 0; k < d->nlinks; k++) {
+		d->links[k].hpos = 0;
+		if (d->links[k].len > 0)
+			heap_add(d, (uint32_t)k);
+	}
+}
+
 /* Merge LINKS into D's table (caller holds d->mu or owns D alone):
  * named marks get their new figures, new marks a new FIFO, marks not
  * named delay 0 (their FIFO drains in order).  O(n log n) in links. */
@@ -155,6 +251,13 @@ links_merge(struct dn_delay *d, const struct dn_delay_link *links, size_t n)
 	}
 	/* Grow first: on ENOMEM nothing has changed. */
 	if (m > 0) {
+		uint32_t *h = realloc(d->heap, (d->nlinks + m) * sizeof(*h));
+
+		if (h == NULL) {
+			free(s);
+			return errno = ENOMEM, -1;
+		}
+		d->heap = h;
 		t = realloc(d->links, (d->nlinks + m) * sizeof(*t));
 		if (t == NULL) {
 			free(s);
@@ -169,6 +272,7 @@ links_merge(struct dn_delay *d, const struct dn_delay_link *links, size_t n)
 		d->nlinks = k;
 		/* A link_q starts with its dn_delay_link: mark_cmp fits. */
 		qsort(t, d->nlinks, sizeof(*t), mark_cmp);
+		heap_rebuild(d);
 	}
 	for (k = 0; k < d->nlinks; k++) {
 		d->links[k].l.delay_us = 0;
@@ -264,6 +368,8 @@ on_packet(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	}
 	q->last_due = due;
+	if (q->len == 1)
+		heap_add(d, (uint32_t)(q - d->links));
 	stat_set(&d->held, d->held + 1);
 	return MNL_CB_OK;
 }
@@ -273,21 +379,14 @@ on_packet(const struct nlmsghdr *nlh, void *data)
 static int64_t
 release_due(struct dn_delay *d, int64_t now)
 {
-	int64_t next = INT64_MAX;
 	uint64_t n = 0, maxerr = d->max_err_ns;
-	size_t i;
 
-	for (i = 0; i < d->nlinks; i++) {
-		struct link_q *q = &d->links[i];
+	while (d->hlen > 0 && head_due(d, d->heap[0]) <= now) {
+		struct link_q *q = &d->links[d->heap[0]];
 
-		while (q->len > 0) {
+		while (q->len > 0 && q->ring[q->head].due <= now) {
 			struct held *h = &q->ring[q->head];
 
-			if (h->due > now) {
-				if (h->due < next)
-					next = h->due;
-				break;
-			}
 			if ((uint64_t)(now - h->due) > maxerr)
 				maxerr = (uint64_t)(now - h->due);
 			verdict_add(d, h->id, NF_ACCEPT);
@@ -295,6 +394,7 @@ release_due(struct dn_delay *d, int64_t now)
 			q->len--;
 			n++;
 		}
+		heap_top_done(d);
 	}
 	verdict_flush(d);
 	if (n > 0) {
@@ -302,7 +402,7 @@ release_due(struct dn_delay *d, int64_t now)
 		stat_set(&d->packets, d->packets + n);
 		stat_set(&d->max_err_ns, maxerr);
 	}
-	return next;
+	return d->hlen > 0 ? head_due(d, d->heap[0]) : INT64_MAX;
 }
 
 /* Read what the socket has (up to RECV_ROUNDS batches), each message
@@ -476,6 +576,7 @@ destroy(struct dn_delay *d)
 	for (i = 0; i < d->nlinks; i++)
 		free(d->links[i].ring);
 	free(d->links);
+	free(d->heap);
 	pthread_mutex_destroy(&d->mu);
 	free(d);
 }

@@ -3,10 +3,13 @@
  * lab (netlab.h: two namespaces through a routed hub whose forward chain
  * marks and queues): one-way delay at 0, 10 and 100 ms within max(1 ms,
  * 10 %), each direction its own, jitter's spread, order kept, a change of
- * delay while running, the counters, and fail-closed (no emulator, no
- * traffic; also after its process is SIGKILLed).  Needs root
+ * delay while running, many links held at once each let go at its own
+ * time, the counters, and fail-closed (no emulator, no traffic; also
+ * after its process is SIGKILLed).  Needs root
  * (namespaces, iptables); exits 77 otherwise.
  */
+#include <netinet/in.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -14,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -215,6 +219,102 @@ update(void **state)
 	emu_stop(NULL);
 }
 
+#define NLINKS	8
+#define PORT0	6001
+
+/* Hub rules that mark A -> B UDP to port PORT0 + I with 11 + I (after
+ * the lab's own mark 1, so they win), added or (OP "D") removed. */
+static int
+port_marks(const char *op)
+{
+	int i, r = 0;
+
+	for (i = 0; i < NLINKS; i++)
+		r |= netlab_sh("ip netns exec %s iptables -t mangle -%s FORWARD "
+		    "-i h-a -p udp --dport %d -j MARK --set-mark %d",
+		    lab.ns[LAB_HUB], op, PORT0 + i, 11 + i);
+	return r;
+}
+
+/* One packet on each of NLINKS links held at once, the longest delay
+ * queued first (80, 70, ..., 10 ms): each leaves at its own link's time,
+ * never at the time of a link queued ahead of it on another link (the
+ * emulator's heap of links, delay.c).  Up to three tries, one clean
+ * passes: late is bounded loosely (a busy machine), but a link that
+ * waited for another would be 10-70 ms late. */
+static void
+many_links(void **state)
+{
+	struct dn_delay_link l[NLINKS + 2] = { { 1, 0, 0 }, { 2, 0, 0 } };
+	int tx, rx[NLINKS], i, try, ok = 0;
+	double sent[NLINKS], got[NLINKS];
+
+	(void)state;
+	for (i = 0; i < NLINKS; i++)
+		l[2 + i] = (struct dn_delay_link){ 11 + (uint32_t)i,
+		    (uint32_t)(NLINKS - i) * 10000, 0 };
+	assert_int_equal(port_marks("A"), 0);
+	start(l, NLINKS + 2);
+	tx = netlab_socket(lab.fd[LAB_A], SOCK_DGRAM);
+	assert_true(tx >= 0);
+	for (i = 0; i < NLINKS; i++) {
+		struct sockaddr_in sa = { .sin_family = AF_INET,
+		    .sin_port = htons((uint16_t)(PORT0 + i)),
+		    .sin_addr.s_addr = netlab_addr(LAB_B) };
+
+		rx[i] = netlab_socket(lab.fd[LAB_B], SOCK_DGRAM);
+		assert_true(rx[i] >= 0);
+		assert_int_equal(bind(rx[i], (struct sockaddr *)&sa,
+		    sizeof(sa)), 0);
+	}
+	for (try = 0; try < 3 && !ok; try++) {
+		struct pollfd p[NLINKS];
+		int left = NLINKS;
+		double t0 = netlab_now_ms();
+
+		for (i = 0; i < NLINKS; i++) {
+			struct sockaddr_in sa = { .sin_family = AF_INET,
+			    .sin_port = htons((uint16_t)(PORT0 + i)),
+			    .sin_addr.s_addr = netlab_addr(LAB_B) };
+
+			got[i] = -1;
+			sent[i] = netlab_now_ms();
+			assert_int_equal(sendto(tx, "x", 1, 0,
+			    (struct sockaddr *)&sa, sizeof(sa)), 1);
+			p[i] = (struct pollfd){ .fd = rx[i], .events = POLLIN };
+		}
+		while (left > 0 && netlab_now_ms() - t0 < 1000) {
+			char c;
+
+			if (poll(p, NLINKS, 100) <= 0)
+				continue;
+			for (i = 0; i < NLINKS; i++)
+				if (p[i].revents & POLLIN) {
+					(void)recv(rx[i], &c, 1, 0);
+					got[i] = netlab_now_ms() - sent[i];
+					p[i].fd = -1;
+					left--;
+				}
+		}
+		ok = left == 0;
+		for (i = 0; i < NLINKS; i++) {
+			double want = (NLINKS - i) * 10.0;
+
+			printf("# link %d: want %.0f ms, got %.3f ms\n",
+			    11 + i, want, got[i]);
+			assert_true(got[i] < 0 || got[i] >= want - tol_ms(want));
+			if (got[i] < 0 || got[i] > want + 5.0)
+				ok = 0;
+		}
+	}
+	for (i = 0; i < NLINKS; i++)
+		close(rx[i]);
+	close(tx);
+	assert_int_equal(port_marks("D"), 0);
+	assert_true(ok);
+	emu_stop(NULL);
+}
+
 /* Every packet counted, none held at the end, none dropped; then the
  * emulator gone: the queue has no listener and nothing passes. */
 static void
@@ -307,6 +407,7 @@ main(void)
 		cmocka_unit_test_teardown(directions, emu_stop),
 		cmocka_unit_test_teardown(jitter, emu_stop),
 		cmocka_unit_test_teardown(update, emu_stop),
+		cmocka_unit_test_teardown(many_links, emu_stop),
 		cmocka_unit_test_teardown(stats_and_fail_closed, emu_stop),
 		cmocka_unit_test(killed),
 	};
