@@ -317,17 +317,15 @@ dn_sock_open(struct dn_sock **sp, enum dn_sock_type type, char **cause)
 }
 
 /*
- * nng 1.5.2's nng_close can hang for good under load while an endpoint
- * closes (endpoint close became synchronous only after 1.5.2; see
- * nanomsg/nng#1543): seen here three times at the end of busy trials.  So
- * the close runs in a detached thread and the caller waits for it at most
- * CLOSE_WAIT_MS; after that the socket (and its dn_sock, which nng's pipe
- * callbacks still reference) is left to that thread, and the caller goes
- * on.  Nothing else is shared, so a late close harms nobody.
+ * nng 1.5.2's nng_close can hang for good while an endpoint closes
+ * (nanomsg/nng#1543; seen at the end of busy trials).  So the close runs
+ * in a detached thread, waited for at most CLOSE_WAIT_MS; then the socket
+ * and its dn_sock (nng's pipe callbacks still use it) are left to that
+ * thread.  Nothing else is shared, so a late close harms nobody.
  */
 #define CLOSE_WAIT_MS	2000
 /* Once one close has hung, the others hang too (all wait on nng's pipe
- * reaping): they are not waited for, or 100 sockets would cost 200 s. */
+ * reaping): not waited for, or 100 sockets would cost 200 s. */
 static atomic_int	close_wedged;
 /* dn_sock_exiting: sockets are left open for the process's exit. */
 static atomic_int	exiting;
@@ -414,12 +412,8 @@ closer_start(struct dn_sock *s)
 	return (c);
 }
 
-/*
- * Every close starts before the first is waited for, and all share one
- * deadline: the load generator of 50 nodes waited for 50 closes one after
- * another, each a few ms of nng's pipe teardown on a loaded machine, and
- * once one hung every later one cost its 10 ms glance (issue 26).
- */
+/* Every close starts before the first is waited for, all under one
+ * deadline: 50 closes one after another cost 50 teardowns (issue 26). */
 void
 dn_sock_close_all(struct dn_sock **v, size_t n)
 {
@@ -465,6 +459,12 @@ void
 dn_sock_exiting(void)
 {
 	atomic_store(&exiting, 1);
+}
+
+int
+dn_sock_close_wedged(void)
+{
+	return (atomic_load(&close_wedged));
 }
 
 void

@@ -41,6 +41,10 @@ void	 dn_sock_close_all(struct dn_sock **v, size_t n);
  * own wait before the close (the agent's final sample).
  */
 void	 dn_sock_exiting(void);
+/* 1 once an nng_close of this process did not return within its wait
+ * (nng 1.5.2's deadlock, nanomsg/nng#1543): from then on closes are not
+ * waited for, and nng may close nothing more. */
+int	 dn_sock_close_wedged(void);
 
 /* Listen on URL (for ipc://, a stale socket file is replaced). */
 int	 dn_sock_listen(struct dn_sock *s, const char *url, char **cause);

@@ -713,8 +713,17 @@ teardown(void **state)
 	return (0);
 }
 
+/*
+ * nng 1.5.2's nng_close deadlocks now and then (nanomsg/nng#1543: here 1
+ * run in 40, in guard_caps_and_counts, closing dialers the guard keeps
+ * refusing).  devnet goes on without that close (DN-NNG-CLOSE-HANG), but
+ * nng then closes nothing more in the process, so every later test that
+ * waits for a pipe to end fails for nng's reason, not devnet's.  So when
+ * tests failed and such a deadlock happened, the whole binary runs once
+ * more, in a new process; a defect of devnet's fails both times.
+ */
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(wake_while_waiting),
@@ -738,5 +747,19 @@ main(void)
 		cmocka_unit_test(exiting_leaves_open),	/* last */
 	};
 
-	return (cmocka_run_group_tests(tests, setup, teardown));
+	int failed;
+
+	(void)argc;
+	failed = cmocka_run_group_tests(tests, setup, teardown);
+	if (failed > 0 && dn_sock_close_wedged() &&
+	    getenv("DN_TRANSPORT_AGAIN") == NULL) {
+		printf("nng_close deadlocked (nanomsg/nng#1543) and %d test(s) "
+		    "failed after it: running them all once more, in a new "
+		    "process\n", failed);
+		fflush(stdout);
+		setenv("DN_TRANSPORT_AGAIN", "1", 1);
+		execv("/proc/self/exe", argv);
+		perror("execv /proc/self/exe");
+	}
+	return (failed);
 }
