@@ -52,9 +52,8 @@ struct link_q {
 	struct dn_delay_link	l;
 	int64_t		last_due;	/* order: nothing leaves before this */
 	struct held	*ring;
-	uint32_t	head, len, cap;	/* cap a power of two */
-	uint32_t	hpos;		/* 1 + its place in the heap; 0: not
-					   there (it holds nothing) */
+	uint32_t	head, len, cap;	/* cap a power of two; in the heap
+					   exactly while len > 0 */
 };
 
 struct dn_delay {
@@ -147,23 +146,16 @@ head_due(const struct dn_delay *d, uint32_t k)
 }
 
 static void
-heap_set(struct dn_delay *d, size_t i, uint32_t k)
-{
-	d->heap[i] = k;
-	d->links[k].hpos = (uint32_t)i + 1;
-}
-
-static void
 heap_up(struct dn_delay *d, size_t i)
 {
 	uint32_t k = d->heap[i];
 	int64_t due = head_due(d, k);
 
 	while (i > 0 && head_due(d, d->heap[(i - 1) / 2]) > due) {
-		heap_set(d, i, d->heap[(i - 1) / 2]);
+		d->heap[i] = d->heap[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
-	heap_set(d, i, k);
+	d->heap[i] = k;
 }
 
 static void
@@ -179,10 +171,10 @@ heap_down(struct dn_delay *d, size_t i)
 			c++;
 		if (head_due(d, d->heap[c]) >= due)
 			break;
-		heap_set(d, i, d->heap[c]);
+		d->heap[i] = d->heap[c];
 		i = c;
 	}
-	heap_set(d, i, k);
+	d->heap[i] = k;
 }
 
 /* Link K now holds a packet and was empty: into the heap. */
@@ -204,7 +196,6 @@ heap_top_done(struct dn_delay *d)
 		heap_down(d, 0);
 		return;
 	}
-	d->links[k].hpos = 0;
 	if (--d->hlen > 0) {
 		d->heap[0] = d->heap[d->hlen];
 		heap_down(d, 0);
@@ -218,11 +209,9 @@ heap_rebuild(struct dn_delay *d)
 	size_t k;
 
 	d->hlen = 0;
-	for (k = 0; k < d->nlinks; k++) {
-		d->links[k].hpos = 0;
+	for (k = 0; k < d->nlinks; k++)
 		if (d->links[k].len > 0)
 			heap_add(d, (uint32_t)k);
-	}
 }
 
 /* Merge LINKS into D's table (caller holds d->mu or owns D alone):

@@ -246,26 +246,27 @@ static void
 many_links(void **state)
 {
 	struct dn_delay_link l[NLINKS + 2] = { { 1, 0, 0 }, { 2, 0, 0 } };
+	struct sockaddr_in sa[NLINKS];
 	int tx, rx[NLINKS], i, try, ok = 0;
 	double sent[NLINKS], got[NLINKS];
 
 	(void)state;
-	for (i = 0; i < NLINKS; i++)
+	for (i = 0; i < NLINKS; i++) {
 		l[2 + i] = (struct dn_delay_link){ 11 + (uint32_t)i,
 		    (uint32_t)(NLINKS - i) * 10000, 0 };
+		sa[i] = (struct sockaddr_in){ .sin_family = AF_INET,
+		    .sin_port = htons((uint16_t)(PORT0 + i)),
+		    .sin_addr.s_addr = netlab_addr(LAB_B) };
+	}
 	assert_int_equal(port_marks("A"), 0);
 	start(l, NLINKS + 2);
 	tx = netlab_socket(lab.fd[LAB_A], SOCK_DGRAM);
 	assert_true(tx >= 0);
 	for (i = 0; i < NLINKS; i++) {
-		struct sockaddr_in sa = { .sin_family = AF_INET,
-		    .sin_port = htons((uint16_t)(PORT0 + i)),
-		    .sin_addr.s_addr = netlab_addr(LAB_B) };
-
 		rx[i] = netlab_socket(lab.fd[LAB_B], SOCK_DGRAM);
 		assert_true(rx[i] >= 0);
-		assert_int_equal(bind(rx[i], (struct sockaddr *)&sa,
-		    sizeof(sa)), 0);
+		assert_int_equal(bind(rx[i], (struct sockaddr *)&sa[i],
+		    sizeof(sa[i])), 0);
 	}
 	for (try = 0; try < 3 && !ok; try++) {
 		struct pollfd p[NLINKS];
@@ -273,14 +274,10 @@ many_links(void **state)
 		double t0 = netlab_now_ms();
 
 		for (i = 0; i < NLINKS; i++) {
-			struct sockaddr_in sa = { .sin_family = AF_INET,
-			    .sin_port = htons((uint16_t)(PORT0 + i)),
-			    .sin_addr.s_addr = netlab_addr(LAB_B) };
-
 			got[i] = -1;
 			sent[i] = netlab_now_ms();
 			assert_int_equal(sendto(tx, "x", 1, 0,
-			    (struct sockaddr *)&sa, sizeof(sa)), 1);
+			    (struct sockaddr *)&sa[i], sizeof(sa[i])), 1);
 			p[i] = (struct pollfd){ .fd = rx[i], .events = POLLIN };
 		}
 		while (left > 0 && netlab_now_ms() - t0 < 1000) {
