@@ -35,13 +35,8 @@ for n in "$@"; do
 	secs=$(q "SELECT max(t_ms) / 1000.0 FROM samples")
 	cpu=$(q "SELECT coalesce(sum(value), 0) FROM run_facts
 	    WHERE key = 'orchestrator_cpu_s'")
-	ncpu=$(q "SELECT sum(v) FROM (SELECT node, max(value) AS v
-	    FROM samples WHERE node >= 0 AND metric_id IN (SELECT id FROM
-	    metrics WHERE name IN ('cpu_user_s', 'cpu_sys_s'))
-	    GROUP BY node, metric_id)")
-	rss=$(q "SELECT avg(v) / 1e6 FROM (SELECT node, max(value) AS v
-	    FROM samples WHERE node >= 0 AND metric_id = (SELECT id FROM
-	    metrics WHERE name = 'rss_bytes') GROUP BY node)")
+	ncpu=$(bench_nodes_cpu_s "$db")
+	rss=$(bench_node_rss_mb "$db")
 	rows=$(q "SELECT count(*) FROM samples")
 	ready=$(q "SELECT group_concat(detail, '/') FROM events
 	    WHERE kind = 'start'" | sed 's/.* ready in \([0-9]*\) ms.*/\1/')
@@ -55,16 +50,11 @@ for n in "$@"; do
 		printf "%5d %8s %9.1f %9.2f %9.1f %10.0f %11.2f %s\n", n, rd,
 		    100 * c / s, 100 * nc / s / n, rss, rows / s,
 		    b / 1e6 / (n * s / 3600), st }'
-	wrss=$(q "SELECT round(avg(v) / 1e6, 1) FROM (SELECT node, max(value)
-	    AS v FROM samples WHERE node >= 0 AND t_ms <= (SELECT duration_ms
-	    FROM runs LIMIT 1) AND metric_id = (SELECT id FROM metrics WHERE
-	    name = 'rss_bytes') GROUP BY node)")
+	wrss=$(bench_node_rss_mb "$db" \
+	    "$(q "SELECT duration_ms FROM runs LIMIT 1")")
+	wrss=${wrss:+$(printf '%.1f' "$wrss")}
 	echo "      end: $(q "SELECT value FROM run_facts WHERE key =
 	    'end_phases_ms' LIMIT 1"); peak RSS in the window ${wrss} MB," \
 	    "samples to t = ${secs} s"
-	if [ -n "${KEEP:-}" ]; then
-		mkdir -p "$KEEP"
-		rm -f "$KEEP/scale-gossip-$n.db"
-		q "VACUUM INTO '$KEEP/scale-gossip-$n.db'"
-	fi
+	[ -z "${KEEP:-}" ] || bench_keep "$db" "$KEEP/scale-gossip-$n.db"
 done

@@ -82,14 +82,8 @@ YAML
 	    key = '$1'"; }
 	secs=$(q "SELECT sum(s) FROM (SELECT max(t_ms) / 1000.0 AS s
 	    FROM samples GROUP BY run_id)")
-	ncpu=$(q "SELECT sum(v) FROM (SELECT max(value) AS v FROM samples
-	    WHERE node >= 0 AND metric_id IN (SELECT id FROM metrics WHERE
-	    name IN ('cpu_user_s', 'cpu_sys_s')) GROUP BY run_id, node,
-	    metric_id)")
-	rss=$(q "SELECT avg(v) / 1e6 FROM (SELECT max(value) AS v FROM
-	    samples WHERE node >= 0 AND t_ms <= (SELECT max(duration_ms) FROM
-	    runs) AND metric_id = (SELECT id FROM metrics WHERE name =
-	    'rss_bytes') GROUP BY run_id, node)")
+	ncpu=$(bench_nodes_cpu_s "$db")
+	rss=$(bench_node_rss_mb "$db" "$(q "SELECT max(duration_ms) FROM runs")")
 	ready=$(q "SELECT detail FROM events WHERE kind = 'start'
 	    ORDER BY run_id DESC LIMIT 1" |
 	    sed 's/.* ready in \([0-9]*\) ms.*/\1/')
@@ -135,9 +129,5 @@ YAML
 		END { printf "      link proofs: %d measured (%d off on " \
 		    "delay, %d on loss), %d not measured\n", m, late, lossy,
 		    nm }'
-	if [ -n "${KEEP:-}" ]; then
-		mkdir -p "$KEEP"
-		rm -f "$KEEP/scale-net-$n.db"
-		q "VACUUM INTO '$KEEP/scale-net-$n.db'"
-	fi
+	[ -z "${KEEP:-}" ] || bench_keep "$db" "$KEEP/scale-net-$n.db"
 done
