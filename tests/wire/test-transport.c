@@ -20,8 +20,10 @@
  * control loop sends) and a flush give up at its bound.
  */
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -186,16 +188,73 @@ idle_takes_message(void **state)
 }
 
 /*
- * A guarded socket (issue 38): pipes beyond its cap closed and counted;
- * a pipe whose message came in is untrusted (0) until trusted (1); a
- * pipe that ended untrusted, without a message, is counted 200 ms after;
- * a frame over the receive limit closes its pipe unread.
+ * A plain connection that speaks SP push0 on an ipc path: header out,
+ * the listener's header back (the pipe exists from then on), -1 when
+ * the listener is not there.  The guard tests' peers: an nng PUSH
+ * dialer whose pipe the guard refuses can crash inside nng 1.5.2 (its
+ * push0_pipe_start appends the pipe to its ready list after the pipe's
+ * close already ran, from the receive that saw the far end go: "panic:
+ * appending node already on a list", CI of 2026-12-07, fixed upstream
+ * by 979d88e8), and an nng dialer redials, so a refusal counts once per
+ * try; a plain connection is refused once.
+ */
+static int
+sp_connect(const char *dir, const char *name)
+{
+	struct sockaddr_un	sa = { .sun_family = AF_UNIX };
+	struct timeval		tv = { .tv_sec = 5 };
+	uint8_t			hdr[8];
+	int			fd;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s", dir, name);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) < 0)
+		return (-1);
+	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+	    send(fd, dn_sp_push0_hdr, 8, MSG_NOSIGNAL) != 8 ||
+	    recv(fd, hdr, 8, MSG_WAITALL) != 8) {
+		close(fd);
+		return (-1);
+	}
+	return (fd);
+}
+
+/* One framed message on an sp_connect connection: 0, or -1 */
+static int
+sp_send(int fd, const void *msg, size_t len)
+{
+	uint8_t	hdr[16];
+	size_t	n = dn_sp_frame_hdr(hdr, len, 1);
+
+	if (send(fd, hdr, n, MSG_NOSIGNAL) != (ssize_t)n ||
+	    send(fd, msg, len, MSG_NOSIGNAL) != (ssize_t)len)
+		return (-1);
+	return (0);
+}
+
+/* 1 when the far end closed fd within ms, 0 when it still holds it */
+static int
+sp_closed(int fd, int ms)
+{
+	struct pollfd	pfd = { .fd = fd, .events = POLLIN };
+	char		c;
+
+	if (poll(&pfd, 1, ms) <= 0)
+		return (0);
+	return (recv(fd, &c, 1, MSG_DONTWAIT) <= 0);
+}
+
+/*
+ * A guarded socket (issue 38): pipes beyond its cap closed and counted,
+ * once each; a pipe whose message came in is untrusted (0) until trusted
+ * (1); a pipe that ended untrusted, without a message, is counted 200 ms
+ * after; a frame over the receive limit closes its pipe unread.
  */
 static void
 guard_caps_and_counts(void **state)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct dn_sock	*in, *out[5];
+	const char	*dir = *state;
+	struct dn_sock	*in;
 	uint64_t	 refused, gone;
 	static char	 frame[4096];
 	uint8_t		 hdr[16];
@@ -203,56 +262,46 @@ guard_caps_and_counts(void **state)
 	void		*buf;
 	size_t		 len, n;
 	uint32_t	 pipe;
-	int		 k, i, fd;
+	int		 k, i, fd, held, out[5];
 
-	snprintf(url, sizeof(url), "ipc://%s/g", (char *)*state);
+	snprintf(url, sizeof(url), "ipc://%s/g", dir);
 	assert_int_equal(dn_sock_open(&in, DN_SOCK_PULL, &cause), 0);
 	dn_sock_guard(in, 3);
 	assert_int_equal(dn_sock_set_recv_max(in, 1024), 0);
 	assert_int_equal(dn_sock_listen(in, url, &cause), 0);
-	for (k = 0; k < 5; k++) {
-		assert_int_equal(dn_sock_open(&out[k], DN_SOCK_PUSH, &cause),
-		    0);
-		assert_int_equal(dn_sock_dial(out[k], url, &cause), 0);
-	}
+	for (k = 0; k < 5; k++)
+		assert_true((out[k] = sp_connect(dir, "g")) >= 0);
 	for (i = 0; i < 300 && (dn_sock_npipes(in) < 3 ||
 	    (dn_sock_guard_counts(in, &refused, &gone), refused < 2)); i++)
 		dn_msleep(10);
 	assert_int_equal(dn_sock_npipes(in), 3);
 	dn_sock_guard_counts(in, &refused, &gone);
-	assert_true(refused >= 2);	/* the two beyond, redialling */
+	assert_int_equal(refused, 2);	/* the two beyond, once each */
+	for (k = 0, held = 0; k < 5; k++)
+		held += !sp_closed(out[k], 100);
+	assert_int_equal(held, 3);	/* and those two were closed */
 	for (k = 0; k < 5; k++)
-		dn_sock_close(out[k]);
+		close(out[k]);
 	for (i = 0; i < 100 && dn_sock_npipes(in) > 0; i++)
 		dn_msleep(10);
 	dn_msleep(250);
 	dn_sock_guard_counts(in, &refused, &gone);
 	assert_true(gone >= 3);	/* three held, none said a word */
-	/* one message: its pipe untrusted, then trusted; then gone */
-	assert_int_equal(dn_sock_open(&out[0], DN_SOCK_PUSH, &cause), 0);
-	assert_int_equal(dn_sock_dial(out[0], url, &cause), 0);
-	/* Send only once its pipe was accepted: a pipe the guard refuses
-	 * (over the cap while the old ones are still being reaped) is
-	 * closed under nng's sender, which can crash nng 1.5.2 in its own
-	 * thread (nanomsg/nng#1523), where cmocka's signal handler then
-	 * jumps across threads and the test exits with no message (CI of
-	 * 2026-12-07: "Failed" after RUN guard_caps_and_counts, nothing
-	 * more). */
-	for (i = 0; i < 300 && (dn_sock_npipes(in) < 1 ||
-	    dn_sock_npipes(out[0]) < 1); i++)
-		dn_msleep(10);
-	/* (again if the first went to a pipe refused while the old ones
-	 * were still being reaped) */
-	for (i = 0, k = -1; i < 20 && k != 0; i++) {
-		assert_int_equal(dn_sock_send(out[0], "x", 1, 0), 0);
+	/* one message: its pipe untrusted, then trusted; then gone (again
+	 * on a new connection if one was refused while the old ones were
+	 * still being reaped) */
+	for (i = 0, k = -1, fd = -1; i < 20 && k != 0; i++) {
+		if (fd >= 0)
+			close(fd);
+		assert_true((fd = sp_connect(dir, "g")) >= 0);
+		assert_int_equal(sp_send(fd, "x", 1), 0);
 		k = dn_sock_recv_pipe(in, &buf, &len, &pipe, 1000);
 	}
-	if (k != 0) {	/* seen 3 times on 2026-12-06 under load: say more */
+	if (k != 0) {
 		dn_sock_guard_counts(in, &refused, &gone);
-		print_message("no message in 20 tries: pipes %d (sender %d), "
-		    "refused %llu, gone %llu\n", dn_sock_npipes(in),
-		    dn_sock_npipes(out[0]), (unsigned long long)refused,
-		    (unsigned long long)gone);
+		print_message("no message in 20 tries: pipes %d, refused %llu, "
+		    "gone %llu\n", dn_sock_npipes(in),
+		    (unsigned long long)refused, (unsigned long long)gone);
 	}
 	assert_int_equal(k, 0);
 	dn_msg_free(buf, len);
@@ -263,21 +312,15 @@ guard_caps_and_counts(void **state)
 	assert_int_equal(dn_sock_pipe_state(in, pipe), 0);
 	dn_sock_pipe_trust(in, pipe);
 	assert_int_equal(dn_sock_pipe_state(in, pipe), 1);
-	/* a frame over the limit, from a plain connection (an nng sender
-	 * whose pipe closes mid-send can crash in nng 1.5.2 itself,
-	 * nanomsg/nng#1523): the pipe closed once the length is read */
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/g", (char *)*state);
-	assert_true((fd = socket(AF_UNIX, SOCK_STREAM, 0)) >= 0);
-	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	assert_int_equal(send(fd, dn_sp_push0_hdr, 8, MSG_NOSIGNAL), 8);
-	assert_int_equal(recv(fd, hdr, 8, MSG_WAITALL), 8);
+	/* a frame over the limit: the pipe closed once the length is read */
+	assert_true((out[1] = sp_connect(dir, "g")) >= 0);
 	n = dn_sp_frame_hdr(hdr, 1u << 20, 1);
-	assert_int_equal(send(fd, hdr, n, MSG_NOSIGNAL), (ssize_t)n);
-	(void)send(fd, frame, sizeof(frame), MSG_NOSIGNAL);
+	assert_int_equal(send(out[1], hdr, n, MSG_NOSIGNAL), (ssize_t)n);
+	(void)send(out[1], frame, sizeof(frame), MSG_NOSIGNAL);
 	assert_int_equal(dn_sock_recv(in, &buf, &len, 300), DN_EAGAIN);
-	assert_true(recv(fd, hdr, 1, 0) <= 0);	/* closed by the far end */
+	assert_true(sp_closed(out[1], 5000));	/* closed by the far end */
+	close(out[1]);
 	close(fd);
-	dn_sock_close(out[0]);
 	for (i = 0; i < 100 && dn_sock_npipes(in) > 0; i++)
 		dn_msleep(10);
 	dn_msleep(250);
@@ -715,8 +758,8 @@ teardown(void **state)
 
 /*
  * nng 1.5.2's nng_close deadlocks now and then (nanomsg/nng#1543: here 1
- * run in 40, in guard_caps_and_counts, closing dialers the guard keeps
- * refusing).  devnet goes on without that close (DN-NNG-CLOSE-HANG), but
+ * run in 40, in guard_caps_and_counts, closing dialers the guard kept
+ * refusing, before its peers were plain connections: sp_connect).  devnet goes on without that close (DN-NNG-CLOSE-HANG), but
  * nng then closes nothing more in the process, so every later test that
  * waits for a pipe to end fails for nng's reason, not devnet's.  So when
  * tests failed and such a deadlock happened, the whole binary runs once
