@@ -661,10 +661,10 @@ disk_event(struct trial *t, const struct scn_event *ev)
 {
 	struct dn_disk	*d = t->faults->disk[ev->node];
 	char		*cause = NULL;
+	int		 slow = !run_test_break("disk_slow");
 
 	if (disk_fill(d, ev, &cause) != 0 || dn_disk_throttle(d,
-	    run_test_break("disk_slow") ? 0 : ev->rate_bps,
-	    run_test_break("disk_slow") ? 0 : ev->iops, &cause) != 0) {
+	    slow ? ev->rate_bps : 0, slow ? ev->iops : 0, &cause) != 0) {
 		trial_fail(t, "disk event on node %d: %s", ev->node, cause);
 		free(cause);
 		return;
