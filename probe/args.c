@@ -59,6 +59,8 @@ const char probe_usage[] =
 "  --clock-witness PATH    where the probe writes the clock it gave\n"
 "                          COMMAND beside the true one (devnet's proof)\n"
 "  --cwd DIR               COMMAND's working directory\n"
+"  --user NAME             run COMMAND as NAME, with its groups, HOME,\n"
+"                          USER and LOGNAME (the probe stays root)\n"
 "  --prom-url URL          scrape COMMAND's Prometheus page (text format)\n"
 "                          once per sample interval, once it is ready\n"
 "  --prom-map NAME=EXPO    the sum of EXPO over its label sets as devnet's\n"
@@ -89,7 +91,7 @@ enum {
 	O_ALLOC_LIB, O_ALLOC_SHM, O_LOGM, O_READY, O_READY_TO, O_STOPSIG,
 	O_GRACE, O_ENV, O_CWD, O_PROM_URL, O_PROM_MAP, O_PROM_KEEP,
 	O_SCRAPE_EVERY, O_JSON_URL, O_JSON_MAP, O_COUNTER, O_HELP,
-	O_CLOCK_ENV, O_CLOCK_FILE, O_CLOCK_WITNESS
+	O_CLOCK_ENV, O_CLOCK_FILE, O_CLOCK_WITNESS, O_USER
 };
 
 static const struct option longopts[] = {
@@ -111,6 +113,7 @@ static const struct option longopts[] = {
 	{ "clock-file", required_argument, NULL, O_CLOCK_FILE },
 	{ "clock-witness", required_argument, NULL, O_CLOCK_WITNESS },
 	{ "cwd", required_argument, NULL, O_CWD },
+	{ "user", required_argument, NULL, O_USER },
 	{ "prom-url", required_argument, NULL, O_PROM_URL },
 	{ "prom-map", required_argument, NULL, O_PROM_MAP },
 	{ "prom-keep", required_argument, NULL, O_PROM_KEEP },
@@ -606,6 +609,9 @@ parse_one(struct probe_opts *o, int ch, char *arg, char **cause)
 		break;
 	case O_CWD:
 		o->cwd = arg;
+		break;
+	case O_USER:
+		o->user = arg;
 		break;
 	case O_PROM_URL:
 	case O_JSON_URL:

@@ -12,6 +12,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,21 +25,70 @@
 
 extern char **environ;
 
-/* Our environment with ADD, CLOCK and then EXTRA overriding same-named
- * entries; built before fork (the child only execs).  Caller frees the
- * array. */
-static char **
-make_env(char *const *add, char *const *clock, char *const *extra)
+/* --user: who COMMAND runs as, looked up before fork (the child makes
+ * only system calls), and its HOME, USER and LOGNAME. */
+struct as_user {
+	uid_t	 uid;
+	gid_t	 gid;
+	gid_t	 groups[256];
+	int	 ngroups;
+	char	*env[4];
+};
+
+static int
+as_user_find(struct as_user *u, const char *name, char **cause)
 {
-	char *const	*lists[] = { environ, add, clock, extra };
+	struct passwd	*pw;
+
+	if ((pw = getpwnam(name)) == NULL) {
+		*cause = dn_xasprintf("--user: no user '%s'", name);
+		return (-1);
+	}
+	u->uid = pw->pw_uid;
+	u->gid = pw->pw_gid;
+	u->ngroups = (int)(sizeof(u->groups) / sizeof(u->groups[0]));
+	if (getgrouplist(name, pw->pw_gid, u->groups, &u->ngroups) == -1) {
+		*cause = dn_xasprintf("--user %s: more than %zu groups", name,
+		    sizeof(u->groups) / sizeof(u->groups[0]));
+		return (-1);
+	}
+	u->env[0] = dn_xasprintf("HOME=%s", pw->pw_dir);
+	u->env[1] = dn_xasprintf("USER=%s", name);
+	u->env[2] = dn_xasprintf("LOGNAME=%s", name);
+	u->env[3] = NULL;
+	return (0);
+}
+
+/* In the child: become U, keeping the death signal that a change of
+ * credentials clears (prctl(2)); -1 when it cannot. */
+DN_CHILD_FN static int
+as_user_become(const struct as_user *u, pid_t parent)
+{
+	if (setgroups((size_t)u->ngroups, u->groups) == -1 ||
+	    setgid(u->gid) == -1 || setuid(u->uid) == -1)
+		return (-1);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(126);
+	return (0);
+}
+
+/* Our environment with USER, ADD, CLOCK and then EXTRA overriding
+ * same-named entries; built before fork (the child only execs).  Caller
+ * frees the array. */
+static char **
+make_env(char *const *user, char *const *add, char *const *clock,
+    char *const *extra)
+{
+	char *const	*lists[] = { environ, user, add, clock, extra };
 	size_t		 n = 0, i, j, k = 0, l;
 	char		**all, **env;
 
-	for (l = 0; l < 4; l++)
+	for (l = 0; l < 5; l++)
 		for (i = 0; lists[l] != NULL && lists[l][i] != NULL; i++)
 			n++;
 	all = dn_xcalloc(n + 1, sizeof(*all));
-	for (l = 0; l < 4; l++)
+	for (l = 0; l < 5; l++)
 		for (i = 0; lists[l] != NULL && lists[l][i] != NULL; i++)
 			all[k++] = lists[l][i];
 	env = dn_xcalloc(n + 1, sizeof(*env));
@@ -63,11 +114,16 @@ int
 child_start(struct probe_child *c, const struct probe_opts *o,
     char *const *extra_env, int out_fd, char **cause)
 {
-	char	**env;
-	pid_t	  pid;
-	int	  trap = clock_trap_wanted(o), sv[2] = { -1, -1 };
+	static struct as_user	 u;
+	char			**env;
+	pid_t			  pid, self = getpid();
+	int			  trap = clock_trap_wanted(o), sv[2] = { -1, -1 };
 
-	env = make_env(o->env_add, trap ? NULL : o->clock_env, extra_env);
+	if (o->user != NULL && u.env[0] == NULL &&
+	    as_user_find(&u, o->user, cause) != 0)
+		return (-1);
+	env = make_env(o->user != NULL ? u.env : NULL, o->env_add, trap ?
+	    NULL : o->clock_env, extra_env);
 	c->trap = NULL;
 	if (trap && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
 	    sv) == -1) {
@@ -102,7 +158,9 @@ child_start(struct probe_child *c, const struct probe_opts *o,
 			dup2(fd, STDIN_FILENO);
 			close(fd);
 		}
-		if (o->cwd != NULL && chdir(o->cwd) == -1)
+		if (o->user != NULL && as_user_become(&u, self) == -1)
+			what = "cannot become --user for";
+		else if (o->cwd != NULL && chdir(o->cwd) == -1)
 			what = "cannot change to --cwd for";
 		else if (trap && clock_trap_child(sv[1]) == -1)
 			what = "cannot trap the clock reads (seccomp, ptrace) "

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,7 @@ static int
 setup_allocs(struct run *r, char **env, char **cause)
 {
 	const char	*pre = NULL;
+	struct passwd	*pw = NULL;
 	char		*lib;
 	size_t		 i;
 
@@ -87,6 +89,15 @@ setup_allocs(struct run *r, char **env, char **cause)
 		r->remove_page = 1;
 	}
 	if (alloc_page_create(&r->page, r->page_path, cause) != 0) {
+		free(lib);
+		return (-1);
+	}
+	/* the shim in a --user COMMAND opens the page as that user */
+	if (r->o->user != NULL && ((pw = getpwnam(r->o->user)) == NULL ||
+	    chown(r->page_path, pw->pw_uid, pw->pw_gid) != 0)) {
+		*cause = dn_xasprintf("--count-allocs: cannot give '%s' to "
+		    "--user %s: %s", r->page_path, r->o->user, pw == NULL ?
+		    "no such user" : strerror(errno));
 		free(lib);
 		return (-1);
 	}

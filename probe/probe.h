@@ -122,6 +122,7 @@ struct probe_opts {
 	const char		 *clock_file;
 	const char		 *clock_witness;
 	const char		 *cwd;
+	const char		 *user;		/* COMMAND runs as; NULL: ours */
 	const char		 *prom_url;	/* NULL: no scrape */
 	int			  scrape_every;	/* scrape every Nth sample */
 	struct probe_prom	 *prom;

@@ -160,7 +160,8 @@ foreign_columns(struct trial *t)
 static int
 foreign_start(struct trial *t, char **cause)
 {
-	int	k;
+	const char	*user = node_of(t)->user;
+	int		 k;
 
 	for (k = 0; k < t->nnodes; k++) {
 		char	*d = dn_xasprintf("%s/node-%d", t->run_dir, k);
@@ -173,7 +174,7 @@ foreign_start(struct trial *t, char **cause)
 		}
 		free(d);
 	}
-	return (0);
+	return (user != NULL ? foreign_user_dirs(t, user, cause) : 0);
 }
 
 /*

@@ -125,4 +125,9 @@ const char *foreign_probe_path(void);
  * T->unmeasured (unmeasured.c). */
 void	 foreign_unmeasured(struct trial *t);
 
+/* Before foreign trial T's nodes start, for node.user USER: each node's
+ * directory given to USER, the trial's opened to USER's group to pass
+ * through; -1 with *CAUSE when USER cannot reach it (foreign-user.c). */
+int	 foreign_user_dirs(struct trial *t, const char *user, char **cause);
+
 #endif

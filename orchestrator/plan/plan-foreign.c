@@ -233,6 +233,8 @@ plan_foreign_argv(const struct scenario *s, const struct scn_variant *var,
 	plan_clock_probe(ep, node, &a);
 	if (o->cwd != NULL)
 		strv_flag(&a, "--cwd", expand_tmpl(s, var, node, ep, o->cwd));
+	if (o->user != NULL)
+		strv_flag(&a, "--user", dn_xstrdup(o->user));
 	if (o->prom_url != NULL) {
 		strv_flag(&a, "--prom-url", expand_tmpl(s, var, node, ep,
 		    o->prom_url));

@@ -346,6 +346,15 @@ provider_check(const struct scenario *s, char **cause)
 		    "provider local only; drop it for provider %s", p->name);
 		return (-1);
 	}
+	for (i = 0; p != &provider_local && i < s->nvariants; i++) {
+		if (s->variants[i].node.user != NULL) {
+			*cause = dn_xasprintf("variant %s: node.user is carried "
+			    "out by provider local only (a container runs as "
+			    "its image's USER); drop it for provider %s",
+			    s->variants[i].name, p->name);
+			return (-1);
+		}
+	}
 	for (i = 0; p != &provider_local && i < s->nevents; i++) {
 		const struct scn_event *ev = &s->events[i];
 

@@ -166,6 +166,18 @@ faults_check(const struct scenario *s, char **cause)
 
 			if (!applies(ev, v))
 				continue;
+			if (v->node.user != NULL) {
+				/* the witness is written by the node into
+				 * the trial's directory, closed to it */
+				*cause = dn_xasprintf("%s:%d:%d: clock_skew of "
+				    "node %d in variant %s, which runs as "
+				    "node.user %s: not carried out (the clock's "
+				    "witness is written into the trial's "
+				    "directory, closed to that user); drop one",
+				    s->path, ev->line, ev->col, ev->node,
+				    v->name, v->node.user);
+				return (-1);
+			}
 			prog = node_kind_of(v)->program(s, v);
 			if (prog == NULL || strchr(prog, '{') != NULL)
 				continue;	/* a template: seen at start */

@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,8 +34,8 @@
 #define DEFAULT_GRACE_MS	5000
 
 static const char *const node_keys[] = { "kind", "command", "env", "cwd",
-	"port_base", "ports_per_node", "peer", "ready", "stop", "exit",
-	"count_allocs", "log_limit", "metrics", NULL };
+	"user", "port_base", "ports_per_node", "peer", "ready", "stop",
+	"exit", "count_allocs", "log_limit", "metrics", NULL };
 static const char *const kind_names[] = { "devnet-node", "command", NULL };
 static const char *const ready_keys[] = { "tcp", "http", "log", "delay",
 	NULL };
@@ -248,6 +250,27 @@ load_env(struct ctx *c, const struct ynode *n, struct scn_node *o,
 	return (0);
 }
 
+/* node.user: an account of this host that is not root (a server that
+ * refuses to run as root, or one run as its packaged user). */
+static int
+get_user(struct ctx *c, const struct ynode *v, struct scn_node *o)
+{
+	struct passwd	*pw;
+
+	if (scn_get_str(c, v, "node.user", &o->user) != 0)
+		return (-1);
+	errno = 0;
+	if ((pw = getpwnam(o->user)) == NULL)
+		return (scn_fail(c, v, "node.user: no user '%s' on this host%s"
+		    " (a name from /etc/passwd: the command runs as it, with "
+		    "its groups)", o->user, errno != 0 ? ": cannot read the "
+		    "user database" : ""));
+	if (pw->pw_uid == 0)
+		return (scn_fail(c, v, "node.user: '%s' is root; drop the "
+		    "key to run the command as devnet's user", o->user));
+	return (0);
+}
+
 /* Fill O from mapping N (keys present replace what O held). */
 static int
 load_map(struct ctx *c, const struct ynode *n, struct scn_node *o,
@@ -285,6 +308,8 @@ load_map(struct ctx *c, const struct ynode *n, struct scn_node *o,
 			return (-1);
 		want_tmpl(l, v, 0);
 	}
+	if ((v = ymap_get(n, "user")) != NULL && get_user(c, v, o) != 0)
+		return (-1);
 	if ((v = ymap_get(n, "port_base")) != NULL &&
 	    scn_get_int32(c, v, "node.port_base", 1024, 65535,
 	    &o->port_base) != 0)
@@ -398,6 +423,12 @@ scn_load_node(struct ctx *c, struct scenario *s, const struct ynode *top,
 			    var->name);
 			goto out;
 		}
+		if (o->user != NULL) {
+			rc = scn_fail(c, where, "variant %s: node.user is for "
+			    "node.command (devnet-node runs as devnet's "
+			    "user)", var->name);
+			goto out;
+		}
 		rc = 0;
 		goto out;
 	}
@@ -472,6 +503,7 @@ scn_node_release(struct scn_node *o)
 	scn_strv_free(o->command, o->ncommand);
 	scn_strv_free(o->env, o->nenv);
 	free(o->cwd);
+	free(o->user);
 	free(o->peer);
 	for (i = 0; i < o->nready; i++)
 		free(o->ready[i].arg);

@@ -129,6 +129,7 @@ struct scn_node {
 	char			**env;		/* "K=V", V a template */
 	size_t			 nenv;
 	char			*cwd;		/* template */
+	char			*user;		/* run as; NULL: devnet's */
 	int			 port_base;	/* default 20000 */
 	int			 ports_per_node; /* default 10 */
 	char			*peer;		/* template, for {peers} */

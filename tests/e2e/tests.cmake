@@ -3,7 +3,8 @@
 foreach(t smoke signals faults bad-input help db-errors report many-variants
 	ramp disk-full foreign foreign-loop foreign-argv0 foreign-kill foreign-json
 	redis assert assert-relative one-model foreign-overrides
-	report-asserts terminal upgrade command-load logs unmeasured report-graph)
+	report-asserts terminal upgrade command-load logs unmeasured report-graph
+	node-user)
 	dn_script_test(e2e ${t} ${DN_TEST_DIR}/${t}.sh TIMEOUT 300)
 endforeach()
 
