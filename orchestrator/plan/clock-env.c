@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "plan/plan.h"
+#include "sys/faketime.h"
 #include "sys/strv.h"
 #include "xalloc.h"
 
@@ -26,6 +27,7 @@ plan_clock_env(const struct plan_endpoints *ep, int node, struct strv *v,
     const char *flag)
 {
 	const char	*asan = getenv("ASAN_OPTIONS");
+	char		 name[128];
 
 	if (ep->clock_preload == NULL)
 		return;
@@ -40,6 +42,9 @@ plan_clock_env(const struct plan_endpoints *ep, int node, struct strv *v,
 	put(v, flag, dn_xstrdup("FAKETIME_DONT_FAKE_MONOTONIC=1"));
 	put(v, flag, dn_xasprintf("DN_CLOCK_WITNESS=%s/node-%d.clock",
 	    ep->run_dir, node));
+	/* libfaketime's shared objects, devnet's (sys/faketime.h) */
+	dn_faketime_name(ep->run_dir, node, name, sizeof(name));
+	put(v, flag, dn_xasprintf("FAKETIME_SHARED=%s %s", name, name));
 	/* a sanitizer build (make asan) refuses to start unless its
 	 * runtime comes first; the preload comes first and both work */
 	put(v, flag, dn_xasprintf("ASAN_OPTIONS=%s%sverify_asan_link_order=0",

@@ -21,6 +21,7 @@
 #include "clock-witness.h"
 #include "run/runner-internal.h"
 #include "sys/disk.h"
+#include "sys/faketime.h"
 #include "sys/elfkind.h"
 #include "progkind.h"
 #include "sys/spawn.h"
@@ -208,6 +209,10 @@ faults_prepare(const struct scenario *s, int quiet, char **cause)
 		*cause = dn_xstrdup(why);
 		return (-1);
 	}
+	if (has_event(s, NULL, SCN_EV_CLOCK_SKEW, -1) &&
+	    (n = dn_faketime_sweep()) > 0 && !quiet)
+		fprintf(stderr, "devnet: removed libfaketime's objects of %d "
+		    "node(s) a killed devnet left (/dev/shm)\n", n);
 	if (!has_event(s, NULL, SCN_EV_DISK, -1))
 		return (0);
 	for (e = 0; e < s->nevents; e++)
@@ -258,7 +263,7 @@ int
 faults_start(struct trial *t, char **cause)
 {
 	struct faults	*f;
-	char		*dir;
+	char		*dir, name[128];
 	int		 k;
 
 	if (!has_event(t->scn, t->var, SCN_EV_CLOCK_SKEW, -1) &&
@@ -275,6 +280,10 @@ faults_start(struct trial *t, char **cause)
 			    k, t->run_dir, strerror(errno));
 			return (-1);
 		}
+		dn_faketime_name(t->run_dir, k, name, sizeof(name));
+		if (has_event(t->scn, t->var, SCN_EV_CLOCK_SKEW, k) &&
+		    dn_faketime_create(name, cause) != 0)
+			return (-1);
 		if (!has_event(t->scn, t->var, SCN_EV_DISK, k))
 			continue;
 		dir = dn_xasprintf("%s/node-%d", t->run_dir, k);
@@ -743,6 +752,7 @@ void
 faults_finish(struct trial *t)
 {
 	struct faults	*f = t->faults;
+	char		 name[128];
 	int		 k;
 
 	if (f == NULL)
@@ -753,6 +763,9 @@ faults_finish(struct trial *t)
 		if (!signals_count)
 			drift_proof(t, k);
 		dn_disk_destroy(f->disk[k]);
+		dn_faketime_name(t->run_dir, k, name, sizeof(name));
+		if (has_event(t->scn, t->var, SCN_EV_CLOCK_SKEW, k))
+			dn_faketime_remove(name);
 	}
 	free(f->clock);
 	free(f->disk);

@@ -11,7 +11,8 @@
 # drift too small for its time is said by validate and fails the run as
 # not measured.  The
 # refusals, at FILE:LINE:COL, the same in validate and run: a static
-# binary, a Go binary (etcd, if installed), the keys.
+# binary, a Go binary (etcd, if installed), the keys.  Nothing of
+# libfaketime's left in /dev/shm, a killed devnet's swept.
 . "$DN_SOURCE_DIR/tests/e2e/lib.sh"
 
 FT=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1
@@ -19,6 +20,17 @@ if [ ! -r "$FT" ] && [ -z "${DN_LIBFAKETIME:-}" ]; then
 	skip "no libfaketime here (Debian: libfaketime)"
 	finish
 fi
+
+# libfaketime's objects in /dev/shm: its own (faketime_shm_PID, which a
+# node stopped by a signal left, one pair a trial, before devnet made
+# them itself: sys/faketime.h) must not appear; devnet's are removed at
+# each trial's end, and a killed devnet's by the next run (a leftover
+# of a pid that is gone, made here)
+ft_own() { ls /dev/shm | grep -E '^(sem\.)?faketime_(shm|sem)_' | sort; }
+ft_before=$(ft_own)
+sh -c 'exit 0' & dead=$!; wait $dead
+: >"/dev/shm/devnet-ft-$dead-0123456789abcdef-1"
+: >"/dev/shm/sem.devnet-ft-$dead-0123456789abcdef-1"
 
 cat >"$T/c.yaml" <<'YAML'
 name: clock
@@ -271,4 +283,17 @@ provider: docker
 events:
   - {at: 1s, action: clock_skew, node: 1, offset: 1s}" \
     "^(devnet: )?$T/docker.yaml:6:5: action clock_skew is carried out by provider local only"
+expect_eq "no libfaketime object of its own left in /dev/shm" \
+    "$(ft_own | comm -13 <(printf '%s\n' "$ft_before") -)" ""
+check "a killed devnet's libfaketime objects swept" \
+    test ! -e "/dev/shm/devnet-ft-$dead-0123456789abcdef-1" -a \
+    ! -e "/dev/shm/sem.devnet-ft-$dead-0123456789abcdef-1"
+left=
+for f in /dev/shm/devnet-ft-* /dev/shm/sem.devnet-ft-*; do
+	[ -e "$f" ] || continue
+	p=${f##*devnet-ft-}; p=${p%%-*}
+	kill -0 "$p" 2>/dev/null || left="$left $f"
+done
+expect_eq "devnet's libfaketime objects removed after each trial" "$left" ""
+
 finish
