@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,48 +20,38 @@
 
 #include "child-setup.h"
 #include "probe.h"
+#include "user.h"
 #include "xalloc.h"
 
 extern char **environ;
 
-/* --user: who COMMAND runs as, looked up before fork (the child makes
- * only system calls), and its HOME, USER and LOGNAME. */
-struct as_user {
-	uid_t	 uid;
-	gid_t	 gid;
-	gid_t	 groups[256];
-	int	 ngroups;
-	char	*env[4];
-};
+/* --user: who COMMAND runs as, looked up once, before fork (the child
+ * makes only system calls), and its HOME, USER and LOGNAME. */
+static struct dn_user	 as_user;
+static char		*as_user_env[4];
 
-static int
-as_user_find(struct as_user *u, const char *name, char **cause)
+const struct dn_user *
+child_user(const struct probe_opts *o, char **cause)
 {
-	struct passwd	*pw;
+	char	*why = NULL;
 
-	if ((pw = getpwnam(name)) == NULL) {
-		*cause = dn_xasprintf("--user: no user '%s'", name);
-		return (-1);
+	if (as_user_env[0] != NULL)
+		return (&as_user);
+	if (dn_user_find(o->user, &as_user, &why) != 0) {
+		*cause = dn_xasprintf("--user: %s", why);
+		free(why);
+		return (NULL);
 	}
-	u->uid = pw->pw_uid;
-	u->gid = pw->pw_gid;
-	u->ngroups = (int)(sizeof(u->groups) / sizeof(u->groups[0]));
-	if (getgrouplist(name, pw->pw_gid, u->groups, &u->ngroups) == -1) {
-		*cause = dn_xasprintf("--user %s: more than %zu groups", name,
-		    sizeof(u->groups) / sizeof(u->groups[0]));
-		return (-1);
-	}
-	u->env[0] = dn_xasprintf("HOME=%s", pw->pw_dir);
-	u->env[1] = dn_xasprintf("USER=%s", name);
-	u->env[2] = dn_xasprintf("LOGNAME=%s", name);
-	u->env[3] = NULL;
-	return (0);
+	as_user_env[0] = dn_xasprintf("HOME=%s", as_user.home);
+	as_user_env[1] = dn_xasprintf("USER=%s", o->user);
+	as_user_env[2] = dn_xasprintf("LOGNAME=%s", o->user);
+	return (&as_user);
 }
 
 /* In the child: become U, keeping the death signal that a change of
  * credentials clears (prctl(2)); -1 when it cannot. */
 DN_CHILD_FN static int
-as_user_become(const struct as_user *u, pid_t parent)
+as_user_become(const struct dn_user *u, pid_t parent)
 {
 	if (setgroups((size_t)u->ngroups, u->groups) == -1 ||
 	    setgid(u->gid) == -1 || setuid(u->uid) == -1)
@@ -114,15 +103,14 @@ int
 child_start(struct probe_child *c, const struct probe_opts *o,
     char *const *extra_env, int out_fd, char **cause)
 {
-	static struct as_user	 u;
+	const struct dn_user	 *u = NULL;
 	char			**env;
 	pid_t			  pid, self = getpid();
 	int			  trap = clock_trap_wanted(o), sv[2] = { -1, -1 };
 
-	if (o->user != NULL && u.env[0] == NULL &&
-	    as_user_find(&u, o->user, cause) != 0)
+	if (o->user != NULL && (u = child_user(o, cause)) == NULL)
 		return (-1);
-	env = make_env(o->user != NULL ? u.env : NULL, o->env_add, trap ?
+	env = make_env(u != NULL ? as_user_env : NULL, o->env_add, trap ?
 	    NULL : o->clock_env, extra_env);
 	c->trap = NULL;
 	if (trap && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
@@ -158,7 +146,7 @@ child_start(struct probe_child *c, const struct probe_opts *o,
 			dup2(fd, STDIN_FILENO);
 			close(fd);
 		}
-		if (o->user != NULL && as_user_become(&u, self) == -1)
+		if (u != NULL && as_user_become(u, self) == -1)
 			what = "cannot become --user for";
 		else if (o->cwd != NULL && chdir(o->cwd) == -1)
 			what = "cannot change to --cwd for";

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include "transport.h"
 #include "clock.h"
 #include "progkind.h"
+#include "user.h"
 #include "xalloc.h"
 
 #define SENDBUF_MSGS	1024
@@ -58,7 +58,7 @@ static int
 setup_allocs(struct run *r, char **env, char **cause)
 {
 	const char	*pre = NULL;
-	struct passwd	*pw = NULL;
+	const struct dn_user *u = NULL;
 	char		*lib;
 	size_t		 i;
 
@@ -93,11 +93,12 @@ setup_allocs(struct run *r, char **env, char **cause)
 		return (-1);
 	}
 	/* the shim in a --user COMMAND opens the page as that user */
-	if (r->o->user != NULL && ((pw = getpwnam(r->o->user)) == NULL ||
-	    chown(r->page_path, pw->pw_uid, pw->pw_gid) != 0)) {
-		*cause = dn_xasprintf("--count-allocs: cannot give '%s' to "
-		    "--user %s: %s", r->page_path, r->o->user, pw == NULL ?
-		    "no such user" : strerror(errno));
+	if (r->o->user != NULL && ((u = child_user(r->o, cause)) == NULL ||
+	    chown(r->page_path, u->uid, u->gid) != 0)) {
+		if (u != NULL)
+			*cause = dn_xasprintf("--count-allocs: cannot give "
+			    "'%s' to --user %s: %s", r->page_path, r->o->user,
+			    strerror(errno));
 		free(lib);
 		return (-1);
 	}

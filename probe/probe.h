@@ -166,6 +166,10 @@ struct probe_child {
  */
 int	 child_start(struct probe_child *c, const struct probe_opts *o,
 	    char *const *extra_env, int out_fd, char **cause);
+/* O->user (--user), looked up once for the probe's life: NULL with
+ * *CAUSE when there is no such user. */
+struct dn_user;
+const struct dn_user *child_user(const struct probe_opts *o, char **cause);
 /* Send SIG to C's process group (C itself if the group is gone). */
 void	 child_signal(struct probe_child *c, int sig);
 /* Reap any exited child of ours (COMMAND or an orphan of its tree)

@@ -57,7 +57,7 @@ MUTANTS=(
 	#     (issue 40): a link queued behind a longer one waits for it.
 	"emulator-heap-reversed|while (i > 0 && head_due(d, d->heap[(i - 1) / 2]) > due) {|while (i > 0 && head_due(d, d->heap[(i - 1) / 2]) < due) {"
 	# 13. node.user not carried out: the command runs as root anyway.
-	"node-user-ignored|if (o->user != NULL && as_user_become(&u, self) == -1)|if (0 && as_user_become(&u, self) == -1)"
+	"node-user-ignored|if (u != NULL && as_user_become(u, self) == -1)|if (0 && as_user_become(u, self) == -1)"
 )
 
 # Everything but the verdict test (label "slow") and the tests that start a

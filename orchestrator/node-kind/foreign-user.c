@@ -11,17 +11,14 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <grp.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "node-kind/node-kind.h"
+#include "user.h"
 #include "xalloc.h"
-
-#define USER_GROUPS_MAX	256
 
 /* 1 when a user of UID and groups G[N] may pass through directory ST */
 static int
@@ -61,19 +58,18 @@ closed_above(const char *dir, uid_t uid, const gid_t *g, int n)
 int
 foreign_user_dirs(struct trial *t, const char *user, char **cause)
 {
-	struct passwd	*pw;
-	gid_t		 g[USER_GROUPS_MAX];
-	char		*closed;
-	int		 k, n = USER_GROUPS_MAX;
+	struct dn_user	 u;
+	char		*closed, *why = NULL;
+	int		 k;
 
-	if ((pw = getpwnam(user)) == NULL) {
-		*cause = dn_xasprintf("node.user: no user '%s' on this host",
-		    user);
+	if (dn_user_find(user, &u, &why) != 0) {
+		*cause = dn_xasprintf("node.user: %s", why);
+		free(why);
 		return (-1);
 	}
-	if (getgrouplist(user, pw->pw_gid, g, &n) == -1)
-		n = USER_GROUPS_MAX;	/* the first ones */
-	if ((closed = closed_above(t->run_dir, pw->pw_uid, g, n)) != NULL) {
+	free(u.home);
+	if ((closed = closed_above(t->run_dir, u.uid, u.groups,
+	    u.ngroups)) != NULL) {
 		*cause = dn_xasprintf("node.user %s cannot reach its "
 		    "directory: '%s' is closed to it (no x for %s); give "
 		    "devnet a --run-dir it may pass through (chmod o+x on "
@@ -82,7 +78,7 @@ foreign_user_dirs(struct trial *t, const char *user, char **cause)
 		free(closed);
 		return (-1);
 	}
-	if (chown(t->run_dir, (uid_t)-1, pw->pw_gid) != 0 ||
+	if (chown(t->run_dir, (uid_t)-1, u.gid) != 0 ||
 	    chmod(t->run_dir, 0710) != 0) {
 		*cause = dn_xasprintf("node.user %s: cannot open '%s' to its "
 		    "group: %s", user, t->run_dir, strerror(errno));
@@ -90,7 +86,7 @@ foreign_user_dirs(struct trial *t, const char *user, char **cause)
 	}
 	for (k = 0; k < t->nnodes; k++) {
 		char	*d = dn_xasprintf("%s/node-%d", t->run_dir, k);
-		int	 rv = chown(d, pw->pw_uid, pw->pw_gid);
+		int	 rv = chown(d, u.uid, u.gid);
 
 		if (rv != 0)
 			*cause = dn_xasprintf("node.user %s: cannot give it "
