@@ -204,15 +204,16 @@ faults_prepare(const struct scenario *s, int quiet, char **cause)
 	size_t		 e;
 	int		 slow = 0, n;
 
-	if (has_event(s, NULL, SCN_EV_CLOCK_SKEW, -1) &&
-	    clock_preload(&why) == NULL) {
-		*cause = dn_xstrdup(why);
-		return (-1);
+	if (has_event(s, NULL, SCN_EV_CLOCK_SKEW, -1)) {
+		if (clock_preload(&why) == NULL) {
+			*cause = dn_xstrdup(why);
+			return (-1);
+		}
+		if ((n = dn_faketime_sweep()) > 0 && !quiet)
+			fprintf(stderr, "devnet: removed libfaketime's objects "
+			    "of %d node(s) a killed devnet left (/dev/shm)\n",
+			    n);
 	}
-	if (has_event(s, NULL, SCN_EV_CLOCK_SKEW, -1) &&
-	    (n = dn_faketime_sweep()) > 0 && !quiet)
-		fprintf(stderr, "devnet: removed libfaketime's objects of %d "
-		    "node(s) a killed devnet left (/dev/shm)\n", n);
 	if (!has_event(s, NULL, SCN_EV_DISK, -1))
 		return (0);
 	for (e = 0; e < s->nevents; e++)
@@ -259,11 +260,25 @@ write_offset(struct trial *t, int k, double ms)
 	return (rv);
 }
 
+/* Node K's libfaketime objects (sys/faketime.h): made (MAKE), or
+ * removed.  0, or -1 with *CAUSE. */
+static int
+clock_shared(const struct trial *t, int k, int make, char **cause)
+{
+	char	name[128];
+
+	dn_faketime_name(t->run_dir, k, name, sizeof(name));
+	if (make)
+		return (dn_faketime_create(name, cause));
+	dn_faketime_remove(name);
+	return (0);
+}
+
 int
 faults_start(struct trial *t, char **cause)
 {
 	struct faults	*f;
-	char		*dir, name[128];
+	char		*dir;
 	int		 k;
 
 	if (!has_event(t->scn, t->var, SCN_EV_CLOCK_SKEW, -1) &&
@@ -274,16 +289,15 @@ faults_start(struct trial *t, char **cause)
 	f->disk = dn_xcalloc((size_t)t->nnodes, sizeof(*f->disk));
 	f->full = dn_xcalloc((size_t)t->nnodes, 1);
 	for (k = 0; k < t->nnodes; k++) {
-		if (has_event(t->scn, t->var, SCN_EV_CLOCK_SKEW, k) &&
-		    write_offset(t, k, 0) != 0) {
-			*cause = dn_xasprintf("node %d's clock file in %s: %s",
-			    k, t->run_dir, strerror(errno));
-			return (-1);
+		if (has_event(t->scn, t->var, SCN_EV_CLOCK_SKEW, k)) {
+			if (write_offset(t, k, 0) != 0) {
+				*cause = dn_xasprintf("node %d's clock file in "
+				    "%s: %s", k, t->run_dir, strerror(errno));
+				return (-1);
+			}
+			if (clock_shared(t, k, 1, cause) != 0)
+				return (-1);
 		}
-		dn_faketime_name(t->run_dir, k, name, sizeof(name));
-		if (has_event(t->scn, t->var, SCN_EV_CLOCK_SKEW, k) &&
-		    dn_faketime_create(name, cause) != 0)
-			return (-1);
 		if (!has_event(t->scn, t->var, SCN_EV_DISK, k))
 			continue;
 		dir = dn_xasprintf("%s/node-%d", t->run_dir, k);
@@ -752,7 +766,6 @@ void
 faults_finish(struct trial *t)
 {
 	struct faults	*f = t->faults;
-	char		 name[128];
 	int		 k;
 
 	if (f == NULL)
@@ -763,9 +776,8 @@ faults_finish(struct trial *t)
 		if (!signals_count)
 			drift_proof(t, k);
 		dn_disk_destroy(f->disk[k]);
-		dn_faketime_name(t->run_dir, k, name, sizeof(name));
 		if (has_event(t->scn, t->var, SCN_EV_CLOCK_SKEW, k))
-			dn_faketime_remove(name);
+			(void)clock_shared(t, k, 0, NULL);
 	}
 	free(f->clock);
 	free(f->disk);
